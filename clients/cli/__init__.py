@@ -1,0 +1,1 @@
+"""The ``croupier`` command line: one module per subcommand in ``commands/``."""

@@ -1,0 +1,3 @@
+from croupier.clients.cli.main import run
+
+run()

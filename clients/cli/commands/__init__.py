@@ -1,0 +1,1 @@
+"""Subcommands. Each module defines ``register(subparsers)``; ``main`` finds them all."""

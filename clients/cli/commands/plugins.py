@@ -1,0 +1,51 @@
+"""``croupier plugins``: every plugin and what it contributes to each family."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.table import Table
+
+from croupier.clients.cli.common import add_json_argument, get_manager, print_json, stdout_console
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    parser = sub.add_parser(
+        "plugins",
+        help="list plugins and what they contribute",
+        description=(
+            "List every plugin (built-in or installed from a distribution) and the "
+            "randomizers, dealer rules, betting schemes, rule sets, solvers and strategies "
+            "it contributes. Third-party plugins that failed to load are listed as skipped."
+        ),
+    )
+    add_json_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    description = get_manager().describe()
+    if args.json:
+        print_json(description)
+        return 0
+    table = Table(title="croupier plugins", show_lines=True)
+    table.add_column("plugin", style="bold")
+    table.add_column("source")
+    table.add_column("contributes")
+    for plugin in description["plugins"]:
+        if plugin["builtin"]:
+            source = "built-in"
+        else:
+            source = f"{plugin['distribution'] or plugin['module']} {plugin['version'] or ''}"
+        contributes = "\n".join(
+            f"{family}: {', '.join(names)}" for family, names in plugin["contributes"].items()
+        )
+        table.add_row(plugin["name"], source.strip(), contributes or "(nothing)")
+    console = stdout_console()
+    console.print(table)
+    for skipped in description["skipped"]:
+        console.print(f"[yellow]skipped[/]: {skipped['message']}")
+    for error in description["errors"]:
+        console.print(f"[red]error[/]: {error}")
+    return 0

@@ -1,0 +1,97 @@
+"""What many subcommands share: seeds, JSON output, the plugin manager, progress bars."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+from croupier.engine import PluginManager, draw_seed
+
+
+def add_seed_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--seed",
+        type=seed_type,
+        default=None,
+        help="seed for every random draw (default: draw one and report it)",
+    )
+
+
+def seed_type(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a non-negative integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed is a non-negative integer, not {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return value
+
+
+def resolve_seed(args: argparse.Namespace) -> int:
+    """The run's seed: ``--seed`` or a fresh one, which is then reported on stderr."""
+    if args.seed is not None:
+        return int(args.seed)
+    seed = draw_seed()
+    print(f"croupier: seed {seed} (rerun with --seed {seed} to reproduce)", file=sys.stderr)
+    return seed
+
+
+def add_json_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+
+def print_json(data: Any) -> None:
+    json.dump(data, sys.stdout, indent=2, sort_keys=False, default=str)
+    sys.stdout.write("\n")
+
+
+def get_manager() -> PluginManager:
+    """Load the plugins; every skipped third-party plugin is one warning line on stderr."""
+    manager = PluginManager()
+    for failure in manager.failures:
+        print(f"croupier: warning: {failure.message}", file=sys.stderr)
+    return manager
+
+
+def stdout_console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+class ProgressTick(Protocol):
+    def __call__(self, advance: int = 1) -> None: ...
+
+
+@contextmanager
+def progress(description: str, total: int) -> Iterator[ProgressTick]:
+    """A progress bar on stderr when stderr is a terminal; a no-op otherwise."""
+    console = Console(file=sys.stderr)
+    if not console.is_terminal:
+        yield lambda advance=1: None
+        return
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda advance=1: bar.advance(task, advance)

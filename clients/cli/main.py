@@ -1,0 +1,86 @@
+"""Entry point of the ``croupier`` command: parse, dispatch, turn errors into one line."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import NoReturn
+
+from croupier.clients.cli import commands
+from croupier.engine import CroupierError, __version__
+
+PROG = "croupier"
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line on stderr, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog=PROG,
+        description=(
+            "A plugin-based rules engine for games of chance: randomizers, blackjack "
+            "tables, solvers and bot tournaments, served over msgpack-rpc."
+        ),
+        epilog="Run 'croupier COMMAND --help' for the options of one command.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument(
+        "--debug", action="store_true", help="show a full traceback when something fails"
+    )
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=ArgumentParser)
+    for module_info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if module_info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{commands.__name__}.{module_info.name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (0 ok, 1 error, 2 usage, 130 interrupted)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "func"):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        status = args.func(args)
+    except CroupierError as exc:
+        if args.debug:
+            traceback.print_exc()
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `croupier randomize ... | head`
+        sys.stderr.close()
+        return 0
+    except Exception as exc:  # a bug: still one line unless --debug
+        if args.debug:
+            traceback.print_exc()
+        line = str(exc).strip().splitlines()
+        detail = f": {line[0]}" if line else ""
+        print(
+            f"{PROG}: internal error: {type(exc).__name__}{detail} (rerun with --debug)",
+            file=sys.stderr,
+        )
+        return 70
+    return int(status or 0)
+
+
+def run() -> NoReturn:  # pragma: no cover - thin wrapper for `python -m`
+    sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()

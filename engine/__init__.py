@@ -1,0 +1,57 @@
+"""croupier's engine: the rules of play, the plugin system and all randomness.
+
+The public API a plugin author or an embedding program needs is re-exported here, so one
+import does: ``from croupier.engine import hookimpl, RandomizerKind, Stream``.
+"""
+
+from importlib import metadata
+
+from croupier.engine.errors import (
+    CroupierError,
+    DuplicateNameError,
+    PluginError,
+    SpecError,
+    UnknownNameError,
+)
+from croupier.engine.hookspecs import hookimpl
+from croupier.engine.manager import PluginFailure, PluginInfo, PluginManager
+from croupier.engine.randomizers import (
+    Randomizer,
+    RandomizerFactory,
+    RandomizerKind,
+    RandomizerLanguage,
+)
+from croupier.engine.registry import Registry
+from croupier.engine.rules import BlackjackRules, RuleSet
+from croupier.engine.seeds import Stream, draw_seed
+from croupier.engine.solvers import Problem, Solution, Solver
+
+try:
+    __version__ = metadata.version("croupier")
+except metadata.PackageNotFoundError:  # running from a checkout that was never installed
+    __version__ = "0+unknown"
+
+__all__ = [
+    "BlackjackRules",
+    "CroupierError",
+    "DuplicateNameError",
+    "PluginError",
+    "PluginFailure",
+    "PluginInfo",
+    "PluginManager",
+    "Problem",
+    "Randomizer",
+    "RandomizerFactory",
+    "RandomizerKind",
+    "RandomizerLanguage",
+    "Registry",
+    "RuleSet",
+    "Solution",
+    "Solver",
+    "SpecError",
+    "Stream",
+    "UnknownNameError",
+    "__version__",
+    "draw_seed",
+    "hookimpl",
+]

@@ -1,0 +1,59 @@
+"""The errors croupier raises on purpose.
+
+Every error a user can provoke is a :class:`CroupierError` whose ``str()`` is one clear line;
+the CLI prints it without a traceback and the server turns it into an error response.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class CroupierError(Exception):
+    """Base class of every error meant for a user: its message is one line."""
+
+
+class UnknownNameError(CroupierError, LookupError):
+    """A name looked up in a registry is not there."""
+
+    def __init__(self, family: str, name: str, known: Iterable[str]) -> None:
+        self.family = family
+        self.name = name
+        self.known = sorted(known)
+        close = difflib.get_close_matches(name, self.known, n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        listing = ", ".join(self.known) if self.known else "none"
+        super().__init__(f"unknown {family} {name!r}.{hint} Known: {listing}")
+
+
+class DuplicateNameError(CroupierError):
+    """Two plugins contribute the same name to one family."""
+
+    def __init__(self, family: str, name: str, first: str, second: str) -> None:
+        self.family = family
+        self.name = name
+        self.plugins = (first, second)
+        super().__init__(
+            f"{family} {name!r} is contributed by two plugins: {first!r} and {second!r}"
+        )
+
+
+class PluginError(CroupierError):
+    """A plugin could not be loaded or one of its hooks failed."""
+
+
+class SpecError(CroupierError, ValueError):
+    """A piece of text (a randomizer spec, a board, a hand) could not be understood.
+
+    ``position`` is the 0-based offset in ``text`` where the problem was found, if known; the
+    message then shows it, so the user sees where to look.
+    """
+
+    def __init__(self, message: str, text: str | None = None, position: int | None = None):
+        self.reason = message
+        self.text = text
+        self.position = position
+        if text is not None and position is not None:
+            message = f"{message} at column {position + 1} of {text!r}"
+        super().__init__(message)

@@ -1,0 +1,104 @@
+"""The hook specifications: croupier's four extension points, plus rule sets and strategies.
+
+Every hook is a *contribution* hook in the datasette style: it takes no arguments and
+returns an iterable of objects, each with a unique ``name`` and a one-line ``summary``. The
+engine calls each plugin's implementation once, the first time the family is needed, and
+collects the results into a registry keyed by name (see :mod:`croupier.engine.registry`).
+Two plugins contributing the same name is an error naming both; a third-party plugin whose
+hook raises is reported and its contributions are skipped.
+
+A plugin implements any subset::
+
+    from croupier.engine import hookimpl, RandomizerKind
+
+    @hookimpl
+    def croupier_randomizers():
+        return [RandomizerKind("coin", "heads or tails", build_coin)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from croupier.engine.randomizers import RandomizerKind, RandomizerLanguage
+    from croupier.engine.rules import Named, RuleSet
+    from croupier.engine.solvers import Solver
+
+PROJECT = "croupier"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def croupier_randomizers() -> Iterable[RandomizerKind]:
+    """Contribute named randomizers (presets, card shoes, TGM randomizers, ...).
+
+    Called once, the first time any randomizer is looked up. Return an iterable of
+    :class:`~croupier.engine.randomizers.RandomizerKind`; each kind's ``factory`` takes a
+    :class:`~croupier.engine.seeds.Stream` and returns a fresh randomizer that draws all its
+    randomness from that stream.
+    """
+
+
+@hookspec
+def croupier_randomizer_languages() -> Iterable[RandomizerLanguage]:
+    """Contribute parsers of randomizer spec text (such as the Blackjack language).
+
+    Called once, the first time a spec that is not a known name is built. Return an
+    iterable of :class:`~croupier.engine.randomizers.RandomizerLanguage`. Languages are
+    tried in order, third-party ones before built-in ones; a language returns ``None`` for
+    text that is not its own.
+    """
+
+
+@hookspec
+def croupier_dealer_rules() -> Iterable[Named]:
+    """Contribute dealer rules: how a blackjack dealer plays and how a round flows.
+
+    Called once, the first time a table is built. Return an iterable of dealer-rule objects
+    (S17, H17, the King-of-the-Hill dealer, the classic console game); a rule set names the
+    one it uses in ``BlackjackRules.dealer``.
+    """
+
+
+@hookspec
+def croupier_betting_schemes() -> Iterable[Named]:
+    """Contribute betting schemes: stakes, buy-ins, limits and payouts.
+
+    Called once, the first time a table is built. Return an iterable of betting-scheme
+    objects (casino 3:2 or 6:5, the contest's buy-in and raises); a rule set names the one
+    it uses in ``BlackjackRules.betting``.
+    """
+
+
+@hookspec
+def croupier_rule_sets() -> Iterable[RuleSet]:
+    """Contribute named rule sets (``vegas-s17``, ``koth``, ``classic``, ...).
+
+    Called once, the first time a rule set is looked up. Return an iterable of
+    :class:`~croupier.engine.rules.RuleSet`; the dealer rules and betting scheme it names
+    must be contributed by some plugin.
+    """
+
+
+@hookspec
+def croupier_solvers() -> Iterable[Solver]:
+    """Contribute solvers: pure functions from a problem to a solution.
+
+    Called once, the first time a solver is looked up. Return an iterable of
+    :class:`~croupier.engine.solvers.Solver`; problems and solutions are plain data so that
+    the CLI and the wire can call any solver by name.
+    """
+
+
+@hookspec
+def croupier_strategies() -> Iterable[Named]:
+    """Contribute built-in player strategies (``lim17``, ``basic``, ...) for seats and bots.
+
+    Called once, the first time a strategy is looked up. Return an iterable of strategy
+    objects; a strategy is a player like any other and is held to the same rules.
+    """

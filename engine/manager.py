@@ -1,0 +1,300 @@
+"""The plugin manager: finds plugins, calls their hooks, and keeps the registries.
+
+Built-in plugins are the entry points of the ``croupier`` distribution itself; third-party
+plugins are the entry points any other installed distribution declares in the same group,
+``croupier``. So the engine imports no plugin by name: it sees built-ins and third-party
+plugins the same way, except that a built-in that fails is a bug (fatal) while a
+third-party plugin that fails to import, or whose hook raises, is reported by name and
+skipped. Set ``CROUPIER_DISABLE_PLUGIN_AUTOLOAD=1`` to load built-ins only (hermetic tests).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from importlib import metadata
+from typing import Any
+
+import attrs
+import pluggy
+
+from croupier.engine import hookspecs
+from croupier.engine.errors import CroupierError, PluginError, SpecError
+from croupier.engine.randomizers import (
+    Randomizer,
+    RandomizerFactory,
+    RandomizerKind,
+    RandomizerLanguage,
+)
+from croupier.engine.registry import Registry
+from croupier.engine.rules import Named, RuleSet
+from croupier.engine.seeds import Stream
+from croupier.engine.solvers import Solver
+
+ENTRY_POINT_GROUP = "croupier"
+DISTRIBUTION = "croupier"
+AUTOLOAD_ENV = "CROUPIER_DISABLE_PLUGIN_AUTOLOAD"
+
+# hook name -> family name, as used in messages and in `croupier plugins`
+FAMILIES: dict[str, str] = {
+    "croupier_randomizers": "randomizer",
+    "croupier_randomizer_languages": "randomizer language",
+    "croupier_dealer_rules": "dealer rules",
+    "croupier_betting_schemes": "betting scheme",
+    "croupier_rule_sets": "rule set",
+    "croupier_solvers": "solver",
+    "croupier_strategies": "strategy",
+}
+
+
+@attrs.frozen
+class PluginInfo:
+    """A registered plugin: where it came from."""
+
+    name: str
+    builtin: bool
+    distribution: str | None = None
+    version: str | None = None
+    module: str | None = None
+
+
+@attrs.frozen
+class PluginFailure:
+    """A third-party plugin that was skipped, and why (one line)."""
+
+    name: str
+    message: str
+
+
+def autoload_enabled() -> bool:
+    """False when ``CROUPIER_DISABLE_PLUGIN_AUTOLOAD`` is set to a non-empty value."""
+    return not os.environ.get(AUTOLOAD_ENV)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+class PluginManager:
+    """Registered plugins and, built on first use, one registry per family."""
+
+    def __init__(
+        self,
+        *,
+        autoload: bool | None = None,
+        plugins: Iterable[tuple[str, object]] = (),
+        entry_points: Iterable[metadata.EntryPoint] | None = None,
+    ) -> None:
+        """Load built-ins, then third-party plugins unless ``autoload`` is false.
+
+        ``plugins`` are extra ``(name, module_or_object)`` pairs registered as third-party
+        plugins (tests use this); ``entry_points`` replaces the installed ones (tests too).
+        """
+        self.hook_manager = pluggy.PluginManager(hookspecs.PROJECT)
+        self.hook_manager.add_hookspecs(hookspecs)
+        self.info: dict[str, PluginInfo] = {}
+        self.failures: list[PluginFailure] = []
+        self._registries: dict[str, Registry[Any]] = {}
+        self._languages: list[tuple[str, RandomizerLanguage]] | None = None
+        if autoload is None:
+            autoload = autoload_enabled()
+        if entry_points is None:
+            entry_points = metadata.entry_points(group=ENTRY_POINT_GROUP)
+        self._load_entry_points(entry_points, autoload)
+        for name, plugin in plugins:
+            self.register(plugin, name)
+
+    # -- loading ---------------------------------------------------------------------------
+    def _load_entry_points(self, eps: Iterable[metadata.EntryPoint], autoload: bool) -> None:
+        seen: set[tuple[str, str]] = set()
+        ordered = sorted(eps, key=lambda ep: (not self._is_builtin(ep), ep.name))
+        for ep in ordered:
+            if (ep.name, ep.value) in seen:
+                continue
+            seen.add((ep.name, ep.value))
+            builtin = self._is_builtin(ep)
+            if not builtin and not autoload:
+                continue
+            dist = ep.dist
+            info = PluginInfo(
+                name=ep.name,
+                builtin=builtin,
+                distribution=dist.name if dist else None,
+                version=dist.version if dist else None,
+                module=ep.value,
+            )
+            try:
+                plugin = ep.load()
+            except Exception as exc:
+                if builtin:
+                    raise PluginError(
+                        f"built-in plugin {ep.name!r} failed to load: {_one_line(exc)}"
+                    ) from exc
+                self._fail(ep.name, f"failed to load ({ep.value}): {_one_line(exc)}")
+                continue
+            self._register(plugin, info)
+
+    @staticmethod
+    def _is_builtin(ep: metadata.EntryPoint) -> bool:
+        return ep.dist is not None and ep.dist.name == DISTRIBUTION
+
+    def _fail(self, name: str, message: str) -> None:
+        self.failures.append(PluginFailure(name, f"plugin {name!r} skipped: {message}"))
+
+    def _register(self, plugin: object, info: PluginInfo) -> None:
+        if info.name in self.info:
+            raise PluginError(f"two plugins are called {info.name!r}")
+        try:
+            self.hook_manager.register(plugin, name=info.name)
+        except pluggy.PluginValidationError as exc:
+            if info.builtin:
+                raise
+            self._fail(info.name, f"invalid hooks: {_one_line(exc)}")
+            return
+        self.info[info.name] = info
+        self._registries.clear()
+        self._languages = None
+
+    def register(self, plugin: object, name: str, *, builtin: bool = False) -> None:
+        """Register a plugin object (a module or an instance with ``@hookimpl`` methods)."""
+        module = getattr(plugin, "__name__", type(plugin).__name__)
+        self._register(plugin, PluginInfo(name=name, builtin=builtin, module=module))
+
+    def unregister(self, name: str) -> None:
+        """Remove a plugin by name (tests register and unregister plugins freely)."""
+        self.hook_manager.unregister(name=name)
+        del self.info[name]
+        self._registries.clear()
+        self._languages = None
+
+    # -- collecting contributions ----------------------------------------------------------
+    def contributions(self, hook: str) -> list[tuple[str, Any]]:
+        """``(plugin name, item)`` for every item every plugin returns from ``hook``.
+
+        Built-ins come first. A third-party implementation that raises, or returns something
+        that is not an iterable of named objects, is recorded in :attr:`failures` and skipped.
+        """
+        caller = getattr(self.hook_manager.hook, hook)
+        impls = sorted(
+            caller.get_hookimpls(),
+            key=lambda impl: (not self.info[impl.plugin_name].builtin, impl.plugin_name),
+        )
+        out: list[tuple[str, Any]] = []
+        for impl in impls:
+            name = impl.plugin_name
+            try:
+                items = list(impl.function() or ())
+                for item in items:
+                    if not isinstance(getattr(item, "name", None), str):
+                        raise TypeError(f"{hook} returned {item!r}, which has no name")
+            except Exception as exc:
+                if self.info[name].builtin:
+                    raise PluginError(f"built-in plugin {name!r} failed in {hook}") from exc
+                self._fail(name, f"{hook} raised {_one_line(exc)}")
+                continue
+            out.extend((name, item) for item in items)
+        return out
+
+    def registry(self, hook: str) -> Registry[Any]:
+        """The registry of one family, built from its hook on first use."""
+        if hook not in self._registries:
+            registry: Registry[Any] = Registry(FAMILIES[hook])
+            for plugin, item in self.contributions(hook):
+                registry.add(item.name, item, plugin)
+            self._registries[hook] = registry
+        return self._registries[hook]
+
+    @property
+    def randomizers(self) -> Registry[RandomizerKind]:
+        return self.registry("croupier_randomizers")
+
+    @property
+    def dealer_rules(self) -> Registry[Named]:
+        return self.registry("croupier_dealer_rules")
+
+    @property
+    def betting_schemes(self) -> Registry[Named]:
+        return self.registry("croupier_betting_schemes")
+
+    @property
+    def rule_sets(self) -> Registry[RuleSet]:
+        return self.registry("croupier_rule_sets")
+
+    @property
+    def solvers(self) -> Registry[Solver]:
+        return self.registry("croupier_solvers")
+
+    @property
+    def strategies(self) -> Registry[Named]:
+        return self.registry("croupier_strategies")
+
+    @property
+    def randomizer_languages(self) -> list[tuple[str, RandomizerLanguage]]:
+        """Languages in the order they are tried: third-party first, built-ins last."""
+        if self._languages is None:
+            items = self.contributions("croupier_randomizer_languages")
+            self._languages = sorted(items, key=lambda pair: self.info[pair[0]].builtin)
+        return self._languages
+
+    # -- randomizers -----------------------------------------------------------------------
+    def randomizer_factory(self, spec: str) -> RandomizerFactory:
+        """The factory for ``spec``: a randomizer's name, or text in some language.
+
+        Names win over languages. Languages are tried in order; the first that accepts the
+        text wins. When none accepts it, the first language's error (if any) is raised, so
+        a typo in Blackjack-language text gets a message that points into the text.
+        """
+        spec = spec.strip()
+        if not spec:
+            raise SpecError("empty randomizer spec")
+        if spec in self.randomizers:
+            return self.randomizers.get(spec).factory
+        first_error: SpecError | None = None
+        for plugin, language in self.randomizer_languages:
+            try:
+                factory = language.parse(spec)
+            except SpecError as exc:
+                first_error = first_error or exc
+                continue
+            except Exception as exc:
+                if self.info[plugin].builtin:
+                    raise
+                self._fail(plugin, f"language {language.name!r} raised {_one_line(exc)}")
+                continue
+            if factory is not None:
+                return factory
+        if first_error is not None:
+            raise first_error
+        known = ", ".join(self.randomizers.names()) or "none"
+        raise CroupierError(f"{spec!r} is neither a known randomizer nor a spec. Known: {known}")
+
+    def randomizer(self, spec: str, stream: Stream) -> Randomizer:
+        """A fresh randomizer for ``spec`` drawing from ``stream``."""
+        return self.randomizer_factory(spec)(stream)
+
+    # -- description -----------------------------------------------------------------------
+    def describe(self) -> dict[str, Any]:
+        """Every plugin, what it contributes per family, and the skipped ones (plain data)."""
+        per_plugin: dict[str, dict[str, list[str]]] = {name: {} for name in self.info}
+        errors: list[str] = []
+        for hook, family in FAMILIES.items():
+            try:
+                pairs = (
+                    [(e.plugin, e.name) for e in self.registry(hook).entries()]
+                    if hook != "croupier_randomizer_languages"
+                    else [(p, lang.name) for p, lang in self.randomizer_languages]
+                )
+            except CroupierError as exc:
+                errors.append(str(exc))
+                continue
+            for plugin, name in pairs:
+                per_plugin[plugin].setdefault(family, []).append(name)
+        return {
+            "plugins": [
+                {**attrs.asdict(info), "contributes": per_plugin[name]}
+                for name, info in self.info.items()
+            ],
+            "skipped": [attrs.asdict(f) for f in self.failures],
+            "errors": errors,
+        }

@@ -1,0 +1,142 @@
+"""Blackjack rule options and named rule sets.
+
+:class:`BlackjackRules` is plain data: every option a casino table, the solver or a
+simulation needs, with the name of the dealer-rules plugin and of the betting scheme that
+give it behaviour. A :class:`RuleSet` gives a set of options a name (``vegas-s17``, ``koth``).
+Everything a user can override is an attrs field, so ``rules.evolve(decks=2)`` and
+:func:`rules_from_options` are all it takes.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Literal, Protocol
+
+import attrs
+
+from croupier.engine.errors import CroupierError
+
+DoubleRule = Literal["any", "9-11", "10-11", "none"]
+SurrenderRule = Literal["none", "late", "early"]
+ShoeKind = Literal["casino", "koth", "fresh-pack"]
+
+DOUBLE_RULES: tuple[str, ...] = ("any", "9-11", "10-11", "none")
+SURRENDER_RULES: tuple[str, ...] = ("none", "late", "early")
+SHOE_KINDS: tuple[str, ...] = ("casino", "koth", "fresh-pack")
+
+
+class Named(Protocol):
+    """What every contribution has: a unique ``name`` and a one-line ``summary``."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def summary(self) -> str: ...
+
+
+def _check(ok: bool, message: str) -> None:
+    if not ok:
+        raise CroupierError(message)
+
+
+def parse_payout(text: str | Fraction) -> Fraction:
+    """``"3:2"``, ``"6:5"``, ``"1:1"`` or ``"1.5"`` as a Fraction of the stake."""
+    if isinstance(text, Fraction):
+        return text
+    try:
+        if ":" in text:
+            num, den = text.split(":")
+            value = Fraction(int(num), int(den))
+        else:
+            value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise CroupierError(f"a payout is written like 3:2 or 6:5, not {text!r}") from None
+    _check(value >= 0, f"a payout cannot be negative: {text!r}")
+    return value
+
+
+def format_payout(value: Fraction) -> str:
+    return f"{value.numerator}:{value.denominator}"
+
+
+@attrs.frozen(kw_only=True)
+class BlackjackRules:
+    """The options of a blackjack table. ``decks=None`` is an infinite deck (solver only)."""
+
+    decks: int | None = 6
+    penetration: float = 0.75
+    shoe: ShoeKind = "casino"
+    dealer: str = "s17"
+    betting: str = "casino"
+    double: DoubleRule = "any"
+    double_after_split: bool = True
+    max_split_hands: int = 4
+    resplit_aces: bool = False
+    hit_split_aces: bool = False
+    surrender: SurrenderRule = "late"
+    blackjack_pays: Fraction = attrs.field(default=Fraction(3, 2), converter=parse_payout)
+    peek: bool = True
+    insurance: bool = True
+    min_bet: int = 10
+    max_bet: int = 1000
+    starting_chips: int = 1000
+
+    def __attrs_post_init__(self) -> None:
+        _check(
+            self.decks is None or 1 <= self.decks <= 64,
+            f"decks must be between 1 and 64 (or inf), not {self.decks}",
+        )
+        _check(
+            0.0 < self.penetration <= 1.0,
+            f"penetration must be in (0, 1], not {self.penetration}",
+        )
+        _check(self.shoe in SHOE_KINDS, f"shoe must be one of {', '.join(SHOE_KINDS)}")
+        _check(self.double in DOUBLE_RULES, f"double must be one of {', '.join(DOUBLE_RULES)}")
+        _check(
+            self.surrender in SURRENDER_RULES,
+            f"surrender must be one of {', '.join(SURRENDER_RULES)}",
+        )
+        _check(
+            1 <= self.max_split_hands <= 8,
+            f"split hands must be between 1 and 8, not {self.max_split_hands}",
+        )
+        _check(
+            0 < self.min_bet <= self.max_bet,
+            f"bets need 0 < min ({self.min_bet}) <= max ({self.max_bet})",
+        )
+        _check(self.starting_chips >= 0, "starting chips cannot be negative")
+
+    @property
+    def hits_soft_17(self) -> bool:
+        """True when the dealer rule is H17 (the solver's view of the dealer)."""
+        return self.dealer == "h17"
+
+    def evolve(self, **changes: Any) -> BlackjackRules:
+        """A copy with some options changed (validated again)."""
+        unknown = set(changes) - {f.name for f in attrs.fields(BlackjackRules)}
+        _check(not unknown, f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        return attrs.evolve(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (payout as ``"3:2"``, infinite deck as ``None``) for JSON and the wire."""
+        data = attrs.asdict(self)
+        data["blackjack_pays"] = format_payout(self.blackjack_pays)
+        return data
+
+
+def rules_from_options(base: BlackjackRules, options: dict[str, Any]) -> BlackjackRules:
+    """``base`` with ``options`` (plain data, e.g. from the wire) applied and validated."""
+    try:
+        return base.evolve(**options)
+    except TypeError as exc:  # a wrong type reaching attrs or a comparison
+        raise CroupierError(f"bad rule option: {exc}") from None
+
+
+@attrs.frozen
+class RuleSet:
+    """A named combination of options: shoe, dealer rules and betting scheme included."""
+
+    name: str
+    summary: str
+    rules: BlackjackRules

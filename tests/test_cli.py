@@ -1,0 +1,131 @@
+"""The croupier command: version, help, plugins, one-line errors, broken plugins skipped."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from croupier.engine import __version__
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def croupier(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the installed console script in a subprocess, as a user would."""
+    return subprocess.run(
+        [sys.executable, "-m", "croupier.clients.cli", *argv],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=60,
+    )
+
+
+def test_version(cli):
+    status, out, _ = cli("--version")
+    assert status == 0
+    assert out.strip() == f"croupier {__version__}"
+    assert __version__ == metadata.version("croupier")
+
+
+def test_help_lists_commands(cli):
+    status, out, _ = cli("--help")
+    assert status == 0
+    assert "plugins" in out and "COMMAND" in out
+
+
+def test_no_command_prints_help_and_fails(cli):
+    status, _, err = cli()
+    assert status == 2
+    assert "usage:" in err
+
+
+def test_usage_error_is_one_line(cli):
+    status, out, err = cli("plugins", "--bogus")
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("croupier: error: unrecognized arguments: --bogus")
+
+
+def test_plugins_json_lists_builtins(cli):
+    status, out, _ = cli("plugins", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert set(data) == {"plugins", "skipped", "errors"}
+    builtins = [p for p in data["plugins"] if p["builtin"]]
+    assert all(p["distribution"] == "croupier" for p in builtins)
+    assert data["errors"] == []
+
+
+def test_plugins_table(cli):
+    status, out, _ = cli("plugins")
+    assert status == 0
+    assert "croupier plugins" in out
+
+
+def test_broken_third_party_plugin_does_not_stop_the_cli(tmp_path):
+    # A real (if tiny) installed distribution whose entry point cannot be imported.
+    info = tmp_path / "broken_dist-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-dist\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[croupier]\nbroken = no_such_module_abc\n")
+    (tmp_path / "raising_plugin.py").write_text(
+        textwrap.dedent(
+            """
+            from croupier.engine import hookimpl
+
+            @hookimpl
+            def croupier_solvers():
+                raise RuntimeError("I am broken")
+            """
+        )
+    )
+    info2 = tmp_path / "raising_dist-2.0.dist-info"
+    info2.mkdir()
+    (info2 / "METADATA").write_text("Metadata-Version: 2.1\nName: raising-dist\nVersion: 2.0\n")
+    (info2 / "entry_points.txt").write_text("[croupier]\nraising = raising_plugin\n")
+    env = {
+        "PYTHONPATH": str(tmp_path),
+        "CROUPIER_DISABLE_PLUGIN_AUTOLOAD": "",
+    }
+    result = croupier("plugins", "--json", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "plugin 'broken' skipped: failed to load" in result.stderr
+    data = json.loads(result.stdout)
+    skipped = {s["name"]: s["message"] for s in data["skipped"]}
+    assert "ModuleNotFoundError" in skipped["broken"]
+    assert "I am broken" in skipped["raising"]
+    raising = next(p for p in data["plugins"] if p["name"] == "raising")
+    assert raising["distribution"] == "raising-dist" and raising["version"] == "2.0"
+
+
+def test_internal_errors_are_one_line_unless_debug(cli, monkeypatch):
+    from croupier.clients.cli.commands import plugins
+
+    def explode(args):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(plugins, "run", explode)
+    status, _, err = cli("plugins")
+    assert status == 70
+    assert err.strip() == (
+        "croupier: internal error: ZeroDivisionError: division by zero (rerun with --debug)"
+    )
+    status, _, err = cli("--debug", "plugins")
+    assert "Traceback" in err
+
+
+@pytest.mark.parametrize("argv", [["plugins", "--help"], ["--help"]])
+def test_help_reads_well(cli, argv):
+    status, out, _ = cli(*argv)
+    assert status == 0
+    assert "usage: croupier" in out

@@ -1,0 +1,179 @@
+"""The plugin manager: registration, registries, clear errors, broken plugins skipped."""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+import pytest
+
+from croupier.engine import (
+    CroupierError,
+    DuplicateNameError,
+    PluginError,
+    PluginManager,
+    RandomizerKind,
+    RandomizerLanguage,
+    Solver,
+    SpecError,
+    Stream,
+    UnknownNameError,
+    hookimpl,
+)
+
+
+class Fixed:
+    """A randomizer that deals its symbols in order, cycling (test helper)."""
+
+    def __init__(self, symbols: tuple[str, ...]) -> None:
+        self.symbols = symbols
+        self._i = 0
+
+    def deal(self, n: int) -> list[str]:
+        out = [self.symbols[(self._i + k) % len(self.symbols)] for k in range(n)]
+        self._i += n
+        return out
+
+
+class AbcPlugin:
+    @hookimpl
+    def croupier_randomizers(self):
+        return [RandomizerKind("abc", "a, b, c in order", lambda stream: Fixed(("a", "b", "c")))]
+
+    @hookimpl
+    def croupier_solvers(self):
+        return [Solver("double", "doubles x", lambda problem: {"y": 2 * problem["x"]})]
+
+
+class AbcAgain:
+    @hookimpl
+    def croupier_randomizers(self):
+        return [RandomizerKind("abc", "clash", lambda stream: Fixed(("z",)))]
+
+
+class Raising:
+    @hookimpl
+    def croupier_solvers(self):
+        raise RuntimeError("boom\nsecond line")
+
+
+class Nameless:
+    @hookimpl
+    def croupier_solvers(self):
+        return [object()]
+
+
+def upper_language(text: str):
+    if not text.startswith("upper "):
+        return None
+    word = text[6:]
+    if not word.isalpha():
+        raise SpecError("letters only", text, 6)
+    return lambda stream: Fixed(tuple(word.upper()))
+
+
+class LanguagePlugin:
+    @hookimpl
+    def croupier_randomizer_languages(self):
+        return [RandomizerLanguage("upper", "upper WORD", upper_language)]
+
+
+def make(*plugins) -> PluginManager:
+    return PluginManager(
+        autoload=False, plugins=[(type(p).__name__, p) for p in plugins], entry_points=[]
+    )
+
+
+def test_registries_collect_contributions():
+    pm = make(AbcPlugin())
+    assert pm.randomizers.names() == ["abc"]
+    assert pm.randomizers.entry("abc").plugin == "AbcPlugin"
+    assert pm.randomizer("abc", Stream(1)).deal(4) == ["a", "b", "c", "a"]
+    assert pm.solvers.get("double").solve({"x": 21}) == {"y": 42}
+
+
+def test_unknown_name_lists_known_names_and_closest():
+    pm = make(AbcPlugin())
+    with pytest.raises(UnknownNameError) as info:
+        pm.solvers.get("dubble")
+    message = str(info.value)
+    assert "unknown solver 'dubble'" in message
+    assert "Did you mean 'double'?" in message
+    assert "Known: double" in message
+    assert "\n" not in message
+
+
+def test_duplicate_names_name_both_plugins():
+    pm = make(AbcPlugin(), AbcAgain())
+    with pytest.raises(DuplicateNameError) as info:
+        pm.randomizers.names()
+    assert "'AbcPlugin'" in str(info.value) and "'AbcAgain'" in str(info.value)
+
+
+def test_third_party_hook_failures_are_skipped_and_reported():
+    pm = make(AbcPlugin(), Raising(), Nameless())
+    assert pm.solvers.names() == ["double"]
+    messages = [f.message for f in pm.failures]
+    assert any("'Raising'" in m and "RuntimeError: boom" in m for m in messages)
+    assert any("'Nameless'" in m and "has no name" in m for m in messages)
+    assert all("\n" not in m for m in messages)
+
+
+def test_builtin_hook_failure_is_fatal():
+    pm = PluginManager(autoload=False, entry_points=[])
+    pm.register(Raising(), "core", builtin=True)
+    with pytest.raises(PluginError, match="built-in plugin 'core'"):
+        pm.solvers.names()
+
+
+def test_broken_entry_points_are_skipped():
+    eps = [
+        metadata.EntryPoint("missing", "no_such_module_xyz", "croupier"),
+        metadata.EntryPoint("attr", "json:no_such_attribute", "croupier"),
+    ]
+    pm = PluginManager(autoload=True, entry_points=eps)
+    assert pm.info == {}
+    names = sorted(f.name for f in pm.failures)
+    assert names == ["attr", "missing"]
+    assert "ModuleNotFoundError" in next(f.message for f in pm.failures if f.name == "missing")
+
+
+def test_autoload_off_skips_third_party_entry_points():
+    eps = [metadata.EntryPoint("missing", "no_such_module_xyz", "croupier")]
+    pm = PluginManager(autoload=False, entry_points=eps)
+    assert pm.failures == [] and pm.info == {}
+
+
+def test_autoload_env_variable(monkeypatch):
+    eps = [metadata.EntryPoint("missing", "no_such_module_xyz", "croupier")]
+    monkeypatch.setenv("CROUPIER_DISABLE_PLUGIN_AUTOLOAD", "1")
+    assert PluginManager(entry_points=eps).failures == []
+    monkeypatch.setenv("CROUPIER_DISABLE_PLUGIN_AUTOLOAD", "")
+    assert len(PluginManager(entry_points=eps).failures) == 1
+
+
+def test_languages_parse_and_point_at_errors():
+    pm = make(LanguagePlugin())
+    assert pm.randomizer("upper abc", Stream(0)).deal(3) == ["A", "B", "C"]
+    with pytest.raises(SpecError, match="letters only at column 7 of 'upper a1'"):
+        pm.randomizer_factory("upper a1")
+    with pytest.raises(CroupierError, match="neither a known randomizer nor a spec"):
+        pm.randomizer_factory("lower abc")
+    with pytest.raises(SpecError, match="empty"):
+        pm.randomizer_factory("   ")
+
+
+def test_register_and_unregister():
+    pm = make()
+    pm.register(AbcPlugin(), "abc-plugin")
+    assert "abc" in pm.randomizers
+    pm.unregister("abc-plugin")
+    assert "abc" not in pm.randomizers
+
+
+def test_describe_lists_plugins_and_contributions():
+    pm = make(AbcPlugin(), Raising())
+    data = pm.describe()
+    by_name = {p["name"]: p for p in data["plugins"]}
+    assert by_name["AbcPlugin"]["contributes"] == {"randomizer": ["abc"], "solver": ["double"]}
+    assert by_name["AbcPlugin"]["builtin"] is False
+    assert [s["name"] for s in data["skipped"]] == ["Raising"]
