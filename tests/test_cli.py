@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from croupier.engine import __version__
+from croupier.engine import PluginManager, Solver, __version__, hookimpl
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -129,3 +129,25 @@ def test_help_reads_well(cli, argv):
     status, out, _ = cli(*argv)
     assert status == 0
     assert "usage: croupier" in out
+
+
+class DoubleSolver:
+    @hookimpl
+    def croupier_solvers(self):
+        return [Solver("double", "doubles x", lambda problem: {"y": 2 * problem["x"]})]
+
+
+def test_solve_call_runs_any_solver(cli, monkeypatch):
+    from croupier.clients.cli import common
+
+    monkeypatch.setattr(
+        common, "PluginManager", lambda: PluginManager(plugins=[("double", DoubleSolver())])
+    )
+    status, out, _ = cli("solve", "call", "double", '{"x": 21}')
+    assert status == 0
+    assert json.loads(out) == {"y": 42}
+    status, _, err = cli("solve", "call", "double", "{oops")
+    assert status == 1
+    assert err.startswith("croupier: error: the problem is not valid JSON")
+    status, _, err = cli("solve", "call", "nope", "{}")
+    assert status == 1 and "unknown solver 'nope'" in err
