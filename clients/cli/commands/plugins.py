@@ -34,14 +34,12 @@ def run(args: argparse.Namespace) -> int:
     table.add_column("source")
     table.add_column("contributes")
     for plugin in description["plugins"]:
-        if plugin["builtin"]:
-            source = "built-in"
-        else:
-            source = f"{plugin['distribution'] or plugin['module']} {plugin['version'] or ''}"
+        origin = f"{plugin['distribution'] or plugin['module']} {plugin['version'] or ''}".strip()
+        source = f"built-in ({origin})" if plugin["builtin"] else origin
         contributes = "\n".join(
             f"{family}: {', '.join(names)}" for family, names in plugin["contributes"].items()
         )
-        table.add_row(plugin["name"], source.strip(), contributes or "(nothing)")
+        table.add_row(plugin["name"], source, contributes or "(nothing)")
     console = stdout_console()
     console.print(table)
     for skipped in description["skipped"]:
