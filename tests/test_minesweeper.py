@@ -24,7 +24,7 @@ from croupier.plugins.minesweeper.board import (
     neighbours,
     parse_board,
 )
-from croupier.plugins.minesweeper.guess import best_guess
+from croupier.plugins.minesweeper.guess import best_guess, safest
 
 
 def brute_force(board: Board, total: int | None) -> tuple[int, dict[int, int]]:
@@ -178,12 +178,39 @@ def test_budget_turns_a_hopeless_search_into_an_error(monkeypatch):
         analyze(board, 4)
 
 
-def test_best_guess_is_lowest_probability_then_fewest_covered_neighbours():
+def test_safest_is_lowest_probability_then_fewest_covered_neighbours():
     # frontier cells next to the 1 are 1/3; interior cells are lower and the corner wins
     board = parse_board("1???????\n????????\n????????\n????????")
     result = analyze(board, 3)
+    low = min(result.probabilities.values())
+    assert result.probabilities[7] == low
+    assert safest(result) == 7  # top-right corner: 3 neighbours, the fewest among the lowest
+
+
+def test_best_guess_prefers_a_cell_that_unlocks_the_board():
+    # four interior cells at 1/4 (frontier cells are 1/3): the one most likely to settle
+    # another cell when it is safe wins, by the exact score the docs state
+    board = parse_board("1???\n????")
+    result = analyze(board, 2)
     guess = best_guess(result)
     assert guess is not None
-    low = min(result.probabilities.values())
-    assert result.probabilities[guess] == low
-    assert guess == 7  # top-right corner: 3 neighbours, the fewest among the lowest cells
+    assert result.probabilities[guess] <= min(result.probabilities.values()) + Fraction(1, 20)
+    scores = {}
+    candidates = [j for j, p in result.probabilities.items() if p == Fraction(1, 4)]
+    assert len(candidates) == 4
+    for j in candidates:
+        cells = list(board.cells)
+        progress = 0
+        for value in range(9):
+            cells[j] = value
+            try:
+                after = analyze(Board(4, 2, tuple(cells)), 2)
+            except CroupierError:
+                continue
+            progress += after.placements if after.safes else 0
+        scores[j] = 1 - result.probabilities[j] + Fraction(progress, result.placements)
+    assert scores[guess] == max(scores.values())
+
+
+def test_no_guess_when_only_mines_are_covered():
+    assert best_guess(analyze(parse_board("1?\n11"), 1)) is None

@@ -18,7 +18,7 @@ GOLDEN_INTERMEDIATE = [
     (True, 0, 9, 216),
     (True, 0, 6, 216),
     (True, 0, 7, 216),
-    (True, 2, 13, 216),
+    (True, 1, 14, 216),
     (True, 1, 8, 216),
     (True, 0, 8, 216),
 ]
@@ -80,6 +80,14 @@ def test_auto_play_is_reproducible_golden():
     assert results == GOLDEN_INTERMEDIATE
     for won, _, _, revealed in results:
         assert won == (revealed == 16 * 16 - 40)
+
+
+def test_auto_play_survives_a_search_budget_that_runs_out(monkeypatch):
+    from croupier.plugins.minesweeper import analysis
+
+    monkeypatch.setattr(analysis, "NODE_BUDGET", 1)
+    result = play_game(GameSpec(9, 9, 10, "opening"), Stream(4).child("game-0"))
+    assert result.guesses > 0
 
 
 def test_auto_play_wins_a_full_board_without_guessing():

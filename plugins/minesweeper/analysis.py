@@ -35,7 +35,7 @@ import attrs
 from croupier.engine import CroupierError
 from croupier.plugins.minesweeper.board import COVERED, FLAG, Board, neighbours
 
-NODE_BUDGET = 3_000_000
+NODE_BUDGET = 500_000
 MAX_DEPTH = 900
 MAX_LISTED_SETS = 8
 

@@ -2,7 +2,9 @@
 
 Each turn the player analyses what it sees (its deduced mines flagged), clicks every
 certainly safe cell, and only when there is none clicks the best guess. The first click is
-given by the game's rule and is not counted as a guess.
+given by the game's rule and is not counted as a guess. Should a position ever exceed the
+solver's search budget (never seen on the standard sizes), the player clicks the first
+covered cell in reading order, counted as a guess.
 """
 
 from __future__ import annotations
@@ -10,8 +12,8 @@ from __future__ import annotations
 import attrs
 
 from croupier.engine import Stream
-from croupier.plugins.minesweeper.analysis import analyze
-from croupier.plugins.minesweeper.board import FLAG, Board
+from croupier.plugins.minesweeper.analysis import TooComplexError, analyze
+from croupier.plugins.minesweeper.board import COVERED, FLAG, Board
 from croupier.plugins.minesweeper.game import Game, GameSpec
 from croupier.plugins.minesweeper.guess import best_guess
 
@@ -36,8 +38,13 @@ def play_game(spec: GameSpec, stream: Stream) -> GameResult:
         view = list(game.view)
         for j in flags:
             view[j] = FLAG
-        analysis = analyze(Board(spec.width, spec.height, tuple(view)), spec.mines)
         solves += 1
+        try:
+            analysis = analyze(Board(spec.width, spec.height, tuple(view)), spec.mines)
+        except TooComplexError:  # never seen on standard sizes: click the first unknown cell
+            guesses += 1
+            game.reveal(next(i for i, v in enumerate(view) if v == COVERED))
+            continue
         flags |= analysis.mines
         if analysis.safes:
             for j in sorted(analysis.safes):
