@@ -1,0 +1,238 @@
+"""``croupier solve minesweeper``: analyse one position, or auto-play many games.
+
+Everything goes through the ``minesweeper`` solver plugin by name, so this front end works
+with the plain-data problems any client could send over the wire.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from croupier.clients.cli.common import (
+    add_json_argument,
+    add_seed_argument,
+    get_manager,
+    positive_int,
+    print_json,
+    progress,
+    resolve_seed,
+)
+from croupier.engine import CroupierError, Solver
+
+NAME = "minesweeper"
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    parser = sub.add_parser(
+        NAME,
+        help="Minesweeper: certain cells, exact mine probabilities, best guess; auto-play",
+        description=(
+            "Analyse a Minesweeper position (? covered, 0-8 or . revealed, X or * flagged; "
+            "one line per row), or with --play auto-play many seeded games and report the "
+            "win rate. See docs/minesweeper.md."
+        ),
+    )
+    parser.add_argument("board", nargs="?", help="board file, or '-' to read stdin")
+    parser.add_argument(
+        "--mines", type=int, default=None, help="total mines, flagged ones included"
+    )
+    parser.add_argument("--play", action="store_true", help="auto-play games instead")
+    parser.add_argument("--size", default="30x16", help="WIDTHxHEIGHT for --play (30x16)")
+    parser.add_argument("--games", type=positive_int, default=100, help="games to play (100)")
+    parser.add_argument(
+        "--first-click",
+        choices=("safe", "opening"),
+        default="opening",
+        help="safe: corner (0,0) is safe; opening: (3,3) and its neighbours are safe",
+    )
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=min(2, os.cpu_count() or 1),
+        help="worker processes for --play (default: 2, or 1 on a one-core machine)",
+    )
+    add_seed_argument(parser)
+    add_json_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.play:
+        if args.board is not None:
+            raise CroupierError("give either a board or --play, not both")
+        return play(args)
+    if args.board is None:
+        raise CroupierError("give a board file (or '-' for stdin), or --play")
+    if args.board == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            with open(args.board, encoding="utf-8") as handle:
+                text = handle.read(200_001)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CroupierError(f"cannot read {args.board}: {exc}") from None
+    problem: dict[str, Any] = {"board": text}
+    if args.mines is not None:
+        problem["mines"] = args.mines
+    solution = get_manager().solvers.get(NAME).solve(problem)
+    if args.json:
+        print_json(solution)
+    else:
+        print(render(solution))
+    return 0
+
+
+def _cells(cells: list[list[int]]) -> str:
+    return " ".join(f"({r}, {c})" for r, c in cells) or "none"
+
+
+def render(solution: dict[str, Any]) -> str:
+    """The classic solver's text view: before, mine sets, certain cells, after; then odds."""
+    mines = solution["mines"]
+    size = f"{solution['width']}x{solution['height']}"
+    total = f", {mines} mines" if mines is not None else ""
+    lines = [f"Board ({size}{total}):", solution["board"], ""]
+    comps = solution["components"]
+    lines.append(
+        f"Possible mine location sets: {len(comps)} group(s) of frontier cells, "
+        f"{solution['placements']} placement(s) in all"
+    )
+    for n, comp in enumerate(comps, start=1):
+        lines.append(
+            f"  group {n}: {len(comp['cells'])} cells, {comp['arrangements']} arrangement(s)"
+        )
+        lines.extend(f"    {{{_cells(s)}}}" for s in comp["sets"])
+    lines += [
+        f"Definite mines: {_cells(solution['certain_mines'])}",
+        f"Definite safe cells: {_cells(solution['certain_safes'])}",
+        "",
+        "Board after (X certain mine, n certain safe):",
+        solution["board_after"],
+        "",
+        "Mine probability per covered cell (%):",
+    ]
+    for row, board_row in zip(
+        solution["probabilities"], solution["board"].splitlines(), strict=True
+    ):
+        out = []
+        for p, char in zip(row, board_row, strict=True):
+            if char != "?":
+                out.append(f"{char:>4}")
+            elif p is None:
+                out.append("   ?")
+            else:
+                out.append(f"{round(100 * p):>4}")
+        lines.append("".join(out))
+    guess = solution["best_guess"]
+    if solution["certain_safes"]:
+        lines.append("Best move: click a definite safe cell.")
+    elif guess is not None:
+        odds = (
+            "unknown"
+            if guess["probability"] is None
+            else f"{100 * guess['probability']:.2f}% ({guess['exact']})"
+        )
+        lines.append(f"Best guess: ({guess['row']}, {guess['col']}), mine probability {odds}")
+    return "\n".join(lines)
+
+
+# -- auto-play ------------------------------------------------------------------------------
+_solver: Solver | None = None
+
+
+def _init_worker() -> None:
+    global _solver
+    _solver = get_manager().solvers.get(NAME)
+
+
+def _play_one(problem: dict[str, Any]) -> tuple[dict[str, Any], float]:
+    assert _solver is not None
+    start = time.perf_counter()
+    result = _solver.solve(problem)
+    return result, time.perf_counter() - start
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise CroupierError(f"--size is WIDTHxHEIGHT such as 30x16, not {text!r}") from None
+    return width, height
+
+
+def play(args: argparse.Namespace) -> int:
+    width, height = _size(args.size)
+    seed = resolve_seed(args)
+    options = {
+        "width": width,
+        "height": height,
+        "mines": 99 if args.mines is None else args.mines,
+        "first_click": args.first_click,
+        "seed": seed,
+    }
+    problems = [{"play": {**options, "game": i}} for i in range(args.games)]
+    _init_worker()
+    assert _solver is not None
+    _solver.solve({"play": {**options, "game": 0}})  # bad options fail here, in one line
+    results: list[tuple[dict[str, Any], float]] = []
+    start = time.perf_counter()
+    with progress("playing", args.games) as tick:
+        if args.workers == 1 or args.games == 1:
+            for problem in problems:
+                results.append(_play_one(problem))
+                tick()
+        else:
+            with ProcessPoolExecutor(args.workers, initializer=_init_worker) as pool:
+                for item in pool.map(_play_one, problems, chunksize=4):
+                    results.append(item)
+                    tick()
+    wall = time.perf_counter() - start
+    summary = summarize(options, [r for r, _ in results], [t for _, t in results], wall)
+    if args.json:
+        print_json(summary)
+    else:
+        lo, hi = summary["win_rate_ci95"]
+        print(
+            f"{width}x{height}, {options['mines']} mines, first click {args.first_click}, "
+            f"seed {seed}: won {summary['wins']} of {summary['games']} games = "
+            f"{100 * summary['win_rate']:.2f}% (95% CI {100 * lo:.2f}-{100 * hi:.2f}%)\n"
+            f"guesses per game {summary['guesses_per_game']:.2f}, "
+            f"time per game {1000 * summary['seconds_per_game']:.1f} ms "
+            f"(worst {1000 * summary['worst_seconds']:.0f} ms), "
+            f"wall {summary['wall_seconds']:.1f} s on {args.workers} worker(s)"
+        )
+    return 0
+
+
+def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default)."""
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summarize(
+    options: dict[str, Any], results: list[dict[str, Any]], times: list[float], wall: float
+) -> dict[str, Any]:
+    """Win rate with its Wilson 95% interval, guesses and time per game."""
+    games = len(results)
+    wins = sum(1 for r in results if r["won"])
+    return {
+        **options,
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games,
+        "win_rate_ci95": list(wilson_interval(wins, games)),
+        "guesses_per_game": sum(r["guesses"] for r in results) / games,
+        "seconds_per_game": sum(times) / games,
+        "worst_seconds": max(times),
+        "wall_seconds": wall,
+    }

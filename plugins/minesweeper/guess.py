@@ -1,0 +1,92 @@
+"""The best guess when no cell is certainly safe.
+
+The base order: the lowest exact mine probability first; exact ties (common: every interior
+cell shares one probability) go to the cell with the fewest covered, not-known-mine
+neighbours, the most likely to show a 0 (which opens an area) or a small number that settles
+its few neighbours; then reading order.
+
+The guess (:func:`best_guess`) looks one step ahead among the best few cells of that order
+whose probability is within ``LOOKAHEAD_MARGIN`` of the lowest: for each it tries every
+number the cell could show, weighs each by its exact share of the placements, and checks
+whether the solver would then find a safe cell. It picks the highest
+``P(safe) + P(safe and the next move is certain)``: a slightly riskier cell that usually
+unlocks the board beats a slightly safer one that usually leads to another guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+from croupier.engine import CroupierError
+from croupier.plugins.minesweeper.analysis import Analysis, analyze
+from croupier.plugins.minesweeper.board import COVERED, Board, neighbours
+
+
+def safest(analysis: Analysis) -> int | None:
+    """The first cell in the base order; ``None`` if every covered cell is a mine.
+
+    Cells whose probability is unknown (interior cells when the mine total is not given)
+    are only chosen when nothing else is covered.
+    """
+    board = analysis.board
+    probs = analysis.probabilities
+    options = [j for j, p in probs.items() if p < 1]
+    if not options:
+        unknown = [i for i, v in enumerate(board.cells) if v == COVERED and i not in probs]
+        return unknown[0] if unknown else None
+    return min(options, key=_order(analysis))
+
+
+def _order(analysis: Analysis) -> Callable[[int], tuple[Fraction, int, int]]:
+    board = analysis.board
+    nbrs = neighbours(board.width, board.height)
+    cells = board.cells
+    mines = analysis.mines
+    probs = analysis.probabilities
+
+    def key(j: int) -> tuple[Fraction, int, int]:
+        covered = sum(1 for n in nbrs[j] if cells[n] == COVERED and n not in mines)
+        return (probs[j], covered, j)
+
+    return key
+
+
+LOOKAHEAD_CANDIDATES = 6
+LOOKAHEAD_MARGIN = Fraction(1, 20)
+
+
+def best_guess(analysis: Analysis) -> int | None:
+    """The cell to click when no cell is certainly safe (see the module docstring).
+
+    ``None`` when every covered cell is a mine. Ties keep the base order.
+    """
+    first = safest(analysis)
+    if first is None or first not in analysis.probabilities:
+        return first
+    board = analysis.board
+    probs = analysis.probabilities
+    low = probs[first]
+    ranked = sorted(
+        (j for j, p in probs.items() if p <= low + LOOKAHEAD_MARGIN), key=_order(analysis)
+    )
+    best, best_score = first, Fraction(-1)
+    for j in ranked[:LOOKAHEAD_CANDIDATES]:
+        progress = 0
+        cells = list(board.cells)
+        for value in range(9):
+            cells[j] = value
+            try:
+                after = analyze(
+                    Board(board.width, board.height, tuple(cells)), analysis.total_mines
+                )
+            except CroupierError:
+                continue
+            if after.safes:
+                progress += after.placements
+        safe = 1 - probs[j]
+        chance = Fraction(progress, analysis.placements)  # P(safe and progress)
+        score = safe + chance
+        if score > best_score:
+            best, best_score = j, score
+    return best

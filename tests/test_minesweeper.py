@@ -1,0 +1,216 @@
+"""The Minesweeper solver: board text, exact probabilities checked by brute force, guesses."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from croupier.engine import CroupierError, SpecError
+from croupier.plugins.minesweeper import analysis as analysis_module
+from croupier.plugins.minesweeper.analysis import (
+    InconsistentBoardError,
+    TooComplexError,
+    analyze,
+)
+from croupier.plugins.minesweeper.board import (
+    COVERED,
+    FLAG,
+    Board,
+    format_board,
+    neighbours,
+    parse_board,
+)
+from croupier.plugins.minesweeper.guess import best_guess, safest
+
+
+def brute_force(board: Board, total: int | None) -> tuple[int, dict[int, int]]:
+    """Every mine placement, checked cell by cell: (count, mines per covered cell).
+
+    Without a total, only frontier cells (next to a number) are placed, as the solver does.
+    """
+    nbrs = neighbours(board.width, board.height)
+    numbers = [i for i, v in enumerate(board.cells) if v >= 0]
+    flags = {i for i, v in enumerate(board.cells) if v == FLAG}
+    covered = [i for i, v in enumerate(board.cells) if v == COVERED]
+    if total is None:
+        covered = [i for i in covered if any(board.cells[j] >= 0 for j in nbrs[i])]
+    counts = dict.fromkeys(covered, 0)
+    found = 0
+    sizes = range(len(covered) + 1) if total is None else [total - len(flags)]
+    for k in sizes:
+        for mines in itertools.combinations(covered, k) if k >= 0 else ():
+            placed = set(mines) | flags
+            if all(board.cells[i] == sum(j in placed for j in nbrs[i]) for i in numbers):
+                found += 1
+                for j in mines:
+                    counts[j] += 1
+    return found, counts
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> tuple[Board, int | None]:
+    """Small boards; numbers come from a real placement, or are random (maybe inconsistent)."""
+    width, height = draw(st.integers(1, 5)), draw(st.integers(1, 4))
+    cells = width * height
+    mines = draw(st.sets(st.integers(0, cells - 1), max_size=cells))
+    honest = draw(st.booleans())
+    nbrs = neighbours(width, height)
+    values = []
+    for i in range(cells):
+        kind = draw(st.sampled_from(["covered", "shown", "flag"]))
+        if i in mines:
+            values.append(FLAG if kind == "flag" and honest else COVERED)
+        elif kind == "shown":
+            true = sum(j in mines for j in nbrs[i])
+            values.append(true if honest else draw(st.integers(0, len(nbrs[i]))))
+        else:
+            values.append(COVERED)
+    total = draw(st.one_of(st.none(), st.just(len(mines)), st.integers(0, cells)))
+    return Board(width, height, tuple(values)), total
+
+
+@settings(max_examples=400, deadline=None)
+@given(boards())
+def test_probabilities_match_brute_force(case):
+    board, total = case
+    found, counts = brute_force(board, total)
+    try:
+        result = analyze(board, total)
+    except InconsistentBoardError:
+        assert found == 0
+        return
+    assert found > 0
+    assert result.placements == found
+    for j, count in counts.items():
+        assert result.probabilities[j] == Fraction(count, found)
+    assert result.mines == {j for j, p in result.probabilities.items() if p == 1}
+    assert result.safes == {j for j, p in result.probabilities.items() if p == 0}
+    if total is None:
+        assert set(result.interior).isdisjoint(result.probabilities)
+
+
+def test_interior_cells_share_the_remaining_mines():
+    # the 1 has one mine among 3 frontier cells; 5 interior cells share what is left
+    board = parse_board("1??\n???\n???")
+    result = analyze(board, 3)
+    found, counts = brute_force(board, 3)
+    # 3 frontier choices x C(5, 2) interior placements
+    assert found == result.placements == 3 * 10
+    assert result.probabilities[8] == Fraction(counts[8], found) == Fraction(2, 5)
+    assert result.probabilities[1] == Fraction(1, 3)
+
+
+def test_mine_total_changes_frontier_odds():
+    # one mine on (0,1) or (1,1), or two on (1,0) and (1,2): the total decides the odds
+    board = parse_board("1?1\n???\n???")
+    assert analyze(board, 1).probabilities[3] == 0
+    assert analyze(board, 1).safes == {3, 5, 6, 7, 8}
+    many = analyze(board, 4)
+    found, counts = brute_force(board, 4)
+    assert many.probabilities[3] == Fraction(counts[3], found) > 0
+
+
+def test_classic_deductions_and_board_after():
+    board = parse_board("???\n121\n...")
+    result = analyze(board)
+    assert result.mines == {0, 2}
+    assert result.safes == {1}
+    marks = {j: "X" for j in result.mines} | {j: "n" for j in result.safes}
+    assert format_board(board, marks) == "XnX\n121\n..."
+    (group,) = result.components
+    assert group.arrangements == 1 and group.sets == ((0, 2),)
+
+
+def test_flags_count_towards_numbers_and_total():
+    result = analyze(parse_board("X1?\n11?\n???"), 1)
+    assert result.safes == {2, 5, 6, 7, 8}
+
+
+def test_format_accepts_spaces_comments_and_star():
+    board = parse_board("# a comment\n? 1 *\n\n0 . ?\n")
+    assert board.cells == (COVERED, 1, FLAG, 0, 0, COVERED)
+    assert format_board(board) == "?1X\n..?"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty"),
+        ("??\n???", "has 3 cells, but the first row has 2"),
+        ("?a?", "'a' is not a cell"),
+        ("4?\n??", "has only 3 neighbours"),
+        ("?" * 201, "too large"),
+        ("?\n" * 201, "too large"),
+    ],
+)
+def test_bad_board_text(text, message):
+    with pytest.raises(SpecError, match=message) as info:
+        parse_board(text)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "mines", "message"),
+    [
+        ("3?\n?.", None, "cannot be satisfied"),
+        ("XX\n1?", None, "more flagged neighbours"),
+        ("X?\nX?", 1, "2 flags but only 1 mines"),
+        ("1???\n????\n????\n???1", 1, "no placement of 1 mines"),
+        ("?1?\n?2?\n?1?\n?.?", None, "contradict"),
+        ("??\n??", 5, "do not fit"),
+        ("??\n??", -1, "cannot be negative"),
+    ],
+)
+def test_inconsistent_boards(text, mines, message):
+    with pytest.raises(CroupierError, match=message) as info:
+        analyze(parse_board(text), mines)
+    assert "\n" not in str(info.value)
+
+
+def test_budget_turns_a_hopeless_search_into_an_error(monkeypatch):
+    monkeypatch.setattr(analysis_module, "NODE_BUDGET", 5)
+    board = parse_board("?????????\n?1?1?1?1?\n?????????")
+    with pytest.raises(TooComplexError, match="too complex"):
+        analyze(board, 4)
+
+
+def test_safest_is_lowest_probability_then_fewest_covered_neighbours():
+    # frontier cells next to the 1 are 1/3; interior cells are lower and the corner wins
+    board = parse_board("1???????\n????????\n????????\n????????")
+    result = analyze(board, 3)
+    low = min(result.probabilities.values())
+    assert result.probabilities[7] == low
+    assert safest(result) == 7  # top-right corner: 3 neighbours, the fewest among the lowest
+
+
+def test_best_guess_prefers_a_cell_that_unlocks_the_board():
+    # four interior cells at 1/4 (frontier cells are 1/3): the one most likely to settle
+    # another cell when it is safe wins, by the exact score the docs state
+    board = parse_board("1???\n????")
+    result = analyze(board, 2)
+    guess = best_guess(result)
+    assert guess is not None
+    assert result.probabilities[guess] <= min(result.probabilities.values()) + Fraction(1, 20)
+    scores = {}
+    candidates = [j for j, p in result.probabilities.items() if p == Fraction(1, 4)]
+    assert len(candidates) == 4
+    for j in candidates:
+        cells = list(board.cells)
+        progress = 0
+        for value in range(9):
+            cells[j] = value
+            try:
+                after = analyze(Board(4, 2, tuple(cells)), 2)
+            except CroupierError:
+                continue
+            progress += after.placements if after.safes else 0
+        scores[j] = 1 - result.probabilities[j] + Fraction(progress, result.placements)
+    assert scores[guess] == max(scores.values())
+
+
+def test_no_guess_when_only_mines_are_covered():
+    assert best_guess(analyze(parse_board("1?\n11"), 1)) is None
