@@ -115,7 +115,7 @@ def render(solution: dict[str, Any]) -> str:
         "Board after (X certain mine, n certain safe):",
         solution["board_after"],
         "",
-        "Mine probability per covered cell (%):",
+        "Mine probability per covered cell (%; . revealed, X flagged):",
     ]
     for row, board_row in zip(
         solution["probabilities"], solution["board"].splitlines(), strict=True
@@ -123,11 +123,11 @@ def render(solution: dict[str, Any]) -> str:
         out = []
         for p, char in zip(row, board_row, strict=True):
             if char != "?":
-                out.append(f"{char:>4}")
+                out.append(f"{'X' if char in 'Xx*' else '.':>4}")
             elif p is None:
                 out.append("   ?")
             else:
-                out.append(f"{round(100 * p):>4}")
+                out.append(f"{_percent(p):>4}")
         lines.append("".join(out))
     guess = solution["best_guess"]
     if solution["certain_safes"]:
@@ -236,3 +236,15 @@ def summarize(
         "worst_seconds": max(times),
         "wall_seconds": wall,
     }
+
+
+def _percent(p: float) -> str:
+    """A probability as a whole percentage that never rounds a chance to 0 or 100."""
+    if p <= 0.0 or p >= 1.0:
+        return str(round(100 * p))
+    value = round(100 * p)
+    if value == 0:
+        return "<1"
+    if value == 100:
+        return ">99"
+    return str(value)
