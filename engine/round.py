@@ -28,9 +28,29 @@ from croupier.engine.shoes import Shoe
 from croupier.engine.tablerules import BettingScheme, DealerRule, payout
 
 _DOUBLE_TOTALS = {"9-11": (9, 10, 11), "10-11": (10, 11)}
+BET = ("bet",)
+STAND_SPLIT = ("stand", "split")
+_LEGAL = {
+    (d, p, s, r): ("hit", "stand")
+    + (("double",) if d else ())
+    + (("split",) if p else ())
+    + (("surrender",) if s else ())
+    + (("raise",) if r else ())
+    for d in (False, True)
+    for p in (False, True)
+    for s in (False, True)
+    for r in (False, True)
+}
+"""Every play-phase legal list, by (double, split, surrender, raise), built once."""
+SURRENDER = ("surrender", "decline")
+INSURANCE = ("insurance", "decline")
+
+DecideFn = Callable[[str, Seat, Hand | None, tuple[str, ...], int, int], Action]
+"""``decide(phase, seat, hand, legal, low, high)`` for :meth:`TableCore.play_round_sync`."""
 
 __all__ = [
     "ACT",
+    "DecideFn",
     "Decision",
     "Hand",
     "Seat",
@@ -91,6 +111,15 @@ class TableCore:
         return card
 
     def _deal(self, seat: Seat, index: int, hand: Hand, reason: str = "deal") -> None:
+        if self.emit is None:  # the fast path: Hand.add and _draw inlined
+            card = self.shoe.draw()
+            hand.cards.append(card)
+            v = VALUES[card]
+            hand.hard += v
+            if v == 1:
+                hand.ace = True
+            self.table_cards.append(card)
+            return
         card = self._draw()
         hand.add(card)
         self.table_cards.append(card)
@@ -139,145 +168,214 @@ class TableCore:
         )
 
     # -- the round -------------------------------------------------------------------------
+    # The flow is written twice, as a generator (play_round, for the async table) and as a
+    # plain loop calling a function (play_round_sync, the simulator's fast path). Both are
+    # only a skeleton: every rule lives in the step methods below them, which both share,
+    # and a test checks that both produce the same ledger from the same seed.
+
     def play_round(self) -> Generator[Decision, Action, bool]:
         """Play one round; False (and nothing happens) when no seat can pay the minimum."""
+        playing = self._begin()
+        if not playing:
+            return False
         rules = self.rules
+        for seat in playing:
+            if self.scheme.asks_bet:
+                high = min(rules.max_bet, self.chips(seat))
+                action = yield Decision("bet", seat, None, BET, rules.min_bet, high)
+                self._place_bet(seat, action.amount, True)
+            else:
+                self._place_bet(seat, rules.min_bet, False)
+        self._deal_initial(playing)
+        if self._early_surrender_offered():
+            for seat in playing:
+                hand = seat.hands[0]
+                if not hand.natural:
+                    action = yield Decision("surrender", seat, hand, SURRENDER)
+                    self._answer_surrender(seat, hand, action)
+        if self._insurance_offered():
+            for seat in playing:
+                if self._may_insure(seat):
+                    action = yield Decision("insurance", seat, seat.hands[0], INSURANCE)
+                    self._answer_insurance(seat, action)
+        if not self._peek(playing):
+            for seat in playing:
+                i = 0
+                while i < len(seat.hands):
+                    hand = self._start_hand(seat, i)
+                    while not hand.done:
+                        legal = self._legal(seat, hand)
+                        action = yield Decision("play", seat, hand, legal, 0, self.chips(seat))
+                        self._apply(seat, i, hand, action)
+                    i += 1
+            self._finish(playing)
+        self._event("end")
+        return True
+
+    def play_round_sync(self, decide: DecideFn) -> bool:
+        """:meth:`play_round` with ``decide(phase, seat, hand, legal, low, high)`` answering
+        each decision at once (it must return a legal action: see :func:`check_action`)."""
+        playing = self._begin()
+        if not playing:
+            return False
+        rules = self.rules
+        for seat in playing:
+            if self.scheme.asks_bet:
+                high = min(rules.max_bet, self.chips(seat))
+                action = decide("bet", seat, None, BET, rules.min_bet, high)
+                self._place_bet(seat, action.amount, True)
+            else:
+                self._place_bet(seat, rules.min_bet, False)
+        self._deal_initial(playing)
+        if self._early_surrender_offered():
+            for seat in playing:
+                hand = seat.hands[0]
+                if not hand.natural:
+                    action = decide("surrender", seat, hand, SURRENDER, 0, 0)
+                    self._answer_surrender(seat, hand, action)
+        if self._insurance_offered():
+            for seat in playing:
+                if self._may_insure(seat):
+                    action = decide("insurance", seat, seat.hands[0], INSURANCE, 0, 0)
+                    self._answer_insurance(seat, action)
+        if not self._peek(playing):
+            for seat in playing:
+                i = 0
+                while i < len(seat.hands):
+                    hand = self._start_hand(seat, i)
+                    while not hand.done:
+                        legal = self._legal(seat, hand)
+                        action = decide("play", seat, hand, legal, 0, 0)
+                        self._apply(seat, i, hand, action)
+                    i += 1
+            self._finish(playing)
+        self._event("end")
+        return True
+
+    # -- the steps of a round --------------------------------------------------------------
+    def _begin(self) -> list[Seat]:
         self.round += 1
         playing: list[Seat] = []
+        min_bet = self.rules.min_bet
+        balances = self.ledger.balances
         for seat in self.seats:
             if not seat.present:
                 continue
-            if self.chips(seat) < rules.min_bet:
+            if balances[seat.account] < min_bet:
                 seat.present = False
                 self._event("leave", seat=seat.index)
                 continue
-            seat.hands = []
             seat.insurance = seat.net = seat.busts = seat.doubles = seat.splits = 0
             seat.natural = False
             playing.append(seat)
         if not playing:
-            return False
+            return playing
         self._event("round")
         if self.shoe.start_round():
             self._event("shuffle")
         self.dealer_cards = []
         self.table_cards = []
         self.hole_shown = False
+        return playing
 
-        for seat in playing:
-            if self.scheme.asks_bet:
-                high = min(rules.max_bet, self.chips(seat))
-                action = yield Decision("bet", seat, None, ("bet",), rules.min_bet, high)
-                stake = action.amount
-                self._event("action", seat=seat.index, hand=0, action="bet", amount=stake)
-            else:
-                stake = rules.min_bet
-            self._pay(seat, -stake, "bet")
-            seat.hands = [Hand(stake)]
+    def _place_bet(self, seat: Seat, stake: int, chosen: bool) -> None:
+        if chosen:
+            self._event("action", seat=seat.index, hand=0, action="bet", amount=stake)
+        self._pay(seat, -stake, "bet")
+        seat.hands = [Hand(stake)]
 
-        yield from self._deal_and_play(playing)
-        self._event("end")
-        return True
-
-    def _deal_and_play(self, playing: list[Seat]) -> Generator[Decision, Action, None]:
-        rules = self.rules
+    def _deal_initial(self, playing: list[Seat]) -> None:
         for seat in playing:
             self._deal(seat, 0, seat.hands[0])
         up = self._draw()
         self.dealer_cards.append(up)
-        self._event("deal", card=CODES[up], total=_value(VALUES[up]), soft=up < 4)
+        if self.emit is not None:
+            self._event("deal", card=CODES[up], total=_value(VALUES[up]), soft=up < 4)
         for seat in playing:
             self._deal(seat, 0, seat.hands[0])
+            seat.natural = seat.hands[0].natural
         self.dealer_cards.append(self._draw())
         self._event("deal", card=HIDDEN)
-        for seat in playing:
-            seat.natural = seat.hands[0].natural
 
-        up_value = VALUES[up]
-        if rules.surrender == "early" and up_value in (1, 10):
-            for seat in playing:
-                hand = seat.hands[0]
-                if hand.natural:
-                    continue
-                action = yield Decision("surrender", seat, hand, ("surrender", "decline"))
-                self._event("action", seat=seat.index, hand=0, action=action.kind)
-                if action.kind == "surrender":
-                    hand.done = True
-                    hand.outcome = "surrender"
+    def _early_surrender_offered(self) -> bool:
+        return self.rules.surrender == "early" and VALUES[self.dealer_cards[0]] in (1, 10)
 
-        if rules.insurance and up_value == 1:
-            for seat in playing:
-                hand = seat.hands[0]
-                cost = hand.bet // 2
-                if hand.outcome is not None or cost == 0 or self.chips(seat) < cost:
-                    continue
-                action = yield Decision("insurance", seat, hand, ("insurance", "decline"))
-                self._event("action", seat=seat.index, hand=0, action=action.kind)
-                if action.kind == "insurance":
-                    seat.insurance = cost
-                    self._pay(seat, -cost, "insurance")
+    def _answer_surrender(self, seat: Seat, hand: Hand, action: Action) -> None:
+        self._event("action", seat=seat.index, hand=0, action=action.kind)
+        if action.kind == "surrender":
+            hand.done = True
+            hand.outcome = "surrender"
 
-        dealer_natural = self._dealer_natural()
-        if rules.peek and up_value in (1, 10):
-            self._event("peek", outcome="blackjack" if dealer_natural else "none")
-            if dealer_natural:
-                self._dealer_reveal(playing)
-                self._settle(playing, 21, True)
-                return
+    def _insurance_offered(self) -> bool:
+        return self.rules.insurance and VALUES[self.dealer_cards[0]] == 1
 
-        for seat in playing:
-            yield from self._play_seat(seat)
+    def _may_insure(self, seat: Seat) -> bool:
+        hand = seat.hands[0]
+        cost = hand.bet // 2
+        return hand.outcome is None and cost > 0 and self.chips(seat) >= cost
 
+    def _answer_insurance(self, seat: Seat, action: Action) -> None:
+        self._event("action", seat=seat.index, hand=0, action=action.kind)
+        if action.kind == "insurance":
+            seat.insurance = seat.hands[0].bet // 2
+            self._pay(seat, -seat.insurance, "insurance")
+
+    def _peek(self, playing: list[Seat]) -> bool:
+        """The dealer checks for blackjack when the rules say so; True ends the round."""
+        if not self.rules.peek or VALUES[self.dealer_cards[0]] not in (1, 10):
+            return False
+        natural = self._dealer_natural()
+        self._event("peek", outcome="blackjack" if natural else "none")
+        if natural:
+            self._dealer_reveal(playing)
+            self._settle(playing, 21, True)
+        return natural
+
+    def _start_hand(self, seat: Seat, i: int) -> Hand:
+        hand = seat.hands[i]
+        if len(hand.cards) == 1:  # the second card of a split hand
+            self._deal(seat, i, hand)
+            if hand.split_aces and not self.rules.hit_split_aces:
+                hand.done = not self._can_split(seat, hand)
+        if hand.outcome is None and hand.total == 21:
+            self._reach_21(hand, self.dealer.player_21)
+        return hand
+
+    def _apply(self, seat: Seat, i: int, hand: Hand, action: Action) -> None:
+        kind = action.kind
+        if self.emit is not None:
+            self._event("action", seat=seat.index, hand=i, action=kind, amount=action.amount)
+        if kind == "hit":
+            hand.moves += 1
+            self._deal(seat, i, hand, "draw")
+            self._after_card(seat, hand)
+        elif kind == "stand":
+            hand.done = True
+        elif kind == "double":
+            self._pay(seat, -hand.bet, "double")
+            hand.bet *= 2
+            seat.doubles += 1
+            hand.moves += 1
+            self._deal(seat, i, hand, "draw")
+            self._after_card(seat, hand)
+            hand.done = True
+        elif kind == "split":
+            self._split(seat, i, hand)
+        elif kind == "surrender":
+            hand.outcome = "surrender"
+            hand.done = True
+        elif kind == "raise":
+            amount = min(abs(action.amount), self.chips(seat))
+            self._pay(seat, -amount, "raise")
+            hand.bet += amount
+        else:  # the drivers validate; reaching this is a bug in a driver
+            raise CroupierError(f"the round got an unvalidated action {kind!r}")
+
+    def _finish(self, playing: list[Seat]) -> None:
+        natural = self._dealer_natural()
         self._dealer_reveal(playing)
         self._dealer_play(playing)
-        dealer_total = self._dealer_total()
-        self._settle(playing, dealer_total, dealer_natural)
-
-    def _play_seat(self, seat: Seat) -> Generator[Decision, Action, None]:
-        player_21 = self.dealer.player_21
-        i = 0
-        while i < len(seat.hands):
-            hand = seat.hands[i]
-            if len(hand.cards) == 1:
-                self._deal(seat, i, hand)
-                if hand.split_aces and not self.rules.hit_split_aces:
-                    hand.done = not self._can_split(seat, hand)
-            if hand.total == 21 and hand.outcome is None:
-                self._reach_21(hand, player_21)
-            while not hand.done:
-                legal = self._legal(seat, hand)
-                action = yield Decision("play", seat, hand, legal, 0, self.chips(seat))
-                kind = action.kind
-                if self.emit is not None:
-                    self._event(
-                        "action", seat=seat.index, hand=i, action=kind, amount=action.amount
-                    )
-                if kind == "hit":
-                    hand.moves += 1
-                    self._deal(seat, i, hand, "draw")
-                    self._after_card(seat, hand, player_21)
-                elif kind == "stand":
-                    hand.done = True
-                elif kind == "double":
-                    self._pay(seat, -hand.bet, "double")
-                    hand.bet *= 2
-                    seat.doubles += 1
-                    hand.moves += 1
-                    self._deal(seat, i, hand, "draw")
-                    self._after_card(seat, hand, player_21)
-                    hand.done = True
-                elif kind == "split":
-                    self._split(seat, i, hand)
-                elif kind == "surrender":
-                    hand.outcome = "surrender"
-                    hand.done = True
-                elif kind == "raise":
-                    amount = min(abs(action.amount), self.chips(seat))
-                    self._pay(seat, -amount, "raise")
-                    hand.bet += amount
-                else:  # the drivers validate; reaching this is a bug in a driver
-                    raise CroupierError(f"the round got an unvalidated action {kind!r}")
-            i += 1
+        self._settle(playing, self._dealer_total(), natural)
 
     def _reach_21(self, hand: Hand, player_21: str) -> None:
         if player_21 == "win":
@@ -286,14 +384,14 @@ class TableCore:
         elif player_21 == "stand":
             hand.done = True
 
-    def _after_card(self, seat: Seat, hand: Hand, player_21: str) -> None:
+    def _after_card(self, seat: Seat, hand: Hand) -> None:
         total = hand.total
         if total > 21:
             hand.outcome = "bust"
             hand.done = True
             seat.busts += 1
         elif total == 21:
-            self._reach_21(hand, player_21)
+            self._reach_21(hand, self.dealer.player_21)
 
     def _can_split(self, seat: Seat, hand: Hand) -> bool:
         rules = self.rules
@@ -309,26 +407,19 @@ class TableCore:
     def _legal(self, seat: Seat, hand: Hand) -> tuple[str, ...]:
         rules = self.rules
         if hand.split_aces and not rules.hit_split_aces:
-            return ("stand", "split")  # only reached when a resplit is possible
-        legal = ["hit", "stand"]
-        first = len(hand.cards) == 2 and hand.moves == 0
-        if first:
-            chips = self.chips(seat)
-            double = rules.double
-            if (
-                double != "none"
-                and (not hand.split or rules.double_after_split)
-                and chips >= hand.bet
-                and (double == "any" or (not hand.soft and hand.total in _DOUBLE_TOTALS[double]))
-            ):
-                legal.append("double")
-            if self._can_split(seat, hand):
-                legal.append("split")
-            if rules.surrender != "none" and not hand.split and len(seat.hands) == 1:
-                legal.append("surrender")
-        if self.scheme.raises and self.chips(seat) > 0:
-            legal.append("raise")
-        return tuple(legal)
+            return STAND_SPLIT  # only reached when a resplit is possible
+        can_raise = self.scheme.raises and self.chips(seat) > 0
+        if hand.moves or len(hand.cards) != 2:
+            return _LEGAL[False, False, False, can_raise]
+        double = rules.double
+        can_double = (
+            double != "none"
+            and (not hand.split or rules.double_after_split)
+            and self.chips(seat) >= hand.bet
+            and (double == "any" or (not hand.soft and hand.total in _DOUBLE_TOTALS[double]))
+        )
+        can_surrender = rules.surrender != "none" and not hand.split and len(seat.hands) == 1
+        return _LEGAL[can_double, self._can_split(seat, hand), can_surrender, can_raise]
 
     def _split(self, seat: Seat, i: int, hand: Hand) -> None:
         self._pay(seat, -hand.bet, "split")

@@ -40,6 +40,14 @@ def shuffle_cards(cards: list[int], stream: Stream) -> None:
     ``j`` in ``[0, i]`` (``j = (w * (i + 1)) >> 32``, rejecting the few biased ``w``)."""
     n = len(cards)
     words = _words(stream, n + 8)
+    bounds = range(n, 1, -1)
+    products = [w * b for w, b in zip(words, bounds, strict=False)]
+    if all((m & _MASK) >= b for m, b in zip(products, bounds, strict=True)):
+        # the usual case: no word near the rejection zone, so every j is m >> 32
+        for i, m in zip(range(n - 1, 0, -1), products, strict=True):
+            j = m >> 32
+            cards[i], cards[j] = cards[j], cards[i]
+        return
     k = 0
     for i in range(n - 1, 0, -1):
         bound = i + 1
@@ -131,11 +139,14 @@ class Shoe:
     def draw(self) -> int:
         """The next card."""
         pos = self._pos
-        if pos >= len(self._cards):
+        try:
+            card = self._cards[pos]
+        except IndexError:
             self._run_dry()
             pos = self._pos
+            card = self._cards[pos]
         self._pos = pos + 1
-        return self._cards[pos]
+        return card
 
     def _run_dry(self) -> None:
         if self.refill:  # the contest: append a fresh shuffled deck

@@ -26,7 +26,7 @@ from croupier.engine.cards import VALUES
 from croupier.engine.manager import PluginManager
 from croupier.engine.play import Action
 from croupier.engine.players import Strategy
-from croupier.engine.round import ACT, TableCore
+from croupier.engine.round import ACT, Hand, Seat, TableCore
 from croupier.engine.rules import BlackjackRules
 from croupier.engine.table import build_core
 
@@ -44,27 +44,24 @@ def run_rounds(
     many were played (fewer when every seat has left)."""
     stand = ACT["stand"]
     decline = ACT["decline"]
+    act = ACT.get
     plays = [s.play for s in strategies]
     bets: dict[int, Action] = {}
-    dealer_cards = core.dealer_cards
+
+    def decide(
+        phase: str, seat: Seat, hand: Hand | None, legal: tuple[str, ...], low: int, high: int
+    ) -> Action:
+        if phase == "play":
+            kind = plays[seat.index - 1](hand, VALUES[core.dealer_cards[0]], legal)  # type: ignore[arg-type]
+            return act(kind, stand) if kind in legal else stand
+        if phase == "bet":
+            return bets.get(low) or bets.setdefault(low, Action("bet", low))
+        return decline
+
+    play_round = core.play_round_sync
     for played in range(rounds):
-        gen = core.play_round()
-        try:
-            d = gen.send(None)  # type: ignore[arg-type]
-            while True:
-                phase = d.phase
-                if phase == "play":
-                    dealer_cards = core.dealer_cards
-                    kind = plays[d.seat.index - 1](d.hand, VALUES[dealer_cards[0]], d.legal)  # type: ignore[arg-type]
-                    action = ACT.get(kind, stand) if kind in d.legal else stand
-                elif phase == "bet":
-                    action = bets.get(d.low) or bets.setdefault(d.low, Action("bet", d.low))
-                else:
-                    action = decline
-                d = gen.send(action)
-        except StopIteration as stop:
-            if not stop.value:
-                return played
+        if not play_round(decide):
+            return played
         if after_round is not None:
             after_round(core)
     return rounds
