@@ -94,6 +94,7 @@ class TableCore:
 
     # -- small helpers ---------------------------------------------------------------------
     def _event(self, kind: str, **fields: object) -> None:
+        """Emit an event (callers on the fast path check ``self.emit`` first)."""
         if self.emit is not None:
             self.emit(Event(kind, self.round, **fields))  # type: ignore[arg-type]
 
@@ -209,7 +210,8 @@ class TableCore:
                         self._apply(seat, i, hand, action)
                     i += 1
             self._finish(playing)
-        self._event("end")
+        if self.emit is not None:
+            self._event("end")
         return True
 
     def play_round_sync(self, decide: DecideFn) -> bool:
@@ -249,7 +251,8 @@ class TableCore:
                         self._apply(seat, i, hand, action)
                     i += 1
             self._finish(playing)
-        self._event("end")
+        if self.emit is not None:
+            self._event("end")
         return True
 
     # -- the steps of a round --------------------------------------------------------------
@@ -270,9 +273,11 @@ class TableCore:
             playing.append(seat)
         if not playing:
             return playing
-        self._event("round")
-        if self.shoe.start_round():
-            self._event("shuffle")
+        shuffled = self.shoe.start_round()
+        if self.emit is not None:
+            self._event("round")
+            if shuffled:
+                self._event("shuffle")
         self.dealer_cards = []
         self.table_cards = []
         self.hole_shown = False
@@ -295,7 +300,8 @@ class TableCore:
             self._deal(seat, 0, seat.hands[0])
             seat.natural = seat.hands[0].natural
         self.dealer_cards.append(self._draw())
-        self._event("deal", card=HIDDEN)
+        if self.emit is not None:
+            self._event("deal", card=HIDDEN)
 
     def _early_surrender_offered(self) -> bool:
         return self.rules.surrender == "early" and VALUES[self.dealer_cards[0]] in (1, 10)

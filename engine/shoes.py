@@ -42,7 +42,7 @@ def shuffle_cards(cards: list[int], stream: Stream) -> None:
     words = _words(stream, n + 8)
     bounds = range(n, 1, -1)
     products = [w * b for w, b in zip(words, bounds, strict=False)]
-    if all((m & _MASK) >= b for m, b in zip(products, bounds, strict=True)):
+    if not [b for m, b in zip(products, bounds, strict=True) if (m & _MASK) < b]:
         # the usual case: no word near the rejection zone, so every j is m >> 32
         for i, m in zip(range(n - 1, 0, -1), products, strict=True):
             j = m >> 32

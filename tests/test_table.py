@@ -262,3 +262,28 @@ def test_chips_are_conserved_over_thousands_of_hands(name):
     assert trio.run(table.play, 300) == 300
     assert sum(1 for e in table.ledger.entries if e.reason == "bet") == 2100
     check_ledger(table.ledger, chips)
+
+
+def _whimsical(hand, upcard, legal):
+    """Deterministic but varied: exercises doubles, splits and surrenders (a strategy's
+    ``raise`` carries no amount, so both flows refuse it and stand)."""
+    return legal[(sum(hand.cards) * 7 + upcard + len(hand.cards)) % len(legal)]
+
+
+@pytest.mark.parametrize("name", ["vegas-s17", "single-deck", "koth", "classic"])
+async def test_both_flows_agree_on_every_action(name):
+    from croupier.engine import Strategy
+
+    rules = MANAGER.rule_sets.get(name).rules.evolve(surrender="late", max_split_hands=1)
+    if name != "koth":
+        rules = rules.evolve(max_split_hands=4, resplit_aces=True)
+    strategy = Strategy("whimsical", "test", _whimsical)
+    chips = [10**6] * 4
+    table = Table(MANAGER, rules, 3, [StrategyPlayer(strategy)] * 4, chips=chips)
+    await table.play(150)
+    core = build_core(MANAGER, rules, 3, chips)
+    run_rounds(core, [strategy] * 4, 150)
+    assert core.ledger.entries == table.ledger.entries
+    reasons = {e.reason for e in core.ledger.entries}
+    if name == "vegas-s17":
+        assert {"bet", "double", "split", "surrender"} <= reasons
