@@ -14,7 +14,10 @@ from croupier.engine.errors import (
     UnknownNameError,
 )
 from croupier.engine.hookspecs import hookimpl
+from croupier.engine.ledger import Ledger, LedgerEntry
 from croupier.engine.manager import PluginFailure, PluginInfo, PluginManager
+from croupier.engine.play import Action, Event, Observation
+from croupier.engine.players import HandView, Player, Strategy, StrategyPlayer
 from croupier.engine.randomizers import (
     Randomizer,
     RandomizerFactory,
@@ -25,6 +28,8 @@ from croupier.engine.registry import Registry
 from croupier.engine.rules import BlackjackRules, RuleSet
 from croupier.engine.seeds import Stream, draw_seed
 from croupier.engine.solvers import Problem, Solution, Solver
+from croupier.engine.table import Table
+from croupier.engine.tablerules import BettingScheme, DealerRule
 
 try:
     __version__ = metadata.version("croupier")
@@ -32,9 +37,18 @@ except metadata.PackageNotFoundError:  # running from a checkout that was never 
     __version__ = "0+unknown"
 
 __all__ = [
+    "Action",
+    "BettingScheme",
     "BlackjackRules",
     "CroupierError",
+    "DealerRule",
     "DuplicateNameError",
+    "Event",
+    "HandView",
+    "Ledger",
+    "LedgerEntry",
+    "Observation",
+    "Player",
     "PluginError",
     "PluginFailure",
     "PluginInfo",
@@ -49,7 +63,10 @@ __all__ = [
     "Solution",
     "Solver",
     "SpecError",
+    "Strategy",
+    "StrategyPlayer",
     "Stream",
+    "Table",
     "UnknownNameError",
     "__version__",
     "draw_seed",

@@ -24,9 +24,11 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from croupier.engine.players import Strategy
     from croupier.engine.randomizers import RandomizerKind, RandomizerLanguage
-    from croupier.engine.rules import Named, RuleSet
+    from croupier.engine.rules import RuleSet
     from croupier.engine.solvers import Solver
+    from croupier.engine.tablerules import BettingScheme, DealerRule
 
 PROJECT = "croupier"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -56,22 +58,31 @@ def croupier_randomizer_languages() -> Iterable[RandomizerLanguage]:
 
 
 @hookspec
-def croupier_dealer_rules() -> Iterable[Named]:
+def croupier_dealer_rules() -> Iterable[DealerRule]:
     """Contribute dealer rules: how a blackjack dealer plays and how a round flows.
 
-    Called once, the first time a table is built. Return an iterable of dealer-rule objects
-    (S17, H17, the King-of-the-Hill dealer, the classic console game); a rule set names the
-    one it uses in ``BlackjackRules.dealer``.
+    Called once, the first time a table is built. Return an iterable of
+    :class:`~croupier.engine.tablerules.DealerRule` (``name``, ``summary``,
+    ``hits(total, soft, target) -> bool``, ``player_21`` one of ``"stand"``, ``"ask"``,
+    ``"win"``, and ``plays_out``). ``hits`` is a pure function: the dealer holding
+    ``total`` (``soft`` when an ace counts 11) draws while it returns True; ``target`` is the
+    best live player total (0 if none). The built-ins are ``s17``, ``h17``, ``koth`` and
+    ``classic``; a rule set names the one it uses in ``BlackjackRules.dealer``.
     """
 
 
 @hookspec
-def croupier_betting_schemes() -> Iterable[Named]:
+def croupier_betting_schemes() -> Iterable[BettingScheme]:
     """Contribute betting schemes: stakes, buy-ins, limits and payouts.
 
-    Called once, the first time a table is built. Return an iterable of betting-scheme
-    objects (casino 3:2 or 6:5, the contest's buy-in and raises); a rule set names the one
-    it uses in ``BlackjackRules.betting``.
+    Called once, the first time a table is built. Return an iterable of
+    :class:`~croupier.engine.tablerules.BettingScheme` (``name``, ``summary``,
+    ``outcome(player_total, player_natural, dealer_total, dealer_natural)`` returning
+    ``"natural"``, ``"win"``, ``"push"`` or ``"lose"``, and the flags ``asks_bet`` and
+    ``raises``). The engine pays from the outcome (natural: stake times the rules'
+    ``blackjack_pays``, rounded down; win 1:1; push the stake back; insurance 2:1) and
+    decides busts and surrenders itself. The built-ins are ``casino``, ``koth`` and
+    ``classic``; a rule set names the one it uses in ``BlackjackRules.betting``.
     """
 
 
@@ -96,9 +107,14 @@ def croupier_solvers() -> Iterable[Solver]:
 
 
 @hookspec
-def croupier_strategies() -> Iterable[Named]:
+def croupier_strategies() -> Iterable[Strategy]:
     """Contribute built-in player strategies (``lim17``, ``basic``, ...) for seats and bots.
 
-    Called once, the first time a strategy is looked up. Return an iterable of strategy
-    objects; a strategy is a player like any other and is held to the same rules.
+    Called once, the first time a strategy is looked up. Return an iterable of
+    :class:`~croupier.engine.players.Strategy` (``name``, ``summary``,
+    ``play(hand, upcard, legal) -> str``): ``hand`` has ``cards`` (ints), ``total`` and
+    ``soft``; ``upcard`` is the dealer's upcard value (1 for an ace); the answer is an action
+    kind, and one not in ``legal`` gets the default (stand), like any player's. A strategy
+    bets the minimum and declines insurance; ``StrategyPlayer`` seats it at an async table
+    and the simulator calls it directly (the fast path).
     """

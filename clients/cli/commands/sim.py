@@ -1,0 +1,89 @@
+"""``croupier sim``: play many hands with a built-in strategy and report the result."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from croupier.clients.cli.common import (
+    add_json_argument,
+    add_seed_argument,
+    get_manager,
+    positive_int,
+    print_json,
+    progress,
+    resolve_seed,
+    stdout_console,
+)
+from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
+from croupier.engine import CroupierError, Strategy
+from croupier.engine.simulate import simulate
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    parser = sub.add_parser(
+        "sim",
+        help="simulate a strategy at a blackjack table",
+        description=(
+            "Deal HANDS rounds at a table of SEATS seats, every seat playing one built-in "
+            "strategy with a flat minimum bet and an unlimited bankroll, and report the "
+            "result per initial hand (a 95%% confidence interval) and the rates of wins, "
+            "pushes, losses, naturals, busts, doubles and splits."
+        ),
+    )
+    add_rules_arguments(parser)
+    parser.add_argument(
+        "--strategy", default="lim17", metavar="NAME", help="strategy (default: lim17)"
+    )
+    parser.add_argument(
+        "--hands", type=positive_int, default=100_000, help="rounds to deal (default: 100000)"
+    )
+    parser.add_argument("--seats", type=positive_int, default=1, help="seats, 1-7 (default: 1)")
+    add_seed_argument(parser)
+    add_json_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    manager = get_manager()
+    rules = rules_from_args(manager, args)
+    strategy = manager.strategies.get(args.strategy)
+    if not isinstance(strategy, Strategy):
+        raise CroupierError(f"strategy {args.strategy!r} cannot be simulated (not a Strategy)")
+    if not 1 <= args.seats <= 7:
+        raise CroupierError(f"a table has 1 to 7 seats, not {args.seats}")
+    seed = resolve_seed(args)
+    with progress("simulating", args.hands) as tick:
+        report = simulate(manager, rules, strategy, args.hands, args.seats, seed, progress=tick)
+    result: dict[str, Any] = {
+        "rules": args.rules,
+        "options": rules.to_dict(),
+        "strategy": strategy.name,
+        "seats": args.seats,
+        "rounds": args.hands,
+        "seed": seed,
+        **report,
+    }
+    if args.json:
+        print_json(result)
+        return 0
+    console = stdout_console()
+    low, high = report["ci95"]
+    seats = "seat" if args.seats == 1 else "seats"
+    console.print(
+        f"[bold]{args.rules}[/], strategy {strategy.name}, {args.seats} {seats}, "
+        f"{report['hands']} initial hands (seed {seed})"
+    )
+    console.print(
+        f"result per initial hand: {report['mean']:+.2%} of the bet "
+        f"(95% CI {low:+.2%} .. {high:+.2%})"
+    )
+    console.print(
+        f"wins {report['win_rate']:.2%}  pushes {report['push_rate']:.2%}  "
+        f"losses {report['loss_rate']:.2%}"
+    )
+    console.print(
+        f"naturals {report['natural_rate']:.2%}  busts {report['bust_rate']:.2%}  "
+        f"doubles {report['double_rate']:.2%}  splits {report['split_rate']:.2%}"
+    )
+    return 0

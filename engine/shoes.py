@@ -1,0 +1,197 @@
+"""Card shoes: the three ways a blackjack table gets its cards, all drawn from a seeded stream.
+
+- ``casino``: ``decks`` decks shuffled together with a cut card placed after
+  ``penetration`` of them; once the cut card is out the shoe is reshuffled before the next
+  round.
+- ``koth``: the King-of-the-Hill contest's single deck, shared from round to round until it
+  is empty; then a fresh shuffled deck is added, in the middle of a hand if need be.
+- ``fresh-pack``: the classic console game's fresh shuffled pack of 52 every round.
+
+A shoe that runs dry in the middle of a round (only possible with a deep cut and many
+seats) reshuffles its discards, never the cards on the table; the cards of the current round
+stay out. Shuffles are Fisher-Yates from the last position down, each index drawn uniformly
+by Lemire's multiply-and-reject method on 32-bit little-endian words of the stream (exactly
+uniform, about one multiplication per card).
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+
+from croupier.engine.cards import CODES, DECK
+from croupier.engine.errors import CroupierError
+from croupier.engine.rules import BlackjackRules
+from croupier.engine.seeds import Stream
+
+_MASK = 0xFFFFFFFF
+
+
+def _words(stream: Stream, count: int) -> array[int]:
+    words = array("I", stream.randbytes(4 * count))
+    assert words.itemsize == 4
+    if sys.byteorder == "big":
+        words.byteswap()
+    return words
+
+
+def shuffle_cards(cards: list[int], stream: Stream) -> None:
+    """Shuffle ``cards`` in place: Fisher-Yates, position ``i`` swapped with a uniform
+    ``j`` in ``[0, i]`` (``j = (w * (i + 1)) >> 32``, rejecting the few biased ``w``)."""
+    n = len(cards)
+    words = _words(stream, n + 8)
+    bounds = range(n, 1, -1)
+    products = [w * b for w, b in zip(words, bounds, strict=False)]
+    if not [b for m, b in zip(products, bounds, strict=True) if (m & _MASK) < b]:
+        # the usual case: no word near the rejection zone, so every j is m >> 32
+        for i, m in zip(range(n - 1, 0, -1), products, strict=True):
+            j = m >> 32
+            cards[i], cards[j] = cards[j], cards[i]
+        return
+    k = 0
+    for i in range(n - 1, 0, -1):
+        bound = i + 1
+        if k == len(words):
+            words, k = _words(stream, 64), 0
+        m = words[k] * bound
+        k += 1
+        if (m & _MASK) < bound:  # rare: maybe in the biased zone, reject below 2**32 % bound
+            threshold = (1 << 32) % bound
+            while (m & _MASK) < threshold:
+                if k == len(words):
+                    words, k = _words(stream, 64), 0
+                m = words[k] * bound
+                k += 1
+        j = m >> 32
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+class Shoe:
+    """Cards for a table. ``start_round()`` before each round, then ``draw()`` per card.
+
+    ``shuffles`` and ``decks_added`` count events the table reports ("Shuffling...",
+    "a fresh deck is added").
+    """
+
+    __slots__ = (
+        "_cards",
+        "_cut",
+        "_pos",
+        "_round_start",
+        "_stream",
+        "decks",
+        "decks_added",
+        "every_round",
+        "kind",
+        "refill",
+        "shuffles",
+    )
+
+    def __init__(
+        self,
+        stream: Stream,
+        *,
+        kind: str = "casino",
+        decks: int = 6,
+        penetration: float = 0.75,
+        every_round: bool = False,
+        refill: bool = False,
+    ) -> None:
+        if not 1 <= decks <= 64:
+            raise CroupierError(f"a shoe holds 1 to 64 decks, not {decks}")
+        self.kind = kind
+        self.decks = decks
+        self.every_round = every_round
+        self.refill = refill
+        self._stream = stream
+        self._cards: list[int] = list(DECK) * decks
+        self._cut = max(1, int(len(self._cards) * penetration))
+        self._pos = len(self._cards)  # an unshuffled shoe counts as used up
+        self._round_start = self._pos
+        self.shuffles = 0
+        self.decks_added = 0
+
+    @property
+    def remaining(self) -> int:
+        """Cards left before the shoe has to be reshuffled or refilled."""
+        return len(self._cards) - self._pos
+
+    def due(self) -> bool:
+        """True when the next round must start from a reshuffled shoe."""
+        if self.refill:  # the contest's deck is only ever topped up, by draw()
+            return self.shuffles == 0
+        return self.every_round or self._pos >= self._cut
+
+    def start_round(self) -> bool:
+        """Reshuffle if the cut card is out (or every round); True when it shuffled."""
+        if self.due():
+            self._shuffle_all()
+            return True
+        self._round_start = self._pos
+        return False
+
+    def _shuffle_all(self) -> None:
+        self._cards = list(DECK) * self.decks
+        shuffle_cards(self._cards, self._stream)
+        self._pos = self._round_start = 0
+        self.shuffles += 1
+
+    def draw(self) -> int:
+        """The next card."""
+        pos = self._pos
+        try:
+            card = self._cards[pos]
+        except IndexError:
+            self._run_dry()
+            pos = self._pos
+            card = self._cards[pos]
+        self._pos = pos + 1
+        return card
+
+    def _run_dry(self) -> None:
+        if self.refill:  # the contest: append a fresh shuffled deck
+            fresh = list(DECK)
+            shuffle_cards(fresh, self._stream)
+            self._cards = fresh
+            self._pos = self._round_start = 0
+            self.decks_added += 1
+            return
+        in_play = self._cards[self._round_start : self._pos]
+        discards = self._cards[: self._round_start]
+        if not discards:
+            raise CroupierError("the shoe ran out of cards in one round; use more decks")
+        shuffle_cards(discards, self._stream)
+        self._cards = in_play + discards
+        self._pos = len(in_play)
+        self._round_start = 0
+        self.shuffles += 1
+
+
+def make_shoe(rules: BlackjackRules, stream: Stream) -> Shoe:
+    """The shoe ``rules.shoe`` names, built from the rules' decks and penetration."""
+    if rules.decks is None:
+        raise CroupierError("a table needs a finite number of decks, not an infinite deck")
+    if rules.shoe == "koth":
+        return Shoe(stream, kind="koth", decks=1, refill=True)
+    if rules.shoe == "fresh-pack":
+        return Shoe(stream, kind="fresh-pack", decks=rules.decks, every_round=True)
+    return Shoe(stream, kind="casino", decks=rules.decks, penetration=rules.penetration)
+
+
+class ShoeRandomizer:
+    """A shoe seen as a randomizer of card codes: it reshuffles (or refills) the moment it
+    is due, card by card, so dealing ``a`` then ``b`` cards equals dealing ``a + b``."""
+
+    symbols: tuple[str, ...] = CODES
+
+    def __init__(self, shoe: Shoe) -> None:
+        self.shoe = shoe
+
+    def deal(self, n: int) -> list[str]:
+        out: list[str] = []
+        shoe = self.shoe
+        for _ in range(n):
+            if shoe.remaining == 0 or (shoe.kind == "casino" and shoe.due()):
+                shoe.start_round()
+            out.append(CODES[shoe.draw()])
+        return out

@@ -1,0 +1,166 @@
+"""A blackjack table with seated players: the async driver of the round engine.
+
+:class:`Table` plays rounds of :class:`~croupier.engine.round.TableCore` and asks each seat's
+:class:`~croupier.engine.players.Player` for its decisions, under these rules:
+
+- every answer has ``decision_time`` seconds (default :data:`DECISION_TIME`), enforced with
+  a trio cancel scope; a player that times out or raises gets the default at once;
+- an answer that is not legal is refused (a ``refused`` event with the reason) and the
+  player is asked again with the reason in ``observation.refused``, ``attempts`` times in
+  all (default :data:`ATTEMPTS`), then it gets the default;
+- the default (a ``default`` event with the reason) is: stand; the minimum bet; no
+  insurance; no early surrender.
+
+Listeners (plain callables) get every event as it happens; all events are public (the hole
+card is dealt as ``"#"`` and revealed by a ``reveal`` event).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import cast
+
+import trio  # type: ignore[import-untyped]
+
+from croupier.engine.errors import CroupierError
+from croupier.engine.ledger import Ledger
+from croupier.engine.manager import PluginManager
+from croupier.engine.play import Action, Event
+from croupier.engine.players import Player
+from croupier.engine.round import Decision, TableCore, check_action, default_action
+from croupier.engine.rules import BlackjackRules
+from croupier.engine.seeds import Stream
+from croupier.engine.shoes import make_shoe
+from croupier.engine.tablerules import BettingScheme, DealerRule
+
+DECISION_TIME = 2.0
+"""Seconds a player has for one answer, by default."""
+ATTEMPTS = 3
+"""Answers a player may give for one decision before it gets the default."""
+
+
+def resolve_rules(
+    manager: PluginManager, rules: BlackjackRules
+) -> tuple[DealerRule, BettingScheme]:
+    """The dealer rule and betting scheme ``rules`` names, checked to be the right kind."""
+    dealer = manager.dealer_rules.get(rules.dealer)
+    scheme = manager.betting_schemes.get(rules.betting)
+    if not isinstance(dealer, DealerRule):
+        raise CroupierError(f"dealer rules {rules.dealer!r} is not a DealerRule")
+    if not isinstance(scheme, BettingScheme):
+        raise CroupierError(f"betting scheme {rules.betting!r} is not a BettingScheme")
+    return dealer, scheme
+
+
+def build_core(
+    manager: PluginManager,
+    rules: BlackjackRules,
+    seed: int,
+    chips: Sequence[int],
+    *,
+    keep_entries: bool = True,
+    emit: Callable[[Event], None] | None = None,
+) -> TableCore:
+    """A round engine for ``rules``; its cards come from ``Stream(seed).child("shoe")``."""
+    dealer, scheme = resolve_rules(manager, rules)
+    shoe = make_shoe(rules, Stream(seed).child("shoe"))
+    return TableCore(rules, dealer, scheme, shoe, list(chips), keep_entries=keep_entries, emit=emit)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+class Table:
+    """Seats 1..7 (``players[i]`` sits in seat ``i + 1``), a dealer, a shoe and a ledger.
+
+    ``chips`` are the seats' starting chips (default: the rules' ``starting_chips``).
+    """
+
+    def __init__(
+        self,
+        manager: PluginManager,
+        rules: BlackjackRules,
+        seed: int,
+        players: Sequence[Player],
+        *,
+        chips: Sequence[int] | None = None,
+        decision_time: float = DECISION_TIME,
+        attempts: int = ATTEMPTS,
+        listeners: Sequence[Callable[[Event], None]] = (),
+    ) -> None:
+        if decision_time <= 0 or attempts < 1:
+            raise CroupierError("a table needs a positive decision time and at least 1 attempt")
+        if chips is None:
+            chips = [rules.starting_chips] * len(players)
+        if len(chips) != len(players):
+            raise CroupierError("give starting chips for every seat")
+        self.rules = rules
+        self.seed = seed
+        self.players = list(players)
+        self.starting_chips = list(chips)
+        self.decision_time = decision_time
+        self.attempts = attempts
+        self.listeners = list(listeners)
+        self.core = build_core(manager, rules, seed, chips, emit=self._emit)
+
+    @property
+    def ledger(self) -> Ledger:
+        return self.core.ledger
+
+    def _emit(self, event: Event) -> None:
+        for listener in self.listeners:
+            listener(event)
+
+    async def play_round(self) -> bool:
+        """Play one round; False when no seat could pay the minimum (nothing happened)."""
+        rounds = self.core.play_round()
+        try:
+            decision = rounds.send(None)  # type: ignore[arg-type]
+            while True:
+                action = await self._ask(decision)
+                decision = rounds.send(action)
+        except StopIteration as stop:
+            return bool(stop.value)
+
+    async def play(self, rounds: int) -> int:
+        """Play up to ``rounds`` rounds (fewer when every seat has left); returns how many."""
+        for played in range(rounds):
+            if not await self.play_round():
+                return played
+        return rounds
+
+    async def _ask(self, decision: Decision) -> Action:
+        player = self.players[decision.seat.index - 1]
+        refused: str | None = None
+        for _ in range(self.attempts):
+            observation = self.core.observe(decision, refused)
+            answer: object = None
+            with trio.move_on_after(self.decision_time) as scope:
+                try:
+                    answer = cast(object, await player.decide(observation))
+                except Exception as exc:  # a broken player never stops the table
+                    return self._default(decision, f"error: {_one_line(exc)}")
+            if scope.cancelled_caught:
+                return self._default(decision, f"timeout after {self.decision_time:g}s")
+            if isinstance(answer, Action):
+                refused = check_action(decision, answer)
+                if refused is None:
+                    return answer
+            else:
+                refused = f"expected an Action, got {type(answer).__name__}"
+            self._seat_event("refused", decision, refused)
+        return self._default(decision, f"{self.attempts} answers refused")
+
+    def _seat_event(self, kind: str, decision: Decision, reason: str) -> None:
+        if self.listeners:
+            hand = decision.hand
+            index = decision.seat.hands.index(hand) if hand is not None else 0
+            self._emit(
+                Event(kind, self.core.round, seat=decision.seat.index, hand=index, reason=reason)
+            )
+
+    def _default(self, decision: Decision, reason: str) -> Action:
+        self._seat_event("default", decision, reason)
+        return default_action(decision)

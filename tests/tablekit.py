@@ -1,0 +1,43 @@
+"""Helpers for table tests: a stacked shoe and a table core built on it."""
+
+from __future__ import annotations
+
+from croupier.engine.cards import cards
+from croupier.engine.round import TableCore
+from croupier.engine.table import resolve_rules
+
+
+class StackedShoe:
+    """A shoe that deals the given cards in order (then fails loudly)."""
+
+    decks_added = 0
+    shuffles = 0
+
+    def __init__(self, text: str) -> None:
+        self.cards = cards(text)
+
+    def start_round(self) -> bool:
+        return False
+
+    def draw(self) -> int:
+        if not self.cards:
+            raise AssertionError("the stacked shoe ran out")
+        return self.cards.pop(0)
+
+
+def stacked_core(manager, rules, deal: str, chips=(1000,), emit=None) -> TableCore:
+    """Cards are dealt in table order: seat 1..n first card, dealer up, seat 1..n second,
+    hole card, then hits in order."""
+    dealer, scheme = resolve_rules(manager, rules)
+    return TableCore(rules, dealer, scheme, StackedShoe(deal), list(chips), emit=emit)
+
+
+def drive(core: TableCore, answers):
+    """Play one round, answering each decision with ``answers(decision)``."""
+    gen = core.play_round()
+    try:
+        d = gen.send(None)
+        while True:
+            d = gen.send(answers(d))
+    except StopIteration as stop:
+        return stop.value

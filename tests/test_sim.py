@@ -1,0 +1,135 @@
+"""``croupier sim`` and the simulator: exact plumbing, golden output, clear errors."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+from fractions import Fraction
+
+import pytest
+
+from croupier.engine import BettingScheme, DealerRule, Strategy
+from croupier.engine.shoes import make_shoe
+from croupier.engine.simulate import simulate
+from croupier.engine.table import resolve_rules
+from croupier.plugins.shoes import shoe_randomizer_name
+
+
+def test_every_rule_set_resolves(manager):
+    from croupier.engine import Stream
+
+    assert len(manager.rule_sets) >= 6
+    for rule_set in manager.rule_sets:
+        rules = rule_set.rules
+        dealer, scheme = resolve_rules(manager, rules)
+        assert isinstance(dealer, DealerRule) and isinstance(scheme, BettingScheme)
+        assert manager.randomizers.get(shoe_randomizer_name(rules.shoe))
+        assert make_shoe(rules, Stream(1)).kind == rules.shoe
+
+
+def test_builtin_strategies(manager):
+    assert {"lim17", "mimic-dealer", "never-bust"} <= set(manager.strategies.names())
+    assert all(isinstance(s, Strategy) for s in manager.strategies)
+
+
+def test_sim_json_is_reproducible(cli):
+    status, out, err = cli("sim", "--hands", "3000", "--seats", "2", "--seed", "11", "--json")
+    assert status == 0 and err == ""
+    data = json.loads(out)
+    assert data["hands"] == 6000 and data["seed"] == 11 and data["conserved"]
+    rates = data["win_rate"] + data["push_rate"] + data["loss_rate"]
+    assert rates == pytest.approx(1.0)
+    assert data["ci95"][0] < data["mean"] < data["ci95"][1]
+    assert cli("sim", "--hands", "3000", "--seats", "2", "--seed", "11", "--json")[1] == out
+    assert data["net_chips"] == GOLDEN_NET_CHIPS
+
+
+GOLDEN_NET_CHIPS = -3395
+
+
+def test_sim_overrides_reach_the_table(cli):
+    argv = ["sim", "--hands", "10", "--seed", "1", "--json", "--decks", "2", "--h17"]
+    argv += ["--no-das", "--surrender", "none", "--payout", "6:5"]
+    status, out, _ = cli(*argv)
+    assert status == 0
+    options = json.loads(out)["options"]
+    assert (options["decks"], options["dealer"], options["double_after_split"]) == (2, "h17", False)
+    assert (options["surrender"], options["blackjack_pays"]) == ("none", "6:5")
+
+
+def test_sim_text_and_drawn_seed(cli):
+    status, out, err = cli("sim", "--hands", "200", "--rules", "koth", "--strategy", "never-bust")
+    assert status == 0
+    assert "result per initial hand" in out and "95% CI" in out
+    assert err.startswith("croupier: seed ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--strategy", "nope"], "unknown strategy 'nope'"),
+        (["--seats", "8"], "1 to 7 seats"),
+        (["--decks", "inf"], "finite number of decks"),
+        (["--rules", "vegas"], "unknown rule set"),
+        (["--payout", "x"], "payout"),
+    ],
+)
+def test_sim_errors_are_one_line(cli, argv, message):
+    status, out, err = cli("sim", "--seed", "1", "--hands", "5", *argv)
+    assert status == 1 and out == ""
+    assert message in err and err.count("\n") == 1
+
+
+def test_sim_usage_errors(cli):
+    assert cli("sim", "--hands", "0")[0] == 2
+    assert cli("sim", "--seats", "-1")[0] == 2
+
+
+def test_lim17_matches_an_exact_infinite_deck_value(manager):
+    """At a near-infinite shoe, lim17's mean agrees with the exact infinite-deck value
+    computed here from first principles (a recursion over card probabilities)."""
+    exact = float(_lim17_infinite_deck_ev())
+    rules = manager.rule_sets.get("vegas-s17").rules.evolve(decks=64, surrender="none")
+    report = simulate(manager, rules, manager.strategies.get("lim17"), 60_000, 1, 2024)
+    low, high = report["ci95"]
+    assert low < exact < high
+    assert exact == pytest.approx(-0.0563, abs=0.002)
+
+
+def _lim17_infinite_deck_ev() -> Fraction:
+    """Exact EV of hit-below-17 vs an S17 dealer (peek, 3:2), infinite deck. Both the
+    player and the dealer draw to 17 or more, so one recursion serves both."""
+    p = {v: Fraction(1, 13) for v in range(1, 10)}
+    p[10] = Fraction(4, 13)
+
+    @functools.cache
+    def final(total: int, soft: bool) -> tuple[tuple[int, Fraction], ...]:
+        best = total + 10 if soft and total + 10 <= 21 else total
+        if best > 21 or best >= 17:
+            return ((min(best, 22), Fraction(1)),)
+        out: dict[int, Fraction] = {}
+        for v, pv in p.items():
+            for t, q in final(total + v, soft or v == 1):
+                out[t] = out.get(t, Fraction(0)) + pv * q
+        return tuple(out.items())
+
+    def settle(mine: int, dealer: int) -> int:
+        if mine > 21:
+            return -1
+        return 1 if dealer > 21 or mine > dealer else (0 if mine == dealer else -1)
+
+    ev = Fraction(0)
+    for a, b, up, hole in itertools.product(p, repeat=4):
+        w = p[a] * p[b] * p[up] * p[hole]
+        player_nat = {a, b} == {1, 10}
+        dealer_nat = {up, hole} == {1, 10}
+        if player_nat and dealer_nat:
+            continue
+        if player_nat or dealer_nat:
+            ev += w * (Fraction(3, 2) if player_nat else -1)
+            continue
+        for mine, qp in final(a + b, 1 in (a, b)):
+            for dealer, qd in final(up + hole, 1 in (up, hole)):
+                ev += w * qp * qd * settle(mine, dealer)
+    return ev
