@@ -150,33 +150,42 @@ class Session:
             await self._finish(self.closed_reason or "closed")
 
     async def _receive_loop(self) -> None:
-        idle = self.limits.idle_timeout
+        # One cancel scope whose deadline moves on with every receive: cheaper than a new
+        # timeout per receive, which matters at tens of thousands of messages a second.
+        idle = math.inf if self.limits.idle_timeout is None else self.limits.idle_timeout
         while not self._closed:
-            with trio.move_on_after(math.inf if idle is None else idle) as scope:
-                try:
-                    data = await self.stream.receive_some(65536)
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                    self.closed_reason = self.closed_reason or "connection lost"
+            with trio.CancelScope(deadline=trio.current_time() + idle) as scope:
+                if await self._receive_until_done(scope, idle):
                     return
-            if scope.cancelled_caught:
-                if self._in_flight or self._calls or self.keepalive:
-                    continue
-                self.closed_reason = f"idle for {idle:g} s"
-                await self._send_error_notification(RpcError(Code.LIMIT_EXCEEDED, "idle timeout"))
-                return
+            if self._in_flight or self._calls or self.keepalive:
+                continue
+            self.closed_reason = f"idle for {idle:g} s"
+            await self._send_error_notification(RpcError(Code.LIMIT_EXCEEDED, "idle timeout"))
+            return
+
+    async def _receive_until_done(self, scope: trio.CancelScope, idle: float) -> bool:
+        """Receive and dispatch; True when the connection is done, False on idle timeout."""
+        receive_some, feed, dispatch = self.stream.receive_some, self._decoder.feed, self._dispatch
+        while True:
+            try:
+                data = await receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                self.closed_reason = self.closed_reason or "connection lost"
+                return True
             if not data:
                 self.closed_reason = self.closed_reason or "closed by peer"
-                return
+                return True
+            scope.deadline = trio.current_time() + idle
             try:
-                for obj in self._decoder.feed(data):
-                    await self._dispatch(obj)
+                for obj in feed(data):
+                    await dispatch(obj)
             except ConnectionClosed:
-                return
+                return True
             except ProtocolViolation as exc:
                 self.closed_reason = str(exc)
                 code = Code.MESSAGE_TOO_LARGE if "larger" in str(exc) else Code.INVALID_REQUEST
                 await self._send_error_notification(RpcError(code, f"{exc}; closing"))
-                return
+                return True
 
     async def _dispatch(self, obj: Any) -> None:
         try:
@@ -268,14 +277,24 @@ class Session:
             raise ConnectionClosed()
         data = self._encode(message)
         timeout = self.limits.send_timeout
+        lock = self._send_lock
         try:
-            async with self._send_lock:
-                with trio.fail_after(math.inf if timeout is None else timeout):
+            try:
+                lock.acquire_nowait()  # no scheduling round trip when nobody else is sending
+            except trio.WouldBlock:
+                await lock.acquire()
+            try:
+                deadline = math.inf if timeout is None else trio.current_time() + timeout
+                # shielded: a write cut in half would corrupt the stream for every later
+                # message; only our own deadline (then we close) may interrupt it
+                with trio.CancelScope(deadline=deadline, shield=True) as scope:
                     await self.stream.send_all(data)
-        except trio.TooSlowError:
-            self.closed_reason = f"peer did not read for {timeout:g} s"
-            await self.close()
-            raise ConnectionClosed(self.closed_reason) from None
+            finally:
+                lock.release()
+            if scope.cancelled_caught:
+                self.closed_reason = f"peer did not read for {timeout:g} s"
+                await self.close()
+                raise ConnectionClosed(self.closed_reason)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             self.closed_reason = self.closed_reason or "connection lost"
             await self.close()

@@ -144,3 +144,17 @@ async def test_graceful_shutdown_finishes_work_in_flight(nursery):
     with trio.fail_after(2):
         while server.connections:
             await trio.sleep(0.01)
+
+
+async def test_a_client_that_never_reads_is_dropped(nursery):
+    server = await start(nursery, send_timeout=0.3, max_pending=200)
+    raw = await Raw.connect(server.port)
+    await raw.hello()
+    await raw.send([0, 1, "randomizer.open", ["tetromino", 1]])
+    with contextlib.suppress(trio.BrokenResourceError):  # dropped while we still write
+        for msgid in range(2, 80):  # ~200 kB answers each, far more than socket buffers hold
+            await raw.send([0, msgid, "randomizer.draw", [1, 100_000]])
+    with trio.fail_after(10):
+        while server.connections:
+            await trio.sleep(0.05)
+    await assert_still_serving(server.port)
