@@ -42,6 +42,8 @@ class ServerLimits:
     max_pending: int = 64
     idle_timeout: float | None = 300.0
     send_timeout: float = 30.0
+    hello_timeout: float = 10.0
+    """A connection that has not said ``hello`` within this many seconds is closed."""
     max_connections: int = 1024
     """Open connections, server-wide; the next one is told why and closed."""
     max_streams: int = 64
@@ -255,7 +257,10 @@ class Server:
         self.connections[conn_id] = conn
         log.info("connection %s opened", conn)
         try:
-            await session.run()
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._require_hello, conn)
+                await session.run()
+                nursery.cancel_scope.cancel()
         finally:
             del self.connections[conn_id]
             for service in self.services:
@@ -264,6 +269,16 @@ class Server:
                 except Exception:
                     log.exception("service %s failed on close", type(service).__name__)
             log.info("connection %s closed: %s", conn, session.closed_reason)
+
+    async def _require_hello(self, conn: Connection) -> None:
+        """Close a connection that has not introduced itself in time (it holds a slot)."""
+        await trio.sleep(self.limits.hello_timeout)
+        if conn.protocol is None:
+            conn.session.closed_reason = f"no hello within {self.limits.hello_timeout:g} s"
+            error = RpcError(Code.HELLO_REQUIRED, f"{conn.session.closed_reason}; closing")
+            with trio.move_on_after(1.0), contextlib.suppress(RpcError):
+                await conn.session.notify(ERROR_NOTIFICATION, [error.to_wire()])
+            await conn.session.close()
 
     async def _dispatch(self, conn: Connection, request: Request) -> Any:
         method = self.methods.get(request.method)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import socket
 
 import msgpack
+import pytest
 import trio
 
+from croupier.engine import CroupierError
 from croupier.protocol import Code, RpcError, connect
 from tests.protocol_helpers import Raw, make_server
 
@@ -158,3 +161,24 @@ async def test_a_client_that_never_reads_is_dropped(nursery):
         while server.connections:
             await trio.sleep(0.05)
     await assert_still_serving(server.port)
+
+
+async def test_a_connection_that_never_says_hello_is_closed(nursery):
+    server = await start(nursery, hello_timeout=0.2, idle_timeout=60)
+    silent = await Raw.connect(server.port)
+    polite = await Raw.connect(server.port)
+    await polite.hello()
+    notice = await silent.receive()
+    assert notice[2][0]["code"] == Code.HELLO_REQUIRED and "no hello within 0.2 s" in str(notice)
+    assert await silent.receive() is None
+    await trio.sleep(0.1)
+    assert await polite.call(1, "ping") == [1, 1, None, "pong"]
+
+
+async def test_connecting_to_nothing_is_a_one_line_error():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # bound but not listening: refused
+        with pytest.raises(CroupierError, match=f"cannot connect to 127.0.0.1:{port}"):
+            async with connect("127.0.0.1", port, name="t"):
+                pass
