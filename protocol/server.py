@@ -237,7 +237,12 @@ class Server:
     async def _connection(self, stream: trio.abc.Stream) -> None:
         conn_id = next(self._ids)
         peer = _peer(stream)
-        session = Session(stream, limits=self.limits.session_limits(), name=f"#{conn_id}")
+        session = Session(
+            stream,
+            limits=self.limits.session_limits(),
+            name=f"#{conn_id}",
+            is_quick=lambda request: self.methods.is_quick(request.method),
+        )
         if self._stopping or len(self.connections) >= self.limits.max_connections:
             reason = "shutting down" if self._stopping else "too many connections"
             log.warning("connection #%d from %s refused: %s", conn_id, peer, reason)

@@ -44,14 +44,23 @@ class CoreService(Service):
                 "introduce the client; must be the first call",
                 returns="{protocol, server, connection, roles}",
                 hello_required=False,
+                quick=True,
             ),
-            Method("ping", (), self.ping, "a trivial call (latency, liveness)", returns='"pong"'),
+            Method(
+                "ping",
+                (),
+                self.ping,
+                "a trivial call (latency, liveness)",
+                returns='"pong"',
+                quick=True,
+            ),
             Method(
                 "methods",
                 (),
                 self.list_methods,
                 "every method with its parameters",
                 returns="[{name, summary, params, returns}]",
+                quick=True,
             ),
         ]
 
@@ -97,6 +106,7 @@ class DiscoveryService(Service):
                 self.plugins,
                 "every plugin and what it contributes",
                 returns="{plugins, skipped, errors}",
+                quick=True,
             ),
             Method(
                 "rule_sets",
@@ -104,6 +114,7 @@ class DiscoveryService(Service):
                 self.rule_sets,
                 "the named rule sets",
                 returns="[{name, summary, plugin, rules}]",
+                quick=True,
             ),
             Method(
                 "randomizers",
@@ -111,6 +122,7 @@ class DiscoveryService(Service):
                 self.randomizers,
                 "the named randomizers and the spec languages",
                 returns="{randomizers: [{name, summary, plugin, spec}], languages: [...]}",
+                quick=True,
             ),
             Method(
                 "solvers",
@@ -118,6 +130,7 @@ class DiscoveryService(Service):
                 self.solvers,
                 "the solvers",
                 returns="[{name, summary, plugin, problem}]",
+                quick=True,
             ),
         ]
 
@@ -189,6 +202,7 @@ class RandomizerService(Service):
                 self.open,
                 "open a stream of symbols",
                 returns="{stream, seed, spec, symbols}",
+                quick=True,
             ),
             Method(
                 "randomizer.draw",
@@ -199,6 +213,7 @@ class RandomizerService(Service):
                 self.draw,
                 "the next n symbols of a stream",
                 returns="[symbol, ...]",
+                quick=True,
             ),
             Method(
                 "randomizer.close",
@@ -206,6 +221,7 @@ class RandomizerService(Service):
                 self.close,
                 "close a stream",
                 returns="nil",
+                quick=True,
             ),
         ]
 

@@ -95,12 +95,19 @@ class Session:
         on_notification: NotificationHandler = _ignore,
         limits: SessionLimits = SessionLimits(),
         name: str = "peer",
+        is_quick: Callable[[Request], bool] | None = None,
     ) -> None:
         self.stream = stream
         self.on_request = on_request
         self.on_notification = on_notification
         self.limits = limits
         self.name = name
+        self.is_quick = is_quick
+        """Requests for which this returns True are handled in the receive loop itself.
+
+        For handlers that never wait on the peer or on anything slow (``ping``, discovery):
+        they skip a task spawn and a scheduling round trip, which roughly halves their cost.
+        """
         self.closed_reason: str | None = None
         self.keepalive: set[str] = set()
         """Reasons the connection is never idle (a table watch, say); services add to it."""
@@ -226,7 +233,10 @@ class Session:
         assert self._nursery is not None
         self._in_flight += 1
         self._quiet = trio.Event() if self._quiet.is_set() else self._quiet
-        self._nursery.start_soon(self._handle, request)
+        if self.is_quick is not None and self.is_quick(request):
+            await self._handle(request)
+        else:
+            self._nursery.start_soon(self._handle, request)
 
     async def _handle(self, request: Request) -> None:
         try:
