@@ -101,12 +101,12 @@ async def test_discovery(served):
         assert "vegas-s17" in [r["name"] for r in rule_sets]
         assert rule_sets[0]["rules"]["decks"] == 6
         randomizers = await client.call("randomizers")
-        assert randomizers["randomizers"][0]["name"] == "tetromino"
+        assert "tetromino" in [r["name"] for r in randomizers["randomizers"]]
         assert randomizers["languages"] == [
             {"name": "pick", "summary": "pick A,B,C: uniform picks", "plugin": "test"}
         ]
         solvers = await client.call("solvers")
-        assert solvers[0] == {
+        assert next(s for s in solvers if s["name"] == "add") == {
             "name": "add",
             "summary": "adds a and b",
             "plugin": "test",
