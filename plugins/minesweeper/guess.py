@@ -21,6 +21,7 @@ from fractions import Fraction
 from croupier.engine import CroupierError
 from croupier.plugins.minesweeper.analysis import Analysis, analyze
 from croupier.plugins.minesweeper.board import COVERED, Board, neighbours
+from croupier.plugins.minesweeper.endgame import solve_endgame
 
 
 def safest(analysis: Analysis) -> int | None:
@@ -64,6 +65,9 @@ def best_guess(analysis: Analysis) -> int | None:
     first = safest(analysis)
     if first is None or first not in analysis.probabilities:
         return first
+    endgame = solve_endgame(analysis)
+    if endgame is not None:
+        return endgame.cell
     board = analysis.board
     probs = analysis.probabilities
     low = probs[first]
