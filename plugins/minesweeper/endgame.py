@@ -32,7 +32,7 @@ from croupier.plugins.minesweeper.board import FLAG, neighbours
 
 MAX_SOLUTIONS = 400
 MAX_CELLS = 40
-SEARCH_BUDGET = 20_000
+SEARCH_BUDGET = 50_000
 
 
 @attrs.frozen
@@ -140,6 +140,9 @@ def solve_endgame(analysis: Analysis, budget: int = SEARCH_BUDGET) -> Endgame | 
         """Placements of ``state`` won by the best play, cells in ``revealed`` shown."""
         if len(state) == 1:
             return 1
+        steps[0] -= len(state) * count
+        if steps[0] < 0:
+            raise _OutOfBudget
         union = 0
         for mask in state:
             union |= mask
@@ -150,9 +153,6 @@ def solve_endgame(analysis: Analysis, budget: int = SEARCH_BUDGET) -> Endgame | 
         key = frozenset(state)
         if key in memo:
             return memo[key]
-        steps[0] -= 1
-        if steps[0] < 0:
-            raise _OutOfBudget
         memo[key] = best = _choose(state, revealed)[1]
         return best
 
