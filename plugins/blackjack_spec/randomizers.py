@@ -18,11 +18,15 @@ What each one draws from its stream (so a reimplementation can reproduce it exac
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from collections.abc import Sequence
 
 from croupier.engine import Stream
 from croupier.engine.draws import MAX_N, UniformDraws
+
+CACHE_LIMIT = 4_000_000
+"""Roughly how many slots a history randomizer may cache before it forgets its states."""
+
+StateInfo = tuple[frozenset[int], tuple[int, ...], int, int, int]
 
 
 def unique(symbols: Sequence[str]) -> tuple[str, ...]:
@@ -127,10 +131,13 @@ class HistoryRandomizer:
     The history holds entry *indices* (repeated symbols are separate entries, as the
     language says); a symbol in ``starting`` or ``first`` stands for its first entry, and a
     ``first`` symbol not in the list enters the history as an entry that blocks nothing.
-    With rolls, every history state gets its exact next-entry distribution as integer
-    counts over the ``len**M`` roll sequences, computed once per state and sampled with one
-    uniform integer; a deal is a roll failure exactly when the dealt entry is in the
-    history, which :attr:`roll_failures` counts.
+
+    With ``M`` rolls, the ``len**M`` equally likely roll sequences of a history state are
+    laid out as: ``free`` outcomes for each entry outside the history (ascending), then
+    ``fallback`` outcomes for each entry in it (ascending), see :func:`roll_weights`. One
+    uniform ``u`` below ``len**M`` picks the entry, in time proportional to the history,
+    not the list. ``u`` falls in the second part exactly when every roll would have hit the
+    history; :attr:`roll_failures` counts those deals.
     """
 
     def __init__(
@@ -150,18 +157,17 @@ class HistoryRandomizer:
         size = len(self.entries)
         self._index = {s: self.entries.index(s) for s in self.symbols}
         start = tuple(self._index[s] for s in starting) if starting else ()
+        # per state id: the state, its known successors, and (blocked set, sorted, free,
+        # fallback, successful outcomes) shared by every state blocking the same entries
         self._ids: dict[tuple[int, ...], int] = {}
         self._states: list[tuple[int, ...]] = []
-        self._next: list[list[int]] = []
-        self._tables: list[tuple[list[int], list[int], int]] = []
-        self._blocked: list[list[bool]] = []
+        self._next: list[dict[int, int]] = []
+        self._info: list[StateInfo] = []
+        self._by_blocked: dict[frozenset[int], StateInfo] = {}
+        self._cached = 0
         self._state = self._intern(start)
-        self._draws: UniformDraws | None
-        if rolls is None:
-            self._draws = UniformDraws(stream, size)
-        else:
-            self.total = size**rolls
-            self._draws = UniformDraws(stream, self.total) if self.total <= MAX_N else None
+        self.total = size**rolls if rolls is not None else size
+        self._draws = UniformDraws(stream, self.total) if self.total <= MAX_N else None
 
     # -- states ----------------------------------------------------------------------------
     def _intern(self, state: tuple[int, ...]) -> int:
@@ -171,37 +177,40 @@ class HistoryRandomizer:
         sid = len(self._states)
         self._ids[state] = sid
         self._states.append(state)
-        self._next.append([-1] * len(self.entries))
-        blocked = [False] * len(self.entries)
-        for e in state:
-            if e >= 0:
-                blocked[e] = True
-        self._blocked.append(blocked)
-        if self.rolls is not None:
-            self._tables.append(self._table(blocked))
+        self._next.append({})
+        blocked = frozenset(e for e in state if e >= 0)
+        info = self._by_blocked.get(blocked)
+        if info is None:
+            info = self._by_blocked[blocked] = self._state_info(blocked)
+        self._info.append(info)
+        self._cached += 16 + 2 * len(state)
         return sid
 
-    def _table(self, blocked: list[bool]) -> tuple[list[int], list[int], int]:
-        """(cumulative counts, entry per slot, count of successful outcomes)."""
-        assert self.rolls is not None
-        b = sum(blocked)
-        free, fallback = roll_weights(len(self.entries), b, self.rolls)
-        order = [e for e, x in enumerate(blocked) if not x] + [
-            e for e, x in enumerate(blocked) if x
-        ]
-        cum: list[int] = []
-        acc = 0
-        for e in order:
-            acc += fallback if blocked[e] else free
-            cum.append(acc)
-        return cum, order, free * (len(self.entries) - b)
+    def _state_info(self, blocked: frozenset[int]) -> StateInfo:
+        size, b = len(self.entries), len(blocked)
+        if self.rolls is None:
+            return blocked, tuple(sorted(blocked)), 1, 0, size - b
+        free, fallback = roll_weights(size, b, self.rolls)
+        return blocked, tuple(sorted(blocked)), free, fallback, free * (size - b)
+
+    def _reset(self) -> None:
+        """Forget every cached state (pure functions of the history) to bound memory."""
+        self._ids.clear()
+        self._states.clear()
+        self._next.clear()
+        self._info.clear()
+        self._by_blocked.clear()
+        self._cached = 0
 
     def _advance(self, sid: int, entry: int) -> int:
-        nxt = self._next[sid][entry]
-        if nxt < 0:
+        nxt = self._next[sid].get(entry)
+        if nxt is None:
             state = self._states[sid] + (entry,)
-            nxt = self._intern(state[-self.history :] if self.history else ())
-            self._next[sid][entry] = nxt
+            state = state[-self.history :] if self.history else ()
+            if self._cached > CACHE_LIMIT:
+                self._reset()
+                return self._intern(state)
+            nxt = self._next[sid][entry] = self._intern(state)
         return nxt
 
     def history_entries(self) -> tuple[int, ...]:
@@ -210,45 +219,39 @@ class HistoryRandomizer:
 
     def weights(self, state: tuple[int, ...]) -> list[int]:
         """Exact counts, per entry, of the next deal from history ``state`` (for tests)."""
-        blocked = [False] * len(self.entries)
-        for e in state:
-            if e >= 0:
-                blocked[e] = True
-        if self.rolls is None:
-            return [0 if x else 1 for x in blocked]
-        cum, order, _ = self._table(blocked)
-        out = [0] * len(self.entries)
-        prev = 0
-        for slot, e in enumerate(order):
-            out[e] = cum[slot] - prev
-            prev = cum[slot]
-        return out
+        blocked, _, free, fallback, _ = self._state_info(frozenset(e for e in state if e >= 0))
+        return [fallback if e in blocked else free for e in range(len(self.entries))]
 
     # -- dealing ---------------------------------------------------------------------------
     def deal(self, n: int) -> list[str]:
         out = self._deal_rolls(n) if self.rolls is not None else self._deal_reject(n)
         return list(map(self.entries.__getitem__, out))
 
+    def _uniforms(self, n: int) -> list[int]:
+        if self._draws is not None:
+            return self._draws.take(n)
+        return [self._stream.randbelow(self.total) for _ in range(n)]
+
     def _deal_rolls(self, n: int) -> list[int]:
-        draws = self._draws
-        us = (
-            draws.take(n)
-            if draws is not None
-            else [self._stream.randbelow(self.total) for _ in range(n)]
-        )
-        tables, nexts, advance = self._tables, self._next, self._advance
+        infos, nexts, advance = self._info, self._next, self._advance
         sid = self._state
         fails = 0
         out: list[int] = []
         append = out.append
-        for u in us:
-            cum, order, ok = tables[sid]
-            e = order[bisect_right(cum, u)]
-            if u >= ok:
+        for u in self._uniforms(n):
+            _, ordered, free, fallback, ok = infos[sid]
+            if u < ok:  # the k-th entry outside the history
+                e = u // free
+                for x in ordered:
+                    if x > e:
+                        break
+                    e += 1
+            else:  # every roll hit the history: the k-th entry in it
                 fails += 1
+                e = ordered[(u - ok) // fallback]
             append(e)
-            nxt = nexts[sid][e]
-            sid = nxt if nxt >= 0 else advance(sid, e)
+            nxt = nexts[sid].get(e)
+            sid = advance(sid, e) if nxt is None else nxt
         self._state = sid
         self.roll_failures += fails
         return out
@@ -256,18 +259,18 @@ class HistoryRandomizer:
     def _deal_reject(self, n: int) -> list[int]:
         assert self._draws is not None
         draw = self._draws.next
-        blockeds, nexts, advance = self._blocked, self._next, self._advance
+        infos, nexts, advance = self._info, self._next, self._advance
         sid = self._state
         out: list[int] = []
         append = out.append
         for _ in range(n):
-            blocked = blockeds[sid]
+            blocked = infos[sid][0]
             e = draw()
-            while blocked[e]:
+            while e in blocked:
                 e = draw()
             append(e)
-            nxt = nexts[sid][e]
-            sid = nxt if nxt >= 0 else advance(sid, e)
+            nxt = nexts[sid].get(e)
+            sid = advance(sid, e) if nxt is None else nxt
         self._state = sid
         return out
 
