@@ -44,8 +44,7 @@ def test_bad_specs_and_names_are_one_line_errors(cli):
     assert status == 1
     assert out == ""
     assert err.strip() == (
-        "croupier: error: expected 'history', found 'histroy' at column 12 of "
-        "'I,J with 4 histroy'"
+        "croupier: error: expected 'history', found 'histroy' at column 12 of 'I,J with 4 histroy'"
     )
     status, _, err = cli("stats", "8 bag of I,J", "-n", "10")
     assert status == 1

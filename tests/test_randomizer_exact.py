@@ -125,6 +125,10 @@ def test_tgm2_failure_rate_is_about_three_and_a_half_percent():
     because a failure leaves a duplicate in the history."""
     ref = tgm_reference("tgm2")
     assert 0.0333 < ref.failure < 0.0335
+    # cross-check of the chain: with infinite rolls the interval is 4 + Geometric(1/3)
+    ideal = tgm_reference("tgm-ideal")
+    assert ideal.interval_variance == pytest.approx(6, abs=1e-9)
+    assert ideal.repeat == ideal.failure == 0
     assert float(Fraction(4, 7) ** 6) == pytest.approx(0.034815, abs=1e-6)
 
 
