@@ -5,7 +5,9 @@ What each one draws from its stream (so a reimplementation can reproduce it exac
 * list (memoryless): one :class:`UniformDraws` value in ``[0, len)`` per piece.
 * bag: one ``UniformDraws`` value ``u`` in ``[0, len!)`` per bag when ``len! <= 2**32``,
   decoded as Fisher-Yates from the last position down (swap ``i`` with ``u % (i + 1)``,
-  then ``u //= i + 1``); for bigger bags ``stream.shuffle`` of the list.
+  then ``u //= i + 1``); for bigger lists, a partial Fisher-Yates on a working list that
+  persists from bag to bag: for ``i`` in ``0..N-1`` swap ``i`` with
+  ``i + stream.randbelow(len - i)`` and deal positions ``0..N-1``.
 * sequence: nothing.
 * history without rolls: ``UniformDraws`` values in ``[0, len)``, skipping blocked entries.
 * history with ``M`` rolls: one ``UniformDraws`` value ``u`` in ``[0, len**M)`` per piece
@@ -60,10 +62,18 @@ class BagRandomizer:
         self._draws = UniformDraws(stream, size) if size <= MAX_N else None
         self._cache: dict[int, tuple[str, ...]] | None = {} if size <= 40_320 else None
         self._pending: list[str] = []
+        self._work = list(self.entries)
 
     def _bag(self) -> tuple[str, ...]:
         if self._draws is None:
-            return tuple(self._stream.shuffled(self.entries)[: self.count])
+            # partial Fisher-Yates on a working copy that is never reset: any arrangement
+            # gives a uniformly random ordered sample, and a bag costs O(count), not O(len)
+            work, randbelow = self._work, self._stream.randbelow
+            size = len(work)
+            for i in range(self.count):
+                j = i + randbelow(size - i)
+                work[i], work[j] = work[j], work[i]
+            return tuple(work[: self.count])
         u = self._draws.next()
         cache = self._cache
         if cache is not None and u in cache:
@@ -101,11 +111,12 @@ class SequenceRandomizer:
         self._pos = 0
 
     def deal(self, n: int) -> list[str]:
-        size = len(self.entries)
-        start = self._pos
-        reps = (start + n) // size + 1
-        out = list(self.entries * reps)[start : start + n]
-        self._pos = (start + n) % size
+        entries, size = self.entries, len(self.entries)
+        out: list[str] = []
+        while len(out) < n:
+            chunk = entries[self._pos : self._pos + n - len(out)]
+            out.extend(chunk)
+            self._pos = (self._pos + len(chunk)) % size
         return out
 
     def observe_first(self, symbol: str) -> None:
@@ -120,7 +131,11 @@ def roll_weights(size: int, blocked: int, rolls: int) -> tuple[int, int]:
     and this entry was the last roll). ``(size - blocked) * free + blocked * fallback`` is
     ``size**rolls``.
     """
-    free = sum(blocked**k * size ** (rolls - 1 - k) for k in range(rolls))
+    # free = sum(blocked**k * size**(rolls - 1 - k) for k < rolls), summed in closed form
+    if blocked == size:
+        free = rolls * size ** (rolls - 1)
+    else:
+        free = (size**rolls - blocked**rolls) // (size - blocked)
     fallback = blocked ** (rolls - 1) if blocked else 0
     return free, fallback
 
@@ -165,6 +180,7 @@ class HistoryRandomizer:
         self._info: list[StateInfo] = []
         self._by_blocked: dict[frozenset[int], StateInfo] = {}
         self._cached = 0
+        self._weights: dict[int, tuple[int, int]] = {}
         self._state = self._intern(start)
         self.total = size**rolls if rolls is not None else size
         self._draws = UniformDraws(stream, self.total) if self.total <= MAX_N else None
@@ -190,7 +206,10 @@ class HistoryRandomizer:
         size, b = len(self.entries), len(blocked)
         if self.rolls is None:
             return blocked, tuple(sorted(blocked)), 1, 0, size - b
-        free, fallback = roll_weights(size, b, self.rolls)
+        weights = self._weights.get(b)
+        if weights is None:
+            weights = self._weights[b] = roll_weights(size, b, self.rolls)
+        free, fallback = weights
         return blocked, tuple(sorted(blocked)), free, fallback, free * (size - b)
 
     def _reset(self) -> None:
