@@ -6,6 +6,7 @@ import does: ``from croupier.engine import hookimpl, RandomizerKind, Stream``.
 
 from importlib import metadata
 
+from croupier.engine.draws import UniformDraws
 from croupier.engine.errors import (
     CroupierError,
     DuplicateNameError,
@@ -15,6 +16,7 @@ from croupier.engine.errors import (
 )
 from croupier.engine.hookspecs import hookimpl
 from croupier.engine.manager import PluginFailure, PluginInfo, PluginManager
+from croupier.engine.randomizer_stats import RandomizerStats, collect_stats
 from croupier.engine.randomizers import (
     Randomizer,
     RandomizerFactory,
@@ -44,14 +46,17 @@ __all__ = [
     "RandomizerFactory",
     "RandomizerKind",
     "RandomizerLanguage",
+    "RandomizerStats",
     "Registry",
     "RuleSet",
     "Solution",
     "Solver",
     "SpecError",
     "Stream",
+    "UniformDraws",
     "UnknownNameError",
     "__version__",
+    "collect_stats",
     "draw_seed",
     "hookimpl",
 ]

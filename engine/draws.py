@@ -32,6 +32,7 @@ class UniformDraws:
     """Uniform integers in ``[0, n)`` from ``stream``, read in fixed blocks (see module)."""
 
     __slots__ = ("_buf", "_convert", "_pos", "n", "stream")
+    MAX_N = MAX_N
 
     def __init__(self, stream: Stream, n: int) -> None:
         if not 0 < n <= MAX_N:

@@ -25,8 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from croupier.engine import RandomizerKind, Stream, hookimpl
-from croupier.engine.draws import UniformDraws
+from croupier.engine import RandomizerKind, Stream, UniformDraws, hookimpl
 
 PIECES = ("I", "J", "L", "O", "S", "T", "Z")
 _INDEX = {piece: i for i, piece in enumerate(PIECES)}

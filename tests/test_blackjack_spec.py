@@ -98,8 +98,11 @@ def test_random_text_is_parsed_or_refused_cleanly(text):
         assert exc.position is None or 0 <= exc.position <= len(text)
         return
     randomizer = compile_spec(text)(Stream(0))
-    assert len(randomizer.deal(50)) == 50
-    assert set(randomizer.symbols) >= set(spec.entries)
+    whole = randomizer.deal(50)
+    assert len(whole) == 50
+    assert set(randomizer.symbols) >= set(whole) | set(spec.entries)
+    again = compile_spec(text)(Stream(0))
+    assert again.deal(17) + again.deal(33) == whole
 
 
 # -- semantics ------------------------------------------------------------------------------

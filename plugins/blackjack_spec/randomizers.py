@@ -22,8 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from croupier.engine import Stream
-from croupier.engine.draws import MAX_N, UniformDraws
+from croupier.engine import Stream, UniformDraws
 
 CACHE_LIMIT = 4_000_000
 """Roughly how many slots a history randomizer may cache before it forgets its states."""
@@ -59,7 +58,7 @@ class BagRandomizer:
         self.count = count
         self._stream = stream
         size = math.factorial(len(self.entries))
-        self._draws = UniformDraws(stream, size) if size <= MAX_N else None
+        self._draws = UniformDraws(stream, size) if size <= UniformDraws.MAX_N else None
         self._cache: dict[int, tuple[str, ...]] | None = {} if size <= 40_320 else None
         self._pending: list[str] = []
         self._work = list(self.entries)
@@ -183,7 +182,7 @@ class HistoryRandomizer:
         self._weights: dict[int, tuple[int, int]] = {}
         self._state = self._intern(start)
         self.total = size**rolls if rolls is not None else size
-        self._draws = UniformDraws(stream, self.total) if self.total <= MAX_N else None
+        self._draws = UniformDraws(stream, self.total) if self.total <= UniformDraws.MAX_N else None
 
     # -- states ----------------------------------------------------------------------------
     def _intern(self, state: tuple[int, ...]) -> int:
