@@ -92,3 +92,15 @@ def test_third_party_coin_from_the_cli(coin_installed, cli, monkeypatch):  # noq
     status, _, err = cli("randomize", "coin 0.8")
     assert status == 1
     assert "at column 6 of 'coin 0.8'" in err
+
+
+def test_a_mistyped_name_gets_a_hint(cli):
+    status, out, err = cli("randomize", "7bag", "-n", "3", "--seed", "1")
+    assert status == 0
+    assert out == "7bag 7bag 7bag\n"  # valid spec text: a one-piece list
+    assert "'7bag' is not a known randomizer" in err
+    assert "did you mean '7-bag'?" in err
+    status, _, err = cli("stats", "tgm-idael", "-n", "10")
+    assert status == 1
+    assert err.count("\n") == 1
+    assert "(did you mean the randomizer 'tgm-ideal'?)" in err

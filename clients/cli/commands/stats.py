@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.table import Table
 
-from croupier.clients.cli.commands.randomize import add_spec_arguments
+from croupier.clients.cli.commands.randomize import add_spec_arguments, resolve_factory
 from croupier.clients.cli.common import (
     get_manager,
     print_json,
@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    factory = get_manager().randomizer_factory(args.spec)
+    factory = resolve_factory(get_manager(), args.spec)
     seed = resolve_seed(args)
     randomizer = factory(Stream(seed))
     with progress(f"dealing {args.spec}", args.n) as tick:
