@@ -231,10 +231,6 @@ class HistoryRandomizer:
             nxt = self._next[sid][entry] = self._intern(state)
         return nxt
 
-    def history_entries(self) -> tuple[int, ...]:
-        """The current history as entry indices, oldest first."""
-        return self._states[self._state]
-
     def weights(self, state: tuple[int, ...]) -> list[int]:
         """Exact counts, per entry, of the next deal from history ``state`` (for tests)."""
         blocked, _, free, fallback, _ = self._state_info(frozenset(e for e in state if e >= 0))
