@@ -139,7 +139,11 @@ class UpcardSolver:
                             keys.add((*c[:x], c[x] + 1, *c[x + 1 :]))
             dists.update(precompute(rules, upcard, shoe, self.main.mode, sorted(keys)))
         for x in range(10):
-            if self.splitting and (shoe is None or shoe[x] - (upcard == x) >= 2):
+            if not self.splitting:
+                break
+            if shoe is None:  # an infinite deck does not remember the other pair card
+                self.contexts[x] = self.main
+            elif shoe[x] - (upcard == x) >= 2:
                 self.contexts[x] = Evaluator(
                     rules, upcard, shoe, objective, extra=pair_counts(x), dists=dists
                 )

@@ -16,6 +16,7 @@ blackjack takes every bet on the table.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from functools import cache
 from typing import Literal
 
 import attrs
@@ -63,6 +64,12 @@ def make_hand(cards: Sequence[int], finite: bool) -> Hand:
     return Hand(sum(cards) + len(cards), ACE in cards, counts)
 
 
+@cache
+def infinite_distribution(upcard: int, hits_soft_17: bool, mode: dealer.BjMode) -> list[float]:
+    """The dealer's outcomes from an infinite deck (cached: it never changes)."""
+    return dealer.distribution(upcard, hits_soft_17, mode, INFINITE_PROBS)
+
+
 def stand_value(player: int, dist: Sequence[float], objective: Objective) -> float:
     """Value of standing on ``player`` (not a natural) against the dealer's outcomes."""
     win = dist[dealer.BUST]
@@ -104,6 +111,7 @@ class Evaluator:
             "plain" if objective == "win-probability" else "peek" if rules.peek else "nopeek"
         )
         self.extra = extra
+        self._has_extra = any(extra)
         self.finite = shoe is not None
         if shoe is not None:
             left = list(shoe)
@@ -167,17 +175,21 @@ class Evaluator:
         """The dealer's (unnormalised under the peek) outcome probabilities."""
         if not self.finite:
             if self._infinite_dist is None:
-                self._infinite_dist = dealer.distribution(
-                    self.upcard, self.rules.hits_soft_17, self.mode, INFINITE_PROBS
+                self._infinite_dist = infinite_distribution(
+                    self.upcard, self.rules.hits_soft_17, self.mode
                 )
             return self._infinite_dist
         assert hand.counts is not None
-        key = tuple(a + b for a, b in zip(hand.counts, self.extra, strict=True))
+        return self._dist_finite(hand.counts)
+
+    def _dist_finite(self, counts: Counts) -> list[float]:
+        key = counts
+        if self._has_extra:
+            key = tuple(a + b for a, b in zip(counts, self.extra, strict=True))
         dist = self.dists.get(key)
         if dist is None:
-            dist = dealer.distribution(
-                self.upcard, self.rules.hits_soft_17, self.mode, self.shoe_after(hand)
-            )
+            shoe = tuple(a - b for a, b in zip(self.left, counts, strict=True))
+            dist = dealer.distribution(self.upcard, self.rules.hits_soft_17, self.mode, shoe)
             self.dists[key] = dist
         return dist
 
@@ -241,8 +253,11 @@ class Evaluator:
     ) -> float:
         found = memo.get(counts)
         if found is None:
-            stand = self.stand(Hand(hard, ace, counts))
             value, soft = total(hard, ace)
+            stand = self._stand.get(counts)
+            if stand is None:
+                stand = stand_value(value, self._dist_finite(counts), self.objective)
+                self._stand[counts] = stand
             if value >= 21:
                 found = stand
             elif hits is None:
