@@ -316,3 +316,31 @@ def test_bad_card_points_at_the_column():
     with pytest.raises(SpecError) as info:
         parse_cards("T,6,Z")
     assert info.value.position == 4
+
+
+def test_early_surrender_loses_half_before_the_peek():
+    rules = {"decks": 2, "surrender": "early"}
+    hand = solve({"rules": rules, "hand": "T,6", "upcard": "A"})["hand"]
+    assert hand["actions"]["surrender"]["round_ev"] == pytest.approx(-0.5, abs=1e-15)
+    late = solve({"rules": {**rules, "surrender": "late"}, "hand": "T,6", "upcard": "A"})
+    assert late["hand"]["actions"]["surrender"]["ev"] == pytest.approx(-0.5, abs=1e-15)
+
+
+def test_a_natural_is_paid_unless_the_dealer_has_one():
+    hand = solve({"rules": {"decks": 1}, "hand": "A,K", "upcard": "A"})["hand"]
+    assert hand["best"] == "natural"
+    assert hand["natural"] == pytest.approx(1.5 * (1 - 15 / 49), abs=1e-15)
+
+
+def test_no_peek_costs_the_player():
+    peek = solve_rules(INF_S17)
+    enhc = solve_rules(INF_S17.evolve(peek=False))
+    assert enhc.edge_cd > peek.edge_cd + 0.0005
+    assert enhc.chart.hard[11][TEN] == "H"  # no doubling into a possible blackjack
+
+
+def test_chart_rejects_unknown_letters():
+    data = solve_rules(INF_S17).chart.to_dict()
+    data["hard"]["16"][0] = "X"
+    with pytest.raises(CroupierError, match="unknown chart letter"):
+        type(solve_rules(INF_S17).chart).from_dict(data)
