@@ -344,3 +344,38 @@ def test_chart_rejects_unknown_letters():
     data["hard"]["16"][0] = "X"
     with pytest.raises(CroupierError, match="unknown chart letter"):
         type(solve_rules(INF_S17).chart).from_dict(data)
+
+
+def test_six_to_five_costs_exactly_the_naturals_difference():
+    natural = 2 * (1 / 13) * (4 / 13)  # player's natural; the dealer's is independent
+    base = solve_rules(INF_S17).edge_cd
+    short = solve_rules(INF_S17.evolve(blackjack_pays="6:5")).edge_cd
+    assert short - base == pytest.approx(0.3 * natural * (1 - natural), abs=1e-14)
+
+
+@pytest.mark.parametrize(
+    ("change", "player_gains"),
+    [
+        ({"resplit_aces": True}, True),
+        ({"hit_split_aces": True}, True),
+        ({"surrender": "late"}, True),
+        ({"max_split_hands": 2}, False),
+        ({"max_split_hands": 1}, False),
+        ({"double_after_split": False}, False),
+        ({"double": "10-11"}, False),
+        ({"double": "none"}, False),
+        ({"dealer": "h17"}, False),
+    ],
+)
+def test_rule_changes_move_the_edge_the_known_way(change, player_gains):
+    base = solve_rules(INF_S17).edge_cd
+    edge = solve_rules(INF_S17.evolve(**change)).edge_cd
+    assert (edge < base) == player_gains
+    assert abs(edge - base) > 1e-5
+
+
+@pytest.mark.parametrize("decks", [None, 1])
+def test_deal_probabilities_sum_to_one(decks):
+    rules = BlackjackRules(decks=decks)
+    total = sum(p for u in range(10) for _, _, p in UpcardSolver(rules, u, "ev", False).hands())
+    assert total == pytest.approx(1.0, abs=1e-14)

@@ -14,7 +14,6 @@ composition the player can hold (one vectorised pass per upcard in a finite shoe
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from fractions import Fraction
 from functools import cache
 
 import attrs
@@ -98,10 +97,7 @@ def pair_counts(rank: int) -> Counts:
 
 
 def two_card_hand(c1: int, c2: int, finite: bool) -> Hand:
-    hand = Hand(c1 + 1, c1 == ACE, (0,) * 10 if finite else None)
-    if finite:
-        hand = Hand(c1 + 1, c1 == ACE, pair_counts(c1))
-    return hand.add(c2)
+    return Hand(c1 + 1, c1 == ACE, pair_counts(c1) if finite else None).add(c2)
 
 
 def can_split(rules: BlackjackRules, objective: Objective) -> bool:
@@ -350,7 +346,3 @@ class ChartPlayer:
                 legal.append("split")
             out += p * ev.round_value(self.play(ev, hand, [c1, c2], legal), hand)
         return out
-
-
-def payout(rules: BlackjackRules) -> Fraction:
-    return rules.blackjack_pays
