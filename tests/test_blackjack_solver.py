@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import cache
 
 import bj_oracle as oracle
+import msgpack
 import numpy as np
 import pytest
 
@@ -201,7 +202,10 @@ def test_chart_decides_like_a_player():
     assert chart.decide(["A", "7"], "3", ["hit", "stand", "double"]) == "double"
     assert chart.decide(["A", "7"], "3", ["hit", "stand"]) == "stand"
     assert chart.decide(["T", "2", "9"], "A", ["hit", "stand"]) == "stand"
-    assert chart.decide([1, 11], 11, ["hit", "stand"]) in ("hit", "stand")
+    assert chart.decide([1, 11], 11, ["hit", "stand"]) == "hit"  # soft 12: A,A unsplittable
+    assert chart.decide(["A"], "6", ["hit", "stand"]) == "hit"
+    with pytest.raises(CroupierError, match="unknown card"):
+        chart.decide(["T", "Z"], "6", ["hit"])
 
 
 def test_chart_round_trips_as_plain_data():
@@ -279,6 +283,9 @@ def test_solver_is_registered(manager):
     solution = solver.solve({"rules": {"decks": "inf"}, "dealer": True})
     assert solution["dealer"]["6"]["bust"] == pytest.approx(0.4231504920849962)
     assert "chart" not in solution
+    problem = {"rules": {"decks": 1}, "chart": True, "hand": "8,8", "upcard": "9"}
+    full = solver.solve(problem)
+    assert msgpack.unpackb(msgpack.packb(full), strict_map_key=False) == full  # wire-ready
 
 
 def test_upcard_solver_matches_the_hand_query():

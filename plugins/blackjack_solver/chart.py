@@ -68,7 +68,8 @@ class Chart:
             return "S"
         if len(cards) == 2 and cards[0] == cards[1] and can_split:
             return self.pairs[cards[0]][upcard]
-        return (self.soft if soft else self.hard)[value][upcard]
+        row = (self.soft if soft else self.hard).get(value)
+        return "H" if row is None else row[upcard]  # one card (a split hand) draws
 
     def decide(
         self,
