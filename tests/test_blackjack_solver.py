@@ -386,3 +386,15 @@ def test_deal_probabilities_sum_to_one(decks):
     rules = BlackjackRules(decks=decks)
     total = sum(p for u in range(10) for _, _, p in UpcardSolver(rules, u, "ev", False).hands())
     assert total == pytest.approx(1.0, abs=1e-14)
+
+
+def test_agrees_with_an_independent_combinatorial_analyser():
+    """Eric Farmer's analyser, as posted on blackjackinfo.com (thread 22710, "software
+    update with new split EVs"): shoe of four 2s, four 3s, two 4s, two 7s and seven tens,
+    S17, 2,2 against a 7: stand -61.639194139%, hit -13.266733267%, double -123.278388278%."""
+    shoe = (0, 4, 4, 2, 0, 0, 2, 0, 0, 7)
+    ev = Evaluator(BlackjackRules(decks=1, surrender="none"), 6, shoe)
+    hand = make_hand([1, 1], True)
+    assert 100 * ev.stand(hand) == pytest.approx(-61.639194139, abs=5e-10)
+    assert 100 * ev.hit(hand) == pytest.approx(-13.266733267, abs=5e-10)
+    assert 100 * ev.double(hand) == pytest.approx(-123.278388278, abs=5e-10)
