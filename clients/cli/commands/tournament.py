@@ -237,7 +237,7 @@ def show(result: TournamentResult, as_json: bool, replayed: bool = False) -> int
         justify = "left" if column == "bot" else "right"
         table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for s in result.standings:
-        ci = "n/a" if s.low is None or s.high is None else f"{s.low:.1f}-{s.high:.1f}"
+        ci = "n/a" if s.low is None or s.high is None else f"{s.low:.1f} .. {s.high:.1f}"
         sd = "n/a" if s.sd is None else f"{s.sd:.1f}"
         table.add_row(
             str(s.rank),
