@@ -201,3 +201,32 @@ def test_bookkeeping_refuses_foreign_results(manager):
     assert len(jobs) == 1 and sorted(jobs[0].bots) == [0, 1]
     with pytest.raises(CroupierError):
         TournamentConfig(rules=koth(manager), seed=1, tourneys=0)
+
+
+class _Cautious:
+    """An in-process Player that is not a Strategy: stands on 12 and up."""
+
+    async def decide(self, observation):
+        from croupier.engine import Action
+
+        return Action("hit" if observation.total < 12 else "stand")
+
+
+@attrs.frozen
+class _CautiousEntry:
+    name: str
+
+    def player(self, stack):
+        return _Cautious()
+
+
+async def test_any_player_fills_a_seat_and_concurrency_changes_nothing(manager):
+    from croupier.engine.tournament_run import play_tournament
+
+    config = TournamentConfig(rules=koth(manager), seed=3, tourneys=3, rounds=4)
+    entries = [_CautiousEntry("cautious"), *strategies(manager, "lim17", "never-bust")]
+    entries += executables("lim15.sh", "lim16.pl")
+    one = await play_tournament(manager, config, entries, concurrency=1)
+    many = await play_tournament(manager, config, entries, concurrency=8)
+    assert one.to_dict() == many.to_dict()
+    assert one.conserved and one.standings[0].hands > 0
