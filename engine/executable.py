@@ -34,7 +34,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-import trio  # type: ignore[import-untyped]
+import trio
 
 from croupier.engine.errors import CroupierError
 from croupier.engine.play import Action, Observation
@@ -135,12 +135,14 @@ class ExecutablePlayer:
             )
         except OSError as exc:
             raise BotFault(f"cannot start: {exc.strerror or exc}") from None
+        stdout, stderr = process.stdout, process.stderr
+        assert stdout is not None and stderr is not None  # both are pipes
         out = bytearray()
         err = bytearray()
         try:
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(_read_bounded, process.stdout, out, self.max_output)
-                nursery.start_soon(_read_bounded, process.stderr, err, self.max_output)
+                nursery.start_soon(_read_bounded, stdout, out, self.max_output)
+                nursery.start_soon(_read_bounded, stderr, err, self.max_output)
             status = await process.wait()
         except BaseExceptionGroup as group:  # both readers failed, or strict groups
             faults, rest = group.split(BotFault)
@@ -151,8 +153,8 @@ class ExecutablePlayer:
             _kill_group(process)
             with trio.CancelScope(shield=True):
                 await process.wait()
-                await process.stdout.aclose()
-                await process.stderr.aclose()
+                await stdout.aclose()
+                await stderr.aclose()
         if status != 0:
             how = f"killed by signal {-status}" if status < 0 else f"exited with status {status}"
             last = err.decode("utf-8", "replace").strip().splitlines()[-1:]

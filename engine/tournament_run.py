@@ -31,7 +31,7 @@ from functools import partial
 from typing import Any
 
 import attrs
-import trio  # type: ignore[import-untyped]
+import trio
 
 from croupier.engine.errors import CroupierError
 from croupier.engine.executable import BOT_PATH, ExecutablePlayer, bot_environment
