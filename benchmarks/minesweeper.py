@@ -15,12 +15,12 @@ Run: ``.venv/bin/python benchmarks/minesweeper.py [--games 1000] [--seed 2024090
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 from croupier.engine import Stream
+from croupier.engine.confidence import wilson_interval
 from croupier.plugins.minesweeper import analysis as analysis_module
 from croupier.plugins.minesweeper.analysis import analyze
 from croupier.plugins.minesweeper.autoplay import play_game
@@ -63,14 +63,6 @@ def positions(seed: int, games: int) -> list[Board]:
     return out
 
 
-def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    p = wins / games
-    denom = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return centre - half, centre + half
-
-
 def timed_game(job: tuple[GameSpec, int, int]) -> tuple[bool, int, float]:
     spec, seed, i = job
     start = time.perf_counter()
@@ -110,7 +102,7 @@ def main() -> None:
             results = list(pool.map(timed_game, jobs, chunksize=8))
             wall = time.perf_counter() - start
             wins = sum(won for won, _, _ in results)
-            lo, hi = wilson(wins, args.games)
+            lo, hi = wilson_interval(wins, args.games)
             times = [t for _, _, t in results]
             guesses = statistics.fmean(g for _, g, _ in results)
             print(

@@ -176,3 +176,12 @@ def test_cli_play_reports_and_reproduces(cli):
     assert json.loads(out2)["guesses_per_game"] == summary["guesses_per_game"]
     status, out, err = cli(*argv, "--games", "1")
     assert status == 0 and "croupier: seed " in err and "won " in out
+
+
+def test_wilson_interval_matches_a_hand_computed_value():
+    from croupier.engine.confidence import wilson_interval
+
+    # 56 wins in 100 trials: centre (0.56 + z^2/200) / (1 + z^2/100), half-width by hand
+    low, high = wilson_interval(56, 100)
+    assert round(low, 4) == 0.4623 and round(high, 4) == 0.6533
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0

@@ -7,7 +7,6 @@ with the plain-data problems any client could send over the wire.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
@@ -24,6 +23,7 @@ from croupier.clients.cli.common import (
     resolve_seed,
 )
 from croupier.engine import CroupierError, Solver
+from croupier.engine.confidence import wilson_interval
 
 NAME = "minesweeper"
 
@@ -208,15 +208,6 @@ def play(args: argparse.Namespace) -> int:
             f"wall {summary['wall_seconds']:.1f} s on {args.workers} worker(s)"
         )
     return 0
-
-
-def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% by default)."""
-    p = wins / games
-    denom = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def summarize(
