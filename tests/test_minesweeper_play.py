@@ -184,4 +184,6 @@ def test_wilson_interval_matches_a_hand_computed_value():
     # 56 wins in 100 trials: centre (0.56 + z^2/200) / (1 + z^2/100), half-width by hand
     low, high = wilson_interval(56, 100)
     assert round(low, 4) == 0.4623 and round(high, 4) == 0.6533
-    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+    assert wilson_interval(0, 10)[0] == 0.0
+    assert wilson_interval(10, 10)[1] == pytest.approx(1.0)
+    assert 0.0 < wilson_interval(1, 10)[0] < 0.1 < wilson_interval(1, 10)[1] < 1.0
