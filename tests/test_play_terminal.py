@@ -3,6 +3,7 @@ the screen. The seeds are golden: same seed, same cards."""
 
 from __future__ import annotations
 
+import os
 import re
 
 from tests.termkit import CROUPIER, Term
@@ -110,3 +111,13 @@ def test_play_needs_a_terminal(cli):
         "croupier: error: croupier play needs a terminal: "
         "run it without redirecting its input or output"
     )
+
+
+def test_a_closed_terminal_ends_the_game_cleanly():
+    term = Term("play", "--seed", "5")
+    term.wait_for("Your bet")
+    term.press("\r", "[H] Hit")
+    os.close(term.child.child_fd)  # the window closes: SIGHUP, then no more input
+    term.child.ptyproc.wait()
+    assert term.child.ptyproc.signalstatus is None  # not killed by the hang-up
+    assert term.child.ptyproc.exitstatus == 1  # "the terminal was closed"

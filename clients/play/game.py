@@ -284,5 +284,14 @@ def run_game(
         decision_time=math.inf,
         listeners=[game.on_event],
     )
-    trio.run(game.run, table)
+    # Signals the session receives are handled by Game.watch_signals; any left pending when
+    # it ends (a hang-up sends SIGHUP twice, Ctrl-C may be pressed twice) are redelivered
+    # by trio to the handler in place before: ignore them then, the session is over.
+    ended = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    before = {signum: signal.signal(signum, signal.SIG_IGN) for signum in ended}
+    try:
+        trio.run(game.run, table)
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
     return game.ended or "quit", view.tally
