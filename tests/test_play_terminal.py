@@ -56,6 +56,8 @@ def test_split_hands_and_quitting_mid_hand():
     screen = term.press("\r", "[P] Split")
     assert "Nine of Clubs, Nine of Diamonds" in screen
     screen = term.press("p", "Hand 1 of 2", "Hand 2 of 2")
+    assert "▶ Hand 1 of 2: 19" in screen  # 9C JD, the hand being played
+    screen = term.press("s", "▶ Hand 2 of 2: 13")  # 9D 4C: its turn has come
     screen = term.press("q", "Quit now and forfeit the 20 chips on the table?")
     screen = term.press("n", "[S] Stand")  # changed my mind
     term.press("q", "forfeit")

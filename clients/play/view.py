@@ -125,9 +125,11 @@ class TableView:
 
     # -- updates ----------------------------------------------------------------------------
     def observe(self, observation: Observation) -> None:
-        """Take the chips and round from an observation (the table's word on them)."""
+        """Take the chips, the round and the hand to play from an observation."""
         self.chips = observation.chips
         self.round = observation.round
+        if observation.phase == "play":  # the hand to play (a split hand's turn has come)
+            self.acting = (observation.seat, observation.hand)
 
     def apply(self, event: Event) -> None:
         """Follow one event and narrate it."""
