@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import cast
 
-import trio  # type: ignore[import-untyped]
+import trio
 
 from croupier.engine.errors import CroupierError
 from croupier.engine.ledger import Ledger

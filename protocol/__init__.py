@@ -1,0 +1,46 @@
+"""croupier's wire: msgpack-rpc codec, bidirectional sessions, the trio server, the client.
+
+``from croupier.protocol import Server, connect`` is all an embedding program needs; see
+``docs/protocol.md`` for the methods, their parameters and the error codes.
+"""
+
+from croupier.protocol.client import Client, connect
+from croupier.protocol.codec import Decoder, Notification, Request, Response, encode, parse
+from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcError
+from croupier.protocol.methods import Method, MethodTable, Param, Service
+from croupier.protocol.server import (
+    DEFAULT_PORT,
+    PROTOCOL_VERSION,
+    Connection,
+    Server,
+    ServerLimits,
+    run_server,
+)
+from croupier.protocol.session import Session, SessionLimits
+
+__all__ = [
+    "DEFAULT_PORT",
+    "PROTOCOL_VERSION",
+    "CallTimeout",
+    "Client",
+    "Code",
+    "Connection",
+    "ConnectionClosed",
+    "Decoder",
+    "Method",
+    "MethodTable",
+    "Notification",
+    "Param",
+    "Request",
+    "Response",
+    "RpcError",
+    "Server",
+    "ServerLimits",
+    "Service",
+    "Session",
+    "SessionLimits",
+    "connect",
+    "encode",
+    "parse",
+    "run_server",
+]

@@ -1,0 +1,72 @@
+"""``croupier serve``: run the msgpack-rpc server headless until SIGINT or SIGTERM."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Any
+
+import trio
+
+from croupier.clients.cli.common import add_seed_argument, get_manager, positive_int, resolve_seed
+from croupier.protocol import DEFAULT_PORT, ServerLimits, run_server
+from croupier.protocol.server import DEFAULT_HOST
+
+
+def port_type(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number, not {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    parser = sub.add_parser(
+        "serve",
+        help="run the msgpack-rpc server (bots and clients connect over TCP)",
+        description=(
+            "Serve croupier over msgpack-rpc on TCP: discovery, randomizer streams and "
+            "solvers (see docs/protocol.md). Logs one line per notable event on stderr and "
+            "shuts down gracefully on SIGINT or SIGTERM (a second signal stops at once)."
+        ),
+    )
+    parser.add_argument("--host", default=DEFAULT_HOST, help=f"address (default {DEFAULT_HOST})")
+    parser.add_argument(
+        "--port",
+        type=port_type,
+        default=DEFAULT_PORT,
+        help=f"TCP port, 0 for any free one (default {DEFAULT_PORT})",
+    )
+    parser.add_argument(
+        "--tables",
+        type=positive_int,
+        default=ServerLimits().max_tables,
+        metavar="N",
+        help="the most tables open at once (default %(default)s)",
+    )
+    add_seed_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    seed = resolve_seed(args)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s croupier: %(message)s", datefmt="%Y-%m-%d %H:%M:%S")
+    )
+    logger = logging.getLogger("croupier")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        limits = ServerLimits(max_tables=args.tables)
+        manager = get_manager()
+        trio.run(
+            lambda: run_server(manager, host=args.host, port=args.port, seed=seed, limits=limits)
+        )
+    finally:
+        logger.removeHandler(handler)
+    return 0

@@ -1,0 +1,109 @@
+"""The Python client: an async (trio) msgpack-rpc client that says ``hello`` for you.
+
+The CLI, the bot SDK and the tests use it::
+
+    async with connect("127.0.0.1", 7171, name="my-bot", role="bot",
+                       handlers={"decide": decide}) as client:
+        opened = await client.call("randomizer.open", "tgm3", 42)
+
+``handlers`` answer the server's own requests (``decide`` when a bot must act);
+``on_notification(method, params)`` receives notifications (events, ``shutdown``).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+import trio
+
+from croupier.engine import CroupierError
+from croupier.protocol.codec import Notification, Request
+from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT, PROTOCOL_VERSION
+from croupier.protocol.session import Session, SessionLimits
+
+DEFAULT_LIMITS = SessionLimits()
+
+RequestCallback = Callable[..., Awaitable[Any]]
+NotificationCallback = Callable[[str, Any], Awaitable[None]]
+
+
+class Client:
+    """A connected, introduced client. Get one from :func:`connect`."""
+
+    def __init__(self, session: Session, handlers: Mapping[str, RequestCallback]) -> None:
+        self.session = session
+        self.handlers = dict(handlers)
+        self.server_info: dict[str, Any] = {}
+
+    async def call(self, method: str, *params: Any, timeout: float | None = None) -> Any:
+        """Call ``method`` with positional ``params``; raises :class:`RpcError` on error."""
+        return await self.session.call(method, params, timeout=timeout)
+
+    async def call_named(
+        self, method: str, params: Mapping[str, Any], *, timeout: float | None = None
+    ) -> Any:
+        """Call ``method`` with parameters by name (a msgpack map)."""
+        return await self.session.call(method, params, timeout=timeout)
+
+    async def notify(self, method: str, *params: Any) -> None:
+        await self.session.notify(method, params)
+
+    async def aclose(self) -> None:
+        await self.session.close()
+
+    async def _answer(self, _session: Session, request: Request) -> Any:
+        handler = self.handlers.get(request.method)
+        if handler is None:
+            raise RpcError(Code.METHOD_NOT_FOUND, f"unknown method {request.method[:100]!r}")
+        args: list[Any] = request.params if isinstance(request.params, list) else []
+        kwargs: dict[str, Any] = request.params if isinstance(request.params, dict) else {}
+        try:
+            inspect.signature(handler).bind(*args, **kwargs)
+        except TypeError as exc:
+            raise RpcError(Code.INVALID_PARAMS, f"{request.method}: {exc}") from None
+        return await handler(*args, **kwargs)
+
+
+@asynccontextmanager
+async def connect(
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    *,
+    name: str,
+    role: str = "client",
+    handlers: Mapping[str, RequestCallback] | None = None,
+    on_notification: NotificationCallback | None = None,
+    limits: SessionLimits = DEFAULT_LIMITS,
+    version: int = PROTOCOL_VERSION,
+    timeout: float = 10.0,
+) -> AsyncIterator[Client]:
+    """Connect, say ``hello`` (within ``timeout`` seconds) and yield the :class:`Client`.
+
+    A refused connection is a one-line :class:`CroupierError`; a refused ``hello`` raises
+    the server's :class:`RpcError`. The connection closes when the block ends.
+    """
+    try:
+        with trio.fail_after(timeout):
+            stream = await trio.open_tcp_stream(host, port)
+    except (OSError, trio.TooSlowError) as exc:
+        reason = getattr(exc, "strerror", None) or "timed out"
+        raise CroupierError(f"cannot connect to {host}:{port}: {reason}") from None
+
+    async def notified(_session: Session, notification: Notification) -> None:
+        if on_notification is not None:
+            await on_notification(notification.method, notification.params)
+
+    session = Session(stream, on_notification=notified, limits=limits, name=f"server {host}:{port}")
+    client = Client(session, handlers or {})
+    session.on_request = client._answer
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(session.run)
+        try:
+            client.server_info = await client.call("hello", version, name, role, timeout=timeout)
+            yield client
+        finally:
+            await session.close()

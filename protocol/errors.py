@@ -1,0 +1,115 @@
+"""Structured protocol errors: ``{"code": int, "name": str, "message": str}`` on the wire.
+
+The four generic codes are JSON-RPC 2.0's, so they look familiar to anyone who has written
+an RPC client; croupier's own codes are small positive integers. ``docs/protocol.md`` lists
+them all; the table here is the single source of truth and a test keeps the two in sync.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+import attrs
+
+
+class Code(enum.IntEnum):
+    """Every error code the server sends. The name, lower-cased with dashes, goes along."""
+
+    INVALID_REQUEST = -32600
+    """The message is msgpack but not a msgpack-rpc request, or the call is out of order."""
+    METHOD_NOT_FOUND = -32601
+    """No method of that name."""
+    INVALID_PARAMS = -32602
+    """Wrong number of parameters, an unknown parameter name, or a parameter of the wrong type."""
+    INTERNAL_ERROR = -32603
+    """A bug in croupier or in a plugin; the message says which method failed."""
+    HELLO_REQUIRED = 1
+    """Any method but ``hello`` before a successful ``hello``."""
+    UNSUPPORTED_VERSION = 2
+    """``hello`` asked for a protocol version the server does not speak."""
+    TOO_MANY_REQUESTS = 3
+    """More requests in flight on this connection than the server allows."""
+    MESSAGE_TOO_LARGE = 4
+    """A message (or the reply it would need) exceeds the server's size limit."""
+    UNKNOWN_NAME = 5
+    """A name (solver, randomizer, stream id, ...) that does not exist."""
+    BAD_INPUT = 6
+    """The parameters are well typed but wrong: a bad spec, a bad problem, a bad seed."""
+    LIMIT_EXCEEDED = 7
+    """A resource limit: too many open streams, too many symbols in one draw, too slow."""
+    SHUTTING_DOWN = 8
+    """The server is shutting down and takes no new work."""
+    TIMEOUT = 9
+    """A call the server made to the client was not answered in time (client side only)."""
+    CONNECTION_CLOSED = 10
+    """The connection closed before the answer came (client side only)."""
+
+    @property
+    def slug(self) -> str:
+        """The code's name as sent on the wire, e.g. ``method-not-found``."""
+        return self.name.lower().replace("_", "-")
+
+
+@attrs.define(eq=False, repr=False)
+class RpcError(Exception):
+    """An error to send as a response (server side) or received in one (client side).
+
+    ``data`` is optional plain data with details, such as the column of a bad spec.
+    """
+
+    code: int
+    message: str
+    data: Any = None
+
+    def __attrs_post_init__(self) -> None:
+        Exception.__init__(self, self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"RpcError({self.code!r}, {self.message!r})"
+
+    @property
+    def name(self) -> str:
+        try:
+            return Code(self.code).slug
+        except ValueError:
+            return "unknown"
+
+    def to_wire(self) -> dict[str, Any]:
+        """The error object as sent: code, name, message and, when there is some, data."""
+        out: dict[str, Any] = {"code": int(self.code), "name": self.name, "message": self.message}
+        if self.data is not None:
+            out["data"] = self.data
+        return out
+
+    @classmethod
+    def from_wire(cls, error: Any) -> RpcError:
+        """Read the error of a response; tolerate peers that send a bare string or number."""
+        if isinstance(error, dict):
+            code = error.get("code", Code.INTERNAL_ERROR)
+            message = error.get("message", repr(error))
+            if not isinstance(code, int) or isinstance(code, bool):
+                code = Code.INTERNAL_ERROR
+            return cls(int(code), str(message), error.get("data"))
+        return cls(int(Code.INTERNAL_ERROR), str(error))
+
+
+class CallTimeout(RpcError):
+    """A call to the peer was not answered within its time limit."""
+
+    def __init__(self, method: str, timeout: float) -> None:
+        super().__init__(int(Code.TIMEOUT), f"{method!r} was not answered within {timeout:g} s")
+
+
+class ConnectionClosed(RpcError):
+    """The connection closed while a call was waiting, or before it could be sent."""
+
+    def __init__(self, message: str = "the connection is closed") -> None:
+        super().__init__(int(Code.CONNECTION_CLOSED), message)
+
+
+class ProtocolViolation(Exception):
+    """The peer broke the framing (garbage bytes, oversized message): close the connection."""

@@ -1,0 +1,327 @@
+"""The trio TCP server: one task per connection, limits on everything, graceful shutdown.
+
+Each connection runs a :class:`~croupier.protocol.session.Session` in its own task under a
+nursery that survives any failing handler (trio's echo-server pattern): a bug in one
+method or a hostile client costs that request or that connection, never the server.
+Requests are dispatched through a :class:`~croupier.protocol.methods.MethodTable` built from
+services, so new method groups (tables, tournaments) plug in without touching this module.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+import signal
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+import trio
+
+from croupier.engine import CroupierError, PluginManager, SpecError, Stream, UnknownNameError
+from croupier.protocol.codec import DEFAULT_MAX_MESSAGE_SIZE, Notification, Request, encode
+from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.methods import MethodTable, Service
+from croupier.protocol.session import ERROR_NOTIFICATION, Session, SessionLimits
+
+log = logging.getLogger("croupier.server")
+
+PROTOCOL_VERSION = 1
+SUPPORTED_VERSIONS = (1,)
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 7171
+SHUTDOWN_NOTIFICATION = "shutdown"
+
+
+@attrs.frozen
+class ServerLimits:
+    """Everything the server bounds, per connection unless said otherwise."""
+
+    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
+    max_pending: int = 64
+    idle_timeout: float | None = 300.0
+    send_timeout: float = 30.0
+    hello_timeout: float = 10.0
+    """A connection that has not said ``hello`` within this many seconds is closed."""
+    max_connections: int = 1024
+    """Open connections, server-wide; the next one is told why and closed."""
+    max_streams: int = 64
+    """Open randomizer streams per connection."""
+    max_draw: int = 100_000
+    """Symbols in one ``randomizer.draw``."""
+    solver_timeout: float = 60.0
+    solver_threads: int = 2
+    """Solver calls running at once, server-wide (each runs in a worker thread)."""
+    decision_timeout: float = 10.0
+    """Default time limit of a call the server makes to a client (``decide``)."""
+    shutdown_grace: float = 5.0
+    """Seconds in-flight requests get to finish on shutdown."""
+    max_tables: int = 16
+    """Open tables, server-wide (``croupier serve --tables``; used by the tables service)."""
+
+    def session_limits(self) -> SessionLimits:
+        return SessionLimits(
+            max_message_size=self.max_message_size,
+            max_pending=self.max_pending,
+            idle_timeout=self.idle_timeout,
+            send_timeout=self.send_timeout,
+        )
+
+
+@attrs.define(eq=False)
+class Connection:
+    """One client as the services see it: who it said it is, and per-service state."""
+
+    id: int
+    peer: str
+    server: Server
+    session: Session
+    client: str | None = None
+    role: str | None = None
+    protocol: int | None = None
+    state: dict[str, Any] = attrs.field(factory=dict)
+
+    async def call(
+        self, method: str, params: Sequence[Any] = (), timeout: float | None = None
+    ) -> Any:
+        """Call the client (e.g. ``decide``); ``timeout`` defaults to the decision timeout."""
+        limit = self.server.limits.decision_timeout if timeout is None else timeout
+        return await self.session.call(method, params, timeout=limit)
+
+    def __str__(self) -> str:
+        who = f" {self.client!r}" if self.client else ""
+        return f"#{self.id}{who} ({self.peer})"
+
+
+def _peer(stream: trio.abc.Stream) -> str:
+    try:
+        host, port = stream.socket.getpeername()[:2]  # type: ignore[attr-defined]
+        return f"{host}:{port}"
+    except (AttributeError, OSError, ValueError):
+        return "?"
+
+
+def to_rpc_error(exc: CroupierError) -> RpcError:
+    """The structured error for a user error raised by the engine or a plugin."""
+    message = str(exc)
+    if isinstance(exc, UnknownNameError):
+        return RpcError(Code.UNKNOWN_NAME, message, {"known": exc.known})
+    if isinstance(exc, SpecError) and exc.position is not None:
+        return RpcError(Code.BAD_INPUT, message, {"text": exc.text, "position": exc.position})
+    return RpcError(Code.BAD_INPUT, message)
+
+
+class Server:
+    """A croupier server. ``seed`` is the root of every seed the server draws itself."""
+
+    def __init__(
+        self,
+        manager: PluginManager,
+        *,
+        seed: int,
+        limits: ServerLimits = ServerLimits(),
+        services: Iterable[Service] | None = None,
+    ) -> None:
+        from croupier.protocol.services import default_services
+
+        self.manager = manager
+        self.seed = seed
+        self.limits = limits
+        self.services = list(default_services() if services is None else services)
+        self.methods = MethodTable(self.services)
+        self.connections: dict[int, Connection] = {}
+        self.addresses: list[tuple[str, int]] = []
+        self.solver_limiter = trio.CapacityLimiter(limits.solver_threads)
+        self._seed_streams: dict[str, Stream] = {}
+        self._ids = itertools.count(1)
+        self._accept_scope: trio.CancelScope | None = None
+        self._stopping = False
+
+    # -- seeds -----------------------------------------------------------------------------
+    def derive_seed(self, purpose: str) -> int:
+        """The next seed for ``purpose`` (e.g. "randomizer"), drawn from the root seed.
+
+        Seeds per purpose are a reproducible sequence: a server started with the same seed
+        hands out the same seeds in the same order, and every seed is returned to the
+        client so it can replay the stream or table anywhere.
+        """
+        stream = self._seed_streams.setdefault(purpose, Stream(self.seed).child("seeds", purpose))
+        return stream.getrandbits(63)
+
+    # -- serving ---------------------------------------------------------------------------
+    async def serve(
+        self,
+        host: str = DEFAULT_HOST,
+        port: int = DEFAULT_PORT,
+        *,
+        task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Listen on ``host:port`` (port 0: any free port) until :meth:`stop` is called.
+
+        ``nursery.start(server.serve, ...)`` returns the bound addresses. On stop the server
+        stops accepting, lets services finish (tables settle their hands), gives in-flight
+        requests ``shutdown_grace`` seconds, tells every client ``shutdown`` and closes.
+        """
+        listeners = await self.listen(host, port)
+        await self.serve_listeners(listeners, task_status=task_status)
+
+    async def listen(self, host: str, port: int) -> list[trio.SocketListener]:
+        """Bind ``host:port``; a port in use or a bad host is a one-line error."""
+        try:
+            return await trio.open_tcp_listeners(port, host=host)
+        except OSError as exc:
+            raise CroupierError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+    async def serve_listeners(
+        self,
+        listeners: list[trio.SocketListener],
+        *,
+        task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Serve on bound listeners until :meth:`stop` (see :meth:`serve`)."""
+        self.addresses = [listener.socket.getsockname()[:2] for listener in listeners]
+        async with trio.open_nursery() as connections:
+            with trio.CancelScope() as scope:
+                self._accept_scope = scope
+                if self._stopping:
+                    scope.cancel()
+                where = ", ".join(f"{h}:{p}" for h, p in self.addresses)
+                log.info(
+                    "listening on %s (protocol %d, seed %d)", where, PROTOCOL_VERSION, self.seed
+                )
+                task_status.started(self.addresses)
+                await trio.serve_listeners(self._handle, listeners, handler_nursery=connections)
+            for listener in listeners:
+                await listener.aclose()
+            await self._shutdown()
+        log.info("stopped")
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping
+
+    def stop(self) -> None:
+        """Begin a graceful shutdown (safe to call from any task, more than once)."""
+        if not self._stopping:
+            self._stopping = True
+            log.info("shutting down: %d connection(s) open", len(self.connections))
+        if self._accept_scope is not None:
+            self._accept_scope.cancel()
+
+    async def _shutdown(self) -> None:
+        for service in self.services:
+            try:
+                await service.shutdown()
+            except Exception:
+                log.exception("service %s failed to shut down", type(service).__name__)
+
+        async def close(conn: Connection) -> None:
+            await conn.session.drain(self.limits.shutdown_grace)
+            with trio.move_on_after(1.0):
+                with contextlib.suppress(RpcError):
+                    await conn.session.notify(SHUTDOWN_NOTIFICATION, [])
+            await conn.session.close()
+
+        async with trio.open_nursery() as nursery:
+            for conn in list(self.connections.values()):
+                nursery.start_soon(close, conn)
+
+    async def _handle(self, stream: trio.abc.Stream) -> None:
+        """One connection, start to end. Never raises: the server outlives every client."""
+        try:
+            await self._connection(stream)
+        except Exception:
+            log.exception("connection handler failed")
+
+    async def _connection(self, stream: trio.abc.Stream) -> None:
+        conn_id = next(self._ids)
+        peer = _peer(stream)
+        session = Session(
+            stream,
+            limits=self.limits.session_limits(),
+            name=f"#{conn_id}",
+            is_quick=lambda request: self.methods.is_quick(request.method),
+        )
+        if self._stopping or len(self.connections) >= self.limits.max_connections:
+            reason = "shutting down" if self._stopping else "too many connections"
+            log.warning("connection #%d from %s refused: %s", conn_id, peer, reason)
+            code = Code.SHUTTING_DOWN if self._stopping else Code.LIMIT_EXCEEDED
+            error = RpcError(code, f"connection refused: {reason}")
+            with trio.move_on_after(1.0):
+                with contextlib.suppress(
+                    trio.BrokenResourceError, trio.ClosedResourceError, OSError
+                ):
+                    await stream.send_all(
+                        encode(Notification(ERROR_NOTIFICATION, [error.to_wire()]))
+                    )
+            await stream.aclose()
+            return
+        conn = Connection(conn_id, peer, self, session)
+        session.on_request = lambda _session, request: self._dispatch(conn, request)
+        self.connections[conn_id] = conn
+        log.info("connection %s opened", conn)
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._require_hello, conn)
+                await session.run()
+                nursery.cancel_scope.cancel()
+        finally:
+            del self.connections[conn_id]
+            for service in self.services:
+                try:
+                    await service.connection_closed(conn)
+                except Exception:
+                    log.exception("service %s failed on close", type(service).__name__)
+            log.info("connection %s closed: %s", conn, session.closed_reason)
+
+    async def _require_hello(self, conn: Connection) -> None:
+        """Close a connection that has not introduced itself in time (it holds a slot)."""
+        await trio.sleep(self.limits.hello_timeout)
+        if conn.protocol is None:
+            conn.session.closed_reason = f"no hello within {self.limits.hello_timeout:g} s"
+            error = RpcError(Code.HELLO_REQUIRED, f"{conn.session.closed_reason}; closing")
+            with trio.move_on_after(1.0), contextlib.suppress(RpcError):
+                await conn.session.notify(ERROR_NOTIFICATION, [error.to_wire()])
+            await conn.session.close()
+
+    async def _dispatch(self, conn: Connection, request: Request) -> Any:
+        method = self.methods.get(request.method)
+        if method.hello_required and conn.protocol is None:
+            raise RpcError(Code.HELLO_REQUIRED, f"call 'hello' before {method.name!r}")
+        kwargs = method.bind(request.params)
+        try:
+            return await method.handler(conn, **kwargs)
+        except CroupierError as exc:
+            raise to_rpc_error(exc) from None
+
+
+async def run_server(
+    manager: PluginManager,
+    *,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    seed: int,
+    limits: ServerLimits = ServerLimits(),
+) -> None:
+    """Serve until SIGINT or SIGTERM, then shut down gracefully (``croupier serve``).
+
+    A second signal during the shutdown stops at once.
+    """
+    server = Server(manager, seed=seed, limits=limits)
+    listeners = await server.listen(host, port)
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+
+            async def watch() -> None:
+                async for signum in signals:
+                    if server.stopping:
+                        log.warning("received %s again: stopping now", signal.Signals(signum).name)
+                        nursery.cancel_scope.cancel()
+                        return
+                    log.info("received %s", signal.Signals(signum).name)
+                    server.stop()
+
+            nursery.start_soon(watch)
+            await server.serve_listeners(listeners)
+            nursery.cancel_scope.cancel()

@@ -1,0 +1,320 @@
+"""The built-in method groups: handshake, discovery, randomizer streams, solvers.
+
+Every method but ``hello`` requires a successful ``hello`` first. Methods take plain data
+and return plain data (msgpack maps, arrays, strings, numbers), so any msgpack-rpc client
+can use them; ``docs/protocol.md`` documents each one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from typing import Any
+
+import attrs
+import trio
+
+from croupier.engine import CroupierError, Randomizer, Stream, __version__
+from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.methods import Method, Param, Service
+from croupier.protocol.server import SUPPORTED_VERSIONS, Connection
+
+ROLES = ("bot", "client", "watcher")
+"""``bot``: plays seats (answers ``decide``); ``client``: uses services; ``watcher``: watches."""
+
+MAX_SEED = 2**64 - 1
+MAX_NAME = 100
+
+_OPT_INT = (int, type(None))
+
+
+class CoreService(Service):
+    """``hello`` (the handshake), ``ping`` and ``methods``."""
+
+    def methods(self) -> Iterable[Method]:
+        return [
+            Method(
+                "hello",
+                (
+                    Param("version", (int,), doc="the protocol version the client speaks"),
+                    Param("name", (str,), doc="the client's name, for logs"),
+                    Param("role", (str,), "client", doc="one of: " + ", ".join(ROLES)),
+                ),
+                self.hello,
+                "introduce the client; must be the first call",
+                returns="{protocol, server, connection, roles}",
+                hello_required=False,
+                quick=True,
+            ),
+            Method(
+                "ping",
+                (),
+                self.ping,
+                "a trivial call (latency, liveness)",
+                returns='"pong"',
+                quick=True,
+            ),
+            Method(
+                "methods",
+                (),
+                self.list_methods,
+                "every method with its parameters",
+                returns="[{name, summary, params, returns}]",
+                quick=True,
+            ),
+        ]
+
+    async def hello(self, conn: Connection, version: int, name: str, role: str) -> dict[str, Any]:
+        if conn.protocol is not None:
+            raise RpcError(Code.INVALID_REQUEST, "'hello' was already called on this connection")
+        if version not in SUPPORTED_VERSIONS:
+            speaks = ", ".join(str(v) for v in SUPPORTED_VERSIONS)
+            raise RpcError(
+                Code.UNSUPPORTED_VERSION,
+                f"protocol version {version} is not supported; this server speaks {speaks}",
+                {"supported": list(SUPPORTED_VERSIONS)},
+            )
+        if not name.strip() or len(name) > MAX_NAME or not name.isprintable():
+            raise RpcError(Code.BAD_INPUT, f"a client name is 1 to {MAX_NAME} printable characters")
+        if role not in ROLES:
+            raise RpcError(
+                Code.BAD_INPUT, f"unknown role {role[:MAX_NAME]!r}; roles: {', '.join(ROLES)}"
+            )
+        conn.protocol, conn.client, conn.role = version, name, role
+        return {
+            "protocol": version,
+            "server": f"croupier {__version__}",
+            "connection": conn.id,
+            "roles": list(ROLES),
+        }
+
+    async def ping(self, conn: Connection) -> str:
+        return "pong"
+
+    async def list_methods(self, conn: Connection) -> list[dict[str, Any]]:
+        return [method.describe() for method in conn.server.methods]
+
+
+class DiscoveryService(Service):
+    """What the server can do: plugins, rule sets, randomizers, solvers."""
+
+    def methods(self) -> Iterable[Method]:
+        return [
+            Method(
+                "plugins",
+                (),
+                self.plugins,
+                "every plugin and what it contributes",
+                returns="{plugins, skipped, errors}",
+                quick=True,
+            ),
+            Method(
+                "rule_sets",
+                (),
+                self.rule_sets,
+                "the named rule sets",
+                returns="[{name, summary, plugin, rules}]",
+                quick=True,
+            ),
+            Method(
+                "randomizers",
+                (),
+                self.randomizers,
+                "the named randomizers and the spec languages",
+                returns="{randomizers: [{name, summary, plugin, spec}], languages: [...]}",
+                quick=True,
+            ),
+            Method(
+                "solvers",
+                (),
+                self.solvers,
+                "the solvers",
+                returns="[{name, summary, plugin, problem}]",
+                quick=True,
+            ),
+        ]
+
+    async def plugins(self, conn: Connection) -> dict[str, Any]:
+        return conn.server.manager.describe()
+
+    async def rule_sets(self, conn: Connection) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": e.name,
+                "summary": e.item.summary,
+                "plugin": e.plugin,
+                "rules": e.item.rules.to_dict(),
+            }
+            for e in conn.server.manager.rule_sets.entries()
+        ]
+
+    async def randomizers(self, conn: Connection) -> dict[str, Any]:
+        manager = conn.server.manager
+        return {
+            "randomizers": [
+                {"name": e.name, "summary": e.item.summary, "plugin": e.plugin, "spec": e.item.spec}
+                for e in manager.randomizers.entries()
+            ],
+            "languages": [
+                {"name": lang.name, "summary": lang.summary, "plugin": plugin}
+                for plugin, lang in manager.randomizer_languages
+            ],
+        }
+
+    async def solvers(self, conn: Connection) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": e.name,
+                "summary": e.item.summary,
+                "plugin": e.plugin,
+                "problem": e.item.problem_doc,
+            }
+            for e in conn.server.manager.solvers.entries()
+        ]
+
+
+@attrs.define
+class _OpenStream:
+    spec: str
+    seed: int
+    randomizer: Randomizer
+    dealt: int = 0
+
+
+class RandomizerService(Service):
+    """Randomizer streams: open from a spec or a name and a seed, then draw symbols.
+
+    A stream opened with seed ``s`` deals exactly what
+    ``PluginManager.randomizer(spec, Stream(s))`` deals, so a stream can be replayed
+    anywhere. Without a seed, the server derives one from its own seed and returns it.
+    """
+
+    KEY = "randomizer"
+
+    def methods(self) -> Iterable[Method]:
+        return [
+            Method(
+                "randomizer.open",
+                (
+                    Param("spec", (str,), doc="a randomizer's name or spec text"),
+                    Param("seed", _OPT_INT, None, doc="0 to 2**64-1; nil: the server draws one"),
+                ),
+                self.open,
+                "open a stream of symbols",
+                returns="{stream, seed, spec, symbols}",
+                quick=True,
+            ),
+            Method(
+                "randomizer.draw",
+                (
+                    Param("stream", (int,), doc="a stream id from randomizer.open"),
+                    Param("n", (int,), doc="how many symbols"),
+                ),
+                self.draw,
+                "the next n symbols of a stream",
+                returns="[symbol, ...]",
+                quick=True,
+            ),
+            Method(
+                "randomizer.close",
+                (Param("stream", (int,)),),
+                self.close,
+                "close a stream",
+                returns="nil",
+                quick=True,
+            ),
+        ]
+
+    @staticmethod
+    def _streams(conn: Connection) -> dict[int, _OpenStream]:
+        streams: dict[int, _OpenStream] = conn.state.setdefault(RandomizerService.KEY, {})
+        return streams
+
+    async def open(self, conn: Connection, spec: str, seed: int | None) -> dict[str, Any]:
+        streams = self._streams(conn)
+        limit = conn.server.limits.max_streams
+        if len(streams) >= limit:
+            raise RpcError(Code.LIMIT_EXCEEDED, f"at most {limit} open streams per connection")
+        if seed is None:
+            seed = conn.server.derive_seed("randomizer")
+        elif not 0 <= seed <= MAX_SEED:
+            raise RpcError(Code.BAD_INPUT, f"a seed is an integer from 0 to 2**64-1, not {seed}")
+        randomizer = conn.server.manager.randomizer(spec, Stream(seed))
+        stream_id = max(streams, default=0) + 1
+        streams[stream_id] = _OpenStream(spec, seed, randomizer)
+        return {
+            "stream": stream_id,
+            "seed": seed,
+            "spec": spec,
+            "symbols": list(randomizer.symbols),
+        }
+
+    def _get(self, conn: Connection, stream: int) -> _OpenStream:
+        try:
+            return self._streams(conn)[stream]
+        except KeyError:
+            raise RpcError(Code.UNKNOWN_NAME, f"no open stream {stream}") from None
+
+    async def draw(self, conn: Connection, stream: int, n: int) -> list[Any]:
+        opened = self._get(conn, stream)
+        limit = conn.server.limits.max_draw
+        if not 0 <= n <= limit:
+            raise RpcError(Code.LIMIT_EXCEEDED, f"n must be from 0 to {limit}, not {n}")
+        symbols = opened.randomizer.deal(n)
+        opened.dealt += n
+        return list(symbols)
+
+    async def close(self, conn: Connection, stream: int) -> None:
+        self._get(conn, stream)
+        del self._streams(conn)[stream]
+
+
+class SolverService(Service):
+    """``solve``: call any solver plugin by name with its problem (plain data).
+
+    Solvers are pure CPU work, so each call runs in a worker thread (at most
+    ``solver_threads`` at once) and the connection stays responsive. A call over
+    ``solver_timeout`` gets ``limit-exceeded``; Python cannot kill a thread, so the solver
+    finishes in the background and its result is dropped.
+    """
+
+    def methods(self) -> Iterable[Method]:
+        return [
+            Method(
+                "solve",
+                (
+                    Param("solver", (str,), doc="a solver's name (see 'solvers')"),
+                    Param("problem", (dict,), doc="the problem, as the solver documents it"),
+                ),
+                self.solve,
+                "solve one problem with a solver plugin",
+                returns="the solver's solution (a map)",
+            )
+        ]
+
+    async def solve(self, conn: Connection, solver: str, problem: dict[str, Any]) -> Any:
+        server = conn.server
+        found = server.manager.solvers.get(solver)
+        timeout = server.limits.solver_timeout
+        with trio.move_on_after(timeout) as scope:
+            return await trio.to_thread.run_sync(
+                partial(_solve_in_thread, found.solve, problem),
+                limiter=server.solver_limiter,
+                abandon_on_cancel=True,
+            )
+        assert scope.cancelled_caught
+        raise RpcError(Code.LIMIT_EXCEEDED, f"solver {solver!r} took longer than {timeout:g} s")
+
+
+def _solve_in_thread(solve: Any, problem: dict[str, Any]) -> Any:
+    try:
+        return solve(problem)
+    except CroupierError:
+        raise
+    except RecursionError:
+        raise CroupierError("the problem is too deep for the solver") from None
+
+
+def default_services() -> list[Service]:
+    """The services every server offers (tables and tournaments will join this list)."""
+    return [CoreService(), DiscoveryService(), RandomizerService(), SolverService()]

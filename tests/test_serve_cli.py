@@ -1,0 +1,97 @@
+"""``croupier serve`` as a user runs it: a subprocess, a real port, a signal to stop it."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+
+import msgpack
+import pytest
+
+
+def start(*argv: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "croupier.clients.cli", "serve", "--port", "0", *argv],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "CROUPIER_DISABLE_PLUGIN_AUTOLOAD": "1"},
+    )
+
+
+def wait_for_port(proc: subprocess.Popen[str]) -> tuple[int, list[str]]:
+    lines = []
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        lines.append(line)
+        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+        if found:
+            return int(found.group(1)), lines
+    raise AssertionError("no 'listening on' line: " + "".join(lines))
+
+
+def rpc(sock: socket.socket, unpacker: msgpack.Unpacker, message: list) -> object:
+    sock.sendall(msgpack.packb(message))
+    while True:
+        for obj in unpacker:
+            return obj
+        unpacker.feed(sock.recv(65536))
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_serve_answers_then_stops_gracefully_on_a_signal(signum):
+    proc = start("--seed", "5", "--tables", "3")
+    try:
+        port, lines = wait_for_port(proc)
+        assert "seed 5" in lines[-1]
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            unpacker = msgpack.Unpacker(raw=False)
+            assert rpc(sock, unpacker, [0, 1, "hello", [1, "cli-test", "client"]])[2] is None
+            opened = rpc(sock, unpacker, [0, 2, "randomizer.open", ["bag of", None]])
+            assert opened[2]["name"] == "bad-input"
+            proc.send_signal(signum)
+            reply = rpc(sock, unpacker, [0, 3, "ping", []])
+            # depending on timing: answered, refused while draining, or told of the shutdown
+            refused = {"code": 8, "name": "shutting-down", "message": "the server is shutting down"}
+            assert reply in ([1, 3, None, "pong"], [1, 3, refused, None], [2, "shutdown", []])
+        _, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    log = "".join(lines) + err
+    assert proc.returncode == 0, log
+    assert f"received {signal.Signals(signum).name}" in log
+    assert "connection #1 'cli-test'" in log
+    assert log.rstrip().endswith("stopped")
+    assert "Traceback" not in log
+
+
+def test_serve_draws_and_reports_a_seed():
+    proc = start()
+    try:
+        _, lines = wait_for_port(proc)
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    drawn = re.search(r"croupier: seed (\d+) \(rerun with --seed \1 to reproduce\)", lines[0])
+    assert drawn and f"seed {drawn.group(1)})" in lines[-1]
+
+
+def test_serve_on_a_port_in_use_is_a_one_line_error(cli):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        status, _, err = cli("serve", "--port", str(port), "--seed", "1")
+    assert status == 1
+    last = err.strip().splitlines()[-1]
+    assert last.startswith(f"croupier: error: cannot listen on 127.0.0.1:{port}")
+
+
+def test_serve_rejects_a_bad_port(cli):
+    status, _, err = cli("serve", "--port", "70000")
+    assert status == 2 and "a port is 0 to 65535" in err

@@ -1,0 +1,258 @@
+"""The server over real loopback sockets: handshake, discovery, streams, solvers, callbacks."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from croupier.engine import Stream
+from croupier.protocol import Code, ConnectionClosed, RpcError, connect
+from tests.protocol_helpers import Raw, make_manager, make_server
+
+
+@pytest.fixture
+async def served(nursery):
+    server, ask = make_server()
+    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    server.port = port
+    server.ask = ask
+    yield server
+    server.stop()
+
+
+async def test_a_raw_msgpack_socket_speaks_to_the_server(served):
+    raw = await Raw.connect(served.port)
+    hello = await raw.hello()
+    assert hello[:3] == [1, 0, None]
+    assert hello[3]["protocol"] == 1 and hello[3]["server"].startswith("croupier ")
+    assert await raw.call(1, "ping") == [1, 1, None, "pong"]
+    opened = await raw.call(2, "randomizer.open", "tetromino", 42)
+    assert opened[3] == {
+        "stream": 1,
+        "seed": 42,
+        "spec": "tetromino",
+        "symbols": list("IJLOSTZ"),
+    }
+    drawn = await raw.call(3, "randomizer.draw", 1, 10)
+    assert drawn[3] == make_manager().randomizer("tetromino", Stream(42)).deal(10)
+    await raw.aclose()
+
+
+async def test_hello_is_required_first_and_checks_version_name_and_role(served):
+    raw = await Raw.connect(served.port)
+    reply = await raw.call(1, "ping")
+    assert reply[2]["code"] == Code.HELLO_REQUIRED and reply[3] is None
+    reply = await raw.call(2, "hello", 2, "bot", "bot")
+    assert reply[2]["code"] == Code.UNSUPPORTED_VERSION
+    assert "this server speaks 1" in reply[2]["message"]
+    assert reply[2]["data"] == {"supported": [1]}
+    reply = await raw.call(3, "hello", 1, "bot", "dealer")
+    assert reply[2]["name"] == "bad-input" and "roles: bot, client, watcher" in reply[2]["message"]
+    reply = await raw.call(4, "hello", 1, "", "bot")
+    assert reply[2]["name"] == "bad-input"
+    assert (await raw.call(5, "hello", 1, "bot", "bot"))[2] is None
+    reply = await raw.call(6, "hello", 1, "bot", "bot")
+    assert reply[2]["code"] == Code.INVALID_REQUEST and "already" in reply[2]["message"]
+    await raw.aclose()
+
+
+@pytest.mark.parametrize(
+    ("request_", "code", "fragment"),
+    [
+        ([0, 1, "nope", []], Code.METHOD_NOT_FOUND, "unknown method 'nope'"),
+        ([0, 1, "ping", [1]], Code.INVALID_PARAMS, "ping takes 0 parameters"),
+        ([0, 1, "randomizer.open", []], Code.INVALID_PARAMS, "takes 1 to 2 parameters"),
+        ([0, 1, "randomizer.open", [5]], Code.INVALID_PARAMS, "'spec' must be string, not integer"),
+        ([0, 1, "randomizer.open", ["x", "1"]], Code.INVALID_PARAMS, "integer or nil, not string"),
+        ([0, 1, "randomizer.draw", [1, True]], Code.INVALID_PARAMS, "'n' must be integer"),
+        ([0, 1, "randomizer.open", {"spek": "x"}], Code.INVALID_PARAMS, "unknown parameter"),
+        ([0, 1, "randomizer.open", {"seed": 1}], Code.INVALID_PARAMS, "missing parameter 'spec'"),
+        ([0, 1, 17, []], Code.INVALID_REQUEST, "method must be a string"),
+        ([0, 1, "ping", "x"], Code.INVALID_REQUEST, "params must be an array"),
+        ([0, 1, "test.bug", []], Code.INTERNAL_ERROR, "internal error in 'test.bug'"),
+        ([0, 1, "test.junk", []], Code.INTERNAL_ERROR, "cannot be encoded"),
+        ([0, 1, "solve", ["nope", {}]], Code.UNKNOWN_NAME, "unknown solver 'nope'"),
+    ],
+)
+async def test_bad_requests_get_error_responses_and_the_connection_lives(
+    served, request_, code, fragment
+):
+    raw = await Raw.connect(served.port)
+    await raw.hello()
+    await raw.send(request_)
+    reply = await raw.receive()
+    assert reply[:2] == [1, 1] and reply[3] is None
+    assert reply[2]["code"] == code and fragment in reply[2]["message"]
+    assert await raw.call(2, "ping") == [1, 2, None, "pong"]
+    await raw.aclose()
+
+
+async def test_params_by_name_are_accepted(served):
+    async with connect("127.0.0.1", served.port, name="t") as client:
+        opened = await client.call_named("randomizer.open", {"spec": "pick a,b", "seed": 3})
+        assert opened["symbols"] == ["a", "b"] and opened["seed"] == 3
+
+
+async def test_discovery(served):
+    async with connect("127.0.0.1", served.port, name="t") as client:
+        plugins = await client.call("plugins")
+        assert {p["name"] for p in plugins["plugins"]} >= {"rule-sets", "test"}
+        rule_sets = await client.call("rule_sets")
+        assert "vegas-s17" in [r["name"] for r in rule_sets]
+        assert rule_sets[0]["rules"]["decks"] == 6
+        randomizers = await client.call("randomizers")
+        assert "tetromino" in [r["name"] for r in randomizers["randomizers"]]
+        # third-party languages are tried first, the built-in fallback last
+        assert randomizers["languages"][0] == {
+            "name": "pick",
+            "summary": "pick A,B,C: uniform picks",
+            "plugin": "test",
+        }
+        solvers = await client.call("solvers")
+        assert next(s for s in solvers if s["name"] == "add") == {
+            "name": "add",
+            "summary": "adds a and b",
+            "plugin": "test",
+            "problem": "{a: int, b: int}",
+        }
+        methods = {m["name"]: m for m in await client.call("methods")}
+        assert methods["randomizer.draw"]["params"][1]["name"] == "n"
+        assert {"hello", "ping", "solve", "randomizer.open"} <= set(methods)
+
+
+async def test_streams_match_the_engine_and_seeds_are_reported(served):
+    manager = make_manager()
+    async with connect("127.0.0.1", served.port, name="t") as client:
+        first = await client.call("randomizer.open", "pick A,B,C,D")
+        drawn = await client.call("randomizer.draw", first["stream"], 7)
+        drawn += await client.call("randomizer.draw", first["stream"], 13)
+        assert drawn == manager.randomizer("pick A,B,C,D", Stream(first["seed"])).deal(20)
+        second = await client.call("randomizer.open", "pick A,B,C,D")
+        assert second["stream"] != first["stream"] and second["seed"] != first["seed"]
+        await client.call("randomizer.close", first["stream"])
+        with pytest.raises(RpcError, match="no open stream") as info:
+            await client.call("randomizer.draw", first["stream"], 1)
+        assert info.value.code == Code.UNKNOWN_NAME
+    # the seeds a server draws derive from its own seed: same seed, same seeds
+    again, _ = make_server(seed=served.seed)
+    assert [again.derive_seed("randomizer") for _ in range(2)] == [first["seed"], second["seed"]]
+    other, _ = make_server(seed=served.seed + 1)
+    assert other.derive_seed("randomizer") != first["seed"]
+
+
+async def test_stream_errors_are_structured(served):
+    async with connect("127.0.0.1", served.port, name="t") as client:
+        with pytest.raises(RpcError) as info:
+            await client.call("randomizer.open", "pick a,,b", 1)
+        assert info.value.code == Code.BAD_INPUT
+        assert info.value.data == {"text": "pick a,,b", "position": 7}
+        with pytest.raises(RpcError, match="from 0 to 2\\*\\*64-1") as info:
+            await client.call("randomizer.open", "tetromino", -1)
+        opened = await client.call("randomizer.open", "tetromino", 1)
+        with pytest.raises(RpcError, match="n must be from 0 to 100000") as info:
+            await client.call("randomizer.draw", opened["stream"], 100_001)
+        assert info.value.code == Code.LIMIT_EXCEEDED
+        for _ in range(63):
+            await client.call("randomizer.open", "tetromino", 1)
+        with pytest.raises(RpcError, match="at most 64 open streams") as info:
+            await client.call("randomizer.open", "tetromino", 1)
+
+
+async def test_the_solver_route_calls_any_solver_by_name(served):
+    async with connect("127.0.0.1", served.port, name="t") as client:
+        assert await client.call("solve", "add", {"a": 2, "b": 40}) == {"sum": 42}
+        with pytest.raises(RpcError, match="needs integers") as info:
+            await client.call("solve", "add", {"a": "2"})
+        assert info.value.code == Code.BAD_INPUT
+        with pytest.raises(RpcError, match="internal error in 'solve'") as info:
+            await client.call("solve", "broken", {})
+        assert info.value.code == Code.INTERNAL_ERROR
+        assert await client.call("ping") == "pong"
+
+
+async def test_a_slow_solver_is_cut_off(nursery):
+    server, _ = make_server(solver_timeout=0.1)
+    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    async with connect("127.0.0.1", port, name="t") as client:
+        with pytest.raises(RpcError, match=r"took longer than 0\.1 s") as info:
+            await client.call("solve", "slow", {"seconds": 0.5})
+        assert info.value.code == Code.LIMIT_EXCEEDED
+        assert await client.call("ping") == "pong"
+    server.stop()
+
+
+async def test_the_server_calls_the_client_and_gets_its_answer(served):
+    seen = []
+
+    async def decide(observation):
+        seen.append(observation)
+        return "stand"
+
+    async with connect(
+        "127.0.0.1", served.port, name="bot", role="bot", handlers={"decide": decide}
+    ) as client:
+        assert await client.call("test.ask") == {"action": "stand"}
+    assert seen == [{"hand": ["A", "7"], "legal": ["hit", "stand"]}]
+
+
+async def test_a_client_that_never_answers_times_out_and_the_server_goes_on(served):
+    raw = await Raw.connect(served.port)
+    await raw.hello()
+    await raw.send([0, 1, "test.ask", [0.2]])
+    request = await raw.receive()  # the server's decide request, which we ignore
+    assert request[0] == 0 and request[2] == "decide"
+    reply = await raw.receive()
+    assert reply == [1, 1, None, {"default": "stand", "because": "timeout"}]
+    # a late answer is ignored and the connection still works
+    await raw.send([1, request[1], None, "hit"])
+    assert await raw.call(2, "ping") == [1, 2, None, "pong"]
+    await raw.aclose()
+
+
+async def test_a_client_that_disconnects_mid_call(served):
+    """A table calls a bot from its own task (not a request handler), as tables will."""
+    raw = await Raw.connect(served.port)
+    await raw.hello()
+    (conn,) = served.connections.values()
+    assert conn.client == "raw" and conn.role == "client"
+
+    async def bot_leaves():
+        assert (await raw.receive())[2] == "decide"
+        await raw.aclose()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(bot_leaves)
+        with pytest.raises(ConnectionClosed), trio.fail_after(5):
+            await conn.call("decide", [{}], timeout=5)
+    with trio.fail_after(2):
+        while served.connections:
+            await trio.sleep(0.01)
+    async with connect("127.0.0.1", served.port, name="next") as client:
+        assert await client.call("ping") == "pong"
+
+
+async def test_a_client_answering_decide_with_an_error(served):
+    async def decide(observation):
+        raise RpcError(Code.BAD_INPUT, "cannot decide")
+
+    async with connect("127.0.0.1", served.port, name="b", handlers={"decide": decide}) as client:
+        assert await client.call("test.ask") == {"default": "stand", "because": "bad-input"}
+
+
+async def test_200_concurrent_connections(served):
+    results = []
+
+    async def one(i):
+        async with connect("127.0.0.1", served.port, name=f"c{i}") as client:
+            await trio.sleep(0.01)
+            opened = await client.call("randomizer.open", "tetromino", i)
+            results.append((i, await client.call("randomizer.draw", opened["stream"], 3)))
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            for i in range(200):
+                nursery.start_soon(one, i)
+    manager = make_manager()
+    assert len(results) == 200
+    for i, drawn in results[::20]:
+        assert drawn == manager.randomizer("tetromino", Stream(i)).deal(3)
