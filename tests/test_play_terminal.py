@@ -123,3 +123,27 @@ def test_a_closed_terminal_ends_the_game_cleanly():
     term.child.ptyproc.wait()
     assert term.child.ptyproc.signalstatus is None  # not killed by the hang-up
     assert term.child.ptyproc.exitstatus == 1  # "the terminal was closed"
+
+
+def test_hint_shows_the_solvers_exact_ev_of_each_legal_action(manager):
+    rules = manager.rule_sets.get("vegas-s17").rules
+    solution = manager.solvers.get("blackjack").solve(
+        {"rules": rules.to_dict(), "hand": "A,4", "upcard": "5"}
+    )
+    ev = {kind: v["ev"] for kind, v in solution["hand"]["actions"].items()}
+    term = Term("play", "--rules", "vegas-s17", "--seed", "36")
+    term.wait_for("Your bet")
+    term.press("\r", "You: Soft 15", "[?] Hint")
+    best = max(ev, key=lambda kind: ev[kind])
+    screen = term.press("?", "Exact EV per unit bet", "(best)")
+    for kind, label in (
+        ("stand", "Stand"),
+        ("hit", "Hit"),
+        ("double", "Double"),
+        ("surrender", "Surrender"),
+    ):
+        assert f"{label} {ev[kind]:+.4f}" in screen
+    assert f"{best.capitalize()} {ev[best]:+.4f} (best)" in screen
+    term.press("q", "forfeit")
+    term.press("y")
+    assert term.finish() == 0

@@ -84,3 +84,29 @@ def test_key_decoder():
     decoder = KeyDecoder()
     assert decoder.feed("é".encode()[:1]) == []  # a character split across reads
     assert decoder.feed("é".encode()[1:]) == ["é"]
+
+
+def test_hint_offered_only_where_the_solver_plays_the_rules(manager):
+    from croupier.clients.play.hint import make_hint, rank_text
+
+    assert make_hint(manager, manager.rule_sets.get("classic").rules) is None
+    hint = make_hint(manager, manager.rule_sets.get("vegas-s17").rules)
+    assert hint is not None
+    assert [rank_text(c) for c in ("AS", "9H", "TD", "KC")] == ["A", "9", "T", "T"]
+    from croupier.engine import Observation
+
+    seen = Observation(
+        "play",
+        1,
+        1,
+        ("hit", "stand"),
+        990,
+        hands=(("KS", "6D", "2C"),),
+        total=18,
+        stake=10,
+        dealer_upcard="9H",
+    )
+    lines = hint(seen)
+    assert lines[0].startswith("Exact EV per unit bet")
+    assert "Double" not in " ".join(lines)  # only the legal actions
+    assert "(best)" in lines[1]

@@ -41,6 +41,7 @@ def _say(line: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from croupier.clients.play.game import run_game
+    from croupier.clients.play.hint import make_hint
     from croupier.clients.play.terminal import open_screen
     from croupier.engine import CroupierError
 
@@ -55,8 +56,11 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError):  # a replaced stdin (a test harness, an embedding)
         fd = -1
     seed = resolve_seed(args)
+    hint = make_hint(manager, rules)
     with open_screen(fd, "ascii" if args.ascii else None) as screen:
-        ended, tally = run_game(manager, rules, seed, screen, title=f"{args.rules} (seed {seed})")
+        ended, tally = run_game(
+            manager, rules, seed, screen, title=f"{args.rules} (seed {seed})", hint=hint
+        )
     _say(f"Thanks for playing. {tally.line()}")
     if ended == "interrupted":
         raise KeyboardInterrupt
