@@ -19,6 +19,7 @@ import math
 import os
 import signal
 from collections.abc import Callable
+from typing import Any
 
 import trio  # type: ignore[import-untyped, unused-ignore]
 
@@ -104,9 +105,12 @@ class Game:
                     continue
                 self._send.send_nowait(key)
 
-    async def watch_signals(self) -> None:
+    async def watch_signals(self, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Handle signals; started (``nursery.start``) before the first drawing, so no
+        resize or Ctrl-C can fall between the screen appearing and its handler."""
         signals = (signal.SIGWINCH, signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
         with trio.open_signal_receiver(*signals) as received:
+            task_status.started()
             async for signum in received:
                 if signum == signal.SIGWINCH:
                     self.screen.resize()
@@ -127,8 +131,8 @@ class Game:
         """Play rounds until the person quits, runs out of chips or the session is ended."""
         async with trio.open_nursery() as nursery:
             self._scope = nursery.cancel_scope
+            await nursery.start(self.watch_signals)
             nursery.start_soon(self.read_keys)
-            nursery.start_soon(self.watch_signals)
             self.redraw()
             while await table.play_round():
                 pass
