@@ -1,0 +1,273 @@
+"""What the person at the terminal knows of the table: built from public events only.
+
+:class:`TableView` follows a table's :class:`~croupier.engine.play.Event` stream (and the
+seat's observations, for the chips) and holds what the screen shows: the dealer's cards
+(the hole card as ``"#"`` until it is turned), every seat's hands with their stakes and
+outcomes, a log of what just happened in plain English, and the session's :class:`Tally`.
+It never sees the engine's state, so the same view serves a local table and (later) a
+table on a croupier server: only the seat's player differs.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from croupier.engine.cards import HIDDEN, RANKS, VALUES, card, name, total_of
+from croupier.engine.play import Event, Observation
+
+LOG_LINES = 40
+"""How many lines of narration the view keeps (the screen shows the last few)."""
+
+
+@attrs.frozen
+class Tally:
+    """The session so far: hands settled (each split hand counts), won, lost, pushed, and
+    the net chips (chips held now minus at the start; a stake forfeited by quitting
+    mid-hand counts as lost chips)."""
+
+    hands: int = 0
+    won: int = 0
+    lost: int = 0
+    pushed: int = 0
+    net: int = 0
+
+    def line(self) -> str:
+        sign = "+" if self.net > 0 else ""
+        return (
+            f"{self.hands} hands: {self.won} won, {self.lost} lost, {self.pushed} pushed; "
+            f"net {sign}{chips_text(self.net)}"
+        )
+
+
+WON = ("win", "natural")
+LOST = ("lose", "bust", "surrender")
+
+
+@attrs.define
+class HandState:
+    """One hand of a seat: its cards as codes, its stake and, once settled, its outcome."""
+
+    cards: list[str]
+    stake: int
+    outcome: str | None = None
+
+    @property
+    def value(self) -> tuple[int, bool]:
+        """``(total, soft)`` of the cards."""
+        return hand_total(self.cards)
+
+
+def hand_total(codes: list[str]) -> tuple[int, bool]:
+    """``(total, soft)`` of the visible cards (a hidden card counts nothing)."""
+    return total_of(VALUES[card(c)] for c in codes if c != HIDDEN)
+
+
+def card_name(code: str) -> str:
+    """``"Queen of Clubs"``, or ``"?"`` for the hidden hole card."""
+    return "?" if code == HIDDEN or code[:1] not in RANKS else name(card(code))
+
+
+def total_text(codes: list[str]) -> str:
+    """``"Soft 17"``, ``"16"``, ``"Bust (24)"``; ``""`` without cards. (Whether two cards
+    making 21 are a blackjack depends on the rules: the settlement says so.)"""
+    shown = [c for c in codes if c != HIDDEN]
+    if not shown:
+        return ""
+    total, soft = hand_total(shown)
+    if total > 21:
+        return f"Bust ({total})"
+    return f"Soft {total}" if soft else str(total)
+
+
+class TableView:
+    """The table as seen from seat ``seat``, updated by :meth:`apply` and :meth:`observe`."""
+
+    def __init__(self, seat: int, chips: int, title: str) -> None:
+        self.seat = seat
+        self.title = title
+        self.start_chips = chips
+        self.chips = chips
+        self.round = 0
+        self.dealer: list[str] = []
+        self.hands: dict[int, list[HandState]] = {}
+        self.acting: tuple[int, int] = (seat, 0)
+        self.bets: dict[int, int] = {}
+        self.log: list[str] = []
+        self._cards_round = 0
+        self._round_chips = chips
+        self.bets_seen: set[int] = set()
+        self._won = self._lost = self._pushed = 0
+
+    # -- what the screen asks ---------------------------------------------------------------
+    @property
+    def tally(self) -> Tally:
+        return Tally(
+            self._won + self._lost + self._pushed,
+            self._won,
+            self._lost,
+            self._pushed,
+            self.chips - self.start_chips,
+        )
+
+    @property
+    def my_hands(self) -> list[HandState]:
+        return self.hands.get(self.seat, [])
+
+    @property
+    def at_stake(self) -> int:
+        """Chips on the table in the person's unsettled hands."""
+        return sum(h.stake for h in self.my_hands if h.outcome is None)
+
+    def say(self, line: str) -> None:
+        """Add a line to the narration (the status line shows the newest)."""
+        self.log.append(line)
+        del self.log[:-LOG_LINES]
+
+    # -- updates ----------------------------------------------------------------------------
+    def observe(self, observation: Observation) -> None:
+        """Take the chips, the round and the hand to play from an observation."""
+        self.chips = observation.chips
+        self.round = observation.round
+        if observation.phase == "play":  # the hand to play (a split hand's turn has come)
+            self.acting = (observation.seat, observation.hand)
+
+    def apply(self, event: Event) -> None:
+        """Follow one event and narrate it."""
+        kind = event.kind
+        if kind == "round":
+            self.round = event.round
+            self._round_chips = self.chips
+        elif kind == "end" and self.seat in self.bets_seen:
+            self.bets_seen.discard(self.seat)
+            self.say(round_result(self.chips - self._round_chips))
+        elif kind == "deal":
+            self._deal(event)
+        elif kind == "reveal" and event.card is not None:
+            if len(self.dealer) > 1:
+                self.dealer[1] = event.card
+        elif kind == "action" and event.seat is not None:
+            self._action(event)
+        elif kind == "chips" and event.seat is not None:
+            self._chips(event)
+        elif kind == "settle" and event.seat is not None:
+            self._settle(event)
+        line = narrate(event, self.seat)
+        if line:
+            self.say(line)
+
+    def _new_round(self, round_: int) -> None:
+        self._cards_round = round_
+        self.dealer = []
+        self.hands = {s: [HandState([], bet)] for s, bet in self.bets.items()}
+        self.bets = {}
+
+    def _deal(self, event: Event) -> None:
+        if event.round != self._cards_round:
+            self._new_round(event.round)
+        code = event.card or HIDDEN
+        if event.seat is None:
+            self.dealer.append(code)
+            return
+        hands = self.hands.setdefault(event.seat, [HandState([], 0)])
+        index = event.hand or 0
+        while len(hands) <= index:
+            hands.append(HandState([], hands[0].stake))
+        hands[index].cards.append(code)
+
+    def _action(self, event: Event) -> None:
+        seat, index = event.seat or 0, event.hand or 0
+        self.acting = (seat, index)
+        hands = self.hands.get(seat, [])
+        if index >= len(hands):
+            return
+        hand = hands[index]
+        if event.action == "double":
+            hand.stake *= 2
+        elif event.action == "split" and hand.cards:
+            hands.insert(index + 1, HandState([hand.cards.pop()], hand.stake))
+
+    def _chips(self, event: Event) -> None:
+        amount = event.amount or 0
+        if event.seat == self.seat:
+            self.chips += amount
+        if event.reason == "bet":
+            self.bets[event.seat or 0] = -amount
+            self.bets_seen.add(event.seat or 0)
+        elif event.reason == "raise":
+            seat, index = self.acting
+            hands = self.hands.get(seat, [])
+            if seat == event.seat and index < len(hands):
+                hands[index].stake -= amount
+
+    def _settle(self, event: Event) -> None:
+        hands = self.hands.get(event.seat or 0, [])
+        index = event.hand or 0
+        if index < len(hands):
+            hands[index].outcome = event.outcome
+        if event.seat != self.seat:
+            return
+        if event.outcome in WON:
+            self._won += 1
+        elif event.outcome in LOST:
+            self._lost += 1
+        else:
+            self._pushed += 1
+
+
+def chips_text(n: int) -> str:
+    """``"1 chip"``, ``"5 chips"``."""
+    return f"{n} chip" if n == 1 else f"{n} chips"
+
+
+def round_result(net: int) -> str:
+    """The closing line of a round for the person: what it won or lost in all."""
+    if net > 0:
+        return f"Round over: you win {chips_text(net)}"
+    if net < 0:
+        return f"Round over: you lose {chips_text(-net)}"
+    return "Round over: you break even"
+
+
+_OUTCOMES = {
+    "win": "win",
+    "natural": "win with a blackjack",
+    "push": "push",
+    "lose": "lose",
+    "bust": "bust",
+    "surrender": "surrender",
+}
+
+
+def narrate(event: Event, me: int) -> str | None:
+    """The status-line sentence for ``event``, speaking to the person at seat ``me``;
+    None for events the screen shows by other means (chips, round boundaries)."""
+    mine = event.seat == me
+    who = "You" if mine else ("The dealer" if event.seat is None else f"Seat {event.seat}")
+    if event.hand and mine:
+        who = f"Your hand {event.hand + 1}"
+    kind = event.kind
+    if kind == "deal":
+        if event.card == HIDDEN:
+            return "The dealer deals the hole card face down"
+        you = mine and not event.hand  # "You" takes the plural verb
+        if event.reason == "draw":
+            verb = "draw" if you else "draws"
+        else:
+            verb = "are dealt" if you else "is dealt"
+        return f"{who} {verb} the {card_name(event.card or HIDDEN)}"
+    if kind == "reveal":
+        return f"The dealer turns the {card_name(event.card or HIDDEN)}"
+    if kind == "action":
+        if event.action == "bet":
+            return f"{who} bet{'' if mine and not event.hand else 's'} {event.amount}"
+        if mine:
+            return None  # the person knows what they pressed; the cards show the result
+        extra = f" {event.amount}" if event.amount else ""
+        return f"{who}: {event.action}{extra}"
+    if kind == "settle":
+        outcome = _OUTCOMES.get(event.outcome or "", event.outcome or "")
+        return f"{who}: {outcome} ({event.total})"
+    if kind in ("round", "end", "chips"):
+        return None
+    text = event.describe()
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,112 @@
+"""The terminal game's pieces without a terminal: the view built from events, the layout,
+the key decoder."""
+
+from __future__ import annotations
+
+import trio
+
+from croupier.clients.play.layout import MIN_HEIGHT, MIN_WIDTH, Prompt, layout, too_small
+from croupier.clients.play.terminal import BACKSPACE, ENTER, ESCAPE, KeyDecoder, decode_keys
+from croupier.clients.play.view import TableView, narrate, total_text
+from croupier.engine import Action, Event
+from croupier.engine.players import ScriptedPlayer
+from croupier.engine.table import Table
+
+
+def play(manager, rules_name, seed, actions, rounds=1):
+    rules = manager.rule_sets.get(rules_name).rules
+    view = TableView(1, rules.starting_chips, rules_name)
+    table = Table(manager, rules, seed, [ScriptedPlayer(actions)], listeners=[view.apply])
+    trio.run(table.play, rounds)
+    return view, table
+
+
+def test_split_and_double_follow_the_table(manager):
+    # seed 49 at vegas-s17 deals 9C 9D against an 8: split, double the first hand, stand
+    view, table = play(
+        manager, "vegas-s17", 49, [Action("bet", 10), Action("split"), Action("double")]
+    )
+    hands = view.my_hands
+    assert [h.cards[0] for h in hands] == ["9C", "9D"]
+    assert [h.stake for h in hands] == [20, 10]
+    assert all(h.outcome is not None for h in hands)
+    assert "#" not in view.dealer  # the hole card was turned
+    assert view.chips == table.ledger.balances["seat-1"]
+    assert view.tally.hands == 2
+    assert view.tally.net == table.ledger.balances["seat-1"] - 1000
+
+
+def test_tally_counts_every_settled_hand(manager):
+    view, table = play(manager, "classic", 5, [Action("bet", 1), Action("stand")] * 3, 3)
+    tally = view.tally
+    assert tally.hands == 3 == tally.won + tally.lost + tally.pushed
+    assert tally.net == table.ledger.balances["seat-1"] - 100
+    assert view.log[-1].startswith("Round over: you ")
+
+
+def test_totals_and_narration():
+    assert total_text(["AS", "6H"]) == "Soft 17"
+    assert total_text(["AS", "6H", "TD"]) == "17"
+    assert total_text(["KS", "QH", "5C"]) == "Bust (25)"
+    assert total_text(["5S", "#"]) == "5"
+    me = 1
+    assert narrate(Event("deal", 1, seat=1, hand=0, card="QC"), me) == (
+        "You are dealt the Queen of Clubs"
+    )
+    assert narrate(Event("deal", 1, card="5H", reason="draw"), me) == (
+        "The dealer draws the Five of Hearts"
+    )
+    assert narrate(Event("deal", 1, seat=1, hand=1, card="2D", reason="draw"), me) == (
+        "Your hand 2 draws the Two of Diamonds"
+    )
+    assert narrate(Event("shuffle", 1), me) == "Shuffling..."
+    assert narrate(Event("chips", 1, seat=1, amount=-5, reason="bet"), me) is None
+
+
+def test_layout_shrinks_many_hands_to_one_line_each():
+    view = TableView(1, 100, "test")
+    for i, code in enumerate(["8S", "8H", "8D", "8C"]):
+        view.apply(Event("deal", 1, seat=1, hand=i, card=code))
+    for code in ("TS", "#"):
+        view.apply(Event("deal", 1, card=code))
+    prompt = Prompt("Your move:", (("H", "Hit"), ("S", "Stand")))
+    spans = layout(view, prompt, MIN_WIDTH, MIN_HEIGHT, "ascii")
+    texts = [s.text for s in spans]
+    assert "Dealer shows 10" in texts
+    assert sum(t.startswith(("Hand ", "> Hand ")) for t in texts) == 4
+    assert all(0 <= s.row < MIN_HEIGHT and s.col + len(s.text) <= MIN_WIDTH for s in spans)
+    assert too_small(MIN_WIDTH - 1, MIN_HEIGHT) and not too_small(MIN_WIDTH, MIN_HEIGHT)
+
+
+def test_key_decoder():
+    assert decode_keys(b"h\r20\x7f\x1b") == ["h", ENTER, "2", "0", BACKSPACE, ESCAPE]
+    assert decode_keys(b"\x1b[A\x1bOPs") == ["s"]  # arrows and function keys are dropped
+    decoder = KeyDecoder()
+    assert decoder.feed("é".encode()[:1]) == []  # a character split across reads
+    assert decoder.feed("é".encode()[1:]) == ["é"]
+
+
+def test_hint_offered_only_where_the_solver_plays_the_rules(manager):
+    from croupier.clients.play.hint import make_hint, rank_text
+
+    assert make_hint(manager, manager.rule_sets.get("classic").rules) is None
+    hint = make_hint(manager, manager.rule_sets.get("vegas-s17").rules)
+    assert hint is not None
+    assert [rank_text(c) for c in ("AS", "9H", "TD", "KC")] == ["A", "9", "T", "T"]
+    from croupier.engine import Observation
+
+    seen = Observation(
+        "play",
+        1,
+        1,
+        ("hit", "stand"),
+        990,
+        hands=(("KS", "6D", "2C"),),
+        total=18,
+        stake=10,
+        dealer_upcard="9H",
+    )
+    lines = hint(seen)
+    assert lines[0].startswith("Exact EV per unit bet")
+    assert "Double" not in " ".join(lines)  # only the legal actions
+    assert "(best)" in lines[1]
