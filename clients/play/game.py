@@ -21,7 +21,7 @@ import signal
 from collections.abc import Callable
 from typing import Any
 
-import trio  # type: ignore[import-untyped, unused-ignore]
+import trio
 
 from croupier.clients.play.layout import Prompt, layout, too_small, too_small_message
 from croupier.clients.play.terminal import BACKSPACE, ENTER, ESCAPE, KeyDecoder, Screen
