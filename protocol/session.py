@@ -120,6 +120,7 @@ class Session:
         self._quiet.set()
         self._draining = False
         self._closed = False
+        self._closed_event = trio.Event()
         self._nursery: trio.Nursery | None = None
         self._started = trio.Event()
 
@@ -371,6 +372,10 @@ class Session:
         with trio.move_on_after(grace):
             await self._quiet.wait()
 
+    async def wait_closed(self) -> None:
+        """Return when the connection has closed, for whatever reason."""
+        await self._closed_event.wait()
+
     async def close(self) -> None:
         """Close the connection: pending calls fail with :class:`ConnectionClosed`."""
         if not self._closed:
@@ -382,6 +387,7 @@ class Session:
         if self._closed:
             return
         self._closed = True
+        self._closed_event.set()
         self.closed_reason = reason
         for call in self._calls.values():
             call.done.set()
