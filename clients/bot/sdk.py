@@ -114,6 +114,58 @@ def as_bot(bot: Bot | DecideFn, name: str | None = None) -> Bot:
     return FunctionBot(bot, name or getattr(bot, "__name__", "bot").strip("<>") or "bot")
 
 
+def _unwrap(group: BaseExceptionGroup) -> BaseException:
+    """The one error inside nested trio exception groups (a connection's ends), if one."""
+    leaves: list[BaseException] = []
+
+    def walk(exc: BaseException) -> None:
+        if isinstance(exc, BaseExceptionGroup):
+            for inner in exc.exceptions:
+                walk(inner)
+        else:
+            leaves.append(exc)
+
+    walk(group)
+    return leaves[0] if len(leaves) == 1 else group
+
+
+async def _session(
+    me: _Seat,
+    host: str,
+    port: int,
+    seat: int | None,
+    create: Mapping[str, Any],
+    on_seated: Callable[[dict[str, Any]], None] | None,
+) -> bool:
+    """One connection's worth of play; True when the table is over, raises when the
+    connection is lost."""
+    async with connect(
+        host,
+        port,
+        name=me.bot.name,
+        role="bot",
+        handlers={"decide": me.decide},
+        on_notification=me.notified,
+    ) as client:
+        if not await me.sit(client, seat, create):
+            return True
+        me.failures = 0
+        if on_seated is not None:
+            on_seated({"table": me.table, "seat": me.bot.seat, "info": me.bot.table})
+        async with trio.open_nursery() as nursery:
+
+            async def closed() -> None:
+                await client.session.wait_closed()
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(closed)
+            await me.finished.wait()
+            nursery.cancel_scope.cancel()
+        if me.finished.is_set():
+            return True
+        raise ConnectionClosed(client.session.closed_reason or "connection lost")
+
+
 class _Seat:
     """What one :func:`play` call remembers across reconnections."""
 
@@ -124,6 +176,7 @@ class _Seat:
         self.final: dict[str, Any] | None = None
         self.finished = trio.Event()
         self.server_stopped = False
+        self.failures = 0
 
     async def decide(self, table: int, observation: Any) -> dict[str, Any]:
         action = await self.bot.answer(Observation.from_dict(observation))
@@ -189,41 +242,20 @@ async def play(
     """
     me = _Seat(as_bot(bot, name))
     me.table = table
-    failures = 0
     while True:
         try:
-            async with connect(
-                host,
-                port,
-                name=me.bot.name,
-                role="bot",
-                handlers={"decide": me.decide},
-                on_notification=me.notified,
-            ) as client:
-                failures = 0
-                if not await me.sit(client, seat, create or {}):
+            try:
+                if await _session(me, host, port, seat, create or {}, on_seated):
                     break
-                if on_seated is not None:
-                    on_seated({"table": me.table, "seat": me.bot.seat, "info": me.bot.table})
-                async with trio.open_nursery() as nursery:
-
-                    async def closed(client: Client = client) -> None:
-                        await client.session.wait_closed()
-                        nursery.cancel_scope.cancel()
-
-                    nursery.start_soon(closed)
-                    await me.finished.wait()
-                    nursery.cancel_scope.cancel()
-                if me.finished.is_set():
-                    break
-                raise ConnectionClosed(client.session.closed_reason or "connection lost")
+            except BaseExceptionGroup as group:
+                raise _unwrap(group) from None
         except (ConnectionClosed, CroupierError) as exc:
             if me.server_stopped:
                 raise CroupierError("the server shut down") from None
-            failures += 1
-            if me.token is None or failures > reconnect:
+            me.failures += 1
+            if me.token is None or me.failures > reconnect:
                 raise CroupierError(str(exc)) from None
-            delay = min(5.0, 0.2 * 2 ** (failures - 1))
+            delay = min(5.0, 0.2 * 2 ** (me.failures - 1))
             log.warning("connection lost (%s); reconnecting in %g s", exc, delay)
             await trio.sleep(delay)
     assert me.final is not None
