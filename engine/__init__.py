@@ -6,6 +6,7 @@ import does: ``from croupier.engine import hookimpl, RandomizerKind, Stream``.
 
 from importlib import metadata
 
+from croupier.engine.draws import UniformDraws
 from croupier.engine.errors import (
     CroupierError,
     DuplicateNameError,
@@ -18,6 +19,7 @@ from croupier.engine.ledger import Ledger, LedgerEntry
 from croupier.engine.manager import PluginFailure, PluginInfo, PluginManager
 from croupier.engine.play import Action, Event, Observation
 from croupier.engine.players import HandView, Player, Strategy, StrategyPlayer
+from croupier.engine.randomizer_stats import RandomizerStats, collect_stats
 from croupier.engine.randomizers import (
     Randomizer,
     RandomizerFactory,
@@ -58,6 +60,7 @@ __all__ = [
     "RandomizerFactory",
     "RandomizerKind",
     "RandomizerLanguage",
+    "RandomizerStats",
     "Registry",
     "RuleSet",
     "Solution",
@@ -67,8 +70,10 @@ __all__ = [
     "StrategyPlayer",
     "Stream",
     "Table",
+    "UniformDraws",
     "UnknownNameError",
     "__version__",
+    "collect_stats",
     "draw_seed",
     "hookimpl",
 ]

@@ -20,6 +20,7 @@ import pluggy
 
 from croupier.engine import hookspecs
 from croupier.engine.errors import CroupierError, PluginError, SpecError
+from croupier.engine.players import Strategy
 from croupier.engine.randomizers import (
     Randomizer,
     RandomizerFactory,
@@ -27,7 +28,7 @@ from croupier.engine.randomizers import (
     RandomizerLanguage,
 )
 from croupier.engine.registry import Registry
-from croupier.engine.rules import Named, RuleSet
+from croupier.engine.rules import BlackjackRules, Named, RuleSet
 from croupier.engine.seeds import Stream
 from croupier.engine.solvers import Solver
 
@@ -228,6 +229,13 @@ class PluginManager:
     @property
     def strategies(self) -> Registry[Named]:
         return self.registry("croupier_strategies")
+
+    def strategy(self, name: str, rules: BlackjackRules) -> Strategy:
+        """The strategy called ``name``, as played under ``rules`` (see Strategy.for_rules)."""
+        found = self.strategies.get(name)
+        if not isinstance(found, Strategy):
+            raise CroupierError(f"strategy {name!r} is not a local strategy")
+        return found.for_rules(rules)
 
     @property
     def randomizer_languages(self) -> list[tuple[str, RandomizerLanguage]]:

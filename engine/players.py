@@ -19,7 +19,9 @@ from typing import Protocol
 import attrs
 
 from croupier.engine.cards import VALUES, card, total_of
+from croupier.engine.errors import CroupierError
 from croupier.engine.play import Action, Observation
+from croupier.engine.rules import BlackjackRules
 
 
 class Player(Protocol):
@@ -42,15 +44,34 @@ class HandView(Protocol):
     def soft(self) -> bool: ...
 
 
+PlayRule = Callable[[HandView, int, tuple[str, ...]], str]
+
+
+def _needs_rules(hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:
+    raise CroupierError("this strategy depends on the rules: use strategy.for_rules(rules)")
+
+
 @attrs.frozen
 class Strategy:
     """A named local strategy: ``play(hand, upcard, legal)`` returns an action kind for the
     play phase; ``upcard`` is the dealer's upcard value (1 for an ace, 2-10). An answer not
-    in ``legal`` is refused like any player's and gets the default (stand)."""
+    in ``legal`` is refused like any player's and gets the default (stand).
+
+    A strategy that depends on the table's rules (basic strategy does) gives ``adapt``
+    instead of ``play``: ``adapt(rules)`` returns the play rule for those rules. Callers
+    seat ``strategy.for_rules(rules)``, which is the strategy itself when it needs no rules.
+    """
 
     name: str
     summary: str
-    play: Callable[[HandView, int, tuple[str, ...]], str]
+    play: PlayRule = _needs_rules
+    adapt: Callable[[BlackjackRules], PlayRule] | None = None
+
+    def for_rules(self, rules: BlackjackRules) -> Strategy:
+        """This strategy as played under ``rules`` (raises a one-line error if it can't)."""
+        if self.adapt is None:
+            return self
+        return attrs.evolve(self, play=self.adapt(rules), adapt=None)
 
 
 @attrs.frozen

@@ -139,6 +139,7 @@ def simulate(
     chunk: int = 10_000,
 ) -> dict[str, Any]:
     """Play ``rounds`` rounds at ``seats`` seats; the report of :class:`SimStats`."""
+    strategy = strategy.for_rules(rules)
     core = build_core(manager, rules, seed, [BANKROLL] * seats, keep_entries=False)
     stats = SimStats(rules.min_bet)
     done = 0

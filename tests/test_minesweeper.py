@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from croupier.engine import CroupierError, SpecError
 from croupier.plugins.minesweeper import analysis as analysis_module
+from croupier.plugins.minesweeper import endgame as endgame_module
+from croupier.plugins.minesweeper import guess as guess_module
 from croupier.plugins.minesweeper.analysis import (
     InconsistentBoardError,
     TooComplexError,
@@ -187,9 +189,12 @@ def test_safest_is_lowest_probability_then_fewest_covered_neighbours():
     assert safest(result) == 7  # top-right corner: 3 neighbours, the fewest among the lowest
 
 
-def test_best_guess_prefers_a_cell_that_unlocks_the_board():
+def test_best_guess_prefers_a_cell_that_unlocks_the_board(monkeypatch):
     # four interior cells at 1/4 (frontier cells are 1/3): the one most likely to settle
-    # another cell when it is safe wins, by the exact score the docs state
+    # another cell when it is safe wins, by the exact score the docs state (the endgame
+    # search, which would settle this small position exactly, is switched off)
+    monkeypatch.setattr(endgame_module, "MAX_SOLUTIONS", 0)
+    monkeypatch.setattr(guess_module, "INTERIOR_CANDIDATES", 4)
     board = parse_board("1???\n????")
     result = analyze(board, 2)
     guess = best_guess(result)
@@ -210,6 +215,44 @@ def test_best_guess_prefers_a_cell_that_unlocks_the_board():
             progress += after.placements if after.safes else 0
         scores[j] = 1 - result.probabilities[j] + Fraction(progress, result.placements)
     assert scores[guess] == max(scores.values())
+
+
+DEAD_CELL_BOARD = """\
+??X1.1?2
+??21.1?X
+??1.1232
+??1.1X?1
+??2123?2
+????????
+"""
+
+
+def test_dead_cells_are_passed_over(monkeypatch):
+    monkeypatch.setattr(endgame_module, "MAX_SOLUTIONS", 0)
+    result = analyze(parse_board(DEAD_CELL_BOARD), 10)
+    dead = 5 * 8 + 4  # (5, 4): the 2 above it leaves one mine for (5, 3) and (5, 5)
+    assert safest(result) == dead and result.probabilities[dead] == Fraction(2, 23)
+    assert guess_module._outcomes(result, dead) == (1, 0)  # always shows 1, settles nothing
+    guess = best_guess(result)
+    assert guess is not None and guess != dead
+    assert guess_module._outcomes(result, guess)[0] > 1
+
+
+def test_at_most_two_interior_cells_are_looked_at(monkeypatch):
+    monkeypatch.setattr(endgame_module, "MAX_SOLUTIONS", 0)
+    seen = []
+    real = guess_module._outcomes
+
+    def spy(analysis, j):
+        seen.append(j)
+        return real(analysis, j)
+
+    monkeypatch.setattr(guess_module, "_outcomes", spy)
+    result = analyze(parse_board("1" + "?" * 9 + "\n" + "?" * 10 + "\n" + "?" * 10), 4)
+    best_guess(result)
+    # 26 interior cells tie on probability: only the two first of the base order are tried
+    assert len(result.interior) == 26
+    assert sum(1 for j in seen if j in result.interior) == 2
 
 
 def test_no_guess_when_only_mines_are_covered():

@@ -51,7 +51,7 @@ def test_serve_answers_then_stops_gracefully_on_a_signal(signum):
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
             unpacker = msgpack.Unpacker(raw=False)
             assert rpc(sock, unpacker, [0, 1, "hello", [1, "cli-test", "client"]])[2] is None
-            opened = rpc(sock, unpacker, [0, 2, "randomizer.open", ["nope", None]])
+            opened = rpc(sock, unpacker, [0, 2, "randomizer.open", ["bag of", None]])
             assert opened[2]["name"] == "bad-input"
             proc.send_signal(signum)
             reply = rpc(sock, unpacker, [0, 3, "ping", []])

@@ -5,12 +5,21 @@ cell shares one probability) go to the cell with the fewest covered, not-known-m
 neighbours, the most likely to show a 0 (which opens an area) or a small number that settles
 its few neighbours; then reading order.
 
-The guess (:func:`best_guess`) looks one step ahead among the best few cells of that order
-whose probability is within ``LOOKAHEAD_MARGIN`` of the lowest: for each it tries every
-number the cell could show, weighs each by its exact share of the placements, and checks
-whether the solver would then find a safe cell. It picks the highest
-``P(safe) + P(safe and the next move is certain)``: a slightly riskier cell that usually
-unlocks the board beats a slightly safer one that usually leads to another guess.
+The guess (:func:`best_guess`):
+
+1. Endgame: when few placements remain, the exact game-tree search of
+   :mod:`~croupier.plugins.minesweeper.endgame` picks the click with the highest probability
+   of winning the whole game.
+2. Otherwise it looks one step ahead among the best few cells of the base order whose
+   probability is within ``LOOKAHEAD_MARGIN`` of the lowest: for each it tries every number
+   the cell could show, weighs each by its exact share of the placements, and checks whether
+   the solver would then find a safe cell. It picks the highest
+   ``P(safe) + P(safe and the next move is certain)``: a slightly riskier cell that usually
+   unlocks the board beats a slightly safer one that usually leads to another guess.
+   Dead cells (only one number possible and nothing settled by it) are passed over: clicking
+   one takes a risk and teaches nothing, while later information may settle it for free.
+   At most ``INTERIOR_CANDIDATES`` interior cells are looked at (they differ only by their
+   neighbour counts), so the frontier cells just behind them get their turn.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ from fractions import Fraction
 from croupier.engine import CroupierError
 from croupier.plugins.minesweeper.analysis import Analysis, analyze
 from croupier.plugins.minesweeper.board import COVERED, Board, neighbours
+from croupier.plugins.minesweeper.endgame import solve_endgame
 
 
 def safest(analysis: Analysis) -> int | None:
@@ -54,6 +64,7 @@ def _order(analysis: Analysis) -> Callable[[int], tuple[Fraction, int, int]]:
 
 LOOKAHEAD_CANDIDATES = 6
 LOOKAHEAD_MARGIN = Fraction(1, 20)
+INTERIOR_CANDIDATES = 2
 
 
 def best_guess(analysis: Analysis) -> int | None:
@@ -64,29 +75,48 @@ def best_guess(analysis: Analysis) -> int | None:
     first = safest(analysis)
     if first is None or first not in analysis.probabilities:
         return first
-    board = analysis.board
+    endgame = solve_endgame(analysis)
+    if endgame is not None:
+        return endgame.cell
     probs = analysis.probabilities
     low = probs[first]
     ranked = sorted(
         (j for j, p in probs.items() if p <= low + LOOKAHEAD_MARGIN), key=_order(analysis)
     )
     best, best_score = first, Fraction(-1)
-    for j in ranked[:LOOKAHEAD_CANDIDATES]:
-        progress = 0
-        cells = list(board.cells)
-        for value in range(9):
-            cells[j] = value
-            try:
-                after = analyze(
-                    Board(board.width, board.height, tuple(cells)), analysis.total_mines
-                )
-            except CroupierError:
+    interior = set(analysis.interior)
+    evaluated = inside = 0
+    for j in ranked:
+        if evaluated >= LOOKAHEAD_CANDIDATES:
+            break
+        if j in interior:
+            if inside >= INTERIOR_CANDIDATES:
                 continue
-            if after.safes:
-                progress += after.placements
-        safe = 1 - probs[j]
+            inside += 1
+        outcomes, progress = _outcomes(analysis, j)
+        if outcomes == 1 and not progress:
+            continue  # dead: its number is already known, clicking it is risk for nothing
+        evaluated += 1
         chance = Fraction(progress, analysis.placements)  # P(safe and progress)
-        score = safe + chance
+        score = 1 - probs[j] + chance
         if score > best_score:
             best, best_score = j, score
     return best
+
+
+def _outcomes(analysis: Analysis, j: int) -> tuple[int, int]:
+    """How many numbers ``j`` could show, and the placements in which it shows one that
+    makes some cell certainly safe."""
+    board = analysis.board
+    cells = list(board.cells)
+    outcomes = progress = 0
+    for value in range(9):
+        cells[j] = value
+        try:
+            after = analyze(Board(board.width, board.height, tuple(cells)), analysis.total_mines)
+        except CroupierError:
+            continue
+        outcomes += 1
+        if after.safes:
+            progress += after.placements
+    return outcomes, progress

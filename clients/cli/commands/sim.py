@@ -16,7 +16,7 @@ from croupier.clients.cli.common import (
     stdout_console,
 )
 from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
-from croupier.engine import CroupierError, Strategy
+from croupier.engine import CroupierError
 from croupier.engine.simulate import simulate
 
 
@@ -47,9 +47,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 def run(args: argparse.Namespace) -> int:
     manager = get_manager()
     rules = rules_from_args(manager, args)
-    strategy = manager.strategies.get(args.strategy)
-    if not isinstance(strategy, Strategy):
-        raise CroupierError(f"strategy {args.strategy!r} cannot be simulated (not a Strategy)")
+    strategy = manager.strategy(args.strategy, rules)
     if not 1 <= args.seats <= 7:
         raise CroupierError(f"a table has 1 to 7 seats, not {args.seats}")
     seed = resolve_seed(args)

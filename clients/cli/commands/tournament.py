@@ -1,0 +1,257 @@
+"""``croupier tournament``: the King-of-the-Hill contest between executables and strategies."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from rich.table import Table as RichTable
+
+from croupier.clients.cli.common import (
+    add_json_argument,
+    add_seed_argument,
+    get_manager,
+    positive_int,
+    print_json,
+    progress,
+    resolve_seed,
+    stdout_console,
+)
+from croupier.engine import CroupierError, PluginManager, Strategy
+from croupier.engine.executable import BOT_PATH, check_executable
+from croupier.engine.tournament import (
+    HANDS,
+    MAX_FAULTS,
+    ROUNDS,
+    TOURNEYS,
+    Entry,
+    TournamentConfig,
+)
+from croupier.engine.tournament_run import (
+    ExecutableEntry,
+    StrategyEntry,
+    TournamentResult,
+    replay_tournament,
+    run_tournament,
+)
+
+RULE_SET = "koth"
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    parser = sub.add_parser(
+        "tournament",
+        help="run a King-of-the-Hill blackjack tournament between bots",
+        description=(
+            "Play T independent runs (tourneys) of R rounds: each round seats the bots at "
+            "tables of four (balanced when the count is not a multiple of four) for five "
+            "hands of the 'koth' rules, chips reset to 200 each run. A bot's score is its "
+            "average chips at the end of a run, shown with a 95%% confidence interval. BOT "
+            "is an executable (run once per decision with the contest's five arguments), a "
+            "built-in strategy name (see 'croupier plugins'), or 'tcp'."
+        ),
+    )
+    parser.add_argument("bots", nargs="*", metavar="BOT", help="executable path or strategy")
+    parser.add_argument(
+        "--tourneys", type=positive_int, default=TOURNEYS, help=f"runs (default: {TOURNEYS})"
+    )
+    parser.add_argument(
+        "--rounds", type=positive_int, default=ROUNDS, help=f"rounds per run (default: {ROUNDS})"
+    )
+    parser.add_argument(
+        "--hands", type=positive_int, default=HANDS, help=f"hands per round (default: {HANDS})"
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=2.0,
+        metavar="SECONDS",
+        help="time for one decision; a slower bot is killed and stands (default: 2)",
+    )
+    parser.add_argument(
+        "--max-faults",
+        type=_count,
+        default=MAX_FAULTS,
+        metavar="K",
+        help=f"disqualify a bot after K faults in a run, 0: never (default: {MAX_FAULTS})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        help="processes playing tables (default: one per CPU with executable bots, else 1)",
+    )
+    parser.add_argument(
+        "--bot-path",
+        default=BOT_PATH,
+        metavar="PATH",
+        help=f"PATH in the bots' clean environment (default: {BOT_PATH})",
+    )
+    parser.add_argument("--log", metavar="FILE", help="save the full event log (JSON lines)")
+    parser.add_argument(
+        "--replay", metavar="FILE", help="replay a saved log, check it, and show its standings"
+    )
+    add_seed_argument(parser)
+    add_json_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"expected 0 < seconds <= 3600, not {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, not {text!r}")
+    return value
+
+
+def entries_for(manager: PluginManager, bots: Sequence[str], bot_path: str) -> list[Entry]:
+    """Entries for the BOT arguments: a strategy name, ``tcp``, or a path to an executable.
+
+    A name that is both a strategy and a file in the current directory is the strategy;
+    write ``./lim17`` for the file. Repeated names get ``#2``, ``#3`` ... in the standings.
+    """
+    entries: list[Entry] = []
+    seen: dict[str, int] = {}
+    for bot in bots:
+        entry: Entry
+        if bot == "tcp":
+            raise CroupierError(
+                "BOT 'tcp' is a seat for a bot connected to a croupier server: the tournament "
+                "must run on that server (--connect HOST:PORT), which needs the server's table "
+                "service, not available in this version"
+            )
+        if bot in manager.strategies:
+            strategy = manager.strategies.get(bot)
+            if not isinstance(strategy, Strategy):
+                raise CroupierError(f"strategy {bot!r} cannot play a tournament (not a Strategy)")
+            name, entry = bot, StrategyEntry(bot, strategy)
+        elif os.sep in bot or Path(bot).exists():
+            path = check_executable(bot)
+            name = Path(bot).name
+            entry = ExecutableEntry(name, (str(path),), bot_path)
+        else:
+            known = ", ".join(manager.strategies.names())
+            raise CroupierError(
+                f"unknown bot {bot!r}: not a file (write ./{bot} for one here) nor a "
+                f"strategy ({known})"
+            )
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:
+            name = f"{name}#{seen[name]}"
+        if isinstance(entry, StrategyEntry):
+            entry = StrategyEntry(name, entry.strategy)
+        elif isinstance(entry, ExecutableEntry):
+            entry = ExecutableEntry(name, entry.command, entry.path)
+        entries.append(entry)
+    return entries
+
+
+def run(args: argparse.Namespace) -> int:
+    manager = get_manager()
+    if args.replay:
+        if args.bots or args.log:
+            raise CroupierError("--replay takes no BOT arguments and no --log")
+        try:
+            with open(args.replay, encoding="utf-8") as lines:
+                result = replay_tournament(manager, lines)
+        except OSError as exc:
+            raise CroupierError(f"cannot read {args.replay}: {exc.strerror}") from None
+        return show(result, args.json, replayed=True)
+    if not args.bots:
+        raise CroupierError("name at least one BOT (an executable or a strategy), or --replay")
+    entries = entries_for(manager, args.bots, args.bot_path)
+    rules = manager.rule_sets.get(RULE_SET).rules
+    seed = resolve_seed(args)
+    config = TournamentConfig(
+        rules=rules,
+        seed=seed,
+        tourneys=args.tourneys,
+        rounds=args.rounds,
+        hands=args.hands,
+        decision_time=args.time_limit,
+        max_faults=args.max_faults,
+    )
+    workers = args.workers
+    if workers is None:
+        executables = any(isinstance(e, ExecutableEntry) for e in entries)
+        workers = (os.cpu_count() or 1) if executables else 1
+    out: IO[str] | None = None
+    if args.log:
+        try:
+            out = open(args.log, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise CroupierError(f"cannot write {args.log}: {exc.strerror}") from None
+    try:
+        write = None if out is None else _writer(out)
+        with progress("tournament", args.tourneys * args.rounds) as tick:
+            result = run_tournament(
+                manager, config, entries, workers=workers, write=write, progress=tick
+            )
+    finally:
+        if out is not None:
+            out.close()
+    return show(result, args.json)
+
+
+def _writer(out: IO[str]) -> Any:
+    def write(line: dict[str, Any]) -> None:
+        out.write(json.dumps(line) + "\n")
+
+    return write
+
+
+def show(result: TournamentResult, as_json: bool, replayed: bool = False) -> int:
+    if as_json:
+        data = result.to_dict()
+        if replayed:
+            data["replayed"] = True
+        print_json(data)
+        return 0
+    config = result.config
+    console = stdout_console()
+    verb = "replayed" if replayed else "played"
+    console.print(
+        f"[bold]King of the Hill[/]: {len(result.names)} bots, {config.tourneys} tourneys of "
+        f"{config.rounds} rounds x {config.hands} hands (seed {config.seed}); {verb} "
+        f"{result.tables} tables, {result.hands} hands, {result.decisions} decisions"
+    )
+    table = RichTable(show_edge=False)
+    for column in ("rank", "bot", "chips", "95% CI", "sd", "hands", "faults", "broke", "DQ"):
+        justify = "left" if column == "bot" else "right"
+        table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for s in result.standings:
+        ci = "n/a" if s.low is None or s.high is None else f"{s.low:.1f} .. {s.high:.1f}"
+        sd = "n/a" if s.sd is None else f"{s.sd:.1f}"
+        table.add_row(
+            str(s.rank),
+            s.name,
+            f"{s.mean:.1f}",
+            ci,
+            sd,
+            str(s.hands),
+            str(s.faults),
+            str(s.broke),
+            str(s.disqualified),
+        )
+    console.print(table)
+    if not result.conserved:
+        print("croupier: error: chips were not conserved (a bug)", file=sys.stderr)
+        return 1
+    return 0

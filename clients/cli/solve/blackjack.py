@@ -1,0 +1,150 @@
+"""``croupier solve blackjack``: exact EVs, basic-strategy charts, house edge, dealer odds."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from croupier.clients.cli.common import add_json_argument, get_manager, print_json, stdout_console
+from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
+
+STYLES = {
+    "H": "bold red",
+    "S": "bold yellow",
+    "D": "bold green",
+    "P": "bold cyan",
+    "R": "bold magenta",
+}
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    parser = sub.add_parser(
+        "blackjack",
+        help="exact blackjack EVs, basic-strategy chart and house edge",
+        description=(
+            "Solve blackjack exactly for a rule set: the basic-strategy chart and house edge "
+            "(--chart, the default), every action's EV for one hand (--hand T,6 --upcard T), "
+            "the dealer's final-total probabilities (--dealer). Finite shoes are solved "
+            "composition-dependently; --decks inf is an infinite deck."
+        ),
+    )
+    add_rules_arguments(parser)
+    parser.add_argument("--chart", action="store_true", help="the chart and the house edge")
+    parser.add_argument("--hand", metavar="CARDS", help="the player's cards, e.g. T,6 or 8,8")
+    parser.add_argument("--upcard", metavar="CARD", help="the dealer's upcard, e.g. T or A")
+    parser.add_argument(
+        "--dealer",
+        dest="dealer_table",  # "dealer" is the rules' --s17/--h17 option
+        action="store_true",
+        help="the dealer's final-total probabilities",
+    )
+    parser.add_argument(
+        "--objective",
+        choices=("ev", "win-probability"),
+        default="ev",
+        help="maximise expected value (default) or the chance of winning (hit/stand only)",
+    )
+    add_json_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    manager = get_manager()
+    rules = rules_from_args(manager, args)
+    problem: dict[str, Any] = {"rules": rules.to_dict(), "objective": args.objective}
+    if args.chart:
+        problem["chart"] = True
+    if args.dealer_table:
+        problem["dealer"] = True
+    if args.hand is not None or args.upcard is not None:
+        problem["hand"], problem["upcard"] = args.hand, args.upcard
+    solution = manager.solvers.get("blackjack").solve(problem)
+    if args.json:
+        print_json(solution)
+    else:
+        show(solution)
+    return 0
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:+.4f}%"
+
+
+def show(solution: dict[str, Any]) -> None:
+    console = stdout_console()
+    rules = solution["rules"]
+    decks = "infinite deck" if rules["decks"] is None else f"{rules['decks']} deck(s)"
+    console.print(
+        f"[bold]Blackjack[/bold]: {decks}, {rules['dealer'].upper()}, double {rules['double']}, "
+        f"{'DAS' if rules['double_after_split'] else 'no DAS'}, split to "
+        f"{rules['max_split_hands']}, surrender {rules['surrender']}, "
+        f"{rules['blackjack_pays']}, {'peek' if rules['peek'] else 'no peek'}; "
+        f"objective {solution['objective']}"
+    )
+    if "note" in solution:
+        console.print(f"[dim]{solution['note']}[/dim]")
+    if "dealer" in solution:
+        table = Table(title="Dealer's final total by upcard")
+        table.add_column("up")
+        outcomes = next(iter(solution["dealer"].values())).keys()
+        for o in outcomes:
+            table.add_column(o, justify="right")
+        for up, dist in solution["dealer"].items():
+            table.add_row(up, *(f"{p:.5f}" for p in dist.values()))
+        console.print(table)
+    if "hand" in solution:
+        show_hand(console, solution["hand"])
+    if "chart" in solution:
+        show_chart(console, solution)
+
+
+def show_hand(console: Any, hand: dict[str, Any]) -> None:
+    kind = "soft" if hand["soft"] else "hard"
+    table = Table(title=f"{hand['cards']} ({kind} {hand['total']}) against {hand['upcard']}")
+    table.add_column("action")
+    columns = next(iter(hand["actions"].values())).keys()
+    for c in columns:
+        table.add_column(c, justify="right")
+    for action, values in hand["actions"].items():
+        style = "bold green" if action == hand["best"] else ""
+        table.add_row(Text(action, style=style), *(f"{v:+.6f}" for v in values.values()))
+    console.print(table)
+    if "natural" in hand:
+        console.print(f"a natural: EV {hand['natural']:+.6f}")
+    else:
+        console.print(f"best: [bold green]{hand['best']}[/bold green]")
+
+
+def show_chart(console: Any, solution: dict[str, Any]) -> None:
+    chart = solution["chart"]
+    for section, title in (("hard", "Hard totals"), ("soft", "Soft totals"), ("pairs", "Pairs")):
+        if section not in chart:
+            continue
+        table = Table(title=title)
+        table.add_column("hand")
+        for up in chart["upcards"]:
+            table.add_column(up, justify="center")
+        for row, letters in chart[section].items():
+            cells = [Text(x, style=STYLES[x[0]]) for x in letters]
+            table.add_row(row, *cells)
+        console.print(table)
+    if "house_edge" in solution:
+        console.print(
+            "H hit, S stand, Dh/Ds double else hit/stand, P split, Ph split (DAS) else hit, "
+            "Rh/Rs/Rp surrender else hit/stand/split"
+        )
+        edge = solution["house_edge"]
+        console.print(
+            f"house edge: [bold]{_pct(edge['total_dependent'])}[/bold] playing this chart "
+            f"(total-dependent), {_pct(edge['composition_dependent'])} with "
+            "composition-dependent play"
+        )
+    else:
+        win = solution["win_probability"]
+        console.print(
+            f"chance of winning a hand (a push counts one half): {win['chart']:.6f} "
+            f"with this chart, {win['optimal']:.6f} playing each hand optimally"
+        )

@@ -1,0 +1,272 @@
+"""The King-of-the-Hill tournament: entries, seatings, tourneys and their bookkeeping.
+
+A tournament is ``tourneys`` independent runs. In each run every bot starts with the rules'
+``starting_chips`` (200 under ``koth``) and plays ``rounds`` rounds; a round seats the bots
+that can still pay the buy-in at tables of at most ``table_size`` (4) plus a dealer, and each
+table plays ``hands`` (5) hands. Seatings are a shuffle of the live bots drawn from
+``Stream(seed).child("tourney-T", "round-R", "seating")``; when the number of bots is not a
+multiple of the table size the tables are *balanced*: ``ceil(n / 4)`` tables whose sizes
+differ by at most one (9 bots: 3 + 3 + 3; 10 bots: 4 + 3 + 3), so every live bot plays
+every round and all play the same number of hands. Each table's cards come from its own
+seed, ``Stream(seed).child("tourney-T", "round-R", "table-K").getrandbits(63)``, so a
+table's play depends on nothing but the seed, its name and its seats' chips: not on the
+order or the process in which tables are played.
+
+A bot that cannot pay the buy-in leaves the run (its score is what it holds). A bot whose
+faults (``default`` events: timeouts, crashes, garbage, refused answers) reach
+``max_faults`` in one run is disqualified at the end of that round: it forfeits its chips to
+the house (a score of 0) and sits out the rest of the run (``max_faults=0``: never).
+
+:class:`Tournament` is the bookkeeping only (pure, no I/O): it hands out the :class:`TableJob`
+of each round and takes back :class:`TableResult`; the drivers that play tables are in
+:mod:`croupier.engine.tournament_run`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import ExitStack
+from typing import Any, Protocol
+
+import attrs
+
+from croupier.engine.errors import CroupierError
+from croupier.engine.players import Player
+from croupier.engine.rules import BlackjackRules, rules_from_options
+from croupier.engine.seeds import SEED_BITS, Stream
+from croupier.engine.standings import Standing, rank
+from croupier.engine.table import DECISION_TIME
+
+TOURNEYS = 10
+ROUNDS = 50
+HANDS = 5
+TABLE_SIZE = 4
+MAX_FAULTS = 10
+"""Defaults: runs, rounds per run, hands per round, bots per table, faults per run before a
+bot is disqualified."""
+
+
+class Entry(Protocol):
+    """A bot entered in a tournament: a name and a way to seat it at one table.
+
+    ``player(stack)`` is called once per table the bot sits at (five hands) and may push
+    clean-up onto ``stack`` (a working directory, a connection). Entries given to a process
+    pool must pickle; any other :class:`Player` can still play through the in-process
+    driver.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    def player(self, stack: ExitStack) -> Player: ...
+
+
+@attrs.frozen
+class TournamentConfig:
+    """Everything that fixes a tournament's outcome, with the bots' play."""
+
+    rules: BlackjackRules
+    seed: int
+    tourneys: int = TOURNEYS
+    rounds: int = ROUNDS
+    hands: int = HANDS
+    table_size: int = TABLE_SIZE
+    decision_time: float = DECISION_TIME
+    max_faults: int = MAX_FAULTS
+
+    def __attrs_post_init__(self) -> None:
+        for field, low in (("tourneys", 1), ("rounds", 1), ("hands", 1), ("max_faults", 0)):
+            value = getattr(self, field)
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise CroupierError(f"a tournament's {field} must be an integer >= {low}")
+        if not 1 <= self.table_size <= 7:
+            raise CroupierError(f"a table seats 1 to 7 bots, not {self.table_size}")
+        if not self.decision_time > 0:
+            raise CroupierError("the decision time must be positive")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise CroupierError("a seed is a non-negative integer")
+
+    def to_dict(self) -> dict[str, Any]:
+        data = attrs.asdict(self, recurse=False)
+        data["rules"] = self.rules.to_dict()
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any) -> TournamentConfig:
+        try:
+            fields = dict(data)
+            fields["rules"] = rules_from_options(BlackjackRules(), dict(fields["rules"]))
+            return cls(**fields)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CroupierError(f"bad tournament settings: {exc}") from None
+
+
+def table_sizes(bots: int, size: int = TABLE_SIZE) -> list[int]:
+    """``bots`` bots at ``ceil(bots / size)`` tables whose sizes differ by at most one."""
+    if bots <= 0:
+        return []
+    tables = -(-bots // size)
+    base, extra = divmod(bots, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+def seat(stream: Stream, bots: Sequence[int], size: int = TABLE_SIZE) -> list[tuple[int, ...]]:
+    """The tables of one round: a shuffle of ``bots`` cut into balanced tables, in seat order."""
+    order = stream.shuffled(list(bots))
+    tables = []
+    start = 0
+    for n in table_sizes(len(order), size):
+        tables.append(tuple(order[start : start + n]))
+        start += n
+    return tables
+
+
+@attrs.frozen
+class TableJob:
+    """One table of one round: which bots sit where (entry indices), their chips, its seed."""
+
+    tourney: int
+    round: int
+    table: int
+    seed: int
+    bots: tuple[int, ...]
+    chips: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = attrs.asdict(self)
+        data["bots"], data["chips"] = list(self.bots), list(self.chips)
+        return data
+
+
+@attrs.frozen
+class TableResult:
+    """What a table's five hands did to its seats (indexed like ``job.bots``)."""
+
+    job: TableJob
+    chips: tuple[int, ...]
+    hands: tuple[int, ...]
+    faults: tuple[int, ...]
+    decisions: int
+    conserved: bool
+    log: tuple[dict[str, Any], ...] = ()
+
+
+@attrs.define
+class Run:
+    """One tourney in progress."""
+
+    chips: list[int]
+    hands: list[int]
+    faults: list[int]
+    disqualified: list[bool]
+    house: int = 0
+    over: bool = False
+
+
+class Tournament:
+    """The bookkeeping of a tournament (no play, no I/O): jobs out, results in."""
+
+    def __init__(self, config: TournamentConfig, names: Sequence[str]) -> None:
+        if not names:
+            raise CroupierError("a tournament needs at least one bot")
+        self.config = config
+        self.names = list(names)
+        n = len(names)
+        start = config.rules.starting_chips
+        self.runs = [
+            Run([start] * n, [0] * n, [0] * n, [False] * n) for _ in range(config.tourneys)
+        ]
+        self.round = 0
+        self.tables = 0
+        self.decisions = 0
+        self.conserved = True
+
+    @property
+    def finished(self) -> bool:
+        return self.round >= self.config.rounds or all(run.over for run in self.runs)
+
+    def live(self, run: Run) -> list[int]:
+        """The bots of ``run`` that play its next round."""
+        low = self.config.rules.min_bet
+        return [
+            bot for bot, chips in enumerate(run.chips) if chips >= low and not run.disqualified[bot]
+        ]
+
+    def next_jobs(self) -> list[TableJob]:
+        """The tables of the next round of every run still going (empty when finished)."""
+        if self.finished:
+            return []
+        self.round += 1
+        config = self.config
+        root = Stream(config.seed)
+        jobs = []
+        for t, run in enumerate(self.runs, 1):
+            if run.over:
+                continue
+            live = self.live(run)
+            if not live:
+                run.over = True
+                continue
+            names = (f"tourney-{t}", f"round-{self.round}")
+            tables = seat(root.child(*names, "seating"), live, config.table_size)
+            for k, bots in enumerate(tables, 1):
+                table_seed = root.child(*names, f"table-{k}").getrandbits(SEED_BITS)
+                chips = tuple(run.chips[b] for b in bots)
+                jobs.append(TableJob(t, self.round, k, table_seed, bots, chips))
+        return jobs
+
+    def apply(self, results: Sequence[TableResult]) -> list[dict[str, Any]]:
+        """Book a round's results (in job order); the disqualifications it caused."""
+        touched = set()
+        for result in results:
+            job = result.job
+            run = self.runs[job.tourney - 1]
+            if tuple(run.chips[b] for b in job.bots) != job.chips:
+                raise CroupierError(f"table {job.to_dict()} does not match the tournament")
+            before = sum(job.chips)
+            for i, bot in enumerate(job.bots):
+                run.chips[bot] = result.chips[i]
+                run.hands[bot] += result.hands[i]
+                run.faults[bot] += result.faults[i]
+            run.house += before - sum(result.chips)
+            self.tables += 1
+            self.decisions += result.decisions
+            self.conserved = self.conserved and result.conserved
+            touched.add(job.tourney)
+        notes = []
+        limit = self.config.max_faults
+        for t in sorted(touched):
+            run = self.runs[t - 1]
+            for bot, faults in enumerate(run.faults):
+                if limit and faults >= limit and not run.disqualified[bot]:
+                    run.disqualified[bot] = True
+                    notes.append(
+                        {"tourney": t, "round": self.round, "bot": bot, "forfeit": run.chips[bot]}
+                    )
+                    run.house += run.chips[bot]
+                    run.chips[bot] = 0
+        for run in self.runs:
+            total = sum(run.chips) + run.house
+            self.conserved = self.conserved and total == len(self.names) * (
+                self.config.rules.starting_chips
+            )
+        return notes
+
+    def standings(self) -> list[Standing]:
+        n = len(self.names)
+        low = self.config.rules.min_bet
+        return rank(
+            self.names,
+            [[run.chips[b] for run in self.runs] for b in range(n)],
+            [sum(run.hands[b] for run in self.runs) for b in range(n)],
+            [sum(run.faults[b] for run in self.runs) for b in range(n)],
+            [
+                sum(run.chips[b] < low and not run.disqualified[b] for run in self.runs)
+                for b in range(n)
+            ],
+            [sum(run.disqualified[b] for run in self.runs) for b in range(n)],
+        )
+
+    def hands(self) -> int:
+        """Hands played so far, counting each bot's hand once."""
+        return sum(sum(run.hands) for run in self.runs)

@@ -1,0 +1,66 @@
+"""The exact blackjack strategy solver: EVs of every decision, charts and house edges.
+
+Contributes the ``blackjack`` solver (problem and solution are plain data, see
+:mod:`.problem`). Python users can call :func:`solve_rules` for an :class:`Analysis`
+whose ``chart`` is a :class:`Chart` that decides like a player.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from croupier.engine import BlackjackRules, HandView, Solver, Strategy, hookimpl
+from croupier.engine.cards import VALUES
+from croupier.engine.players import PlayRule
+from croupier.plugins.blackjack_solver.analysis import Analysis, solve_rules
+from croupier.plugins.blackjack_solver.chart import Chart
+from croupier.plugins.blackjack_solver.problem import solve
+
+__all__ = ["BASIC", "SOLVER", "Analysis", "Chart", "basic_strategy", "solve", "solve_rules"]
+
+SOLVER = Solver(
+    "blackjack",
+    "exact blackjack EVs, basic-strategy charts, house edges, dealer probabilities",
+    solve,
+    problem_doc=(
+        "rules: rule options (decks: null or 'inf' for an infinite deck); "
+        "objective: 'ev' | 'win-probability'; chart: bool; hand: 'T,6' with upcard: 'T'; "
+        "dealer: bool"
+    ),
+)
+
+
+@lru_cache(maxsize=16)
+def basic_strategy(rules: BlackjackRules) -> Chart:
+    """The total-dependent basic-strategy chart for ``rules`` (solved once per rules).
+
+    ``basic_strategy(rules).decide(hand_cards, upcard, legal_actions)`` is the ``basic``
+    player; ``solve_rules(rules).edge_td`` is the house edge of playing it.
+    """
+    return solve_rules(rules).chart
+
+
+def _basic_play(rules: BlackjackRules) -> PlayRule:
+    decide = basic_strategy(rules).decide_ranks
+
+    def play(hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:
+        return decide([VALUES[c] - 1 for c in hand.cards], upcard - 1, legal)
+
+    return play
+
+
+BASIC = Strategy(
+    "basic",
+    "basic strategy: the chart the blackjack solver finds for the table's rules",
+    adapt=_basic_play,
+)
+
+
+@hookimpl
+def croupier_solvers() -> tuple[Solver, ...]:
+    return (SOLVER,)
+
+
+@hookimpl
+def croupier_strategies() -> tuple[Strategy, ...]:
+    return (BASIC,)

@@ -1,0 +1,348 @@
+"""The whole game for one rule set: every starting hand's action values, the chart, the edge.
+
+For each upcard the solver builds one :class:`~.hands.Evaluator` for unsplit hands and one
+per pair rank for split hands, precomputes the dealer's distributions for every
+composition the player can hold (one vectorised pass per upcard in a finite shoe), then:
+
+* values every action of every two-card hand composition-dependently (CD);
+* derives the total-dependent (TD) chart: for each row and upcard, the action with the best
+  probability-weighted value over the row's two-card hands (pairs only in rows that have
+  no other two-card hand), the hit/stand fallback chosen the same way;
+* plays that chart exactly through every composition (:class:`ChartPlayer`) for its edge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import cache
+
+import attrs
+
+from croupier.engine import BlackjackRules, CroupierError
+from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, full_shoe
+from croupier.plugins.blackjack_solver.chart import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, Chart
+from croupier.plugins.blackjack_solver.hands import (
+    INFINITE_PROBS,
+    Evaluator,
+    Hand,
+    Objective,
+    precompute,
+)
+from croupier.plugins.blackjack_solver.split import optimal_play, split_value
+
+SUPPORTED_DEALERS = ("s17", "h17")
+
+
+def check_rules(rules: BlackjackRules) -> None:
+    if rules.dealer not in SUPPORTED_DEALERS:
+        raise CroupierError(
+            f"the blackjack solver knows the casino dealers (s17, h17), not {rules.dealer!r}"
+        )
+
+
+def shoe_of(rules: BlackjackRules) -> Counts | None:
+    return None if rules.decks is None else full_shoe(rules.decks)
+
+
+def deal_probability(shoe: Counts | None, cards: tuple[int, ...]) -> float:
+    """P(the cards come out in this order) from the full shoe."""
+    prob = 1.0
+    if shoe is None:
+        for r in cards:
+            prob *= INFINITE_PROBS[r]
+        return prob
+    left = list(shoe)
+    size = sum(left)
+    for r in cards:
+        if left[r] <= 0:
+            return 0.0
+        prob *= left[r] / size
+        left[r] -= 1
+        size -= 1
+    return prob
+
+
+def compositions(limit: Counts, must: int | None = None) -> Iterator[Counts]:
+    """Multisets of ranks within ``limit`` with a hard sum of at most 21 (containing
+    ``must`` if given)."""
+    tight = [r for r in range(10) if limit[r] < 21 // (r + 1)]
+    for c in _all_compositions(must):
+        if all(c[r] <= limit[r] for r in tight):
+            yield c
+
+
+@cache
+def _all_compositions(must: int | None) -> tuple[Counts, ...]:
+    return tuple(_walk_compositions((21,) * 10, must))
+
+
+def _walk_compositions(limit: Counts, must: int | None) -> Iterator[Counts]:
+    counts = [0] * 10
+
+    def walk(start: int, hard: int) -> Iterator[Counts]:
+        for r in range(start, 10):
+            if hard + r + 1 > 21 or counts[r] >= limit[r]:
+                continue
+            counts[r] += 1
+            if must is None or counts[must] > 0:
+                yield tuple(counts)
+            yield from walk(r, hard + r + 1)
+            counts[r] -= 1
+
+    yield from walk(0, 0)
+
+
+def pair_counts(rank: int) -> Counts:
+    return tuple(1 if r == rank else 0 for r in range(10))
+
+
+def two_card_hand(c1: int, c2: int, finite: bool) -> Hand:
+    return Hand(c1 + 1, c1 == ACE, pair_counts(c1) if finite else None).add(c2)
+
+
+def can_split(rules: BlackjackRules, objective: Objective) -> bool:
+    return objective == "ev" and rules.max_split_hands >= 2
+
+
+class UpcardSolver:
+    """Everything about one upcard: evaluators, CD action values, split values."""
+
+    def __init__(
+        self,
+        rules: BlackjackRules,
+        upcard: int,
+        objective: Objective,
+        precompute_all: bool = True,
+    ) -> None:
+        self.rules = rules
+        self.upcard = upcard
+        self.objective: Objective = objective
+        shoe = shoe_of(rules)
+        self.shoe = shoe
+        dists: dict[Counts, list[float]] = {}
+        self.main = Evaluator(rules, upcard, shoe, objective, dists=dists)
+        self.splitting = can_split(rules, objective)
+        self.contexts: dict[int, Evaluator] = {}
+        if shoe is not None and precompute_all:
+            limit = list(shoe)
+            limit[upcard] -= 1
+            keys = {c for c in compositions(tuple(limit)) if sum(c) >= 2}
+            if self.splitting:
+                for x in range(10):
+                    if limit[x] >= 2:
+                        pair_limit = [*limit[:x], limit[x] - 1, *limit[x + 1 :]]
+                        for c in compositions(tuple(pair_limit), must=x):
+                            keys.add((*c[:x], c[x] + 1, *c[x + 1 :]))
+            dists.update(precompute(rules, upcard, shoe, self.main.mode, sorted(keys)))
+        for x in range(10):
+            if not self.splitting:
+                break
+            if shoe is None:  # an infinite deck does not remember the other pair card
+                self.contexts[x] = self.main
+            elif shoe[x] - (upcard == x) >= 2:
+                self.contexts[x] = Evaluator(
+                    rules, upcard, shoe, objective, extra=pair_counts(x), dists=dists
+                )
+
+    def hands(self) -> Iterator[tuple[int, int, float]]:
+        """Two-card hands (c1 <= c2) with P(c1, c2 and this upcard), in any order."""
+        for c1 in range(10):
+            for c2 in range(c1, 10):
+                p = deal_probability(self.shoe, (c1, self.upcard, c2))
+                if p > 0:
+                    yield c1, c2, p * (1 if c1 == c2 else 2)
+
+    def action_values(self, c1: int, c2: int) -> dict[str, float]:
+        """The value (peek units, see hands.py) of every legal action on a two-card hand."""
+        ev = self.main
+        hand = two_card_hand(c1, c2, ev.finite)
+        values = {"stand": ev.stand(hand)}
+        if hand.total < 21:
+            values["hit"] = ev.hit(hand)
+        if ev.can_double(hand):
+            values["double"] = ev.double(hand)
+        if c1 == c2 and c1 in self.contexts:
+            values["split"] = split_value(self.contexts[c1], c1, optimal_play)
+        if ev.can_surrender():
+            values["surrender"] = ev.surrender(hand)
+        return values
+
+    def split_without_das(self, rank: int) -> float:
+        def no_das(context: Evaluator, hand: Hand, r: int) -> float:
+            return optimal_play(context, hand, r, das=False)
+
+        return split_value(self.contexts[rank], rank, no_das)
+
+    def natural_value(self, hand: Hand) -> float:
+        """A player's natural: paid unless the dealer has one too (then a push)."""
+        return float(self.rules.blackjack_pays) * (1.0 - self.main.p_blackjack(hand))
+
+
+def is_natural(c1: int, c2: int) -> bool:
+    return {c1, c2} == {ACE, TEN}
+
+
+@attrs.frozen
+class Analysis:
+    """The solved game for one rule set and objective.
+
+    Edges are fractions of the initial bet (positive: the house wins). Under the
+    win-probability objective ``edge_cd`` is the player's overall win probability
+    (a push counting one half) and ``edge_td`` that of playing the chart.
+    """
+
+    rules: BlackjackRules
+    objective: Objective
+    chart: Chart
+    edge_cd: float
+    edge_td: float
+    cells: dict[tuple[str, int, int], dict[str, float]]  # (kind, row, upcard) -> EVs
+
+
+def solve_rules(
+    rules: BlackjackRules,
+    objective: Objective = "ev",
+    on_upcard: Callable[[int], None] | None = None,
+) -> Analysis:
+    """Solve every upcard; ``on_upcard`` is called after each (for progress bars)."""
+    check_rules(rules)
+    hard: dict[int, list[str]] = {t: ["S"] * 10 for t in HARD_ROWS}
+    soft: dict[int, list[str]] = {t: ["S"] * 10 for t in SOFT_ROWS}
+    pairs: dict[int, list[str]] = {r: ["S"] * 10 for r in PAIR_ROWS}
+    cells: dict[tuple[str, int, int], dict[str, float]] = {}
+    solvers = []
+    total_cd = 0.0
+    for u in range(10):
+        solver = UpcardSolver(rules, u, objective)
+        solvers.append(solver)
+        rows: dict[tuple[str, int], list[tuple[float, float, dict[str, float], bool]]] = {}
+        for c1, c2, p in solver.hands():
+            hand = two_card_hand(c1, c2, solver.main.finite)
+            if objective == "ev" and is_natural(c1, c2):
+                total_cd += p * solver.natural_value(hand)
+                continue
+            values = solver.action_values(c1, c2)
+            total_cd += p * solver.main.round_value(max(values.values()), hand)
+            mass = solver.main.mass(hand)
+            kind = "soft" if hand.soft else "hard"
+            plain = {k: v for k, v in values.items() if k != "split"}
+            rows.setdefault((kind, hand.total), []).append((p, p * mass, plain, c1 == c2))
+            if c1 == c2:
+                letter = _letter(plain)
+                if "split" in values:
+                    letter = _pair_letter(solver, c1, values, letter)
+                pairs[c1][u] = letter
+                cells[("pair", c1, u)] = {k: v / mass for k, v in values.items()}
+        for (kind, value), members in rows.items():
+            table = soft if kind == "soft" else hard
+            if value not in table:
+                continue
+            chosen = [m for m in members if not m[3]] or members
+            # weights are P(hand) * P(no dealer blackjack | hand), so that the row's values
+            # are means of EVs conditioned on no dealer blackjack (under the peek)
+            weight = sum(m[1] for m in chosen)
+            agg: dict[str, float] = {}
+            for p, _, vals, _ in chosen:
+                for k, v in vals.items():
+                    agg[k] = agg.get(k, 0.0) + p * v
+            table[value][u] = _letter(agg)
+            cells[(kind, value, u)] = {k: v / weight for k, v in agg.items()}
+        if on_upcard is not None:
+            on_upcard(u)
+    chart = Chart(hard=hard, soft=soft, pairs=pairs)
+    total_td = sum(ChartPlayer(chart, s).round_total() for s in solvers)
+    if objective == "ev":
+        return Analysis(rules, objective, chart, -total_cd, -total_td, cells)
+    return Analysis(rules, objective, chart, total_cd, total_td, cells)
+
+
+def _letter(values: dict[str, float]) -> str:
+    """The letter for non-split actions' values: best action, then its fallback."""
+    best = max(values, key=lambda k: values[k])
+    fallback = "H" if values.get("hit", -9.0) > values["stand"] else "S"
+    if best == "double":
+        return "D" + fallback.lower()
+    if best == "surrender":
+        return "R" + fallback.lower()
+    return fallback
+
+
+def _pair_letter(solver: UpcardSolver, rank: int, values: dict[str, float], plain: str) -> str:
+    """A pair's letter: split when it beats everything, ``Rp`` when only surrender beats it."""
+    rest = max(v for k, v in values.items() if k != "split")
+    if values["split"] <= rest:
+        others = max(v for k, v in values.items() if k not in ("split", "surrender"))
+        return "Rp" if plain.startswith("R") and values["split"] > others else plain
+    if solver.rules.double_after_split and solver.split_without_das(rank) <= rest:
+        return "Ph" if plain == "H" else "P"
+    return "P"
+
+
+_PLAN_HITS = {"H": True, "Dh": True, "Rh": True, "P": True, "Ph": True, "Rp": True}
+_PLAN_HITS.update({"S": False, "Ds": False, "Rs": False})
+
+
+class ChartPlayer:
+    """Plays a chart exactly against one upcard: the value of every hand under the chart."""
+
+    def __init__(self, chart: Chart, solver: UpcardSolver) -> None:
+        self.chart = chart
+        self.solver = solver
+        self._memo: dict[int, dict[object, float]] = {}
+
+    def hits(self, upcard: int) -> Callable[[int, bool], bool]:
+        """The chart's hit-or-stand rule for hands past their first decision."""
+
+        def rule(value: int, soft: bool) -> bool:
+            letter = (self.chart.soft if soft else self.chart.hard)[value][upcard]
+            return _PLAN_HITS[letter]
+
+        return rule
+
+    def continuation(self, ev: Evaluator, hand: Hand) -> float:
+        """Value of a hand that may only hit or stand, played by the chart."""
+        memo = self._memo.setdefault(id(ev), {})
+        return ev.hit_then(hand, self.hits(ev.upcard), memo)
+
+    def play(self, ev: Evaluator, hand: Hand, cards: list[int], legal: list[str]) -> float:
+        action = self.chart.decide_ranks(cards, ev.upcard, legal)
+        if action == "stand":
+            return ev.stand(hand)
+        if action == "hit":
+            return self.continuation(ev, hand)
+        if action == "double":
+            return ev.double(hand)
+        if action == "surrender":
+            return ev.surrender(hand)
+        return split_value(self.solver.contexts[cards[0]], cards[0], self.post_split)
+
+    def post_split(self, ev: Evaluator, hand: Hand, rank: int) -> float:
+        second = hand.hard - (rank + 1) - 1
+        if rank == ACE and not ev.rules.hit_split_aces:
+            return ev.stand(hand)
+        legal = ["stand", "hit"]
+        if ev.can_double(hand, after_split=True):
+            legal.append("double")
+        return self.play(ev, hand, [rank, second], legal)
+
+    def round_total(self) -> float:
+        """Sum over two-card hands of P(hand, upcard) * the round's value under the chart."""
+        solver = self.solver
+        ev = solver.main
+        out = 0.0
+        for c1, c2, p in solver.hands():
+            hand = two_card_hand(c1, c2, ev.finite)
+            if solver.objective == "ev" and is_natural(c1, c2):
+                out += p * solver.natural_value(hand)
+                continue
+            legal = ["stand"]
+            if hand.total < 21:
+                legal.append("hit")
+            if ev.can_double(hand):
+                legal.append("double")
+            if ev.can_surrender():
+                legal.append("surrender")
+            if c1 == c2 and c1 in solver.contexts:
+                legal.append("split")
+            out += p * ev.round_value(self.play(ev, hand, [c1, c2], legal), hand)
+        return out

@@ -1,0 +1,345 @@
+"""Exact values of a player's hand against one upcard: stand, hit, double, surrender.
+
+An :class:`Evaluator` holds one upcard and one shoe (a *context*: the shoe after removing
+the upcard and any other known cards, such as the pair cards of a split). A hand is a
+:class:`Hand` (hard sum, has an ace, and for a finite shoe its rank counts); every value
+is composition-dependent in a finite shoe, because the hand's cards leave the shoe.
+
+Values are in units of the initial bet and *unnormalised* under the peek: they are
+E[win · 1{dealer has no blackjack}], so that comparing two actions compares their EVs
+conditioned on no blackjack, and ``value / mass`` is that conditional EV. (Treating the
+hole card as the last card dealt is exact by exchangeability; the player's draws then
+come from the unconditioned shoe.) Without the peek values are plain EVs and a dealer
+blackjack takes every bet on the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from functools import cache
+from typing import Literal
+
+import attrs
+import numpy as np
+
+from croupier.engine import BlackjackRules
+from croupier.plugins.blackjack_solver import dealer
+from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, total
+
+Objective = Literal["ev", "win-probability"]
+OBJECTIVES: tuple[str, ...] = ("ev", "win-probability")
+INFINITE_PROBS = (1 / 13,) * 9 + (4 / 13,)
+HitRule = Callable[[int, bool], bool]
+
+
+@attrs.frozen
+class Hand:
+    """A player hand: hard sum (aces count 1), whether it holds an ace, rank counts."""
+
+    hard: int
+    ace: bool
+    counts: Counts | None  # None in an infinite deck, where only the total matters
+
+    @property
+    def total(self) -> int:
+        return total(self.hard, self.ace)[0]
+
+    @property
+    def soft(self) -> bool:
+        return total(self.hard, self.ace)[1]
+
+    def add(self, rank: int) -> Hand:
+        counts = self.counts
+        if counts is not None:
+            counts = (*counts[:rank], counts[rank] + 1, *counts[rank + 1 :])
+        return Hand(self.hard + rank + 1, self.ace or rank == ACE, counts)
+
+    @property
+    def key(self) -> object:
+        return self.counts if self.counts is not None else (self.hard, self.ace)
+
+
+def make_hand(cards: Sequence[int], finite: bool) -> Hand:
+    counts = tuple(sum(1 for c in cards if c == r) for r in range(10)) if finite else None
+    return Hand(sum(cards) + len(cards), ACE in cards, counts)
+
+
+@cache
+def infinite_distribution(upcard: int, hits_soft_17: bool, mode: dealer.BjMode) -> list[float]:
+    """The dealer's outcomes from an infinite deck (cached: it never changes)."""
+    return dealer.distribution(upcard, hits_soft_17, mode, INFINITE_PROBS)
+
+
+def stand_value(player: int, dist: Sequence[float], objective: Objective) -> float:
+    """Value of standing on ``player`` (not a natural) against the dealer's outcomes."""
+    win = dist[dealer.BUST]
+    push = 0.0
+    lose = dist[dealer.BLACKJACK]
+    for o in range(5):
+        if player > 17 + o:
+            win += dist[o]
+        elif player == 17 + o:
+            push = dist[o]
+        else:
+            lose += dist[o]
+    if objective == "win-probability":
+        return win + 0.5 * push
+    return win - lose
+
+
+class Evaluator:
+    """Values of hands against ``upcard`` from a shoe with ``extra`` known cards removed.
+
+    ``shoe`` is the full shoe's counts (or None for an infinite deck); ``extra`` the counts
+    of known cards other than the upcard and the hand (e.g. the other card of a split pair).
+    ``dists`` may supply precomputed dealer distributions keyed by hand counts + extra.
+    """
+
+    def __init__(
+        self,
+        rules: BlackjackRules,
+        upcard: int,
+        shoe: Counts | None,
+        objective: Objective = "ev",
+        extra: Counts = (0,) * 10,
+        dists: dict[Counts, list[float]] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.upcard = upcard
+        self.objective = objective
+        self.mode: dealer.BjMode = (
+            "plain" if objective == "win-probability" else "peek" if rules.peek else "nopeek"
+        )
+        self.extra = extra
+        self._has_extra = any(extra)
+        self.finite = shoe is not None
+        if shoe is not None:
+            left = list(shoe)
+            left[upcard] -= 1
+            for r in range(10):
+                left[r] -= extra[r]
+            if min(left) < 0:
+                raise ValueError("more cards removed than the shoe holds")
+            self.left: Counts = tuple(left)
+        self.dists = dists if dists is not None else {}
+        self._cont: dict[object, float] = {}
+        self._hole = (
+            (TEN if upcard == ACE else ACE)
+            if self.mode == "peek" and upcard in (ACE, TEN)
+            else None
+        )
+        self._stand: dict[object, float] = {}
+        self._infinite_dist: list[float] | None = None
+
+    # -- the shoe -----------------------------------------------------------------------
+
+    def shoe_after(self, hand: Hand) -> Counts:
+        assert hand.counts is not None
+        return tuple(a - b for a, b in zip(self.left, hand.counts, strict=True))
+
+    def draws(self, hand: Hand) -> Iterator[tuple[float, int]]:
+        """(probability, rank) of the next card, for ranks still in the shoe."""
+        if not self.finite:
+            yield from ((p, r) for r, p in enumerate(INFINITE_PROBS))
+            return
+        shoe = self.shoe_after(hand)
+        size = sum(shoe)
+        for r in range(10):
+            if shoe[r] > 0:
+                yield shoe[r] / size, r
+
+    def possible(self, hand: Hand) -> bool:
+        return not self.finite or min(self.shoe_after(hand)) >= 0
+
+    def mass(self, hand: Hand) -> float:
+        """P(the dealer has no blackjack | this hand) under the peek; else 1."""
+        if self.mode != "peek" or self.upcard not in (ACE, TEN):
+            return 1.0
+        hole = TEN if self.upcard == ACE else ACE
+        if not self.finite:
+            return 1.0 - INFINITE_PROBS[hole]
+        shoe = self.shoe_after(hand)
+        return 1.0 - shoe[hole] / sum(shoe)
+
+    def p_blackjack(self, hand: Hand) -> float:
+        """P(the dealer has a blackjack | this hand)."""
+        if self.upcard not in (ACE, TEN):
+            return 0.0
+        hole = TEN if self.upcard == ACE else ACE
+        if not self.finite:
+            return INFINITE_PROBS[hole]
+        shoe = self.shoe_after(hand)
+        return shoe[hole] / sum(shoe)
+
+    def dealer_dist(self, hand: Hand) -> list[float]:
+        """The dealer's (unnormalised under the peek) outcome probabilities."""
+        if not self.finite:
+            if self._infinite_dist is None:
+                self._infinite_dist = infinite_distribution(
+                    self.upcard, self.rules.hits_soft_17, self.mode
+                )
+            return self._infinite_dist
+        assert hand.counts is not None
+        return self._dist_finite(hand.counts)
+
+    def _dist_finite(self, counts: Counts) -> list[float]:
+        key = counts
+        if self._has_extra:
+            key = tuple(a + b for a, b in zip(counts, self.extra, strict=True))
+        dist = self.dists.get(key)
+        if dist is None:
+            shoe = tuple(a - b for a, b in zip(self.left, counts, strict=True))
+            dist = dealer.distribution(self.upcard, self.rules.hits_soft_17, self.mode, shoe)
+            self.dists[key] = dist
+        return dist
+
+    # -- values -------------------------------------------------------------------------
+
+    def bust(self, hand: Hand, bet: float = 1.0) -> float:
+        if self.objective == "win-probability":
+            return 0.0
+        return -bet * self.mass(hand) if self.mode == "peek" else -bet
+
+    def stand(self, hand: Hand) -> float:
+        if hand.hard > 21:
+            return self.bust(hand)
+        value = self._stand.get(hand.key)
+        if value is None:
+            value = stand_value(hand.total, self.dealer_dist(hand), self.objective)
+            self._stand[hand.key] = value
+        return value
+
+    def best_continuation(self, hand: Hand) -> tuple[float, str]:
+        """The best of hit and stand, playing on optimally (hit or stand only)."""
+        if hand.hard > 21:
+            return self.bust(hand), "stand"
+        value = self.play_on(hand, None, self._cont)
+        return value, "hit" if value > self.stand(hand) and hand.total < 21 else "stand"
+
+    def hit(self, hand: Hand) -> float:
+        """Take one card, then play on optimally (hit or stand only)."""
+        return self.hit_then(hand, None, self._cont)
+
+    def play_on(self, hand: Hand, hits: HitRule | None, memo: dict[object, float]) -> float:
+        """Value of a hand that may only hit or stand: optimally (``hits=None``) or by
+        ``hits(total, soft)``. ``memo`` caches the values of one way of playing."""
+        if hand.hard > 21:
+            return self.bust(hand)
+        if self.finite:
+            assert hand.counts is not None
+            return self._play_finite(hand.counts, hand.hard, hand.ace, hits, memo)
+        found = memo.get(hand.key)
+        if found is None:
+            stand = self.stand(hand)
+            value, soft = total(hand.hard, hand.ace)
+            if value >= 21:
+                found = stand
+            elif hits is None:
+                found = max(stand, self.hit_then(hand, hits, memo))
+            else:
+                found = self.hit_then(hand, hits, memo) if hits(value, soft) else stand
+            memo[hand.key] = found
+        return found
+
+    def hit_then(self, hand: Hand, hits: HitRule | None, memo: dict[object, float]) -> float:
+        """Take one card, then play on as :meth:`play_on`."""
+        if self.finite:
+            assert hand.counts is not None
+            return self._hit_finite(hand.counts, hand.hard, hand.ace, hits, memo)
+        return sum(p * self.play_on(hand.add(r), hits, memo) for p, r in self.draws(hand))
+
+    def _play_finite(
+        self, counts: Counts, hard: int, ace: bool, hits: HitRule | None, memo: dict[object, float]
+    ) -> float:
+        found = memo.get(counts)
+        if found is None:
+            value, soft = total(hard, ace)
+            stand = self._stand.get(counts)
+            if stand is None:
+                stand = stand_value(value, self._dist_finite(counts), self.objective)
+                self._stand[counts] = stand
+            if value >= 21:
+                found = stand
+            elif hits is None:
+                found = max(stand, self._hit_finite(counts, hard, ace, hits, memo))
+            elif hits(value, soft):
+                found = self._hit_finite(counts, hard, ace, hits, memo)
+            else:
+                found = stand
+            memo[counts] = found
+        return found
+
+    def _hit_finite(
+        self, counts: Counts, hard: int, ace: bool, hits: HitRule | None, memo: dict[object, float]
+    ) -> float:
+        shoe = [a - b for a, b in zip(self.left, counts, strict=True)]
+        size = sum(shoe)
+        hole = self._hole
+        acc = 0.0
+        for r in range(10):
+            n = shoe[r]
+            if n <= 0:
+                continue
+            new_hard = hard + r + 1
+            if new_hard > 21:
+                if self.objective == "win-probability":
+                    continue
+                if hole is None:
+                    acc -= n
+                else:
+                    acc -= n * (1.0 - (shoe[hole] - (r == hole)) / (size - 1))
+            else:
+                child = (*counts[:r], counts[r] + 1, *counts[r + 1 :])
+                acc += n * self._play_finite(child, new_hard, ace or r == ACE, hits, memo)
+        return acc / size
+
+    def double(self, hand: Hand) -> float:
+        """Double the bet and take exactly one card."""
+        return 2.0 * sum(p * self.stand(hand.add(r)) for p, r in self.draws(hand))
+
+    def surrender(self, hand: Hand) -> float:
+        """Give up half the bet (early surrender: before the dealer checks for blackjack).
+
+        In the peek's units, early surrender is worth P(blackjack) - 1/2: the round's EV is
+        always ``value - P(blackjack)`` for a hand that is not a natural.
+        """
+        if self.mode != "peek":
+            return -0.5
+        if self.rules.surrender == "early":
+            return self.p_blackjack(hand) - 0.5
+        return -0.5 * self.mass(hand)
+
+    def can_double(self, hand: Hand, after_split: bool = False) -> bool:
+        rules = self.rules
+        if self.objective != "ev" or rules.double == "none":
+            return False
+        if after_split and not rules.double_after_split:
+            return False
+        if rules.double == "any":
+            return True
+        low = 9 if rules.double == "9-11" else 10
+        return not hand.soft and low <= hand.total <= 11
+
+    def can_surrender(self) -> bool:
+        return self.objective == "ev" and self.rules.surrender != "none"
+
+    def round_value(self, value: float, hand: Hand) -> float:
+        """The EV of the whole round (dealer blackjack included) from a hand's value."""
+        if self.mode == "peek":
+            return value - self.p_blackjack(hand)
+        return value
+
+
+def precompute(
+    rules: BlackjackRules,
+    upcard: int,
+    shoe: Counts,
+    mode: dealer.BjMode,
+    keys: Sequence[Counts],
+) -> dict[Counts, list[float]]:
+    """Dealer distributions for many removed-card multisets at once (finite shoe)."""
+    base = np.array(shoe, dtype=np.int64)
+    base[upcard] -= 1
+    shoes = base[None, :] - np.array(keys, dtype=np.int64).reshape(len(keys), 10)
+    table = dealer.distributions(upcard, rules.hits_soft_17, mode, shoes)
+    return {key: row for key, row in zip(keys, table.tolist(), strict=True)}

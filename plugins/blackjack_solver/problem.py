@@ -1,0 +1,175 @@
+"""The solver's problem and solution as plain data (the CLI, Python and the wire alike).
+
+Problem keys (all optional):
+
+* ``rules``: blackjack rule options as :meth:`BlackjackRules.to_dict` gives them
+  (``decks: null`` or ``"inf"`` is an infinite deck); missing options take their defaults.
+* ``objective``: ``"ev"`` (default) or ``"win-probability"`` (win 1, push 1/2, loss 0,
+  hit or stand only, a dealer's two-card 21 is an ordinary 21: the classic calculator).
+* ``chart``: true for the basic-strategy chart and the house edge.
+* ``hand`` (``"T,6"``) and ``upcard`` (``"T"``): the exact value of every action.
+* ``dealer``: true for the dealer's final-total probabilities per upcard.
+
+With none of ``chart``, ``hand`` and ``dealer`` the chart is solved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from croupier.engine import BlackjackRules, CroupierError, Problem, Solution
+from croupier.engine.rules import rules_from_options
+from croupier.plugins.blackjack_solver import dealer
+from croupier.plugins.blackjack_solver.analysis import (
+    UpcardSolver,
+    check_rules,
+    is_natural,
+    shoe_of,
+    solve_rules,
+)
+from croupier.plugins.blackjack_solver.cards import RANKS, hand_text, parse_cards
+from croupier.plugins.blackjack_solver.chart import UPCARD_ORDER
+from croupier.plugins.blackjack_solver.hands import INFINITE_PROBS, OBJECTIVES, Objective, make_hand
+from croupier.plugins.blackjack_solver.split import optimal_play, split_value
+
+KEYS = ("rules", "objective", "chart", "hand", "upcard", "dealer")
+PEEK_NOTE = (
+    "EVs are conditioned on the dealer not having blackjack (the dealer peeks); "
+    "round_ev includes the dealer's blackjack"
+)
+
+
+def parse_rules(data: Any) -> BlackjackRules:
+    if data is None:
+        return BlackjackRules()
+    if not isinstance(data, dict):
+        raise CroupierError("'rules' must be an object of rule options")
+    options = dict(data)
+    if isinstance(options.get("decks"), str) and options["decks"].lower() in ("inf", "infinite"):
+        options["decks"] = None
+    return rules_from_options(BlackjackRules(), options)
+
+
+def solve(problem: Problem) -> Solution:
+    """Solve a blackjack problem (see the module docstring for its keys)."""
+    if not isinstance(problem, dict):
+        raise CroupierError("a blackjack problem is an object")
+    unknown = set(problem) - set(KEYS)
+    if unknown:
+        raise CroupierError(
+            f"unknown problem key(s): {', '.join(sorted(unknown))} (known: {', '.join(KEYS)})"
+        )
+    rules = parse_rules(problem.get("rules"))
+    check_rules(rules)
+    objective = problem.get("objective", "ev")
+    if objective not in OBJECTIVES:
+        raise CroupierError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+    hand, upcard = problem.get("hand"), problem.get("upcard")
+    if (hand is None) != (upcard is None):
+        raise CroupierError("'hand' and 'upcard' go together (e.g. hand T,6 and upcard T)")
+    want_chart = bool(problem.get("chart")) or (hand is None and not problem.get("dealer"))
+    peek = objective == "ev" and rules.peek
+    out: Solution = {
+        "rules": rules.to_dict(),
+        "objective": objective,
+        "conditioned_on_no_dealer_blackjack": peek,
+    }
+    if peek:
+        out["note"] = PEEK_NOTE
+    if problem.get("dealer"):
+        out["dealer"] = dealer_table(rules)
+    if hand is not None:
+        out["hand"] = hand_solution(rules, str(hand), str(upcard), objective)
+    if want_chart:
+        out.update(chart_solution(rules, objective))
+    return out
+
+
+def dealer_table(rules: BlackjackRules) -> dict[str, dict[str, float]]:
+    """P(dealer's final total) per upcard from the full shoe, blackjack included."""
+    shoe = shoe_of(rules)
+    table = {}
+    for u in UPCARD_ORDER:
+        if shoe is None:
+            dist = dealer.distribution(u, rules.hits_soft_17, "nopeek", INFINITE_PROBS)
+        else:
+            left = (*shoe[:u], shoe[u] - 1, *shoe[u + 1 :])
+            dist = dealer.distribution(u, rules.hits_soft_17, "nopeek", left)
+        table[RANKS[u]] = dict(zip(dealer.OUTCOMES, dist, strict=True))
+    return table
+
+
+def chart_solution(rules: BlackjackRules, objective: Objective) -> dict[str, Any]:
+    analysis = solve_rules(rules, objective)
+    chart = analysis.chart.to_dict()
+    values: dict[str, dict[str, list[dict[str, float]]]] = {"hard": {}, "soft": {}, "pairs": {}}
+    for (kind, row, u), cell in analysis.cells.items():
+        name = f"{RANKS[row]},{RANKS[row]}" if kind == "pair" else str(row)
+        section = values["pairs" if kind == "pair" else kind]
+        section.setdefault(name, [{} for _ in UPCARD_ORDER])[UPCARD_ORDER.index(u)] = cell
+    chart["values"] = values
+    if objective == "ev":
+        edge = {
+            "composition_dependent": analysis.edge_cd,
+            "total_dependent": analysis.edge_td,
+        }
+        return {"chart": chart, "house_edge": edge}
+    # hit or stand only: pairs are played by their totals, so their rows say nothing new
+    del chart["pairs"], values["pairs"]
+    win = {"optimal": analysis.edge_cd, "chart": analysis.edge_td}
+    return {"chart": chart, "win_probability": win}
+
+
+def hand_solution(
+    rules: BlackjackRules, hand_spec: str, upcard_spec: str, objective: Objective
+) -> dict[str, Any]:
+    """Every action's exact value for one hand (composition-dependent in a finite shoe)."""
+    cards = parse_cards(hand_spec)
+    ups = parse_cards(upcard_spec)
+    if len(ups) != 1:
+        raise CroupierError(f"the upcard is one card, not {upcard_spec!r}")
+    if len(cards) < 2:
+        raise CroupierError(f"a hand has at least two cards, not {hand_spec!r}")
+    upcard = ups[0]
+    shoe = shoe_of(rules)
+    if shoe is not None:
+        for r in range(10):
+            used = cards.count(r) + (upcard == r)
+            if used > shoe[r]:
+                raise CroupierError(
+                    f"{rules.decks} deck(s) hold only {shoe[r]} card(s) of rank {RANKS[r]}"
+                )
+    solver = UpcardSolver(rules, upcard, objective, precompute_all=False)
+    ev = solver.main
+    hand = make_hand(cards, ev.finite)
+    if hand.hard > 21:
+        raise CroupierError(f"the hand {hand_spec} is already bust")
+    natural = objective == "ev" and len(cards) == 2 and is_natural(cards[0], cards[1])
+    values: dict[str, float] = {"stand": ev.stand(hand)}
+    if hand.total < 21:
+        values["hit"] = ev.hit(hand)
+    if len(cards) == 2 and not natural:
+        if ev.can_double(hand):
+            values["double"] = ev.double(hand)
+        if cards[0] == cards[1] and cards[0] in solver.contexts:
+            values["split"] = split_value(solver.contexts[cards[0]], cards[0], optimal_play)
+        if ev.can_surrender():
+            values["surrender"] = ev.surrender(hand)
+    mass = ev.mass(hand)
+    actions = {k: {"ev": v / mass, "round_ev": ev.round_value(v, hand)} for k, v in values.items()}
+    result: dict[str, Any] = {
+        "cards": hand_text(cards),
+        "upcard": RANKS[upcard],
+        "total": hand.total,
+        "soft": hand.soft,
+    }
+    if natural:
+        result["natural"] = solver.natural_value(hand)
+        result["best"] = "natural"
+    else:
+        result["best"] = max(values, key=lambda k: values[k])
+    if objective == "win-probability":
+        result["actions"] = {k: {"win_probability": v} for k, v in values.items()}
+    else:
+        result["actions"] = actions
+    return result

@@ -1,0 +1,327 @@
+"""The randomizers the Blackjack language builds, each dealing in fast batches.
+
+What each one draws from its stream (so a reimplementation can reproduce it exactly):
+
+* list (memoryless): one :class:`UniformDraws` value in ``[0, len)`` per piece.
+* bag: one ``UniformDraws`` value ``u`` in ``[0, len!)`` per bag when ``len! <= 2**32``,
+  decoded as Fisher-Yates from the last position down (swap ``i`` with ``u % (i + 1)``,
+  then ``u //= i + 1``); for bigger lists, a partial Fisher-Yates on a working list that
+  persists from bag to bag: for ``i`` in ``0..N-1`` swap ``i`` with
+  ``i + stream.randbelow(len - i)`` and deal positions ``0..N-1``.
+* sequence: nothing.
+* history without rolls: ``UniformDraws`` values in ``[0, len)``, skipping blocked entries.
+* history with ``M`` rolls: one ``UniformDraws`` value ``u`` in ``[0, len**M)`` per piece
+  (``stream.randbelow(len**M)`` when that exceeds ``2**32``), looked up in the exact table of
+  the current history (see :func:`roll_weights`).
+* ``first``: ``stream.child("first").randbelow(len(first))`` once; the rest of the spec draws
+  from ``stream`` exactly as it would without ``first``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from croupier.engine import Stream, UniformDraws
+
+CACHE_LIMIT = 4_000_000
+"""Roughly how many slots a history randomizer may cache before it forgets its states."""
+
+StateInfo = tuple[frozenset[int], tuple[int, ...], int, int, int]
+
+
+def unique(symbols: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(symbols))
+
+
+class ListRandomizer:
+    """``list``: each piece is a uniformly chosen entry (duplicates weigh more)."""
+
+    def __init__(self, stream: Stream, entries: Sequence[str]) -> None:
+        self.entries = tuple(entries)
+        self.symbols = unique(self.entries)
+        self._draws = UniformDraws(stream, len(self.entries))
+
+    def deal(self, n: int) -> list[str]:
+        return list(map(self.entries.__getitem__, self._draws.take(n)))
+
+    def observe_first(self, symbol: str) -> None:
+        """A ``first`` piece was dealt in this randomizer's place: nothing to remember."""
+
+
+class BagRandomizer:
+    """``N bag of list``: deal the first ``N`` of a shuffled bag, then reshuffle."""
+
+    def __init__(self, stream: Stream, entries: Sequence[str], count: int) -> None:
+        self.entries = tuple(entries)
+        self.symbols = unique(self.entries)
+        self.count = count
+        self._stream = stream
+        size = math.factorial(len(self.entries))
+        self._draws = UniformDraws(stream, size) if size <= UniformDraws.MAX_N else None
+        self._cache: dict[int, tuple[str, ...]] | None = {} if size <= 40_320 else None
+        self._pending: list[str] = []
+        self._work = list(self.entries)
+
+    def _bag(self) -> tuple[str, ...]:
+        if self._draws is None:
+            # partial Fisher-Yates on a working copy that is never reset: any arrangement
+            # gives a uniformly random ordered sample, and a bag costs O(count), not O(len)
+            work, randbelow = self._work, self._stream.randbelow
+            size = len(work)
+            for i in range(self.count):
+                j = i + randbelow(size - i)
+                work[i], work[j] = work[j], work[i]
+            return tuple(work[: self.count])
+        u = self._draws.next()
+        cache = self._cache
+        if cache is not None and u in cache:
+            return cache[u]
+        bag = list(self.entries)
+        v = u
+        for i in range(len(bag) - 1, 0, -1):
+            v, j = divmod(v, i + 1)
+            bag[i], bag[j] = bag[j], bag[i]
+        dealt = tuple(bag[: self.count])
+        if cache is not None:
+            cache[u] = dealt
+        return dealt
+
+    def deal(self, n: int) -> list[str]:
+        out = self._pending[:n]
+        self._pending = self._pending[n:]
+        while len(out) < n:
+            bag = self._bag()
+            need = n - len(out)
+            out.extend(bag[:need])
+            self._pending = list(bag[need:])
+        return out
+
+    def observe_first(self, symbol: str) -> None:
+        """``first`` does not use a bag slot: the first bag is dealt whole after it."""
+
+
+class SequenceRandomizer:
+    """``sequence of list``: the entries in order, cycling. Draws nothing."""
+
+    def __init__(self, stream: Stream, entries: Sequence[str]) -> None:
+        self.entries = tuple(entries)
+        self.symbols = unique(self.entries)
+        self._pos = 0
+
+    def deal(self, n: int) -> list[str]:
+        entries, size = self.entries, len(self.entries)
+        out: list[str] = []
+        while len(out) < n:
+            chunk = entries[self._pos : self._pos + n - len(out)]
+            out.extend(chunk)
+            self._pos = (self._pos + len(chunk)) % size
+        return out
+
+    def observe_first(self, symbol: str) -> None:
+        """``first`` does not advance the sequence."""
+
+
+def roll_weights(size: int, blocked: int, rolls: int) -> tuple[int, int]:
+    """Out of ``size**rolls`` equally likely roll sequences, how many deal one given entry.
+
+    Returns ``(free, fallback)``: the count for an entry outside the history (dealt on the
+    first roll that misses the history) and for an entry in it (every roll hit the history
+    and this entry was the last roll). ``(size - blocked) * free + blocked * fallback`` is
+    ``size**rolls``.
+    """
+    # free = sum(blocked**k * size**(rolls - 1 - k) for k < rolls), summed in closed form
+    if blocked == size:
+        free = rolls * size ** (rolls - 1)
+    else:
+        free = (size**rolls - blocked**rolls) // (size - blocked)
+    fallback = blocked ** (rolls - 1) if blocked else 0
+    return free, fallback
+
+
+class HistoryRandomizer:
+    """``list with N history [M rolls] [starting list]``: a Markov chain on its history.
+
+    The history holds entry *indices* (repeated symbols are separate entries, as the
+    language says); a symbol in ``starting`` or ``first`` stands for its first entry, and a
+    ``first`` symbol not in the list enters the history as an entry that blocks nothing.
+
+    With ``M`` rolls, the ``len**M`` equally likely roll sequences of a history state are
+    laid out as: ``free`` outcomes for each entry outside the history (ascending), then
+    ``fallback`` outcomes for each entry in it (ascending), see :func:`roll_weights`. One
+    uniform ``u`` below ``len**M`` picks the entry, in time proportional to the history,
+    not the list. ``u`` falls in the second part exactly when every roll would have hit the
+    history; :attr:`roll_failures` counts those deals.
+    """
+
+    def __init__(
+        self,
+        stream: Stream,
+        entries: Sequence[str],
+        history: int,
+        rolls: int | None,
+        starting: Sequence[str] | None = None,
+    ) -> None:
+        self.entries = tuple(entries)
+        self.symbols = unique(self.entries)
+        self.history = history
+        self.rolls = rolls
+        self.roll_failures = 0
+        self._stream = stream
+        size = len(self.entries)
+        self._index = {s: self.entries.index(s) for s in self.symbols}
+        start = tuple(self._index[s] for s in starting) if starting else ()
+        # per state id: the state, its known successors, and (blocked set, sorted, free,
+        # fallback, successful outcomes) shared by every state blocking the same entries
+        self._ids: dict[tuple[int, ...], int] = {}
+        self._states: list[tuple[int, ...]] = []
+        self._next: list[dict[int, int]] = []
+        self._info: list[StateInfo] = []
+        self._by_blocked: dict[frozenset[int], StateInfo] = {}
+        self._cached = 0
+        self._weights: dict[int, tuple[int, int]] = {}
+        self._state = self._intern(start)
+        self.total = size**rolls if rolls is not None else size
+        self._draws = UniformDraws(stream, self.total) if self.total <= UniformDraws.MAX_N else None
+
+    # -- states ----------------------------------------------------------------------------
+    def _intern(self, state: tuple[int, ...]) -> int:
+        sid = self._ids.get(state)
+        if sid is not None:
+            return sid
+        sid = len(self._states)
+        self._ids[state] = sid
+        self._states.append(state)
+        self._next.append({})
+        blocked = frozenset(e for e in state if e >= 0)
+        info = self._by_blocked.get(blocked)
+        if info is None:
+            info = self._by_blocked[blocked] = self._state_info(blocked)
+        self._info.append(info)
+        self._cached += 16 + 2 * len(state)
+        return sid
+
+    def _state_info(self, blocked: frozenset[int]) -> StateInfo:
+        size, b = len(self.entries), len(blocked)
+        if self.rolls is None:
+            return blocked, tuple(sorted(blocked)), 1, 0, size - b
+        weights = self._weights.get(b)
+        if weights is None:
+            weights = self._weights[b] = roll_weights(size, b, self.rolls)
+        free, fallback = weights
+        return blocked, tuple(sorted(blocked)), free, fallback, free * (size - b)
+
+    def _reset(self) -> None:
+        """Forget every cached state (pure functions of the history) to bound memory."""
+        self._ids.clear()
+        self._states.clear()
+        self._next.clear()
+        self._info.clear()
+        self._by_blocked.clear()
+        self._cached = 0
+
+    def _advance(self, sid: int, entry: int) -> int:
+        nxt = self._next[sid].get(entry)
+        if nxt is None:
+            state = self._states[sid] + (entry,)
+            state = state[-self.history :] if self.history else ()
+            if self._cached > CACHE_LIMIT:
+                self._reset()
+                return self._intern(state)
+            nxt = self._next[sid][entry] = self._intern(state)
+        return nxt
+
+    def weights(self, state: tuple[int, ...]) -> list[int]:
+        """Exact counts, per entry, of the next deal from history ``state`` (for tests)."""
+        blocked, _, free, fallback, _ = self._state_info(frozenset(e for e in state if e >= 0))
+        return [fallback if e in blocked else free for e in range(len(self.entries))]
+
+    # -- dealing ---------------------------------------------------------------------------
+    def deal(self, n: int) -> list[str]:
+        out = self._deal_rolls(n) if self.rolls is not None else self._deal_reject(n)
+        return list(map(self.entries.__getitem__, out))
+
+    def _uniforms(self, n: int) -> list[int]:
+        if self._draws is not None:
+            return self._draws.take(n)
+        return [self._stream.randbelow(self.total) for _ in range(n)]
+
+    def _deal_rolls(self, n: int) -> list[int]:
+        infos, nexts, advance = self._info, self._next, self._advance
+        sid = self._state
+        fails = 0
+        out: list[int] = []
+        append = out.append
+        for u in self._uniforms(n):
+            _, ordered, free, fallback, ok = infos[sid]
+            if u < ok:  # the k-th entry outside the history
+                e = u // free
+                for x in ordered:
+                    if x > e:
+                        break
+                    e += 1
+            else:  # every roll hit the history: the k-th entry in it
+                fails += 1
+                e = ordered[(u - ok) // fallback]
+            append(e)
+            nxt = nexts[sid].get(e)
+            sid = advance(sid, e) if nxt is None else nxt
+        self._state = sid
+        self.roll_failures += fails
+        return out
+
+    def _deal_reject(self, n: int) -> list[int]:
+        assert self._draws is not None
+        draw = self._draws.next
+        infos, nexts, advance = self._info, self._next, self._advance
+        sid = self._state
+        out: list[int] = []
+        append = out.append
+        for _ in range(n):
+            blocked = infos[sid][0]
+            e = draw()
+            while e in blocked:
+                e = draw()
+            append(e)
+            nxt = nexts[sid].get(e)
+            sid = advance(sid, e) if nxt is None else nxt
+        self._state = sid
+        return out
+
+    def observe_first(self, symbol: str) -> None:
+        """The first piece came from a ``first`` list: it enters the history (as in TGM)."""
+        self._state = self._advance(self._state, self._index.get(symbol, -1))
+
+
+Inner = ListRandomizer | BagRandomizer | SequenceRandomizer | HistoryRandomizer
+
+
+class FirstRandomizer:
+    """``SPEC first list``: the first piece is uniform over ``first``, then SPEC continues."""
+
+    def __init__(self, stream: Stream, inner: Inner, first: Sequence[str]) -> None:
+        self.inner = inner
+        self.first = tuple(first)
+        self.symbols = unique(inner.symbols + self.first)
+        self._stream = stream.child("first")
+        self._started = False
+
+    def deal(self, n: int) -> list[str]:
+        if n <= 0:
+            return []
+        if self._started:
+            return self.inner.deal(n)
+        self._started = True
+        piece = self.first[self._stream.randbelow(len(self.first))]
+        self.inner.observe_first(piece)
+        return [piece, *self.inner.deal(n - 1)]
+
+
+class FirstHistoryRandomizer(FirstRandomizer):
+    """``first`` on a history spec, which also reports its roll failures."""
+
+    inner: HistoryRandomizer
+
+    @property
+    def roll_failures(self) -> int:
+        return self.inner.roll_failures

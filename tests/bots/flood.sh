@@ -1,0 +1,3 @@
+#!/bin/sh
+# Floods its output far past the bound croupier reads.
+while :; do echo HHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHH; done

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Prints something that is not an action.
+echo "I think I will take another card, thanks"

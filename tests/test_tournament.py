@@ -1,0 +1,232 @@
+"""The tournament: seatings, balance, determinism, conservation, faults, replay, intervals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from croupier.engine import CroupierError, Stream
+from croupier.engine.standings import interval, t_quantile
+from croupier.engine.tournament import Tournament, TournamentConfig, seat, table_sizes
+from croupier.engine.tournament_run import (
+    ExecutableEntry,
+    StrategyEntry,
+    replay_tournament,
+    run_tournament,
+)
+
+BOTS = Path(__file__).parent / "bots"
+
+
+def koth(manager):
+    return manager.rule_sets.get("koth").rules
+
+
+def strategies(manager, *names):
+    return [StrategyEntry(n, manager.strategies.get(n)) for n in names]
+
+
+def executables(*names):
+    return [ExecutableEntry(n, (str(BOTS / n),)) for n in names]
+
+
+@given(st.integers(1, 60), st.integers(1, 7))
+def test_tables_are_balanced(bots, size):
+    sizes = table_sizes(bots, size)
+    assert sum(sizes) == bots
+    assert len(sizes) == -(-bots // size)
+    assert max(sizes) <= size and max(sizes) - min(sizes) <= 1
+
+
+def test_table_sizes_examples():
+    assert table_sizes(9) == [3, 3, 3]
+    assert table_sizes(10) == [4, 3, 3]
+    assert table_sizes(5) == [3, 2]
+    assert table_sizes(8) == [4, 4]
+    assert table_sizes(1) == [1]
+
+
+def test_seating_seats_every_live_bot_once():
+    tables = seat(Stream(3).child("x"), [0, 2, 3, 5, 6, 8, 9], 4)
+    assert sorted(b for t in tables for b in t) == [0, 2, 3, 5, 6, 8, 9]
+    assert [len(t) for t in tables] == [4, 3]
+    assert tables == seat(Stream(3).child("x"), [0, 2, 3, 5, 6, 8, 9], 4)
+
+
+def test_t_quantiles_match_the_textbook_values():
+    assert t_quantile(0.975, 1) == pytest.approx(12.7062, abs=1e-4)
+    assert t_quantile(0.975, 4) == pytest.approx(2.7764, abs=1e-4)
+    assert t_quantile(0.975, 10) == pytest.approx(2.2281, abs=1e-4)
+    assert t_quantile(0.975, 30) == pytest.approx(2.0423, abs=1e-4)
+    assert t_quantile(0.975, 100_000) == pytest.approx(1.95996, abs=1e-4)
+
+
+def test_interval():
+    mean, _, high, sd = interval([100, 200, 300])
+    assert (mean, sd) == (200.0, 100.0)
+    assert high - mean == pytest.approx(t_quantile(0.975, 2) * 100 / 3**0.5)
+    assert interval([150]) == (150.0, None, None, None)
+
+
+def test_same_seed_same_standings_and_conservation(manager):
+    config = TournamentConfig(rules=koth(manager), seed=11, tourneys=6, rounds=20)
+    entries = strategies(manager, "lim17", "never-bust", "mimic-dealer", "lim17", "never-bust")
+    first = run_tournament(manager, config, entries)
+    again = run_tournament(manager, config, entries)
+    assert first.standings == again.standings
+    assert first.conserved
+    other = run_tournament(manager, TournamentConfig(rules=koth(manager), seed=12), entries)
+    assert other.standings != first.standings
+    assert all(len(s.scores) == 6 and s.hands <= 6 * 20 * 5 for s in first.standings)
+    # 5 bots: tables of 3 + 2, and every bot plays 5 hands a round (none can go broke in
+    # one round of flat buy-ins)
+    short = run_tournament(manager, attrs.evolve(config, rounds=1), entries)
+    assert short.tables == 6 * 2
+    assert [s.hands for s in short.standings] == [6 * 5] * 5
+
+
+def test_chips_are_conserved_in_the_log(manager):
+    """Recount every run's chips from the log's chips events alone."""
+    config = TournamentConfig(rules=koth(manager), seed=4, tourneys=3, rounds=15)
+    entries = strategies(manager, "lim17", "never-bust", "mimic-dealer", "lim17")
+    lines = []
+    result = run_tournament(manager, config, entries, write=lines.append)
+    chips = {t: [200] * 4 for t in (1, 2, 3)}
+    house = dict.fromkeys((1, 2, 3), 0)
+    job = None
+    for line in lines:
+        if "table" in line:
+            job = line["table"]
+        elif line.get("kind") == "chips":
+            bot = job["bots"][line["seat"] - 1]
+            chips[job["tourney"]][bot] += line["amount"]
+            house[job["tourney"]] -= line["amount"]
+            assert chips[job["tourney"]][bot] >= 0
+    for t in (1, 2, 3):
+        assert sum(chips[t]) + house[t] == 800
+    for s in result.standings:
+        assert list(s.scores) == [chips[t][s.bot] for t in (1, 2, 3)]
+
+
+def test_one_or_two_workers_same_standings(manager):
+    config = TournamentConfig(rules=koth(manager), seed=8, tourneys=2, rounds=2, hands=3)
+    entries = [
+        *strategies(manager, "lim17", "never-bust"),
+        *executables("lim15.sh", "double.sh", "overbet.sh"),
+    ]
+    one = run_tournament(manager, config, entries, workers=1)
+    two = run_tournament(manager, config, entries, workers=2)
+    assert one.to_dict() == two.to_dict()
+    assert one.conserved
+
+
+def test_misbehaving_bots_get_the_default_and_the_tournament_goes_on(manager):
+    config = TournamentConfig(
+        rules=koth(manager), seed=2, tourneys=1, rounds=1, hands=2, decision_time=0.3
+    )
+    bad = ["sleeper.sh", "crash.py", "garbage.sh", "silent.sh", "flood.sh"]
+    entries = [*executables(*bad, "lim15.sh", "overbet.sh"), *strategies(manager, "lim17")]
+    lines = []
+    result = run_tournament(manager, config, entries, write=lines.append)
+    by_name = {s.name: s for s in result.standings}
+    for name in bad:
+        assert by_name[name].faults == by_name[name].hands == 2
+    assert by_name["lim15.sh"].faults == by_name["lim17"].faults == 0
+    # overbet raises by 15 (B -15) then goes all in (B 99999): never a fault
+    assert by_name["overbet.sh"].faults == 0
+    raises = [line for line in lines if line.get("action") == "raise"]
+    assert {r["amount"] for r in raises} >= {-15, 99999}
+    reasons = {line["reason"] for line in lines if line.get("kind") == "default"}
+    assert "timeout after 0.3s" in reasons
+    assert result.conserved
+    assert (
+        result.hands
+        == sum(s.hands for s in result.standings)
+        == 7 * 2 + by_name["overbet.sh"].hands
+    )
+
+
+def test_disqualification_forfeits_the_chips(manager):
+    config = TournamentConfig(rules=koth(manager), seed=5, tourneys=2, rounds=3, max_faults=3)
+    entries = [*executables("garbage.sh"), *strategies(manager, "lim17", "never-bust")]
+    lines = []
+    result = run_tournament(manager, config, entries, write=lines.append)
+    garbage = next(s for s in result.standings if s.name == "garbage.sh")
+    assert garbage.disqualified == 2 and garbage.scores == (0, 0)
+    assert garbage.hands == 10  # one round of five hands, then out
+    notes = [line["disqualified"] for line in lines if "disqualified" in line]
+    assert [(n["tourney"], n["round"], n["bot"]) for n in notes] == [(1, 1, 0), (2, 1, 0)]
+    assert result.conserved
+
+
+def test_broke_bots_leave(manager):
+    config = TournamentConfig(rules=koth(manager), seed=1, tourneys=3, rounds=4)
+    entries = [*executables("overbet.sh"), *strategies(manager, "lim17")]
+    result = run_tournament(manager, config, entries)
+    overbet = next(s for s in result.standings if s.name == "overbet.sh")
+    assert overbet.broke >= 1
+    assert overbet.hands < 3 * 4 * 5
+    assert result.conserved
+
+
+def test_replay_reproduces_and_checks(manager, tmp_path):
+    config = TournamentConfig(rules=koth(manager), seed=21, tourneys=2, rounds=3)
+    entries = [*executables("lim15.sh"), *strategies(manager, "lim17", "never-bust")]
+    lines = []
+    result = run_tournament(manager, config, entries, write=lines.append)
+    text = [json.dumps(line) for line in lines]
+    replayed = replay_tournament(manager, text)
+    assert replayed.to_dict() == result.to_dict()
+    i = next(i for i, line in enumerate(lines) if line.get("action") == "stand")
+    edited = [*text[:i], json.dumps({**lines[i], "action": "hit"}), *text[i + 1 :]]
+    with pytest.raises(CroupierError, match=r"replay differs|no answer|has"):
+        replay_tournament(manager, edited)
+    header = json.loads(text[0])
+    header["seed"] = header["settings"]["seed"] = 22
+    with pytest.raises(CroupierError, match="should be"):
+        replay_tournament(manager, [json.dumps(header), *text[1:]])
+    with pytest.raises(CroupierError, match="not a croupier tournament log"):
+        replay_tournament(manager, text[1:])
+
+
+def test_bookkeeping_refuses_foreign_results(manager):
+    config = TournamentConfig(rules=koth(manager), seed=1, tourneys=1, rounds=1)
+    tournament = Tournament(config, ["a", "b"])
+    jobs = tournament.next_jobs()
+    assert len(jobs) == 1 and sorted(jobs[0].bots) == [0, 1]
+    with pytest.raises(CroupierError):
+        TournamentConfig(rules=koth(manager), seed=1, tourneys=0)
+
+
+class _Cautious:
+    """An in-process Player that is not a Strategy: stands on 12 and up."""
+
+    async def decide(self, observation):
+        from croupier.engine import Action
+
+        return Action("hit" if observation.total < 12 else "stand")
+
+
+@attrs.frozen
+class _CautiousEntry:
+    name: str
+
+    def player(self, stack):
+        return _Cautious()
+
+
+async def test_any_player_fills_a_seat_and_concurrency_changes_nothing(manager):
+    from croupier.engine.tournament_run import play_tournament
+
+    config = TournamentConfig(rules=koth(manager), seed=3, tourneys=3, rounds=4)
+    entries = [_CautiousEntry("cautious"), *strategies(manager, "lim17", "never-bust")]
+    entries += executables("lim15.sh", "lim16.pl")
+    one = await play_tournament(manager, config, entries, concurrency=1)
+    many = await play_tournament(manager, config, entries, concurrency=8)
+    assert one.to_dict() == many.to_dict()
+    assert one.conserved and one.standings[0].hands > 0

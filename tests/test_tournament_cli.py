@@ -1,0 +1,77 @@
+"""``croupier tournament``: standings, JSON, logs and replay, one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+BOTS = Path(__file__).parent / "bots"
+
+
+def test_json_standings_are_golden(cli):
+    argv = ("tournament", "lim17", "never-bust", "mimic-dealer", "--tourneys", "3")
+    status, out, err = cli(*argv, "--rounds", "4", "--seed", "5", "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    assert data["seed"] == 5 and data["conserved"]
+    assert data["bots"] == ["lim17", "never-bust", "mimic-dealer"]
+    scores = {s["name"]: s["scores"] for s in data["standings"]}
+    # golden: the seed fixes every seating and card
+    assert scores == GOLDEN
+    assert cli(*argv, "--rounds", "4", "--seed", "5", "--json")[1] == out
+
+
+GOLDEN = {"lim17": [260, 160, 200], "never-bust": [180, 160, 140], "mimic-dealer": [220, 160, 140]}
+
+
+def test_table_output_log_and_replay(cli, tmp_path):
+    log = tmp_path / "t.jsonl"
+    bot = str(BOTS / "lim15.sh")
+    status, out, err = cli(
+        "tournament",
+        bot,
+        "lim17",
+        bot,
+        "--tourneys",
+        "2",
+        "--rounds",
+        "2",
+        "--seed",
+        "9",
+        "--log",
+        str(log),
+        "--workers",
+        "1",
+    )
+    assert status == 0, err
+    assert "lim15.sh#2" in out and "95% CI" in out and "seed 9" in out
+    status, replayed, err = cli("tournament", "--replay", str(log))
+    assert status == 0, err
+    assert replayed.replace("replayed", "played") == out
+    log.write_text(log.read_text().replace('"action": "hit"', '"action": "stand"', 1))
+    status, _, err = cli("tournament", "--replay", str(log))
+    assert status == 1 and err.startswith("croupier: error:") and err.count("\n") == 1
+
+
+def test_a_drawn_seed_is_reported(cli):
+    status, _, err = cli("tournament", "lim17", "--tourneys", "1", "--rounds", "1")
+    assert status == 0 and "rerun with --seed" in err
+
+
+def test_one_line_errors(cli, tmp_path):
+    script = tmp_path / "bot.py"
+    script.write_text("print('S')\n")
+    for argv, message in [
+        (("tcp", "lim17"), "--connect"),
+        (("nobody",), "unknown bot 'nobody'"),
+        ((str(script),), "chmod +x"),
+        ((), "name at least one BOT"),
+        (("lim17", "--replay", str(tmp_path / "x")), "--replay takes no BOT"),
+        (("--replay", str(tmp_path / "missing")), "cannot read"),
+        (("--replay", str(script)), "not JSON"),
+    ]:
+        status, _, err = cli("tournament", *argv, "--seed", "1")
+        assert status == 1, argv
+        assert message in err and err.count("\n") == 1, err
+    status, _, err = cli("tournament", "lim17", "--time-limit", "0")
+    assert status == 2 and "seconds" in err
