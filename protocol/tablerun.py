@@ -39,11 +39,12 @@ class SeatVacant(Exception):
     default, like a silent bot."""
 
 
-def strategy_player(manager: PluginManager, name: str) -> Player:
-    """The player for the built-in strategy ``name`` (a Strategy, or a ready Player)."""
+def strategy_player(manager: PluginManager, name: str, rules: BlackjackRules) -> Player:
+    """The player for the built-in strategy ``name`` under ``rules`` (a Strategy, adapted
+    to the rules as basic strategy is, or a ready Player). May be slow: run it in a thread."""
     found: object = manager.strategies.get(name)
     if isinstance(found, Strategy):
-        return StrategyPlayer(found)
+        return StrategyPlayer(found.for_rules(rules))
     if callable(getattr(found, "decide", None)):
         return cast(Player, found)
     raise CroupierError(f"strategy {name!r} cannot sit at a table (not a Strategy)")
@@ -175,6 +176,7 @@ class ServerTable:
         seed: int,
         seats: int,
         fill: list[str | None],
+        fill_players: dict[int, Player],
         rounds: int | None,
         decision_time: float,
         autostart: bool,
@@ -186,6 +188,7 @@ class ServerTable:
         self.rules = rules
         self.seed = seed
         self.seats = [Seat(i + 1, fill[i] if i < len(fill) else None) for i in range(seats)]
+        self.fill_players = fill_players
         self.rounds = rounds
         self.decision_time = decision_time
         self.autostart = autostart
@@ -274,9 +277,7 @@ class ServerTable:
 
     def start(self, manager: PluginManager) -> None:
         players: list[Player] = [
-            strategy_player(manager, seat.strategy)
-            if seat.strategy is not None
-            else RemotePlayer(self, seat)
+            self.fill_players[seat.index] if seat.strategy is not None else RemotePlayer(self, seat)
             for seat in self.seats
         ]
         self.engine = Table(

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 import trio
 
-from croupier.engine.rules import rules_from_options
+from croupier.engine.players import Player
+from croupier.engine.rules import BlackjackRules, rules_from_options
 from croupier.engine.table import DECISION_TIME
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
@@ -69,7 +71,6 @@ class TableService(Service):
                 self.create,
                 "create a table",
                 returns="table info",
-                quick=True,
             ),
             Method(
                 "table.join",
@@ -132,6 +133,22 @@ class TableService(Service):
             table.start(conn.server.manager)
         return {"table": table.id, "seat": index, "token": token, "info": table.info()}
 
+    @staticmethod
+    async def _fill_players(
+        conn: Connection, fill: list[str | None], rules: BlackjackRules
+    ) -> dict[int, Player]:
+        """The strategies' players, adapted to the rules in worker threads (basic strategy
+        solves the rules first: seconds, which must not stall the server)."""
+        server = conn.server
+        by_name: dict[str, Player] = {}
+        for name in fill:
+            if name is not None and name not in by_name:
+                by_name[name] = await trio.to_thread.run_sync(
+                    partial(strategy_player, server.manager, name, rules),
+                    limiter=server.solver_limiter,
+                )
+        return {i + 1: by_name[name] for i, name in enumerate(fill) if name is not None}
+
     # -- methods ---------------------------------------------------------------------------
     async def create(
         self,
@@ -162,16 +179,16 @@ class TableService(Service):
             raise RpcError(Code.BAD_INPUT, f"a table has 1 to {MAX_SEATS} seats, not {seats}")
         if len(fill) > seats:
             raise RpcError(Code.BAD_INPUT, f"fill names {len(fill)} seats, the table has {seats}")
-        for name in fill:
-            if name is not None and not isinstance(name, str):
-                raise RpcError(Code.BAD_INPUT, "fill holds strategy names or nil")
-            if name is not None:
-                strategy_player(server.manager, name)  # unknown-name lists the known ones
+        if any(name is not None and not isinstance(name, str) for name in fill):
+            raise RpcError(Code.BAD_INPUT, "fill holds strategy names or nil")
         limit = server.limits.decision_timeout
         if not 0 < decision_time <= limit:
             raise RpcError(Code.BAD_INPUT, f"decision_time must be in (0, {limit:g}] seconds")
         if rounds is not None and rounds < 1:
             raise RpcError(Code.BAD_INPUT, f"rounds must be at least 1 (or nil), not {rounds}")
+        if rounds is None and fill and len(fill) == seats and None not in fill:
+            raise RpcError(Code.BAD_INPUT, "a table of strategies only needs a number of rounds")
+        fill_players = await self._fill_players(conn, fill, table_rules)
         table = ServerTable(
             server,
             self._next_id,
@@ -180,13 +197,12 @@ class TableService(Service):
             seed=seed,
             seats=seats,
             fill=list(fill),
+            fill_players=fill_players,
             rounds=rounds,
             decision_time=decision_time,
             autostart=autostart,
             vacant_timeout=self.vacant_timeout,
         )
-        if not table.has_bots and rounds is None:
-            raise RpcError(Code.BAD_INPUT, "a table of strategies only needs a number of rounds")
         self._next_id += 1
         self._forget_finished()
         self.tables[table.id] = table

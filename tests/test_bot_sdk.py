@@ -7,16 +7,15 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-import attrs
 import pytest
 import trio
 
 from croupier.clients.bot import Bot, play, run
-from croupier.clients.bot.chart import CHART, basic_strategy, chart_play
-from croupier.clients.bot.samples import Count, HiLo, sample_bot
+from croupier.clients.bot.samples import Basic, Count, HiLo, sample_bot
 from croupier.engine import PluginManager, UnknownNameError
 from croupier.engine.cards import VALUES, card, total_of
 from croupier.engine.play import Event, Observation
+from croupier.engine.players import strategy_action
 from croupier.protocol import Server
 
 
@@ -120,51 +119,21 @@ async def test_a_table_that_does_not_exist_is_a_one_line_error(port):
         await play(lambda o: "stand", "127.0.0.1", port, table=42)
 
 
-@attrs.frozen
-class Hand:
-    cards: tuple[int, ...]
-
-    @property
-    def total(self) -> int:
-        return total_of(VALUES[c] for c in self.cards)[0]
-
-    @property
-    def soft(self) -> bool:
-        return total_of(VALUES[c] for c in self.cards)[1]
-
-
-ALL = ("hit", "stand", "double", "split", "surrender")
-
-
-@pytest.mark.parametrize(
-    ("cards", "up", "legal", "move"),
-    [
-        ("TS 6H", 10, ALL, "surrender"),
-        ("TS 6H", 10, ("hit", "stand"), "hit"),
-        ("TS 6H", 6, ALL, "stand"),
-        ("AS 7H", 9, ALL, "hit"),
-        ("AS 7H", 2, ALL, "stand"),
-        ("AS 7H", 4, ALL, "double"),
-        ("AS 7H", 4, ("hit", "stand"), "stand"),
-        ("8S 8H", 1, ALL, "split"),
-        ("TS TH", 6, ALL, "stand"),
-        ("5S 6H", 6, ALL, "double"),
-        ("5S 6H", 1, ALL, "hit"),
-        ("TS 2H", 4, ALL, "stand"),
-        ("TS 2H", 3, ALL, "hit"),
-        ("9S 9H", 7, ALL, "stand"),
-    ],
-)
-def test_the_stand_in_chart(cards, up, legal, move):
-    assert chart_play(Hand(tuple(card(c) for c in cards.split())), up, legal) == move
-
-
-def test_basic_uses_the_registered_basic_strategy_when_there_is_one(manager):
-    found = basic_strategy(manager)
-    if "basic" in manager.strategies:
-        assert found is manager.strategies.get("basic")
-    else:
-        assert found is CHART
+def test_basic_plays_the_solvers_basic_strategy_for_the_tables_rules(manager):
+    rules = manager.rule_sets.get("vegas-s17").rules
+    bot = sample_bot("basic", manager)
+    assert isinstance(bot, Basic)
+    bot.setup({"rules": rules.to_dict()})
+    expected = manager.strategy("basic", rules)
+    hands = (("TS", "6H"), ("AS", "7H"), ("8S", "8H"), ("5S", "6H"), ("TS", "2H"))
+    for cards in hands:
+        for up in ("2C", "6D", "9H", "AC"):
+            observation = Observation(
+                "play", 1, 1, ("hit", "stand", "double", "split", "surrender"), 990,
+                hands=(cards,), total=total_of(VALUES[card(c)] for c in cards)[0],
+                soft="AS" in cards, stake=10, dealer_upcard=up,
+            )  # fmt: skip
+            assert bot.decide(observation) == strategy_action(expected, observation)
 
 
 def test_hilo_counts_what_it_sees_and_spreads_its_bets(manager):
@@ -177,7 +146,9 @@ def test_hilo_counts_what_it_sees_and_spreads_its_bets(manager):
     assert count.true_count == pytest.approx(4 / (46 / 52))
     bot = sample_bot("hilo", manager)
     assert isinstance(bot, HiLo)
-    bot.on_table({"state": "playing", "rules": {"decks": 1}})
+    bot.setup({"rules": manager.rule_sets.get("vegas-s17").rules.to_dict()})
+    assert bot.count == Count(6)
+    bot.count = Count(1)  # a single deck, to see the spread after a few cards
     for event in (Event("deal", 1, card=c) for c in ("2S", "3H", "4D", "5C", "6S", "5H")):
         bot.on_event(event)
     observation = Observation("bet", 2, 1, ("bet",), 1000, min_bet=10, max_bet=1000)

@@ -92,8 +92,9 @@ async def test_four_bots_play_a_table_that_a_watcher_can_replay(served):
 async def test_a_table_is_reproducible_from_its_seed(served):
     async def once() -> dict[str, Any]:
         async with connect("127.0.0.1", served.port, name="c") as c:
+            fill = ["lim17", "basic", "never-bust"]
             info = await c.call_named(
-                "table.create", {"seats": 3, "rounds": 20, "seed": 99, "fill": ["lim17"] * 3}
+                "table.create", {"seats": 3, "rounds": 20, "seed": 99, "fill": fill}
             )
             while info["state"] != "finished":
                 await trio.sleep(0.01)
@@ -253,7 +254,8 @@ async def test_seat_tokens_cannot_be_misused(served):
         ({"options": {"colour": 1}}, Code.BAD_INPUT, "unknown rule option"),
         ({"seats": 8}, Code.BAD_INPUT, "1 to 7 seats"),
         ({"fill": ["lim17"]}, Code.BAD_INPUT, "needs a number of rounds"),
-        ({"fill": ["psychic"]}, Code.UNKNOWN_NAME, "unknown strategy"),
+        ({"fill": ["psychic"], "rounds": 1}, Code.UNKNOWN_NAME, "unknown strategy"),
+        ({"rules": "koth", "fill": ["basic"], "rounds": 1}, Code.BAD_INPUT, "casino dealers"),
         ({"fill": [3]}, Code.BAD_INPUT, "strategy names or nil"),
         ({"decision_time": 0}, Code.BAD_INPUT, "decision_time"),
         ({"rounds": 0}, Code.BAD_INPUT, "rounds must be at least 1"),

@@ -7,12 +7,12 @@ from typing import Any
 
 import attrs
 
-from croupier.clients.bot.chart import basic_strategy
 from croupier.clients.bot.sdk import Bot
-from croupier.engine import PluginManager, Strategy, UnknownNameError
+from croupier.engine import BlackjackRules, CroupierError, PluginManager, Strategy, UnknownNameError
 from croupier.engine.cards import HIDDEN, VALUES, card
 from croupier.engine.play import Action, Event, Observation
 from croupier.engine.players import strategy_action
+from croupier.engine.rules import rules_from_options
 
 
 class Lim17(Bot):
@@ -24,16 +24,28 @@ class Lim17(Bot):
         return "hit" if observation.total < 17 else "stand"
 
 
+def table_rules(info: dict[str, Any]) -> BlackjackRules:
+    """The rules of a table, from its info (``table.info``) as plain data."""
+    return rules_from_options(BlackjackRules(), dict(info["rules"]))
+
+
 class Basic(Bot):
-    """Basic strategy (see :mod:`croupier.clients.bot.chart`); bet the minimum."""
+    """Basic strategy: the blackjack solver's chart for the table's own rules (the
+    ``basic`` strategy), computed in :meth:`setup` before the bot sits; bet the minimum."""
 
     name = "basic"
 
-    def __init__(self, strategy: Strategy) -> None:
+    def __init__(self, manager: PluginManager) -> None:
         super().__init__()
-        self.strategy = strategy
+        self.manager = manager
+        self.strategy: Strategy | None = None
+
+    def setup(self, info: dict[str, Any]) -> None:
+        self.strategy = self.manager.strategy("basic", table_rules(info))
 
     def decide(self, observation: Observation) -> Action:
+        if self.strategy is None:
+            raise CroupierError("the basic bot plays only after setup (the table's rules)")
         return strategy_action(self.strategy, observation)
 
 
@@ -85,15 +97,13 @@ class HiLo(Basic):
     name = "hilo"
     SPREAD = 8
 
-    def __init__(self, strategy: Strategy) -> None:
-        super().__init__(strategy)
+    def __init__(self, manager: PluginManager) -> None:
+        super().__init__(manager)
         self.count = Count(6)
-        self._sized = False
 
-    def on_table(self, info: dict[str, Any]) -> None:
-        if not self._sized:  # the shoe's size, once, when the bot sits down
-            self.count = Count(int(info["rules"].get("decks") or 6))
-            self._sized = True
+    def setup(self, info: dict[str, Any]) -> None:
+        super().setup(info)
+        self.count = Count(int(info["rules"]["decks"]))
 
     def on_event(self, event: Event) -> None:
         self.count.see(event)
@@ -119,11 +129,11 @@ class SampleBot:
 
 SAMPLES = (
     SampleBot("lim17", "hit below 17, stand on 17 and up (the contest sample)", lambda m: Lim17()),
-    SampleBot("basic", "basic strategy", lambda m: Basic(basic_strategy(m))),
+    SampleBot("basic", "basic strategy for the table's rules (the solver's)", Basic),
     SampleBot(
         "hilo",
         "basic strategy plus a Hi-Lo true-count bet spread (1-8 units) and insurance at +3",
-        lambda m: HiLo(basic_strategy(m)),
+        HiLo,
     ),
 )
 

@@ -68,6 +68,10 @@ class Bot:
         """Surrender early (before the dealer peeks)? Default: no."""
         return False
 
+    def setup(self, info: dict[str, Any]) -> Awaitable[None] | None:
+        """Once, before the bot takes its seat, with the table's info (``info["rules"]``):
+        the place for slow preparation, such as solving the rules for basic strategy."""
+
     def on_event(self, event: Event) -> Awaitable[None] | None:
         """Every public event of the table, in order, before the decision that follows it."""
 
@@ -211,8 +215,11 @@ class _Seat:
                 return False
         else:
             if self.table is None:
-                created = await client.call_named("table.create", dict(create))
-                self.table = int(created["table"])
+                info = await client.call_named("table.create", dict(create))
+                self.table = int(info["table"])
+            else:
+                info = await client.call("table.info", self.table)
+            await _maybe_await(self.bot.setup(info))
             joined = await client.call("table.join", self.table, seat)
             self.token = joined["token"]
         self.bot.table, self.bot.seat = joined["info"], joined["seat"]
