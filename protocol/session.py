@@ -286,7 +286,9 @@ class Session:
         """Write one message; a peer that does not read within ``send_timeout`` is dropped."""
         if self._closed:
             raise ConnectionClosed()
-        data = self._encode(message)
+        await self._send_bytes(self._encode(message))
+
+    async def _send_bytes(self, data: bytes) -> None:
         timeout = self.limits.send_timeout
         lock = self._send_lock
         try:
@@ -364,6 +366,13 @@ class Session:
         """Send a notification (no answer comes)."""
         wire_params = dict(params) if isinstance(params, Mapping) else list(params)
         await self._send(Notification(method, wire_params))
+
+    async def notify_many(self, notifications: Iterable[tuple[str, list[Any]]]) -> None:
+        """Send several notifications in one write (a table's burst of events)."""
+        if self._closed:
+            raise ConnectionClosed()
+        data = b"".join(self._encode(Notification(m, p)) for m, p in notifications)
+        await self._send_bytes(data)
 
     # -- closing ---------------------------------------------------------------------------
     async def drain(self, grace: float) -> None:

@@ -89,9 +89,15 @@ class Subscriber:
         """Send queued notifications until the queue closes or the connection does."""
         try:
             async with self.receive:
-                async for method, params in self.receive:
-                    await self.conn.session.notify(method, params)
-                    self.sent += 1
+                async for first in self.receive:
+                    batch = [first]  # everything queued meanwhile goes in the same write
+                    while len(batch) < 256:
+                        try:
+                            batch.append(self.receive.receive_nowait())
+                        except (trio.WouldBlock, trio.EndOfChannel):
+                            break
+                    await self.conn.session.notify_many(batch)
+                    self.sent += len(batch)
                     self.progress.set()
                     self.progress = trio.Event()
         except (ConnectionClosed, RpcError):
