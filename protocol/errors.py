@@ -44,6 +44,11 @@ class Code(enum.IntEnum):
     """A call the server made to the client was not answered in time (client side only)."""
     CONNECTION_CLOSED = 10
     """The connection closed before the answer came (client side only)."""
+    SEAT_TAKEN = 11
+    """The seat asked for is held by a bot, a built-in strategy or a token (or none is free)."""
+    BAD_TOKEN = 12
+    """A seat token that no seat has (never issued, given up with ``table.leave``, or the
+    table is gone)."""
 
     @property
     def slug(self) -> str:

@@ -13,7 +13,7 @@ import contextlib
 import itertools
 import logging
 import signal
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -136,6 +136,7 @@ class Server:
         self._seed_streams: dict[str, Stream] = {}
         self._ids = itertools.count(1)
         self._accept_scope: trio.CancelScope | None = None
+        self._tasks: trio.Nursery | None = None
         self._stopping = False
 
     # -- seeds -----------------------------------------------------------------------------
@@ -182,6 +183,7 @@ class Server:
         """Serve on bound listeners until :meth:`stop` (see :meth:`serve`)."""
         self.addresses = [listener.socket.getsockname()[:2] for listener in listeners]
         async with trio.open_nursery() as connections:
+            self._tasks = connections
             with trio.CancelScope() as scope:
                 self._accept_scope = scope
                 if self._stopping:
@@ -196,6 +198,13 @@ class Server:
                 await listener.aclose()
             await self._shutdown()
         log.info("stopped")
+
+    def spawn(self, fn: Callable[[], Awaitable[None]], name: str) -> None:
+        """Run ``fn()`` as a server task (a table, say): it lives until it returns or the
+        server stops at once; services wait for theirs in :meth:`Service.shutdown`."""
+        if self._tasks is None:
+            raise CroupierError("the server is not serving")
+        self._tasks.start_soon(fn, name=name)
 
     @property
     def stopping(self) -> bool:

@@ -316,5 +316,7 @@ def _solve_in_thread(solve: Any, problem: dict[str, Any]) -> Any:
 
 
 def default_services() -> list[Service]:
-    """The services every server offers (tables and tournaments will join this list)."""
-    return [CoreService(), DiscoveryService(), RandomizerService(), SolverService()]
+    """The services every server offers (tournaments will join this list)."""
+    from croupier.protocol.tables import TableService
+
+    return [CoreService(), DiscoveryService(), RandomizerService(), SolverService(), TableService()]

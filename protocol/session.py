@@ -120,6 +120,7 @@ class Session:
         self._quiet.set()
         self._draining = False
         self._closed = False
+        self._closed_event = trio.Event()
         self._nursery: trio.Nursery | None = None
         self._started = trio.Event()
 
@@ -285,7 +286,9 @@ class Session:
         """Write one message; a peer that does not read within ``send_timeout`` is dropped."""
         if self._closed:
             raise ConnectionClosed()
-        data = self._encode(message)
+        await self._send_bytes(self._encode(message))
+
+    async def _send_bytes(self, data: bytes) -> None:
         timeout = self.limits.send_timeout
         lock = self._send_lock
         try:
@@ -364,12 +367,23 @@ class Session:
         wire_params = dict(params) if isinstance(params, Mapping) else list(params)
         await self._send(Notification(method, wire_params))
 
+    async def notify_many(self, notifications: Iterable[tuple[str, list[Any]]]) -> None:
+        """Send several notifications in one write (a table's burst of events)."""
+        if self._closed:
+            raise ConnectionClosed()
+        data = b"".join(self._encode(Notification(m, p)) for m, p in notifications)
+        await self._send_bytes(data)
+
     # -- closing ---------------------------------------------------------------------------
     async def drain(self, grace: float) -> None:
         """Refuse new requests and wait up to ``grace`` seconds for those in flight."""
         self._draining = True
         with trio.move_on_after(grace):
             await self._quiet.wait()
+
+    async def wait_closed(self) -> None:
+        """Return when the connection has closed, for whatever reason."""
+        await self._closed_event.wait()
 
     async def close(self) -> None:
         """Close the connection: pending calls fail with :class:`ConnectionClosed`."""
@@ -382,6 +396,7 @@ class Session:
         if self._closed:
             return
         self._closed = True
+        self._closed_event.set()
         self.closed_reason = reason
         for call in self._calls.values():
             call.done.set()

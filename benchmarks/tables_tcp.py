@@ -1,0 +1,120 @@
+"""Hands/s of a server table with 4 TCP bots, against the same table with 4 in-process
+strategies (the engine's async Table, the limit the network path is measured against).
+
+Run: ``.venv/bin/python benchmarks/tables_tcp.py [--rounds 2000]``
+
+The server runs in its own subprocess (``croupier serve``'s Server, seed fixed); the four
+bots are SDK bots playing lim17 in this process, each on its own TCP connection, seated
+at one vegas-s17 table; the table's time runs from its ``playing`` status to ``finished``.
+The in-process run plays the same seed and rounds with ``lim17`` in every seat, with one
+listener converting every event to plain data (what the server does to notify), so the
+ratio is the cost of the wire: a ``decide`` round trip per decision plus the events.
+Both runs end with the same chips (checked), since they play the same cards the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from typing import Any
+
+import trio
+
+from croupier.clients.bot import play
+from croupier.engine import PluginManager, StrategyPlayer
+from croupier.engine.play import Event, Observation
+from croupier.engine.table import Table
+from croupier.protocol import Server, connect
+
+SEATS = 4
+SEED = 2024
+
+
+def lim17(observation: Observation) -> str:
+    return "hit" if observation.total < 17 else "stand"
+
+
+async def serve() -> None:
+    server = Server(PluginManager(autoload=False), seed=1)
+    async with trio.open_nursery() as nursery:
+        (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+        print(port, flush=True)
+
+
+async def over_tcp(port: int, rounds: int) -> tuple[float, list[int]]:
+    marks: dict[str, float] = {}
+
+    async def status(method: str, params: Any) -> None:
+        if method == "table.status":
+            marks[params[1]["state"]] = time.perf_counter()
+
+    async with connect("127.0.0.1", port, name="bench", on_notification=status) as client:
+        info = await client.call_named(
+            "table.create", {"seats": SEATS, "rounds": rounds, "seed": SEED}
+        )
+        await client.call("table.watch", info["table"])
+        finals: list[dict[str, Any]] = []
+
+        async def bot() -> None:
+            finals.append(await play(lim17, "127.0.0.1", port, table=info["table"], name="b"))
+
+        async with trio.open_nursery() as nursery:
+            for _ in range(SEATS):
+                nursery.start_soon(bot)
+    return marks["finished"] - marks["playing"], finals[0]["chips"]
+
+
+async def in_process(rounds: int) -> tuple[float, list[int]]:
+    manager = PluginManager(autoload=False)
+    strategy = manager.strategy("lim17", manager.rule_sets.get("vegas-s17").rules)
+    rules = manager.rule_sets.get("vegas-s17").rules
+    sink: list[dict[str, Any]] = []
+
+    def listener(event: Event) -> None:
+        sink.append(event.to_dict())
+        if len(sink) > 10_000:
+            sink.clear()
+
+    table = Table(manager, rules, SEED, [StrategyPlayer(strategy)] * SEATS, listeners=[listener])
+    start = time.perf_counter()
+    for _ in range(rounds):
+        await table.play_round()
+        await trio.sleep(0)  # as the server's table does between rounds
+    elapsed = time.perf_counter() - start
+    balances = table.ledger.balances
+    return elapsed, [balances[s.account] for s in table.core.seats]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        trio.run(serve)
+        return
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--serve"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        port = int(child.stdout.readline())
+        tcp, tcp_chips = trio.run(over_tcp, port, args.rounds)
+    finally:
+        child.terminate()
+        child.wait()
+    local, local_chips = trio.run(in_process, args.rounds)
+    assert tcp_chips == local_chips, (tcp_chips, local_chips)
+    print(f"table of {SEATS} seats, vegas-s17, lim17 everywhere, {args.rounds} rounds, seed {SEED}")
+    print(f"  4 TCP bots (SDK)          {args.rounds / tcp:9.0f} rounds/s  "
+          f"{SEATS * args.rounds / tcp:9.0f} hands/s")  # fmt: skip
+    print(f"  4 in-process strategies   {args.rounds / local:9.0f} rounds/s  "
+          f"{SEATS * args.rounds / local:9.0f} hands/s")  # fmt: skip
+    print(f"  ratio TCP / in-process    {local / tcp:9.3f}")
+    print(f"  same chips both ways: {tcp_chips}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,279 @@
+"""The bot SDK: a bot is a function from observation to action, or a :class:`Bot` subclass.
+
+::
+
+    from croupier.clients.bot import run
+
+    run(lambda o: "hit" if o.total < 17 else "stand", "127.0.0.1", 7171)
+
+:func:`play` (async, trio) and :func:`run` (sync) connect, say ``hello`` as a bot, create a
+table (or join table ``table``), answer every ``decide`` call through the bot's hooks,
+feed it the table's events, and reconnect after a lost connection, taking the seat back
+with its token. They return the table's final info when it finishes. Every hook may be a
+plain function or a coroutine function (the sync and async flavours).
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from functools import partial
+from typing import Any
+
+import trio
+
+from croupier.engine import CroupierError
+from croupier.engine.play import Action, Event, Observation
+from croupier.protocol import Client, ConnectionClosed, RpcError, connect
+from croupier.protocol.errors import Code
+from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
+
+log = logging.getLogger("croupier.bot")
+
+Answer = Action | str | None
+DecideFn = Callable[[Observation], Answer | Awaitable[Answer]]
+
+
+async def _maybe_await(value: Any) -> Any:
+    return await value if inspect.isawaitable(value) else value
+
+
+class Bot:
+    """A bot with hooks; override :meth:`decide` at least. Any hook may be ``async def``.
+
+    Table state the SDK keeps for you: ``table`` (the table's info at join), ``seat``.
+    """
+
+    name = "bot"
+
+    def __init__(self) -> None:
+        self.table: dict[str, Any] = {}
+        self.seat = 0
+
+    def decide(self, observation: Observation) -> Answer | Awaitable[Answer]:
+        """The move for the ``play`` phase: an :class:`Action`, or text such as ``"hit"``,
+        ``"H"``, ``"double"``; ``observation.legal`` lists what the table accepts."""
+        raise NotImplementedError("a Bot must define decide(observation)")
+
+    def bet(self, observation: Observation) -> int | Awaitable[int | None] | None:
+        """The stake for the next round (``min_bet`` to ``max_bet``); None: the minimum."""
+        return None
+
+    def insurance(self, observation: Observation) -> bool | Awaitable[bool]:
+        """Take insurance (or even money on a natural)? Default: no."""
+        return False
+
+    def surrender(self, observation: Observation) -> bool | Awaitable[bool]:
+        """Surrender early (before the dealer peeks)? Default: no."""
+        return False
+
+    def setup(self, info: dict[str, Any]) -> Awaitable[None] | None:
+        """Once, before the bot takes its seat, with the table's info (``info["rules"]``):
+        the place for slow preparation, such as solving the rules for basic strategy."""
+
+    def on_event(self, event: Event) -> Awaitable[None] | None:
+        """Every public event of the table, in order, before the decision that follows it."""
+
+    def on_round(self, round_: int) -> Awaitable[None] | None:
+        """A round begins (called before its ``round`` event reaches :meth:`on_event`)."""
+
+    def on_table(self, info: dict[str, Any]) -> Awaitable[None] | None:
+        """The table's info: when the bot sits down, when the table starts and finishes."""
+
+    async def answer(self, observation: Observation) -> Action:
+        """The action for any phase, from the hooks above."""
+        phase = observation.phase
+        if phase == "bet":
+            stake = await _maybe_await(self.bet(observation))
+            return Action("bet", observation.min_bet if stake is None else int(stake))
+        if phase in ("insurance", "surrender"):
+            wanted = await _maybe_await(getattr(self, phase)(observation))
+            return Action(phase if wanted else "decline")
+        move = await _maybe_await(self.decide(observation))
+        if isinstance(move, Action):
+            return move
+        if isinstance(move, str):
+            return Action.parse(move)
+        raise CroupierError(f"decide returned {type(move).__name__}, not an Action or text")
+
+
+class FunctionBot(Bot):
+    """A bot made of one function (plain or async) for the ``play`` phase."""
+
+    def __init__(self, decide: DecideFn, name: str = "bot") -> None:
+        super().__init__()
+        self._decide = decide
+        self.name = name
+
+    def decide(self, observation: Observation) -> Answer | Awaitable[Answer]:
+        return self._decide(observation)
+
+
+def as_bot(bot: Bot | DecideFn, name: str | None = None) -> Bot:
+    if isinstance(bot, Bot):
+        if name:
+            bot.name = name
+        return bot
+    return FunctionBot(bot, name or getattr(bot, "__name__", "bot").strip("<>") or "bot")
+
+
+def _unwrap(group: BaseExceptionGroup) -> BaseException:
+    """The one error inside nested trio exception groups (a connection's ends), if one."""
+    leaves: list[BaseException] = []
+
+    def walk(exc: BaseException) -> None:
+        if isinstance(exc, BaseExceptionGroup):
+            for inner in exc.exceptions:
+                walk(inner)
+        else:
+            leaves.append(exc)
+
+    walk(group)
+    return leaves[0] if len(leaves) == 1 else group
+
+
+async def _session(
+    me: _Seat,
+    host: str,
+    port: int,
+    seat: int | None,
+    create: Mapping[str, Any],
+    on_seated: Callable[[dict[str, Any]], None] | None,
+) -> bool:
+    """One connection's worth of play; True when the table is over, raises when the
+    connection is lost."""
+    async with connect(
+        host,
+        port,
+        name=me.bot.name,
+        role="bot",
+        handlers={"decide": me.decide},
+        on_notification=me.notified,
+    ) as client:
+        if not await me.sit(client, seat, create):
+            return True
+        me.failures = 0
+        if on_seated is not None:
+            on_seated({"table": me.table, "seat": me.bot.seat, "info": me.bot.table})
+        async with trio.open_nursery() as nursery:
+
+            async def closed() -> None:
+                await client.session.wait_closed()
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(closed)
+            await me.finished.wait()
+            nursery.cancel_scope.cancel()
+        if me.finished.is_set():
+            return True
+        raise ConnectionClosed(client.session.closed_reason or "connection lost")
+
+
+class _Seat:
+    """What one :func:`play` call remembers across reconnections."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.table: int | None = None
+        self.token: str | None = None
+        self.final: dict[str, Any] | None = None
+        self.finished = trio.Event()
+        self.server_stopped = False
+        self.failures = 0
+
+    async def decide(self, table: int, observation: Any) -> dict[str, Any]:
+        action = await self.bot.answer(Observation.from_dict(observation))
+        return action.to_dict()
+
+    async def notified(self, method: str, params: Any) -> None:
+        if method == "shutdown":
+            self.server_stopped = True
+            return
+        if not isinstance(params, list) or len(params) != 2 or params[0] != self.table:
+            return
+        if method == "table.event":
+            event = Event.from_dict(params[1])
+            if event.kind == "round":
+                await _maybe_await(self.bot.on_round(event.round))
+            await _maybe_await(self.bot.on_event(event))
+        elif method == "table.status":
+            await _maybe_await(self.bot.on_table(params[1]))
+            if params[1].get("state") == "finished":
+                self.final = params[1]
+                self.finished.set()
+
+    async def sit(self, client: Client, seat: int | None, create: Mapping[str, Any]) -> bool:
+        """Take the seat (or take it back); False when the table has already finished."""
+        if self.token is not None:
+            try:
+                joined = await client.call("table.rejoin", self.token)
+            except RpcError as exc:
+                if exc.code != Code.BAD_TOKEN:
+                    raise
+                self.final = await client.call("table.info", self.table)
+                return False
+        else:
+            if self.table is None:
+                info = await client.call_named("table.create", dict(create))
+                self.table = int(info["table"])
+            else:
+                info = await client.call("table.info", self.table)
+            await _maybe_await(self.bot.setup(info))
+            joined = await client.call("table.join", self.table, seat)
+            self.token = joined["token"]
+        self.bot.table, self.bot.seat = joined["info"], joined["seat"]
+        await _maybe_await(self.bot.on_table(joined["info"]))
+        return True
+
+
+async def play(
+    bot: Bot | DecideFn,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    *,
+    table: int | None = None,
+    seat: int | None = None,
+    create: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    reconnect: int = 5,
+    on_seated: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Play at a table until it finishes; its final info (``chips``, ``reason``, ...).
+
+    Joins table ``table`` (seat ``seat``, or the first free one) or, when ``table`` is None,
+    creates one with ``create`` (``table.create``'s parameters by name). A lost connection
+    is retried ``reconnect`` times (0.2 s, then doubling up to 5 s, between attempts) and
+    the seat taken back with its token. Errors are :class:`CroupierError` or the server's
+    :class:`RpcError`, one line each.
+    """
+    me = _Seat(as_bot(bot, name))
+    me.table = table
+    while True:
+        try:
+            try:
+                if await _session(me, host, port, seat, create or {}, on_seated):
+                    break
+            except BaseExceptionGroup as group:
+                raise _unwrap(group) from None
+        except (ConnectionClosed, CroupierError) as exc:
+            if me.server_stopped:
+                raise CroupierError("the server shut down") from None
+            me.failures += 1
+            if me.token is None or me.failures > reconnect:
+                raise CroupierError(str(exc)) from None
+            delay = min(5.0, 0.2 * 2 ** (me.failures - 1))
+            log.warning("connection lost (%s); reconnecting in %g s", exc, delay)
+            await trio.sleep(delay)
+    assert me.final is not None
+    return me.final
+
+
+def run(
+    bot: Bot | DecideFn,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    **options: Any,
+) -> dict[str, Any]:
+    """:func:`play` for synchronous programs (runs trio)."""
+    return trio.run(partial(play, bot, host, port, **options))

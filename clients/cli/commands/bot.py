@@ -1,0 +1,119 @@
+"""``croupier bot NAME --connect HOST:PORT [--table T]``: run a built-in bot at a server table."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import trio
+
+from croupier.clients.bot.samples import SAMPLES, sample_bot
+from croupier.clients.bot.sdk import play
+from croupier.clients.cli.common import (
+    add_json_argument,
+    add_seed_argument,
+    get_manager,
+    positive_int,
+    print_json,
+)
+from croupier.clients.cli.rules_args import add_rules_arguments, overrides_from_args
+from croupier.engine import CroupierError
+from croupier.protocol import RpcError
+from croupier.protocol.server import DEFAULT_PORT
+
+
+def address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host:
+        host, port = "127.0.0.1", text if text.isdigit() else ""
+    if not port.isdigit() or not 0 < int(port) <= 65535:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, not {text!r}")
+    return host.strip("[]"), int(port)
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    listing = "; ".join(f"{s.name}: {s.summary}" for s in SAMPLES)
+    parser = sub.add_parser(
+        "bot",
+        help="run a built-in bot at a table on a croupier server",
+        description=(
+            "Connect to a croupier server as a bot and play at a table until it finishes. "
+            "Without --table, create a table (rules, seats, fill, rounds, seed as given) and "
+            f"take a seat at it. Bots: {listing}."
+        ),
+    )
+    parser.add_argument("name", metavar="NAME", help="lim17, basic or hilo")
+    parser.add_argument(
+        "--connect",
+        type=address,
+        default=("127.0.0.1", DEFAULT_PORT),
+        metavar="HOST:PORT",
+        help=f"the server (default 127.0.0.1:{DEFAULT_PORT})",
+    )
+    parser.add_argument("--table", type=positive_int, help="join table T (default: create one)")
+    parser.add_argument("--seat", type=positive_int, help="seat (default: the first free)")
+    new = parser.add_argument_group("a new table (without --table)")
+    new.add_argument("--seats", type=positive_int, default=1, help="seats (default 1)")
+    new.add_argument(
+        "--fill",
+        nargs="+",
+        default=[],
+        metavar="STRATEGY",
+        help="built-in strategies for seats 1, 2, ... ('-' leaves a seat for a bot)",
+    )
+    new.add_argument("--rounds", type=positive_int, default=100, help="rounds (default 100)")
+    new.add_argument(
+        "--decision-time",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="seconds per answer (default 2)",
+    )
+    add_seed_argument(new)
+    add_rules_arguments(parser)
+    add_json_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    manager = get_manager()
+    bot = sample_bot(args.name, manager)
+    host, port = args.connect
+    create = {
+        "rules": args.rules,
+        "options": overrides_from_args(args),
+        "seed": args.seed,
+        "seats": args.seats,
+        "fill": [None if f == "-" else f for f in args.fill],
+        "rounds": args.rounds,
+        "decision_time": args.decision_time,
+    }
+
+    def seated(joined: dict[str, Any]) -> None:
+        info = joined["info"]
+        print(
+            f"croupier: {bot.name} sits at seat {joined['seat']} of table {joined['table']} "
+            f"({info['rule_set']}, seed {info['seed']}; rerun with --seed {info['seed']})",
+            file=sys.stderr,
+        )
+
+    try:
+        final = trio.run(
+            lambda: play(
+                bot, host, port, table=args.table, seat=args.seat, create=create, on_seated=seated
+            )
+        )
+    except RpcError as exc:
+        raise CroupierError(f"the server refused: {exc}") from None
+    seat = bot.seat
+    start = final["rules"]["starting_chips"]
+    net = final["chips"][seat - 1] - start if final["played"] else 0
+    if args.json:
+        print_json({"bot": bot.name, "seat": seat, "net": net, "table": final})
+    else:
+        print(
+            f"table {final['table']}: {final['played']} rounds ({final['reason']}); "
+            f"{bot.name} in seat {seat}: {final['chips'][seat - 1]} chips, net {net:+d}"
+        )
+    return 0

@@ -1,0 +1,359 @@
+"""A table on the server: its seats, the remote players in them, its watchers, its run.
+
+A :class:`ServerTable` wraps the engine's :class:`~croupier.engine.table.Table`. Each seat
+is played by a built-in strategy or by a bot connection holding the seat's token
+(:class:`RemotePlayer`); the engine enforces the decision time and the defaults, so a
+silent, broken or absent bot costs its own seat a default (stand), never the table a
+stall. Events go to every subscriber (watchers and seated bots) through a bounded queue and
+a sender task each, so a slow watcher never slows the table: one whose queue overflows is
+dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any, cast
+
+import attrs
+import trio
+
+from croupier.engine import CroupierError, PluginManager
+from croupier.engine.play import Action, Event, Observation
+from croupier.engine.players import Player, Strategy, StrategyPlayer
+from croupier.engine.rules import BlackjackRules
+from croupier.engine.table import Table
+from croupier.protocol.errors import ConnectionClosed, RpcError
+from croupier.protocol.server import Connection, Server
+
+log = logging.getLogger("croupier.tables")
+
+EVENT_NOTIFICATION = "table.event"
+STATUS_NOTIFICATION = "table.status"
+WATCH_BUFFER = 10_000
+"""Notifications queued for one subscriber before it is dropped as too slow."""
+
+
+class SeatVacant(Exception):
+    """Raised to the engine when an empty or abandoned seat must decide: it gets the
+    default, like a silent bot."""
+
+
+def strategy_player(manager: PluginManager, name: str, rules: BlackjackRules) -> Player:
+    """The player for the built-in strategy ``name`` under ``rules`` (a Strategy, adapted
+    to the rules as basic strategy is, or a ready Player). May be slow: run it in a thread."""
+    found: object = manager.strategies.get(name)
+    if isinstance(found, Strategy):
+        return StrategyPlayer(found.for_rules(rules))
+    if callable(getattr(found, "decide", None)):
+        return cast(Player, found)
+    raise CroupierError(f"strategy {name!r} cannot sit at a table (not a Strategy)")
+
+
+def parse_answer(answer: object) -> Action:
+    """A bot's answer to ``decide``: an action map (``{"kind": "bet", "amount": 10}``) or
+    text (``"hit"``, ``"H"``, ``"bet 10"``)."""
+    if isinstance(answer, str):
+        return Action.parse(answer)
+    if isinstance(answer, dict):
+        return Action.from_dict(answer)
+    raise CroupierError(f"an answer is an action map or text, not {type(answer).__name__}")
+
+
+@attrs.define(eq=False)
+class Subscriber:
+    """One connection receiving one table's notifications, in order."""
+
+    conn: Connection
+    send: trio.MemorySendChannel[tuple[str, list[Any]]]
+    receive: trio.MemoryReceiveChannel[tuple[str, list[Any]]]
+    queued: int = 0
+    sent: int = 0
+    progress: trio.Event = attrs.field(factory=trio.Event)
+    dropped: bool = False
+
+    def put(self, method: str, params: list[Any]) -> bool:
+        """Queue a notification; False when the subscriber is too slow (then drop it)."""
+        if self.dropped:
+            return False
+        try:
+            self.send.send_nowait((method, params))
+        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+            self.dropped = True
+            self.send.close()
+            return False
+        self.queued += 1
+        return True
+
+    async def pump(self) -> None:
+        """Send queued notifications until the queue closes or the connection does."""
+        try:
+            async with self.receive:
+                async for first in self.receive:
+                    batch = [first]  # everything queued meanwhile goes in the same write
+                    while len(batch) < 256:
+                        try:
+                            batch.append(self.receive.receive_nowait())
+                        except (trio.WouldBlock, trio.EndOfChannel):
+                            break
+                    await self.conn.session.notify_many(batch)
+                    self.sent += len(batch)
+                    self.progress.set()
+                    self.progress = trio.Event()
+        except (ConnectionClosed, RpcError):
+            self.dropped = True
+        finally:
+            self.dropped = self.dropped or self.sent < self.queued
+            self.progress.set()
+
+    async def flushed(self) -> None:
+        """Wait until everything queued so far has been written to the connection."""
+        target = self.queued
+        while self.sent < target and not self.dropped and not self.conn.session.closed:
+            await self.progress.wait()
+
+
+@attrs.define(eq=False)
+class Seat:
+    """A seat: a built-in ``strategy``, or a bot holding ``token`` (``conn`` None while
+    it is disconnected), or free (no strategy, no token)."""
+
+    index: int
+    strategy: str | None = None
+    token: str | None = None
+    conn: Connection | None = None
+    bot: str | None = None
+
+    @property
+    def present(self) -> bool:
+        """A bot is in the seat and its connection is open."""
+        return self.conn is not None and not self.conn.session.closed
+
+    @property
+    def free(self) -> bool:
+        return self.strategy is None and self.token is None
+
+    def describe(self) -> dict[str, Any]:
+        if self.strategy is not None:
+            return {"seat": self.index, "kind": "strategy", "player": self.strategy}
+        if self.token is None:
+            return {"seat": self.index, "kind": "free", "player": None}
+        return {
+            "seat": self.index,
+            "kind": "bot",
+            "player": self.bot,
+            "connected": self.present,
+        }
+
+
+class RemotePlayer:
+    """A seat's :class:`~croupier.engine.players.Player`: asks the bot in the seat over its
+    connection (``decide(table, observation)``), after flushing the table's events to it."""
+
+    def __init__(self, table: ServerTable, seat: Seat) -> None:
+        self.table = table
+        self.seat = seat
+
+    async def decide(self, observation: Observation) -> Action:
+        conn = self.seat.conn
+        if conn is None or not self.seat.present:
+            raise SeatVacant("no bot in the seat")
+        sub = self.table.subscribers.get(conn.id)
+        if sub is not None:
+            await sub.flushed()
+        answer = await conn.call(
+            "decide",
+            [self.table.id, observation.to_dict()],
+            timeout=self.table.decision_time + 1.0,  # the engine's own limit comes first
+        )
+        return parse_answer(answer)
+
+
+class ServerTable:
+    """One table of the tables service: created, waiting for its seats, playing, finished."""
+
+    def __init__(
+        self,
+        server: Server,
+        table_id: int,
+        *,
+        rule_set: str,
+        rules: BlackjackRules,
+        seed: int,
+        seats: int,
+        fill: list[str | None],
+        fill_players: dict[int, Player],
+        rounds: int | None,
+        decision_time: float,
+        autostart: bool,
+        vacant_timeout: float,
+    ) -> None:
+        self.server = server
+        self.id = table_id
+        self.rule_set = rule_set
+        self.rules = rules
+        self.seed = seed
+        self.seats = [Seat(i + 1, fill[i] if i < len(fill) else None) for i in range(seats)]
+        self.fill_players = fill_players
+        self.rounds = rounds
+        self.decision_time = decision_time
+        self.autostart = autostart
+        self.vacant_timeout = vacant_timeout
+        self.state = "waiting"
+        self.reason: str | None = None
+        self.played = 0
+        self.engine: Table | None = None
+        self.subscribers: dict[int, Subscriber] = {}
+        self.stop_requested = False
+        self.done = trio.Event()
+        self._seat_changed = trio.Event()
+
+    # -- seats -----------------------------------------------------------------------------
+    @property
+    def has_bots(self) -> bool:
+        return any(seat.strategy is None for seat in self.seats)
+
+    def take(self, seat: Seat, conn: Connection) -> str:
+        """Give ``seat`` to ``conn``; its new token."""
+        seat.token = secrets.token_urlsafe(18)
+        seat.conn, seat.bot = conn, conn.client
+        self.subscribe(conn)
+        self.seat_changed()
+        return seat.token
+
+    def seat_changed(self) -> None:
+        self._seat_changed.set()
+        self._seat_changed = trio.Event()
+
+    def ready(self) -> bool:
+        return all(not seat.free for seat in self.seats)
+
+    # -- subscribers -----------------------------------------------------------------------
+    def subscribe(self, conn: Connection) -> None:
+        if conn.id in self.subscribers and not self.subscribers[conn.id].dropped:
+            return
+        send, receive = trio.open_memory_channel[tuple[str, list[Any]]](WATCH_BUFFER)
+        sub = Subscriber(conn, send, receive)
+        self.subscribers[conn.id] = sub
+        conn.session.keepalive.add(f"table {self.id}")
+        self.server.spawn(sub.pump, f"table {self.id} -> {conn}")
+
+    def unsubscribe(self, conn: Connection) -> None:
+        sub = self.subscribers.pop(conn.id, None)
+        if sub is not None:
+            sub.send.close()
+        conn.session.keepalive.discard(f"table {self.id}")
+
+    def broadcast(self, method: str, params: list[Any]) -> None:
+        for conn_id, sub in list(self.subscribers.items()):
+            if not sub.put(method, params):
+                if not sub.conn.session.closed:
+                    log.warning("table %d: %s dropped as a watcher (too slow)", self.id, sub.conn)
+                self.subscribers.pop(conn_id, None)
+                sub.conn.session.keepalive.discard(f"table {self.id}")
+
+    def _on_event(self, event: Event) -> None:
+        if event.kind == "default":
+            log.info("table %d: %s", self.id, event.describe())
+        if self.subscribers:
+            self.broadcast(EVENT_NOTIFICATION, [self.id, event.to_dict()])
+
+    # -- running ---------------------------------------------------------------------------
+    def info(self) -> dict[str, Any]:
+        """The table as plain data (``table.info``, ``table.list``, ``table.status``)."""
+        out: dict[str, Any] = {
+            "table": self.id,
+            "state": self.state,
+            "rule_set": self.rule_set,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "seats": [seat.describe() for seat in self.seats],
+            "rounds": self.rounds,
+            "played": self.played,
+            "decision_time": self.decision_time,
+            "reason": self.reason,
+            "chips": [self.rules.starting_chips] * len(self.seats),
+            "house": 0,
+        }
+        if self.engine is not None:
+            balances = self.engine.ledger.balances
+            out["chips"] = [balances[seat.account] for seat in self.engine.core.seats]
+            out["house"] = balances["house"]
+        return out
+
+    def start(self, manager: PluginManager) -> None:
+        players: list[Player] = [
+            self.fill_players[seat.index] if seat.strategy is not None else RemotePlayer(self, seat)
+            for seat in self.seats
+        ]
+        self.engine = Table(
+            manager,
+            self.rules,
+            self.seed,
+            players,
+            decision_time=self.decision_time,
+            listeners=[self._on_event],
+        )
+        self.state = "playing"
+        log.info("table %d starts (%s, seed %d)", self.id, self.rule_set, self.seed)
+        self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
+        self.server.spawn(self.run, f"table {self.id}")
+
+    async def run(self) -> None:
+        assert self.engine is not None
+        reason = "internal error"
+        try:
+            reason = await self._play(self.engine)
+        except Exception:
+            log.exception("table %d failed", self.id)
+        finally:
+            self.finish(reason)
+
+    async def _play(self, engine: Table) -> str:
+        while True:
+            if self.stop_requested:
+                return "the server is shutting down"
+            if self.rounds is not None and self.played >= self.rounds:
+                return f"{self.rounds} rounds played"
+            if self.has_bots and not await self._someone_seated():
+                return "every bot left"
+            if not await engine.play_round():
+                return "no seat can pay the minimum"
+            self.played += 1
+            # A round of strategies and vacant seats never waits on anything: yield, so
+            # that connections (a bot rejoining, a watcher) get their turn between rounds.
+            await trio.sleep(0)
+
+    async def _someone_seated(self) -> bool:
+        """True when a bot holds a seat, waiting up to ``vacant_timeout`` for one to join."""
+        with trio.move_on_after(self.vacant_timeout):
+            while not any(seat.present for seat in self.seats):
+                if self.stop_requested:
+                    return False
+                await self._seat_changed.wait()
+        return any(seat.present for seat in self.seats)
+
+    def finish(self, reason: str) -> None:
+        """Mark the table finished, tell its subscribers and close their queues."""
+        if self.state == "finished":
+            return
+        self.state, self.reason = "finished", reason
+        log.info("table %d finished after %d rounds: %s", self.id, self.played, reason)
+        self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
+        for sub in self.subscribers.values():
+            sub.send.close()
+            sub.conn.session.keepalive.discard(f"table {self.id}")
+        self.done.set()
+
+    def stop(self) -> None:
+        """Finish after the hand in progress (a waiting table finishes at once)."""
+        self.stop_requested = True
+        self.seat_changed()
+        if self.state == "waiting":
+            self.finish("the server is shutting down")
+
+    async def flush(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for every subscriber to get what was queued."""
+        with trio.move_on_after(timeout):
+            for sub in list(self.subscribers.values()):
+                await sub.flushed()

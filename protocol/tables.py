@@ -1,0 +1,304 @@
+"""The tables service: create tables, take seats with tokens, watch, list, start.
+
+How a table runs (``docs/protocol.md`` has the full story):
+
+- ``table.create`` makes a table from a rule set name plus option overrides, a seed
+  (derived from the server's seed when nil, and always returned), a number of seats, the
+  built-in strategies that fill some of them, a number of rounds (nil: until it empties)
+  and a per-decision time limit.
+- It starts when every seat is taken (``autostart``), or on ``table.start`` once every
+  seat is taken. A table of built-in strategies only starts at once.
+- It plays until its rounds are played, no seat can pay the minimum, or no bot has been
+  seated for ``vacant_timeout`` seconds at the start of a round; on shutdown it finishes
+  the hand in progress first.
+- A seat that a bot left or lost plays the default (bet the minimum, stand) until a bot
+  takes it: the same bot with its token (``table.rejoin``), or, after ``table.leave``,
+  any bot (``table.join``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from functools import partial
+from typing import Any
+
+import trio
+
+from croupier.engine.players import Player
+from croupier.engine.rules import BlackjackRules, rules_from_options
+from croupier.engine.table import DECISION_TIME
+from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.methods import Method, Param, Service
+from croupier.protocol.server import Connection
+from croupier.protocol.tablerun import ServerTable, strategy_player
+
+log = logging.getLogger("croupier.tables")
+
+MAX_SEATS = 7
+MAX_SEED = 2**64 - 1
+KEEP_FINISHED = 64
+"""Finished tables kept for ``table.info`` and ``table.list``, newest first out last."""
+
+_OPT_INT = (int, type(None))
+
+
+class TableService(Service):
+    """Tables on the server. ``vacant_timeout``: seconds a table with no seated bot waits at
+    the start of a round for one to (re)join before it finishes."""
+
+    def __init__(self, *, vacant_timeout: float = 60.0) -> None:
+        self.vacant_timeout = vacant_timeout
+        self.tables: dict[int, ServerTable] = {}
+        self._next_id = 1
+
+    def methods(self) -> Iterable[Method]:
+        table = Param("table", (int,), doc="a table id")
+        token = Param("token", (str,), doc="a seat token from table.join")
+        return [
+            Method(
+                "table.create",
+                (
+                    Param("rules", (str,), "vegas-s17", doc="a rule set name"),
+                    Param("options", (dict,), {}, doc="rule options to override"),
+                    Param("seed", _OPT_INT, None, doc="0 to 2**64-1; nil: the server draws"),
+                    Param("seats", (int,), 1, doc="1 to 7"),
+                    Param("fill", (list,), [], doc="per seat: a strategy name or nil"),
+                    Param("rounds", _OPT_INT, None, doc="rounds to play; nil: until empty"),
+                    Param("decision_time", (float,), DECISION_TIME, doc="seconds per answer"),
+                    Param("autostart", (bool,), True, doc="start when every seat is taken"),
+                ),
+                self.create,
+                "create a table",
+                returns="table info",
+            ),
+            Method(
+                "table.join",
+                (table, Param("seat", _OPT_INT, None, doc="a seat number; nil: the first free")),
+                self.join,
+                "take a free seat; this connection then answers its decide calls",
+                returns="{table, seat, token, info}",
+                quick=True,
+            ),
+            Method(
+                "table.rejoin",
+                (token,),
+                self.rejoin,
+                "take a seat back with its token (after a reconnection)",
+                returns="{table, seat, token, info}",
+                quick=True,
+            ),
+            Method("table.leave", (token,), self.leave, "give a seat up", "nil", quick=True),
+            Method("table.start", (table,), self.start, "start a full table", "info", quick=True),
+            Method(
+                "table.watch", (table,), self.watch, "receive a table's events", "info", quick=True
+            ),
+            Method("table.unwatch", (table,), self.unwatch, "stop watching", "nil", quick=True),
+            Method("table.info", (table,), self.info, "one table", "table info", quick=True),
+            Method("table.list", (), self.list_tables, "every table", "[table info]", quick=True),
+        ]
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _get(self, table_id: int) -> ServerTable:
+        found = self.tables.get(table_id)
+        if found is None:
+            raise RpcError(Code.UNKNOWN_NAME, f"no table {table_id}")
+        return found
+
+    def _by_token(self, token: str) -> tuple[ServerTable, int]:
+        for table in self.tables.values():
+            if table.state == "finished":
+                continue
+            for seat in table.seats:
+                if seat.token is not None and seat.token == token:
+                    return table, seat.index
+        raise RpcError(Code.BAD_TOKEN, "no seat has this token")
+
+    def _open(self) -> int:
+        return sum(t.state != "finished" for t in self.tables.values())
+
+    def _forget_finished(self) -> None:
+        finished = [i for i, t in self.tables.items() if t.state == "finished"]
+        for table_id in finished[: max(0, len(finished) - KEEP_FINISHED)]:
+            del self.tables[table_id]
+
+    @staticmethod
+    def _may_sit(conn: Connection) -> None:
+        if conn.role == "watcher":
+            raise RpcError(Code.BAD_INPUT, "a watcher cannot take a seat; say hello as a bot")
+
+    @staticmethod
+    def _seated(conn: Connection, table: ServerTable, index: int, token: str) -> dict[str, Any]:
+        if table.state == "waiting" and table.autostart and table.ready():
+            table.start(conn.server.manager)
+        return {"table": table.id, "seat": index, "token": token, "info": table.info()}
+
+    @staticmethod
+    async def _fill_players(
+        conn: Connection, fill: list[str | None], rules: BlackjackRules
+    ) -> dict[int, Player]:
+        """The strategies' players, adapted to the rules in worker threads (basic strategy
+        solves the rules first: seconds, which must not stall the server)."""
+        server = conn.server
+        by_name: dict[str, Player] = {}
+        for name in fill:
+            if name is not None and name not in by_name:
+                by_name[name] = await trio.to_thread.run_sync(
+                    partial(strategy_player, server.manager, name, rules),
+                    limiter=server.solver_limiter,
+                )
+        return {i + 1: by_name[name] for i, name in enumerate(fill) if name is not None}
+
+    # -- methods ---------------------------------------------------------------------------
+    async def create(
+        self,
+        conn: Connection,
+        rules: str,
+        options: dict[str, Any],
+        seed: int | None,
+        seats: int,
+        fill: list[Any],
+        rounds: int | None,
+        decision_time: float,
+        autostart: bool,
+    ) -> dict[str, Any]:
+        server = conn.server
+        if server.stopping:
+            raise RpcError(Code.SHUTTING_DOWN, "the server is shutting down")
+        if self._open() >= server.limits.max_tables:
+            raise RpcError(Code.LIMIT_EXCEEDED, f"at most {server.limits.max_tables} open tables")
+        base = server.manager.rule_sets.get(rules).rules
+        table_rules = rules_from_options(base, options)
+        if table_rules.decks is None:
+            raise RpcError(Code.BAD_INPUT, "a table needs a finite number of decks")
+        if seed is None:
+            seed = server.derive_seed("table")
+        elif not 0 <= seed <= MAX_SEED:
+            raise RpcError(Code.BAD_INPUT, f"a seed is 0 to 2**64-1, not {seed}")
+        if not 1 <= seats <= MAX_SEATS:
+            raise RpcError(Code.BAD_INPUT, f"a table has 1 to {MAX_SEATS} seats, not {seats}")
+        if len(fill) > seats:
+            raise RpcError(Code.BAD_INPUT, f"fill names {len(fill)} seats, the table has {seats}")
+        if any(name is not None and not isinstance(name, str) for name in fill):
+            raise RpcError(Code.BAD_INPUT, "fill holds strategy names or nil")
+        limit = server.limits.decision_timeout
+        if not 0 < decision_time <= limit:
+            raise RpcError(Code.BAD_INPUT, f"decision_time must be in (0, {limit:g}] seconds")
+        if rounds is not None and rounds < 1:
+            raise RpcError(Code.BAD_INPUT, f"rounds must be at least 1 (or nil), not {rounds}")
+        if rounds is None and fill and len(fill) == seats and None not in fill:
+            raise RpcError(Code.BAD_INPUT, "a table of strategies only needs a number of rounds")
+        fill_players = await self._fill_players(conn, fill, table_rules)
+        table = ServerTable(
+            server,
+            self._next_id,
+            rule_set=rules,
+            rules=table_rules,
+            seed=seed,
+            seats=seats,
+            fill=list(fill),
+            fill_players=fill_players,
+            rounds=rounds,
+            decision_time=decision_time,
+            autostart=autostart,
+            vacant_timeout=self.vacant_timeout,
+        )
+        self._next_id += 1
+        self._forget_finished()
+        self.tables[table.id] = table
+        log.info("table %d created by %s (%s, %d seats)", table.id, conn, rules, seats)
+        if not table.has_bots:
+            table.start(server.manager)
+        return table.info()
+
+    async def join(self, conn: Connection, table: int, seat: int | None) -> dict[str, Any]:
+        self._may_sit(conn)
+        found = self._get(table)
+        if found.state == "finished":
+            raise RpcError(Code.BAD_INPUT, f"table {table} has finished")
+        if seat is None:
+            free = [s for s in found.seats if s.free]
+            if not free:
+                raise RpcError(Code.SEAT_TAKEN, f"table {table} has no free seat")
+            chosen = free[0]
+        else:
+            if not 1 <= seat <= len(found.seats):
+                raise RpcError(
+                    Code.BAD_INPUT, f"table {table} has seats 1 to {len(found.seats)}, not {seat}"
+                )
+            chosen = found.seats[seat - 1]
+            if not chosen.free:
+                raise RpcError(Code.SEAT_TAKEN, f"seat {seat} of table {table} is taken")
+        token = found.take(chosen, conn)
+        log.info("table %d: %s takes seat %d", table, conn, chosen.index)
+        return self._seated(conn, found, chosen.index, token)
+
+    async def rejoin(self, conn: Connection, token: str) -> dict[str, Any]:
+        self._may_sit(conn)
+        table, index = self._by_token(token)
+        seat = table.seats[index - 1]
+        if seat.conn is not None and seat.conn is not conn:
+            log.info("table %d: seat %d moves from %s to %s", table.id, index, seat.conn, conn)
+        seat.conn, seat.bot = conn, conn.client
+        table.subscribe(conn)
+        table.seat_changed()
+        log.info("table %d: %s takes seat %d back", table.id, conn, index)
+        return self._seated(conn, table, index, token)
+
+    async def leave(self, conn: Connection, token: str) -> None:
+        table, index = self._by_token(token)
+        seat = table.seats[index - 1]
+        seat.token = seat.conn = seat.bot = None
+        table.seat_changed()
+        log.info("table %d: seat %d is given up by %s", table.id, index, conn)
+
+    async def start(self, conn: Connection, table: int) -> dict[str, Any]:
+        found = self._get(table)
+        if found.state != "waiting":
+            raise RpcError(Code.BAD_INPUT, f"table {table} is {found.state}, not waiting")
+        if not found.ready():
+            free = ", ".join(str(s.index) for s in found.seats if s.free)
+            raise RpcError(Code.BAD_INPUT, f"table {table} has free seats: {free}")
+        found.start(conn.server.manager)
+        return found.info()
+
+    async def watch(self, conn: Connection, table: int) -> dict[str, Any]:
+        found = self._get(table)
+        if found.state == "finished":
+            raise RpcError(Code.BAD_INPUT, f"table {table} has finished")
+        found.subscribe(conn)
+        return found.info()
+
+    async def unwatch(self, conn: Connection, table: int) -> None:
+        self._get(table).unsubscribe(conn)
+
+    async def info(self, conn: Connection, table: int) -> dict[str, Any]:
+        return self._get(table).info()
+
+    async def list_tables(self, conn: Connection) -> list[dict[str, Any]]:
+        return [table.info() for table in self.tables.values()]
+
+    # -- lifecycle -------------------------------------------------------------------------
+    async def connection_closed(self, connection: Connection) -> None:
+        for table in self.tables.values():
+            table.subscribers.pop(connection.id, None)
+            for seat in table.seats:
+                if seat.conn is connection and table.state != "finished":
+                    seat.conn = None
+                    log.info(
+                        "table %d: the bot in seat %d is gone; the seat plays the default "
+                        "until it rejoins with its token",
+                        table.id,
+                        seat.index,
+                    )
+
+    async def shutdown(self) -> None:
+        """Let every table finish its hand in progress, then flush what watchers are owed."""
+        tables = [t for t in self.tables.values() if t.state != "finished"]
+        for table in tables:
+            table.stop()
+        for table in tables:
+            await table.done.wait()
+        with trio.move_on_after(2.0):
+            for table in tables:
+                await table.flush(2.0)

@@ -1,0 +1,215 @@
+"""The bot SDK (function and class bots, sync and async, reconnection), the sample bots and
+``croupier bot`` against a real server."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import trio
+
+from croupier.clients.bot import Bot, play, run
+from croupier.clients.bot.samples import Basic, Count, HiLo, sample_bot
+from croupier.engine import PluginManager, UnknownNameError
+from croupier.engine.cards import VALUES, card, total_of
+from croupier.engine.play import Event, Observation
+from croupier.engine.players import strategy_action
+from croupier.protocol import Server
+
+
+@pytest.fixture
+async def served(nursery):
+    server = Server(PluginManager(autoload=False), seed=21)
+    (_, server.port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def port(served):
+    return served.port
+
+
+async def test_an_async_function_is_a_bot(port):
+    seen: list[str] = []
+
+    async def stand(observation: Observation) -> str:
+        seen.append(observation.phase)
+        return "stand"
+
+    final = await play(stand, "127.0.0.1", port, create={"rounds": 3, "seed": 1})
+    assert final["played"] == 3 and final["reason"] == "3 rounds played"
+    assert set(seen) <= {"play"}  # bets, insurance and surrender are the SDK's defaults
+
+
+async def test_a_class_bot_gets_its_hooks_in_order(port):
+    class Watchful(Bot):
+        name = "watchful"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.log: list[str] = []
+
+        def decide(self, observation: Observation) -> str:
+            self.log.append("decide")
+            return "hit" if observation.total < 12 else "stand"
+
+        async def bet(self, observation: Observation) -> int:
+            return observation.min_bet * 2
+
+        def on_round(self, round_: int) -> None:
+            self.log.append(f"round {round_}")
+
+        async def on_event(self, event: Event) -> None:
+            if event.kind == "end":
+                self.log.append("end")
+
+    bot = Watchful()
+    final = await play(bot, "127.0.0.1", port, create={"rounds": 4, "seed": 2})
+    assert final["played"] == 4 and bot.seat == 1 and bot.table["seed"] == 2
+    rounds = [entry for entry in bot.log if entry.startswith("round")]
+    assert rounds == ["round 1", "round 2", "round 3", "round 4"]
+    assert bot.log.count("end") == 4 and bot.log[0] == "round 1"
+
+
+async def test_the_sync_flavour_runs_in_its_own_thread(port):
+    final = await trio.to_thread.run_sync(
+        lambda: run(lambda o: "stand", "127.0.0.1", port, create={"rounds": 2})
+    )
+    assert final["played"] == 2
+
+
+async def test_a_bot_reconnects_and_takes_its_seat_back(served, nursery):
+    port = served.port
+    decisions = 0
+
+    def lim17(observation: Observation) -> str:
+        nonlocal decisions
+        decisions += 1
+        return "hit" if observation.total < 17 else "stand"
+
+    results: list[dict[str, Any]] = []
+
+    async def go() -> None:
+        results.append(
+            await play(lim17, "127.0.0.1", port, create={"rounds": 40, "seed": 6}, name="phoenix")
+        )
+
+    nursery.start_soon(go)
+    with trio.fail_after(10):
+        while decisions < 5:
+            await trio.sleep(0.001)
+    # cut the bot's connection from the server side
+    victim = next(c for c in served.connections.values() if c.client == "phoenix")
+    await victim.session.close()
+    before = decisions
+    with trio.fail_after(20):
+        while not results:
+            await trio.sleep(0.01)
+    assert results[0]["played"] == 40 and decisions > before
+    assert results[0]["seats"][0]["player"] == "phoenix"
+
+
+async def test_a_table_that_does_not_exist_is_a_one_line_error(port):
+    from croupier.protocol import RpcError
+
+    with pytest.raises(RpcError, match="no table 42"):
+        await play(lambda o: "stand", "127.0.0.1", port, table=42)
+
+
+def test_basic_plays_the_solvers_basic_strategy_for_the_tables_rules(manager):
+    rules = manager.rule_sets.get("vegas-s17").rules
+    bot = sample_bot("basic", manager)
+    assert isinstance(bot, Basic)
+    bot.setup({"rules": rules.to_dict()})
+    expected = manager.strategy("basic", rules)
+    hands = (("TS", "6H"), ("AS", "7H"), ("8S", "8H"), ("5S", "6H"), ("TS", "2H"))
+    for cards in hands:
+        for up in ("2C", "6D", "9H", "AC"):
+            observation = Observation(
+                "play", 1, 1, ("hit", "stand", "double", "split", "surrender"), 990,
+                hands=(cards,), total=total_of(VALUES[card(c)] for c in cards)[0],
+                soft="AS" in cards, stake=10, dealer_upcard=up,
+            )  # fmt: skip
+            assert bot.decide(observation) == strategy_action(expected, observation)
+
+
+def test_hilo_counts_what_it_sees_and_spreads_its_bets(manager):
+    count = Count(1)
+    for code in ("2S", "3H", "4D", "5C", "6S", "#"):
+        count.see(Event("deal", 1, card=code))
+    assert count.running == 5 and count.remaining == 52 - 6
+    count.see(Event("reveal", 1, card="KS"))
+    assert count.running == 4 and count.remaining == 46
+    assert count.true_count == pytest.approx(4 / (46 / 52))
+    bot = sample_bot("hilo", manager)
+    assert isinstance(bot, HiLo)
+    bot.setup({"rules": manager.rule_sets.get("vegas-s17").rules.to_dict()})
+    assert bot.count == Count(6)
+    bot.count = Count(1)  # a single deck, to see the spread after a few cards
+    for event in (Event("deal", 1, card=c) for c in ("2S", "3H", "4D", "5C", "6S", "5H")):
+        bot.on_event(event)
+    observation = Observation("bet", 2, 1, ("bet",), 1000, min_bet=10, max_bet=1000)
+    assert bot.units() == 6 - 1 and bot.bet(observation) == 50
+    assert bot.insurance(observation)
+    bot.on_event(Event("shuffle", 2))
+    assert bot.bet(observation) == 10 and not bot.insurance(observation)
+
+
+def test_an_unknown_sample_bot_lists_the_known_ones(manager):
+    with pytest.raises(UnknownNameError, match="Known: basic, hilo, lim17"):
+        sample_bot("lim18", manager)
+
+
+@pytest.fixture
+def threaded_server() -> Iterator[int]:
+    """A server in its own thread, for the CLI (which runs trio itself)."""
+    server = Server(PluginManager(autoload=False), seed=4)
+    ready = threading.Event()
+    box: dict[str, Any] = {}
+
+    def main() -> None:
+        async def serve() -> None:
+            box["token"] = trio.lowlevel.current_trio_token()
+            async with trio.open_nursery() as nursery:
+                box["port"] = (await nursery.start(server.serve, "127.0.0.1", 0))[0][1]
+                ready.set()
+
+        trio.run(serve)
+
+    thread = threading.Thread(target=main, daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    yield box["port"]
+    trio.from_thread.run_sync(server.stop, trio_token=box["token"])
+    thread.join(10)
+
+
+def test_croupier_bot_creates_a_table_and_reports_its_seed(cli, threaded_server):
+    where = f"127.0.0.1:{threaded_server}"
+    status, out, err = cli("bot", "hilo", "--connect", where, "--rounds", "5", "--seed", "4")
+    assert status == 0, err
+    assert "hilo sits at seat 1 of table 1 (vegas-s17, seed 4" in err
+    assert out.startswith("table 1: 5 rounds (5 rounds played); hilo in seat 1: ")
+    again = cli("bot", "hilo", "--connect", where, "--rounds", "5", "--seed", "4")
+    assert again[1].replace("table 2", "table 1") == out
+    status, out, err = cli(
+        "bot", "lim17", "--connect", where, "--rounds", "3", "--seats", "2",
+        "--fill", "-", "never-bust", "--h17", "--json",
+    )  # fmt: skip
+    assert status == 0, err
+    assert '"net"' in out and '"dealer": "h17"' in out and '"never-bust"' in out
+
+
+def test_croupier_bot_errors_are_one_line(cli, threaded_server):
+    where = f"127.0.0.1:{threaded_server}"
+    status, _, err = cli("bot", "nope", "--connect", where)
+    assert status == 1 and "unknown bot 'nope'" in err and err.count("\n") == 1
+    status, _, err = cli("bot", "lim17", "--connect", where, "--table", "9")
+    assert status == 1 and "no table 9" in err and err.count("\n") == 1
+    status, _, err = cli("bot", "lim17", "--connect", "127.0.0.1:1")
+    assert status == 1 and "cannot connect to 127.0.0.1:1" in err
+    status, _, err = cli("bot", "lim17", "--connect", "nowhere")
+    assert status == 2 and "expected HOST:PORT" in err

@@ -1,0 +1,352 @@
+"""The tables service over real loopback sockets: bots, watchers, defaults, tokens, shutdown."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import trio
+
+from croupier.clients.bot import play
+from croupier.clients.bot.samples import sample_bot
+from croupier.engine import PluginManager
+from croupier.engine.tablelog import LOG_NAME, LOG_VERSION, replay
+from croupier.protocol import Code, RpcError, Server, connect
+from croupier.protocol.services import default_services
+from croupier.protocol.tables import TableService
+from tests.protocol_helpers import Raw
+
+
+@pytest.fixture
+async def served(nursery):
+    manager = PluginManager(autoload=False)
+    services = [*default_services()[:-1], TableService(vacant_timeout=0.5)]
+    server = Server(manager, seed=11, services=services)
+    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    server.port = port
+    yield server
+    server.stop()
+
+
+class Recorder:
+    """A notification callback keeping ``table.event`` maps and ``table.status`` infos."""
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.statuses: list[dict[str, Any]] = []
+        self.finished = trio.Event()
+
+    async def __call__(self, method: str, params: Any) -> None:
+        if method == "table.event":
+            self.events.append(params[1])
+        elif method == "table.status":
+            self.statuses.append(params[1])
+            if params[1]["state"] == "finished":
+                self.finished.set()
+
+    def kinds(self, kind: str) -> list[dict[str, Any]]:
+        return [e for e in self.events if e["kind"] == kind]
+
+
+def replayed_chips(info: dict[str, Any], events: list[dict[str, Any]]) -> list[int]:
+    """Replay a server table locally from its seed and recorded events."""
+    header = {
+        "log": LOG_NAME,
+        "version": LOG_VERSION,
+        "seed": info["seed"],
+        "rules": info["rules"],
+        "chips": [info["rules"]["starting_chips"]] * len(info["seats"]),
+    }
+    lines = [json.dumps(header), *(json.dumps(e) for e in events)]
+    core = replay(PluginManager(autoload=False), lines)
+    return [core.ledger.balances[seat.account] for seat in core.seats]
+
+
+async def test_four_bots_play_a_table_that_a_watcher_can_replay(served):
+    watcher = Recorder()
+    async with connect("127.0.0.1", served.port, name="w", on_notification=watcher) as w:
+        info = await w.call_named("table.create", {"seats": 4, "rounds": 30, "seed": 5})
+        assert info["state"] == "waiting" and info["seed"] == 5
+        await w.call("table.watch", info["table"])
+        results: list[dict[str, Any]] = []
+        bots = [sample_bot(n, served.manager) for n in ("lim17", "basic", "hilo", "lim17")]
+
+        async def one(bot: Any) -> None:
+            results.append(await play(bot, "127.0.0.1", served.port, table=info["table"]))
+
+        async with trio.open_nursery() as nursery:
+            for bot in bots:
+                nursery.start_soon(one, bot)
+        await watcher.finished.wait()
+    final = watcher.statuses[-1]
+    assert all(r == final for r in results)
+    assert final["played"] == 30 and final["reason"] == "30 rounds played"
+    assert sum(final["chips"]) + final["house"] == 4000
+    assert replayed_chips(final, watcher.events) == final["chips"]
+    assert not watcher.kinds("default") and not watcher.kinds("refused")
+    assert sorted(b.seat for b in bots) == [1, 2, 3, 4]
+    assert len(watcher.kinds("end")) == 30
+
+
+async def test_a_table_is_reproducible_from_its_seed(served):
+    async def once() -> dict[str, Any]:
+        async with connect("127.0.0.1", served.port, name="c") as c:
+            fill = ["lim17", "basic", "never-bust"]
+            info = await c.call_named(
+                "table.create", {"seats": 3, "rounds": 20, "seed": 99, "fill": fill}
+            )
+            while info["state"] != "finished":
+                await trio.sleep(0.01)
+                info = await c.call("table.info", info["table"])
+            return info
+
+    first, second = await once(), await once()
+    assert first["chips"] == second["chips"] and first["table"] != second["table"]
+
+
+async def test_a_bot_that_never_answers_gets_the_default_and_the_table_goes_on(served):
+    rec = Recorder()
+
+    async def silent(table: int, observation: Any) -> Any:
+        await trio.sleep_forever()
+
+    async with connect(
+        "127.0.0.1", served.port, name="mute", role="bot",
+        handlers={"decide": silent}, on_notification=rec,
+    ) as bot:  # fmt: skip
+        info = await bot.call_named(
+            "table.create",
+            {"seats": 2, "fill": [None, "lim17"], "rounds": 2, "decision_time": 0.1},
+        )
+        await bot.call("table.join", info["table"])
+        with trio.fail_after(10):
+            await rec.finished.wait()
+    defaults = rec.kinds("default")
+    assert defaults and all(d["seat"] == 1 for d in defaults)
+    assert all(d["reason"] == "timeout after 0.1s" for d in defaults)
+    bets = [a for a in rec.kinds("action") if a["seat"] == 1 and a["action"] == "bet"]
+    assert [b["amount"] for b in bets] == [10, 10]  # the default bet: the minimum
+    final = rec.statuses[-1]
+    assert final["played"] == 2 and sum(final["chips"]) + final["house"] == 2000
+    assert replayed_chips(final, rec.events) == final["chips"]
+
+
+async def test_an_illegal_action_is_refused_then_defaulted(served):
+    rec = Recorder()
+    seen: list[Any] = []
+
+    async def stubborn(table: int, observation: Any) -> Any:
+        seen.append(observation["refused"])
+        if observation["phase"] == "bet":
+            return {"kind": "bet", "amount": observation["min_bet"]}
+        return "bet 5"
+
+    async with connect(
+        "127.0.0.1", served.port, name="stubborn", role="bot",
+        handlers={"decide": stubborn}, on_notification=rec,
+    ) as bot:  # fmt: skip
+        info = await bot.call_named("table.create", {"rounds": 3, "seed": 3})
+        await bot.call("table.join", info["table"])
+        with trio.fail_after(10):
+            await rec.finished.wait()
+    refused, defaults = rec.kinds("refused"), rec.kinds("default")
+    assert defaults and all(d["reason"] == "3 answers refused" for d in defaults)
+    assert len(refused) == 3 * len(defaults)
+    assert "bet" in refused[0]["reason"]
+    assert None in seen and refused[0]["reason"] in seen  # asked again, told why
+    moves = [a["action"] for a in rec.kinds("action") if a["action"] != "bet"]
+    assert moves == ["stand"] * len(defaults)
+    assert replayed_chips(rec.statuses[-1], rec.events) == rec.statuses[-1]["chips"]
+
+
+async def test_a_bot_that_disconnects_mid_hand_comes_back_with_its_token(served):
+    watcher = Recorder()
+    async with connect("127.0.0.1", served.port, name="w", on_notification=watcher) as w:
+        info = await w.call_named(
+            "table.create",
+            {"seats": 2, "fill": [None, "never-bust"], "seed": 8, "decision_time": 1.0},
+        )  # fmt: skip
+        table = info["table"]
+        await w.call("table.watch", table)
+        dropped = trio.Event()
+
+        async def vanish(table: int, observation: Any) -> Any:
+            if observation["phase"] == "play":
+                dropped.set()
+                await trio.sleep_forever()
+            return {"kind": "bet", "amount": observation["min_bet"]}
+
+        async with connect(
+            "127.0.0.1", served.port, name="flaky", role="bot", handlers={"decide": vanish}
+        ) as bot:
+            joined = await bot.call("table.join", table)
+            await dropped.wait()
+        # the connection is gone mid-hand: the seat plays the default, the table goes on
+        with trio.fail_after(5):
+            while not watcher.kinds("default"):
+                await trio.sleep(0.01)
+        assert "ConnectionClosed" in watcher.kinds("default")[0]["reason"]
+
+        async def stand(table: int, observation: Any) -> Any:
+            return "stand" if observation["phase"] == "play" else f"bet {observation['min_bet']}"
+
+        async with connect(
+            "127.0.0.1", served.port, name="flaky", role="bot", handlers={"decide": stand}
+        ) as again:
+            back = await again.call("table.rejoin", joined["token"])
+            assert back["seat"] == joined["seat"] == 1
+            ends = len(watcher.kinds("end"))
+            with trio.fail_after(5):
+                while len(watcher.kinds("end")) < ends + 3:
+                    await trio.sleep(0.01)
+            # only the decision the bot walked out of got the default
+            assert len(watcher.kinds("default")) == 1
+            await again.call("table.leave", joined["token"])
+            with trio.fail_after(10):
+                await watcher.finished.wait()
+    final = watcher.statuses[-1]
+    assert final["reason"] == "every bot left" and final["played"] >= 4
+    assert replayed_chips(final, watcher.events) == final["chips"]
+
+
+async def test_seat_tokens_cannot_be_misused(served):
+    async def never(table: int, observation: Any) -> Any:
+        return "stand"
+
+    async with (
+        connect("127.0.0.1", served.port, name="a", role="bot", handlers={"decide": never}) as a,
+        connect("127.0.0.1", served.port, name="b", role="bot") as b,
+        connect("127.0.0.1", served.port, name="v", role="watcher") as v,
+    ):
+        info = await a.call_named("table.create", {"seats": 2, "autostart": False})
+        table = info["table"]
+        mine = await a.call("table.join", table, 1)
+        with pytest.raises(RpcError) as taken:
+            await b.call("table.join", table, 1)
+        assert taken.value.code == Code.SEAT_TAKEN
+        for bad in ("not-a-token", mine["token"][:-1] + "x"):
+            with pytest.raises(RpcError) as exc:
+                await b.call("table.rejoin", bad)
+            assert exc.value.code == Code.BAD_TOKEN
+            with pytest.raises(RpcError) as exc:
+                await b.call("table.leave", bad)
+            assert exc.value.code == Code.BAD_TOKEN
+        with pytest.raises(RpcError) as watcher:
+            await v.call("table.join", table)
+        assert watcher.value.code == Code.BAD_INPUT
+        with pytest.raises(RpcError) as not_full:
+            await a.call("table.start", table)
+        assert "free seats: 2" in not_full.value.message
+        await a.call("table.leave", mine["token"])
+        with pytest.raises(RpcError) as gone:
+            await a.call("table.rejoin", mine["token"])
+        assert gone.value.code == Code.BAD_TOKEN
+        with pytest.raises(RpcError) as unknown:
+            await a.call("table.info", 999)
+        assert unknown.value.code == Code.UNKNOWN_NAME
+
+
+@pytest.mark.parametrize(
+    ("params", "code", "fragment"),
+    [
+        ({"rules": "nope"}, Code.UNKNOWN_NAME, "unknown rule set 'nope'"),
+        ({"options": {"decks": 0}}, Code.BAD_INPUT, "decks must be between"),
+        ({"options": {"colour": 1}}, Code.BAD_INPUT, "unknown rule option"),
+        ({"seats": 8}, Code.BAD_INPUT, "1 to 7 seats"),
+        ({"fill": ["lim17"]}, Code.BAD_INPUT, "needs a number of rounds"),
+        ({"fill": ["psychic"], "rounds": 1}, Code.UNKNOWN_NAME, "unknown strategy"),
+        ({"rules": "koth", "fill": ["basic"], "rounds": 1}, Code.BAD_INPUT, "casino dealers"),
+        ({"fill": [3]}, Code.BAD_INPUT, "strategy names or nil"),
+        ({"decision_time": 0}, Code.BAD_INPUT, "decision_time"),
+        ({"rounds": 0}, Code.BAD_INPUT, "rounds must be at least 1"),
+        ({"seed": -1}, Code.BAD_INPUT, "a seed is 0 to 2**64-1"),
+        ({"seats": "2"}, Code.INVALID_PARAMS, "'seats' must be integer"),
+    ],
+)
+async def test_bad_tables_get_one_line_errors(served, params, code, fragment):
+    async with connect("127.0.0.1", served.port, name="c") as c:
+        with pytest.raises(RpcError) as exc:
+            await c.call_named("table.create", params)
+    assert exc.value.code == code and fragment in exc.value.message
+    assert "\n" not in exc.value.message
+
+
+async def test_open_tables_are_limited(served):
+    async with connect("127.0.0.1", served.port, name="c") as c:
+        for _ in range(served.limits.max_tables):
+            await c.call_named("table.create", {})
+        with pytest.raises(RpcError) as exc:
+            await c.call_named("table.create", {})
+        assert exc.value.code == Code.LIMIT_EXCEEDED
+        listed = await c.call("table.list")
+        assert len(listed) == served.limits.max_tables
+        assert {t["state"] for t in listed} == {"waiting"}
+
+
+async def test_a_table_whose_bots_left_finishes(served):
+    rec = Recorder()
+    async with connect("127.0.0.1", served.port, name="w", on_notification=rec) as w:
+        info = await w.call_named("table.create", {"seats": 1, "decision_time": 0.1})
+        await w.call("table.watch", info["table"])
+        async with connect("127.0.0.1", served.port, name="b", role="bot") as b:
+            joined = await b.call("table.join", info["table"])
+            await b.call("table.leave", joined["token"])
+        with trio.fail_after(5):
+            await rec.finished.wait()
+    assert rec.statuses[-1]["reason"] == "every bot left"
+
+
+async def test_a_raw_msgpack_bot_plays(served):
+    raw = await Raw.connect(served.port)
+    await raw.call(0, "hello", 1, "raw-bot", "bot")
+    created = await raw.call(1, "table.create", "vegas-s17", {}, 4, 1, [], 2)
+    joined = await raw.call(2, "table.join", created[3]["table"])
+    assert joined[2] is None and joined[3]["seat"] == 1
+    decides = 0
+    while True:
+        message = await raw.receive()
+        if message[0] == 0:
+            decides += 1
+            observation = message[3][1]
+            answer = "hit" if observation["total"] < 17 else "stand"
+            if observation["phase"] == "bet":
+                answer = f"bet {observation['min_bet']}"
+            await raw.send([1, message[1], None, answer])
+        elif message[1] == "table.status" and message[2][1]["state"] == "finished":
+            break
+    assert decides >= 2 and message[2][1]["played"] == 2
+    await raw.aclose()
+
+
+async def test_shutdown_finishes_the_hand_in_progress(nursery):
+    manager = PluginManager(autoload=False)
+    server = Server(manager, seed=3)
+    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    rec = Recorder()
+    in_hand = trio.Event()
+
+    async def slow(table: int, observation: Any) -> Any:
+        if observation["phase"] == "play":
+            in_hand.set()
+            await trio.sleep(0.05)
+            return "hit" if observation["total"] < 17 else "stand"
+        return {"kind": "bet", "amount": observation["min_bet"]}
+
+    async with connect(
+        "127.0.0.1", port, name="slow", role="bot",
+        handlers={"decide": slow}, on_notification=rec,
+    ) as bot:  # fmt: skip
+        info = await bot.call_named("table.create", {"seats": 1, "decision_time": 1.0})
+        await bot.call("table.join", info["table"])
+        await in_hand.wait()
+        server.stop()
+        with trio.fail_after(10):
+            await rec.finished.wait()
+    final = rec.statuses[-1]
+    assert final["reason"] == "the server is shutting down"
+    assert rec.events[-1]["kind"] == "end"
+    assert len(rec.kinds("end")) == len(rec.kinds("round")) == final["played"] >= 1
+    assert not rec.kinds("default")
+    assert final["chips"][0] + final["house"] == 1000
+    assert replayed_chips(final, rec.events) == final["chips"]
