@@ -1,0 +1,52 @@
+"""The dependency rule of the design: clients -> protocol -> engine <- plugins.
+
+The engine imports no plugin, protocol or client; a plugin imports the engine (and its own
+package) only; the protocol imports the engine only; clients never import a plugin (they
+find plugins through the engine's plugin manager)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ALLOWED = {
+    "engine": ("croupier.engine",),
+    "plugins": ("croupier.engine", "croupier.plugins"),
+    "protocol": ("croupier.engine", "croupier.protocol"),
+    "clients": ("croupier.engine", "croupier.protocol", "croupier.clients"),
+}
+
+
+def croupier_imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(), str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.lineno, node.module))
+    return [(line, name) for line, name in found if name.split(".")[0] == "croupier"]
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_imports_point_one_way(layer):
+    bad = []
+    for path in sorted((ROOT / layer).rglob("*.py")):
+        for line, name in croupier_imports(path):
+            if not name.startswith(ALLOWED[layer]):
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
+    assert not bad, "\n".join(bad)
+
+
+def test_each_plugin_imports_only_itself_among_plugins():
+    bad = []
+    for path in sorted((ROOT / "plugins").rglob("*.py")):
+        rel = path.relative_to(ROOT / "plugins")
+        own = "croupier.plugins." + (rel.parts[0] if len(rel.parts) > 1 else rel.stem)
+        for line, name in croupier_imports(path):
+            if name.startswith("croupier.plugins") and not name.startswith(own):
+                bad.append(f"plugins/{rel}:{line} imports {name}")
+    assert not bad, "\n".join(bad)
