@@ -112,3 +112,101 @@ def split_first_hand(rank, worlds, up, h17, das):
             v = max(v, double(cards, ws, up, h17))
         total += v
     return total
+
+
+# -- the real split game, resplits included -------------------------------------------
+
+
+def presplit_decider(base, up, h17, peek, das):
+    """A fixed post-split strategy: the optimal play of the same cards dealt unsplit from
+    ``base`` (the shoe the decisions are taken in, before the hand's own cards leave it).
+    Returns ``decide(cards) -> "stand" | "hit" | "double"``."""
+    memo = {}
+
+    def decide(cards):
+        key = tuple(sorted(cards))
+        if key not in memo:
+            shoe = list(base)
+            for r in cards:
+                shoe[r] -= 1
+            worlds = initial_worlds(shoe, up, peek)
+            s = stand(cards, worlds, up, h17)
+            h = hit(cards, worlds, up, h17) if best_total(cards)[0] < 21 else s - 1
+            choice = "hit" if h > s else "stand"
+            if das and len(cards) == 2 and max(s, h) < double(cards, worlds, up, h17):
+                choice = "double"
+            memo[key] = choice
+        return memo[key]
+
+    return decide
+
+
+def split_game(shoe, rank, up, h17, peek, limit, decide, hit_split_aces=False):
+    """The exact value of splitting ``rank, rank`` against ``up``, dealt in the real order.
+
+    ``shoe`` is the shoe after the upcard and both pair cards left it. The hole card is dealt
+    first (under the peek a blackjack hole is excluded: unnormalised, like the solver's
+    values). Then the first hand takes its second card; a pair card is split off into a
+    new hand while fewer than ``limit`` hands are in play, and the hand draws again; the
+    hand is then played out by ``decide`` before the next hand gets its second card.
+    Finally the dealer draws and every hand is settled.
+    """
+    total = 0.0
+    for w, hole, rest in initial_worlds(list(shoe), up, peek):
+        game = _split_game_with_hole(hole, rank, up, h17, limit, decide, hit_split_aces)
+        total += w * game(tuple(rest), (), [rank], 1, 1, 2)
+    return total
+
+
+def _split_game_with_hole(hole, rank, up, h17, limit, decide, hit_split_aces):
+    """``game(shoe, done, cards, bet, waiting, hands)``: the value of the rest of the round
+    with the dealer's hole card known to the brute force (never to the player)."""
+    memo = {}
+
+    def settle(shoe, done):
+        out = 0.0
+        finals = dealer_finals(up, hole, list(shoe), h17)
+        assert abs(sum(finals.values()) - 1) < 1e-12, "the shoe ran out (pick a bigger one)"
+        for final, p in finals.items():
+            for value, bet in done:
+                if value > 21 or final == "bj" or (final != 22 and final > value):
+                    out -= p * bet
+                elif final == 22 or final < value:
+                    out += p * bet
+        return out
+
+    def game(shoe, done, cards, bet, waiting, hands):
+        key = (shoe, done, tuple(sorted(cards)), bet, waiting, hands)
+        if key in memo:
+            return memo[key]
+        if len(cards) == 1:
+            action = "deal"
+        elif (rank == 0 and not hit_split_aces) or best_total(cards)[0] >= 21 or bet == 2:
+            action = "stand"
+        else:
+            action = decide(cards)
+        if action == "stand":
+            finished = tuple(sorted((*done, (best_total(cards)[0], bet))))
+            if waiting:
+                value = game(shoe, finished, [rank], 1, waiting - 1, hands)
+            else:
+                value = settle(shoe, finished)
+        else:
+            size = sum(shoe)
+            assert size, "the shoe ran out (pick a bigger one)"
+            value = 0.0
+            for r in range(10):
+                if not shoe[r]:
+                    continue
+                left = (*shoe[:r], shoe[r] - 1, *shoe[r + 1 :])
+                p = shoe[r] / size
+                if action == "deal" and r == rank and hands < limit:
+                    value += p * game(left, done, cards, bet, waiting + 1, hands + 1)
+                elif action == "double":
+                    value += p * game(left, done, [*cards, r], 2, waiting, hands)
+                else:
+                    value += p * game(left, done, [*cards, r], bet, waiting, hands)
+        memo[key] = value
+        return value
+
+    return game

@@ -15,7 +15,6 @@ from croupier.plugins.blackjack_solver import basic_strategy, dealer, solve, sol
 from croupier.plugins.blackjack_solver.analysis import UpcardSolver
 from croupier.plugins.blackjack_solver.cards import ACE, TEN, parse_cards
 from croupier.plugins.blackjack_solver.hands import INFINITE_PROBS, Evaluator, make_hand
-from croupier.plugins.blackjack_solver.split import expected_hands, optimal_play, split_value
 
 INF_S17 = BlackjackRules(decks=None, surrender="none")
 SMALL_SHOE = (2, 2, 2, 2, 2, 2, 2, 3, 2, 6)  # 25 cards: small enough to brute-force
@@ -110,31 +109,6 @@ def test_hand_values_agree_with_brute_force(cards, up, peek):
     assert ev.mass(hand) == pytest.approx(mass, abs=1e-15)
     if peek:
         assert ev.surrender(hand) == pytest.approx(-0.5 * mass)
-
-
-@pytest.mark.parametrize(("rank", "up"), [(7, 9), (2, 5), (8, 6)])
-def test_one_split_is_twice_the_first_hand_by_brute_force(rank, up):
-    rules = small_rules(max_split_hands=2, dealer="s17")
-    extra = tuple(1 if r == rank else 0 for r in range(10))
-    context = Evaluator(rules, up, SMALL_SHOE, extra=extra)
-    shoe = list(SMALL_SHOE)
-    shoe[up] -= 1
-    shoe[rank] -= 2
-    worlds = oracle.initial_worlds(shoe, up, True)
-    expected = 2 * oracle.split_first_hand(rank, worlds, up, False, das=True)
-    assert split_value(context, rank, optimal_play) == pytest.approx(expected, abs=1e-13)
-
-
-def test_expected_hands_by_enumeration():
-    # two hands, each may split once more while fewer than 4: enumerate the tree by hand
-    p = 0.3
-    nx, xx = expected_hands(p, 2)
-    assert (nx, xx) == pytest.approx((2 * (1 - p), 2 * p))
-    nx3, xx3 = expected_hands(p, 3)
-    # the first hand splits (3 hands, then no more) or not, then the second hand may split
-    q = 1 - p
-    assert nx3 == pytest.approx(p * 3 * q + q * (1 + p * 2 * q + q))
-    assert nx3 + xx3 == pytest.approx(p * 3 + q * (p * 3 + q * 2))
 
 
 # -- hand-checkable spots --------------------------------------------------------------

@@ -25,10 +25,16 @@ from croupier.plugins.blackjack_solver.hands import (
     INFINITE_PROBS,
     Evaluator,
     Hand,
+    HitRule,
     Objective,
     precompute,
 )
-from croupier.plugins.blackjack_solver.split import optimal_play, split_value
+from croupier.plugins.blackjack_solver.split import (
+    PostSplitPlay,
+    SplitShoes,
+    named_strategy,
+    split_value,
+)
 
 SUPPORTED_DEALERS = ("s17", "h17")
 
@@ -104,6 +110,12 @@ def can_split(rules: BlackjackRules, objective: Objective) -> bool:
     return objective == "ev" and rules.max_split_hands >= 2
 
 
+def split_removals(shoes: SplitShoes) -> int:
+    """How many shoes (``a`` = 0, 1, ...) a split's exact value reads: up to
+    ``2 (limit - 2)`` further pair cards out, as many as the shoe holds."""
+    return min(2 * (shoes.limit - 2), shoes.pairs) + 1
+
+
 class UpcardSolver:
     """Everything about one upcard: evaluators, CD action values, split values."""
 
@@ -113,6 +125,7 @@ class UpcardSolver:
         upcard: int,
         objective: Objective,
         precompute_all: bool = True,
+        split_strategy: str = "cdz-",
     ) -> None:
         self.rules = rules
         self.upcard = upcard
@@ -122,27 +135,61 @@ class UpcardSolver:
         dists: dict[Counts, list[float]] = {}
         self.main = Evaluator(rules, upcard, shoe, objective, dists=dists)
         self.splitting = can_split(rules, objective)
-        self.contexts: dict[int, Evaluator] = {}
+        self.split_strategy = split_strategy
+        self.splits: dict[int, SplitShoes] = {}
+        for x in range(10):
+            if self.splitting and (shoe is None or shoe[x] - (upcard == x) >= 2):
+                self.splits[x] = SplitShoes(rules, upcard, shoe, x, objective, dists)
         if shoe is not None and precompute_all:
             limit = list(shoe)
             limit[upcard] -= 1
             keys = {c for c in compositions(tuple(limit)) if sum(c) >= 2}
-            if self.splitting:
-                for x in range(10):
-                    if limit[x] >= 2:
-                        pair_limit = [*limit[:x], limit[x] - 1, *limit[x + 1 :]]
-                        for c in compositions(tuple(pair_limit), must=x):
-                            keys.add((*c[:x], c[x] + 1, *c[x + 1 :]))
+            for x in self.splits:
+                pair_limit = [*limit[:x], limit[x] - 1, *limit[x + 1 :]]
+                for c in compositions(tuple(pair_limit), must=x):
+                    keys.add((*c[:x], c[x] + 1, *c[x + 1 :]))
             dists.update(precompute(rules, upcard, shoe, self.main.mode, sorted(keys)))
-        for x in range(10):
-            if not self.splitting:
-                break
-            if shoe is None:  # an infinite deck does not remember the other pair card
-                self.contexts[x] = self.main
-            elif shoe[x] - (upcard == x) >= 2:
-                self.contexts[x] = Evaluator(
-                    rules, upcard, shoe, objective, extra=pair_counts(x), dists=dists
-                )
+            deeper = set()
+            for x, shoes in self.splits.items():
+                reached = self._reached(x, shoes)
+                for a in range(1, split_removals(shoes)):
+                    out = 1 + a  # pair cards out besides the hand's own
+                    for c in reached:
+                        if c[x] + out <= limit[x]:
+                            deeper.add((*c[:x], c[x] + out, *c[x + 1 :]))
+            deeper -= keys
+            if deeper:
+                dists.update(precompute(rules, upcard, shoe, self.main.mode, sorted(deeper)))
+
+    def _reached(self, x: int, shoes: SplitShoes) -> set[Counts]:
+        """Split hands of ``x`` that the post-split strategy can stand on: reached by
+        hitting where its decisions hit (and at any total below 12), and
+        every three-card hand (a double). The shoes with further pair cards out get their
+        dealer distributions in one batch for these; any other hand is computed when met."""
+        judge = shoes.context(0) if self.split_strategy == "first-hand" else self.main
+        base = shoes.context(0)
+        found: set[Counts] = set()
+        start = shoes.first_card()
+        todo = [start.add(r) for _, r in base.draws(start)]
+        found.update(h.counts for h in todo if h.counts is not None)
+        doubled: set[Counts] = set()
+        for hand in todo:
+            for _, r in base.draws(hand):
+                child = hand.add(r)
+                if child.hard <= 21 and child.counts is not None:
+                    doubled.add(child.counts)
+        while todo:
+            hand = todo.pop()
+            if hand.total >= 21:
+                continue
+            if hand.total >= 12 and judge.best_continuation(hand)[1] != "hit":
+                continue
+            for _, r in base.draws(hand):
+                child = hand.add(r)
+                if child.hard <= 21 and child.counts is not None and child.counts not in found:
+                    found.add(child.counts)
+                    todo.append(child)
+        return found | doubled
 
     def hands(self) -> Iterator[tuple[int, int, float]]:
         """Two-card hands (c1 <= c2) with P(c1, c2 and this upcard), in any order."""
@@ -161,17 +208,20 @@ class UpcardSolver:
             values["hit"] = ev.hit(hand)
         if ev.can_double(hand):
             values["double"] = ev.double(hand)
-        if c1 == c2 and c1 in self.contexts:
-            values["split"] = split_value(self.contexts[c1], c1, optimal_play)
+        if c1 == c2 and c1 in self.splits:
+            values["split"] = self.split(c1)
         if ev.can_surrender():
             values["surrender"] = ev.surrender(hand)
         return values
 
-    def split_without_das(self, rank: int) -> float:
-        def no_das(context: Evaluator, hand: Hand, r: int) -> float:
-            return optimal_play(context, hand, r, das=False)
+    def split(self, rank: int, das: bool = True) -> float:
+        """The exact value of splitting under the post-split strategy (``das=False``:
+        never doubling after the split, for the chart's ``Ph``)."""
+        strategy = named_strategy(self.split_strategy, self.main, das)
+        return split_value(self.splits[rank], strategy)
 
-        return split_value(self.contexts[rank], rank, no_das)
+    def split_without_das(self, rank: int) -> float:
+        return self.split(rank, das=False)
 
     def natural_value(self, hand: Hand) -> float:
         """A player's natural: paid unless the dealer has one too (then a push)."""
@@ -290,11 +340,11 @@ class ChartPlayer:
         self.solver = solver
         self._memo: dict[int, dict[object, float]] = {}
 
-    def hits(self, upcard: int) -> Callable[[int, bool], bool]:
+    def hits(self, upcard: int) -> HitRule:
         """The chart's hit-or-stand rule for hands past their first decision."""
 
-        def rule(value: int, soft: bool) -> bool:
-            letter = (self.chart.soft if soft else self.chart.hard)[value][upcard]
+        def rule(hand: Hand) -> bool:
+            letter = (self.chart.soft if hand.soft else self.chart.hard)[hand.total][upcard]
             return _PLAN_HITS[letter]
 
         return rule
@@ -314,9 +364,13 @@ class ChartPlayer:
             return ev.double(hand)
         if action == "surrender":
             return ev.surrender(hand)
-        return split_value(self.solver.contexts[cards[0]], cards[0], self.post_split)
+        return split_value(self.solver.splits[cards[0]], self.post_split)
 
-    def post_split(self, ev: Evaluator, hand: Hand, rank: int) -> float:
+    def post_split(self, shoes: SplitShoes) -> PostSplitPlay:
+        """The chart as the post-split strategy of a split of ``shoes.rank``."""
+        return lambda ev, hand: self.play_split_hand(ev, hand, shoes.rank)
+
+    def play_split_hand(self, ev: Evaluator, hand: Hand, rank: int) -> float:
         second = hand.hard - (rank + 1) - 1
         if rank == ACE and not ev.rules.hit_split_aces:
             return ev.stand(hand)
@@ -342,7 +396,7 @@ class ChartPlayer:
                 legal.append("double")
             if ev.can_surrender():
                 legal.append("surrender")
-            if c1 == c2 and c1 in solver.contexts:
+            if c1 == c2 and c1 in solver.splits:
                 legal.append("split")
             out += p * ev.round_value(self.play(ev, hand, [c1, c2], legal), hand)
         return out

@@ -29,7 +29,7 @@ from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, total
 Objective = Literal["ev", "win-probability"]
 OBJECTIVES: tuple[str, ...] = ("ev", "win-probability")
 INFINITE_PROBS = (1 / 13,) * 9 + (4 / 13,)
-HitRule = Callable[[int, bool], bool]
+HitRule = Callable[["Hand"], bool]  # True: hit this hand (it may only hit or stand)
 
 
 @attrs.frozen
@@ -222,7 +222,7 @@ class Evaluator:
 
     def play_on(self, hand: Hand, hits: HitRule | None, memo: dict[object, float]) -> float:
         """Value of a hand that may only hit or stand: optimally (``hits=None``) or by
-        ``hits(total, soft)``. ``memo`` caches the values of one way of playing."""
+        ``hits(hand)``. ``memo`` caches the values of one way of playing."""
         if hand.hard > 21:
             return self.bust(hand)
         if self.finite:
@@ -231,13 +231,13 @@ class Evaluator:
         found = memo.get(hand.key)
         if found is None:
             stand = self.stand(hand)
-            value, soft = total(hand.hard, hand.ace)
+            value = total(hand.hard, hand.ace)[0]
             if value >= 21:
                 found = stand
             elif hits is None:
                 found = max(stand, self.hit_then(hand, hits, memo))
             else:
-                found = self.hit_then(hand, hits, memo) if hits(value, soft) else stand
+                found = self.hit_then(hand, hits, memo) if hits(hand) else stand
             memo[hand.key] = found
         return found
 
@@ -253,7 +253,7 @@ class Evaluator:
     ) -> float:
         found = memo.get(counts)
         if found is None:
-            value, soft = total(hard, ace)
+            value = total(hard, ace)[0]
             stand = self._stand.get(counts)
             if stand is None:
                 stand = stand_value(value, self._dist_finite(counts), self.objective)
@@ -262,7 +262,7 @@ class Evaluator:
                 found = stand
             elif hits is None:
                 found = max(stand, self._hit_finite(counts, hard, ace, hits, memo))
-            elif hits(value, soft):
+            elif hits(Hand(hard, ace, counts)):
                 found = self._hit_finite(counts, hard, ace, hits, memo)
             else:
                 found = stand

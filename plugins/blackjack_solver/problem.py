@@ -30,7 +30,6 @@ from croupier.plugins.blackjack_solver.analysis import (
 from croupier.plugins.blackjack_solver.cards import RANKS, hand_text, parse_cards
 from croupier.plugins.blackjack_solver.chart import UPCARD_ORDER
 from croupier.plugins.blackjack_solver.hands import INFINITE_PROBS, OBJECTIVES, Objective, make_hand
-from croupier.plugins.blackjack_solver.split import optimal_play, split_value
 
 KEYS = ("rules", "objective", "chart", "hand", "upcard", "dealer")
 PEEK_NOTE = (
@@ -151,8 +150,8 @@ def hand_solution(
     if len(cards) == 2 and not natural:
         if ev.can_double(hand):
             values["double"] = ev.double(hand)
-        if cards[0] == cards[1] and cards[0] in solver.contexts:
-            values["split"] = split_value(solver.contexts[cards[0]], cards[0], optimal_play)
+        if cards[0] == cards[1] and cards[0] in solver.splits:
+            values["split"] = solver.split(cards[0])
         if ev.can_surrender():
             values["surrender"] = ev.surrender(hand)
     mass = ev.mass(hand)

@@ -1,0 +1,129 @@
+"""Exact split EVs (resplits included) against a brute force of the real split game and
+against Eric Farmer's published combinatorial-analyser figures."""
+
+from __future__ import annotations
+
+import bj_oracle as oracle
+import pytest
+
+from croupier.engine import BlackjackRules
+from croupier.plugins.blackjack_solver import solve
+from croupier.plugins.blackjack_solver.analysis import UpcardSolver
+from croupier.plugins.blackjack_solver.hands import Evaluator
+from croupier.plugins.blackjack_solver.split import (
+    SplitShoes,
+    first_hand_strategy,
+    presplit_strategy,
+    split_value,
+)
+
+# small shoes with at least 2 (hands + 1) tens left, so that no round can run out of cards
+SHOE_A = (0, 5, 4, 2, 0, 0, 2, 0, 0, 12)  # 25 cards: deuces to resplit
+SHOE_B = (1, 4, 3, 2, 1, 0, 2, 3, 0, 12)  # 28 cards: eights
+SHOE_C = (4, 2, 2, 1, 1, 1, 1, 1, 1, 12)  # 26 cards: aces
+
+
+def brute_force(shoe, rank, up, rules, strategy):
+    """The real game dealt in order (oracle), under the same post-split strategy."""
+    base = list(shoe)
+    base[up] -= 1
+    if strategy == "first-hand":
+        base[rank] -= 1  # decisions taken in the shoe minus both pair cards
+    decide = oracle.presplit_decider(
+        base, up, rules.hits_soft_17, rules.peek, rules.double_after_split
+    )
+    left = list(shoe)
+    left[up] -= 1
+    left[rank] -= 2
+    limit = 2 if rank == 0 and not rules.resplit_aces else rules.max_split_hands
+    return oracle.split_game(
+        tuple(left), rank, up, rules.hits_soft_17, rules.peek, limit, decide, rules.hit_split_aces
+    )
+
+
+def solver_split(shoe, rank, up, rules, strategy):
+    main = Evaluator(rules, up, shoe)
+    chosen = first_hand_strategy() if strategy == "first-hand" else presplit_strategy(main)
+    if not rules.double_after_split:
+        chosen = (
+            first_hand_strategy(das=False)
+            if strategy == "first-hand"
+            else presplit_strategy(main, das=False)
+        )
+    return split_value(SplitShoes(rules, up, shoe, rank), chosen)
+
+
+CASES = [
+    # shoe, pair rank, upcard, rule changes, strategy
+    (SHOE_A, 1, 6, {"max_split_hands": 4}, "cdz-"),
+    (SHOE_A, 1, 6, {"max_split_hands": 3, "double_after_split": False}, "cdz-"),
+    (SHOE_A, 1, 9, {"max_split_hands": 4, "dealer": "h17"}, "cdz-"),
+    (SHOE_A, 1, 6, {"max_split_hands": 4}, "first-hand"),
+    (SHOE_B, 7, 9, {"max_split_hands": 4}, "cdz-"),
+    (SHOE_B, 7, 9, {"max_split_hands": 4, "peek": False}, "cdz-"),
+    (SHOE_B, 7, 0, {"max_split_hands": 3, "dealer": "h17"}, "first-hand"),
+    (SHOE_B, 7, 4, {"max_split_hands": 2}, "cdz-"),
+    (SHOE_C, 0, 9, {"max_split_hands": 4}, "cdz-"),
+    (SHOE_C, 0, 9, {"max_split_hands": 4, "resplit_aces": True}, "cdz-"),
+    (SHOE_C, 0, 5, {"max_split_hands": 3, "resplit_aces": True, "hit_split_aces": True}, "cdz-"),
+]
+
+
+@pytest.mark.parametrize(("shoe", "rank", "up", "changes", "strategy"), CASES)
+def test_split_agrees_with_the_real_game_by_brute_force(shoe, rank, up, changes, strategy):
+    rules = BlackjackRules(decks=1, surrender="none").evolve(**changes)
+    expected = brute_force(shoe, rank, up, rules, strategy)
+    assert solver_split(shoe, rank, up, rules, strategy) == pytest.approx(expected, abs=1e-12)
+
+
+def test_one_split_first_hand_strategy_is_twice_the_optimal_first_hand():
+    rules = BlackjackRules(decks=1, surrender="none", max_split_hands=2)
+    left = list(SHOE_B)
+    left[9] -= 1
+    left[7] -= 2
+    worlds = oracle.initial_worlds(left, 9, True)
+    expected = 2 * oracle.split_first_hand(7, worlds, 9, False, das=True)
+    got = solver_split(SHOE_B, 7, 9, rules, "first-hand")
+    assert got == pytest.approx(expected, abs=1e-13)
+
+
+def test_farmer_single_deck_split_without_resplits():
+    """Eric Farmer (blackjacktheforum, "MGP's BJCA" thread): single deck, S17, split once,
+    no DAS, CDZ-: splitting 2,2 against a 6 is worth 0.1189818683947885."""
+    rules = {"decks": 1, "max_split_hands": 2, "double_after_split": False}
+    hand = solve({"rules": rules, "hand": "2,2", "upcard": "6"})["hand"]
+    assert hand["actions"]["split"]["ev"] == pytest.approx(0.1189818683947885, abs=1e-14)
+
+
+def test_farmer_test_shoe_split_with_resplits():
+    """Farmer's test shoe (blackjackinfo.com thread 22710): four 2s, four 3s, two 4s, two
+    7s, seven tens; S17, DAS, split to 4 hands: 2,2 against a 7, CDZ-: -76.210%."""
+    shoe = (0, 4, 4, 2, 0, 0, 2, 0, 0, 7)
+    rules = BlackjackRules(decks=1, surrender="none", max_split_hands=4)
+    value = split_value(SplitShoes(rules, 6, shoe, 1), presplit_strategy(Evaluator(rules, 6, shoe)))
+    assert round(100 * value, 3) == -76.210
+
+
+def test_the_solver_uses_the_same_split_value():
+    rules = BlackjackRules(decks=2, max_split_hands=4)
+    solver = UpcardSolver(rules, 6, "ev")
+    direct = split_value(SplitShoes(rules, 6, (8,) * 9 + (32,), 7), presplit_strategy(solver.main))
+    assert solver.action_values(7, 7)["split"] == pytest.approx(direct, abs=1e-14)
+
+
+def test_infinite_deck_split_counts_hands_like_a_branching_process():
+    """In an infinite deck the expected number of hands after splitting to at most 4 is
+    2 + the expected resplits: checked with a strategy worth 1 per hand."""
+    rules = BlackjackRules(decks=None, max_split_hands=4)
+    p = 1 / 13
+    q = 1 - p
+    hands = split_value(SplitShoes(rules, 6, None, 7), lambda shoes: lambda ev, hand: 1.0)
+
+    # enumerate directly: (hands, waiting) until four hands or none waiting
+    def walk(h, w):
+        if h == 4 or w == 0:
+            return h
+        return p * walk(h + 1, w + 1) + q * walk(h, w - 1)
+
+    assert hands == pytest.approx(walk(2, 2), abs=1e-15)
+    assert hands > 2 + 2 * p * q  # more than the two hands and a single resplit
