@@ -124,6 +124,9 @@ class Shoe:
 
     def start_round(self) -> bool:
         """Reshuffle if the cut card is out (or every round); True when it shuffled."""
+        if self._pos < self._cut and not (self.every_round or self.refill):  # the usual case
+            self._round_start = self._pos
+            return False
         if self.due():
             self._shuffle_all()
             return True
