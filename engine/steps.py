@@ -82,7 +82,8 @@ class RoundSteps:
         self._decks_seen = shoe.decks_added
         # what the (frozen) rules fix for the whole game, read once
         self._balances = self.ledger.balances
-        self._shoe_draw = shoe.draw  # dealing when nobody listens (no deck-added events)
+        # the shoe's C-level draw, when it has one (a stand-in shoe may only have draw())
+        self._take: Callable[[], int] = getattr(shoe, "take", shoe.draw)
         self._transfer = self.ledger.transfer
         self._offers = {v: upcard_offers(rules, v) for v in range(1, 11)}
         self._one_card_split_aces = not rules.hit_split_aces
@@ -102,31 +103,37 @@ class RoundSteps:
             self._event("chips", seat=seat.index, amount=amount, reason=reason)
 
     def _draw(self) -> int:
-        card = self.shoe.draw()
+        """The next card (and a ``deck-added`` event when the contest adds a deck)."""
+        try:
+            card = self._take()
+        except IndexError:  # the shoe is dry: draw() refills or reshuffles it
+            card = self.shoe.draw()
         if self.emit is not None and self.shoe.decks_added != self._decks_seen:
             self._decks_seen = self.shoe.decks_added
             self._event("deck-added")
         return card
 
     def _deal(self, seat: Seat, index: int, hand: Hand, reason: str = "deal") -> None:
-        if self.emit is None:
-            card = self._shoe_draw()
+        if self.emit is None:  # the fast path: _draw inlined
+            try:
+                card = self._take()
+            except IndexError:
+                card = self.shoe.draw()
             hand.add(card)
             self.table_cards.append(card)
             return
         card = self._draw()
         hand.add(card)
         self.table_cards.append(card)
-        if self.emit is not None:
-            self._event(
-                "deal",
-                seat=seat.index,
-                hand=index,
-                card=CODES[card],
-                total=hand.total,
-                soft=hand.soft,
-                reason=reason,
-            )
+        self._event(
+            "deal",
+            seat=seat.index,
+            hand=index,
+            card=CODES[card],
+            total=hand.total,
+            soft=hand.soft,
+            reason=reason,
+        )
 
     def chips(self, seat: Seat) -> int:
         return self._balances[seat.account]
@@ -169,7 +176,7 @@ class RoundSteps:
     def _deal_initial(self, playing: list[Seat]) -> tuple[bool, bool, bool]:
         """Deal two cards to each seat and the dealer; returns :func:`upcard_offers`."""
         deal = self._deal
-        draw = self._draw if self.emit is not None else self._shoe_draw
+        draw = self._draw
         for seat in playing:
             deal(seat, 0, seat.hands[0])
         dealer = self.dealer_hand
@@ -340,9 +347,15 @@ class RoundSteps:
         target = max(live) if live else 0
         hits = self.dealer.hits
         dealer = self.dealer_hand
-        draw = self._draw if self.emit is not None else self._shoe_draw
+        take = self._take
         while dealer.total < 21 and hits(dealer.total, dealer.soft, target):
-            card = draw()
+            if self.emit is None:  # the fast path: _draw inlined
+                try:
+                    card = take()
+                except IndexError:
+                    card = self.shoe.draw()
+            else:
+                card = self._draw()
             dealer.add(card)
             self.table_cards.append(card)
             if self.emit is not None:
