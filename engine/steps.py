@@ -194,7 +194,8 @@ class RoundSteps:
         return self._offers[up]
 
     def _answer_surrender(self, seat: Seat, hand: Hand, action: Action) -> None:
-        self._event("action", seat=seat.index, hand=0, action=action.kind)
+        if self.emit is not None:
+            self._event("action", seat=seat.index, hand=0, action=action.kind)
         if action.kind == "surrender":
             hand.done = True
             hand.outcome = "surrender"
@@ -205,7 +206,8 @@ class RoundSteps:
         return hand.outcome is None and cost > 0 and self.chips(seat) >= cost
 
     def _answer_insurance(self, seat: Seat, action: Action) -> None:
-        self._event("action", seat=seat.index, hand=0, action=action.kind)
+        if self.emit is not None:
+            self._event("action", seat=seat.index, hand=0, action=action.kind)
         if action.kind == "insurance":
             seat.insurance = seat.hands[0].bet // 2
             self._pay(seat, -seat.insurance, "insurance")
@@ -214,7 +216,8 @@ class RoundSteps:
         """The dealer checks for blackjack (the rules peek under this upcard); True ends
         the round."""
         natural = self.dealer_hand.natural
-        self._event("peek", outcome="blackjack" if natural else "none")
+        if self.emit is not None:
+            self._event("peek", outcome="blackjack" if natural else "none")
         if natural:
             self._dealer_reveal(playing)
             self._settle(playing, 21, True)
@@ -364,6 +367,7 @@ class RoundSteps:
     def _settle(self, playing: list[Seat], dealer_total: int, dealer_natural: bool) -> None:
         outcome_of = self.scheme.outcome
         pays = self.rules.blackjack_pays
+        pay = self._pay
         for seat in playing:
             for i, hand in enumerate(seat.hands):
                 outcome = hand.outcome
@@ -371,7 +375,7 @@ class RoundSteps:
                     outcome = outcome_of(hand.total, hand.natural, dealer_total, dealer_natural)
                 amount = payout(outcome, hand.bet, pays)
                 if amount:
-                    self._pay(seat, amount, outcome)
+                    pay(seat, amount, outcome)
                 if self.emit is not None:
                     self._event(
                         "settle", seat=seat.index, hand=i, outcome=outcome, total=hand.total
