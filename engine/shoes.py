@@ -122,6 +122,15 @@ class Shoe:
         self.shuffles = 0
         self.decks_added = 0
 
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__slots__ if name != "take"}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """A copy or an unpickled shoe takes from its own list, not the original's."""
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self.take = self._stack.pop
+
     @property
     def remaining(self) -> int:
         """Cards left before the shoe has to be reshuffled or refilled."""

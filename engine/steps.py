@@ -82,7 +82,8 @@ class RoundSteps:
         self._decks_seen = shoe.decks_added
         # what the (frozen) rules fix for the whole game, read once
         self._balances = self.ledger.balances
-        # the shoe's C-level draw, when it has one (a stand-in shoe may only have draw())
+        # the shoe's C-level draw, when it has one (a stand-in shoe may only have draw());
+        # fetched again each round, so a copy of the table draws from its own shoe
         self._take: Callable[[], int] = getattr(shoe, "take", shoe.draw)
         self._transfer = self.ledger.transfer
         self._offers = {v: upcard_offers(rules, v) for v in range(1, 11)}
@@ -156,7 +157,9 @@ class RoundSteps:
             playing.append(seat)
         if not playing:
             return playing
-        shuffled = self.shoe.start_round()
+        shoe = self.shoe
+        shuffled = shoe.start_round()
+        self._take = getattr(shoe, "take", shoe.draw)
         if self.emit is not None:
             self._event("round")
             if shuffled:

@@ -155,3 +155,21 @@ def test_both_flows_agree_when_the_shoe_runs_dry_mid_round():
     assert core.ledger.entries == table.ledger.entries
     assert core.shoe.shuffles == table.core.shoe.shuffles
     assert core.ledger.conserved()
+
+
+def test_a_copied_or_unpickled_table_deals_from_its_own_shoe():
+    import copy
+    import pickle
+
+    rules = MANAGER.rule_sets.get("vegas-s17").rules.evolve(decks=1)
+    strategy = MANAGER.strategies.get("lim17")
+    core = build_core(MANAGER, rules, 9, [10**6])
+    run_rounds(core, [strategy], 7)  # mid-shoe
+    copies = [copy.deepcopy(core), pickle.loads(pickle.dumps(core))]
+    for other in copies:
+        assert other.shoe.take.__self__ is not core.shoe.take.__self__
+    run_rounds(core, [strategy], 30)
+    for other in copies:
+        run_rounds(other, [strategy], 30)
+        assert other.ledger.entries == core.ledger.entries
+        assert other.shoe.shuffles == core.shoe.shuffles
