@@ -2,8 +2,10 @@
 
 :meth:`TableCore.play_round` is a generator: it yields a :class:`Decision` whenever a seat
 must decide and receives the (already validated) :class:`~croupier.engine.play.Action`
-back through ``send``. It holds all the rules; it never waits, never times out and never
-talks to a player. Two drivers share it: the async :class:`~croupier.engine.table.Table`
+back through ``send``; :meth:`TableCore.play_round_sync` is the same flow as a plain loop
+calling a function. Both are skeletons over the steps of
+:class:`~croupier.engine.steps.RoundSteps`, which hold every rule; neither waits, times
+out or talks to a player. Two drivers use them: the async :class:`~croupier.engine.table.Table`
 (remote bots, people, time limits, retries, events) and the synchronous simulator loop
 (:mod:`croupier.engine.simulate`), so a simulation plays exactly the game a table plays.
 

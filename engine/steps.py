@@ -159,7 +159,7 @@ class RoundSteps:
             return playing
         shoe = self.shoe
         shuffled = shoe.start_round()
-        self._take = getattr(shoe, "take", shoe.draw)
+        self._take = getattr(shoe, "take", None) or shoe.draw
         if self.emit is not None:
             self._event("round")
             if shuffled:
