@@ -21,14 +21,32 @@ ACT["decline"] = Action("decline")
 
 
 class Hand:
-    """A hand being played (mutable, internal). Aces count 1 in ``hard``."""
+    """A hand being played (mutable, internal). Aces count 1 in ``hard``; ``total``,
+    ``soft`` and ``natural`` are kept up to date by :meth:`add` (read on every decision,
+    so they are plain attributes rather than computed on each read)."""
 
-    __slots__ = ("ace", "bet", "cards", "done", "hard", "moves", "outcome", "split", "split_aces")
+    __slots__ = (
+        "ace",
+        "bet",
+        "cards",
+        "done",
+        "hard",
+        "moves",
+        "natural",
+        "outcome",
+        "soft",
+        "split",
+        "split_aces",
+        "total",
+    )
 
     def __init__(self, bet: int, split: bool = False) -> None:
         self.cards: list[int] = []
         self.hard = 0
         self.ace = False
+        self.total = 0
+        self.soft = False
+        self.natural = False
         self.bet = bet
         self.split = split
         self.split_aces = False
@@ -37,23 +55,32 @@ class Hand:
         self.outcome: str | None = None
 
     def add(self, card: int) -> None:
-        self.cards.append(card)
+        """Take ``card``: one ace counts 11 when that does not bust the hand; two cards
+        making 21 are a natural unless the hand came from a split."""
+        cards = self.cards
+        cards.append(card)
         v = VALUES[card]
-        self.hard += v
+        hard = self.hard + v
+        self.hard = hard
         if v == 1:
             self.ace = True
+        if self.ace and hard <= 11:
+            self.total = hard + 10
+            self.soft = True
+            self.natural = hard == 11 and len(cards) == 2 and not self.split
+        else:
+            self.total = hard
+            self.soft = self.natural = False
 
-    @property
-    def total(self) -> int:
-        return self.hard + 10 if self.ace and self.hard <= 11 else self.hard
-
-    @property
-    def soft(self) -> bool:
-        return self.ace and self.hard <= 11
-
-    @property
-    def natural(self) -> bool:
-        return len(self.cards) == 2 and not self.split and self.ace and self.hard == 11
+    def split_off(self) -> int:
+        """Split the pair: keep the first card, return the second (for the new hand)."""
+        second = self.cards.pop()
+        first = self.cards.pop()
+        self.hard = 0
+        self.ace = False
+        self.split = True
+        self.add(first)
+        return second
 
 
 class Seat:

@@ -49,12 +49,14 @@ class Ledger:
 
     def transfer(self, round_: int, account: str, amount: int, reason: str) -> None:
         """Move ``amount`` from the house to ``account`` (negative: to the house)."""
-        balance = self.balances[account] + amount
+        balances = self.balances
+        balance = balances[account] + amount
         if balance < 0:
             raise CroupierError(f"{account} cannot pay {-amount} chips for {reason}")
-        self.balances[account] = balance
-        self.balances[HOUSE] -= amount
-        self.totals[reason] = self.totals.get(reason, 0) + amount
+        balances[account] = balance
+        balances[HOUSE] -= amount
+        totals = self.totals
+        totals[reason] = totals.get(reason, 0) + amount
         if self.entries is not None:
             self.entries.append(LedgerEntry(round_, account, amount, reason))
 

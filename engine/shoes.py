@@ -19,6 +19,8 @@ from __future__ import annotations
 import sys
 from array import array
 
+import numpy as np
+
 from croupier.engine.cards import CODES, DECK
 from croupier.engine.errors import CroupierError
 from croupier.engine.rules import BlackjackRules
@@ -40,12 +42,14 @@ def shuffle_cards(cards: list[int], stream: Stream) -> None:
     ``j`` in ``[0, i]`` (``j = (w * (i + 1)) >> 32``, rejecting the few biased ``w``)."""
     n = len(cards)
     words = _words(stream, n + 8)
-    bounds = range(n, 1, -1)
-    products = [w * b for w, b in zip(words, bounds, strict=False)]
-    if not [b for m, b in zip(products, bounds, strict=True) if (m & _MASK) < b]:
+    if n < 2:
+        return
+    # the products w * (i + 1) for i = n-1 .. 1 at once (they fit 64 bits)
+    bounds = np.arange(n, 1, -1, dtype=np.uint64)
+    products = np.frombuffer(words, dtype=np.uint32)[: n - 1].astype(np.uint64) * bounds
+    if not ((products & _MASK) < bounds).any():
         # the usual case: no word near the rejection zone, so every j is m >> 32
-        for i, m in zip(range(n - 1, 0, -1), products, strict=True):
-            j = m >> 32
+        for i, j in zip(range(n - 1, 0, -1), (products >> 32).tolist(), strict=True):
             cards[i], cards[j] = cards[j], cards[i]
         return
     k = 0
@@ -71,13 +75,18 @@ class Shoe:
 
     ``shuffles`` and ``decks_added`` count events the table reports ("Shuffling...",
     "a fresh deck is added").
+
+    The cards not dealt yet are kept in reverse, so the next card is the last item of one
+    list (the same list object for the shoe's whole life) and ``take`` is that list's own
+    ``pop``: the next card without a Python call, for the simulator's fast path. ``take``
+    raises ``IndexError`` when the shoe is dry; ``draw()`` then refills or reshuffles it.
     """
 
     __slots__ = (
         "_cards",
         "_cut",
-        "_pos",
         "_round_start",
+        "_stack",
         "_stream",
         "decks",
         "decks_added",
@@ -85,6 +94,7 @@ class Shoe:
         "kind",
         "refill",
         "shuffles",
+        "take",
     )
 
     def __init__(
@@ -104,17 +114,32 @@ class Shoe:
         self.every_round = every_round
         self.refill = refill
         self._stream = stream
-        self._cards: list[int] = list(DECK) * decks
+        self._cards: list[int] = list(DECK) * decks  # the arrangement being dealt, in order
+        self._stack: list[int] = []  # its cards not dealt yet, reversed: an unshuffled shoe
+        self.take = self._stack.pop  # counts as used up
         self._cut = max(1, int(len(self._cards) * penetration))
-        self._pos = len(self._cards)  # an unshuffled shoe counts as used up
-        self._round_start = self._pos
+        self._round_start = len(self._cards)
         self.shuffles = 0
         self.decks_added = 0
+
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__slots__ if name != "take"}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """A copy or an unpickled shoe takes from its own list, not the original's."""
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self.take = self._stack.pop
 
     @property
     def remaining(self) -> int:
         """Cards left before the shoe has to be reshuffled or refilled."""
-        return len(self._cards) - self._pos
+        return len(self._stack)
+
+    @property
+    def _pos(self) -> int:
+        """How many cards of the current arrangement have been dealt."""
+        return len(self._cards) - len(self._stack)
 
     def due(self) -> bool:
         """True when the next round must start from a reshuffled shoe."""
@@ -124,36 +149,42 @@ class Shoe:
 
     def start_round(self) -> bool:
         """Reshuffle if the cut card is out (or every round); True when it shuffled."""
+        pos = len(self._cards) - len(self._stack)
+        if pos < self._cut and not (self.every_round or self.refill):  # the usual case
+            self._round_start = pos
+            return False
         if self.due():
             self._shuffle_all()
             return True
         self._round_start = self._pos
         return False
 
+    def _deal_from(self, cards: list[int], dealt: int) -> None:
+        """Deal ``cards`` from now on, the first ``dealt`` of them already out."""
+        self._cards = cards
+        self._stack[:] = cards[: dealt - 1 if dealt else None : -1]
+
     def _shuffle_all(self) -> None:
-        self._cards = list(DECK) * self.decks
-        shuffle_cards(self._cards, self._stream)
-        self._pos = self._round_start = 0
+        cards = list(DECK) * self.decks
+        shuffle_cards(cards, self._stream)
+        self._deal_from(cards, 0)
+        self._round_start = 0
         self.shuffles += 1
 
     def draw(self) -> int:
         """The next card."""
-        pos = self._pos
         try:
-            card = self._cards[pos]
+            return self._stack.pop()
         except IndexError:
             self._run_dry()
-            pos = self._pos
-            card = self._cards[pos]
-        self._pos = pos + 1
-        return card
+            return self._stack.pop()
 
     def _run_dry(self) -> None:
         if self.refill:  # the contest: append a fresh shuffled deck
             fresh = list(DECK)
             shuffle_cards(fresh, self._stream)
-            self._cards = fresh
-            self._pos = self._round_start = 0
+            self._deal_from(fresh, 0)
+            self._round_start = 0
             self.decks_added += 1
             return
         in_play = self._cards[self._round_start : self._pos]
@@ -161,8 +192,7 @@ class Shoe:
         if not discards:
             raise CroupierError("the shoe ran out of cards in one round; use more decks")
         shuffle_cards(discards, self._stream)
-        self._cards = in_play + discards
-        self._pos = len(in_play)
+        self._deal_from(in_play + discards, len(in_play))
         self._round_start = 0
         self.shuffles += 1
 

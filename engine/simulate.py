@@ -22,7 +22,6 @@ from typing import Any
 
 import attrs
 
-from croupier.engine.cards import VALUES
 from croupier.engine.manager import PluginManager
 from croupier.engine.play import Action
 from croupier.engine.players import Strategy
@@ -52,7 +51,7 @@ def run_rounds(
         phase: str, seat: Seat, hand: Hand | None, legal: tuple[str, ...], low: int, high: int
     ) -> Action:
         if phase == "play":
-            kind = plays[seat.index - 1](hand, VALUES[core.dealer_cards[0]], legal)  # type: ignore[arg-type]
+            kind = plays[seat.index - 1](hand, core.upcard, legal)  # type: ignore[arg-type]
             return act(kind, stand) if kind in legal else stand
         if phase == "bet":
             return bets.get(low) or bets.setdefault(low, Action("bet", low))
