@@ -31,7 +31,7 @@ from croupier.engine.table import DECISION_TIME
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.server import Connection
-from croupier.protocol.tablerun import ServerTable, strategy_player
+from croupier.protocol.tablerun import ServerTable, check_auto, strategy_player
 
 log = logging.getLogger("croupier.tables")
 
@@ -55,6 +55,8 @@ class TableService(Service):
     def methods(self) -> Iterable[Method]:
         table = Param("table", (int,), doc="a table id")
         token = Param("token", (str,), doc="a seat token from table.join")
+        events = Param("events", (bool,), True, doc="false: no table.event notifications")
+        auto = Param("auto", (list,), [], doc="phases the server answers with the default")
         return [
             Method(
                 "table.create",
@@ -74,7 +76,12 @@ class TableService(Service):
             ),
             Method(
                 "table.join",
-                (table, Param("seat", _OPT_INT, None, doc="a seat number; nil: the first free")),
+                (
+                    table,
+                    Param("seat", _OPT_INT, None, doc="a seat number; nil: the first free"),
+                    events,
+                    auto,
+                ),
                 self.join,
                 "take a free seat; this connection then answers its decide calls",
                 returns="{table, seat, token, info}",
@@ -82,7 +89,7 @@ class TableService(Service):
             ),
             Method(
                 "table.rejoin",
-                (token,),
+                (token, events, auto),
                 self.rejoin,
                 "take a seat back with its token (after a reconnection)",
                 returns="{table, seat, token, info}",
@@ -211,7 +218,10 @@ class TableService(Service):
             table.start(server.manager)
         return table.info()
 
-    async def join(self, conn: Connection, table: int, seat: int | None) -> dict[str, Any]:
+    async def join(
+        self, conn: Connection, table: int, seat: int | None, events: bool, auto: list[Any]
+    ) -> dict[str, Any]:
+        phases = check_auto(auto)
         self._may_sit(conn)
         found = self._get(table)
         if found.state == "finished":
@@ -229,18 +239,21 @@ class TableService(Service):
             chosen = found.seats[seat - 1]
             if not chosen.free:
                 raise RpcError(Code.SEAT_TAKEN, f"seat {seat} of table {table} is taken")
-        token = found.take(chosen, conn)
+        token = found.take(chosen, conn, events, phases)
         log.info("table %d: %s takes seat %d", table, conn, chosen.index)
         return self._seated(conn, found, chosen.index, token)
 
-    async def rejoin(self, conn: Connection, token: str) -> dict[str, Any]:
+    async def rejoin(
+        self, conn: Connection, token: str, events: bool, auto: list[Any]
+    ) -> dict[str, Any]:
+        phases = check_auto(auto)
         self._may_sit(conn)
         table, index = self._by_token(token)
         seat = table.seats[index - 1]
         if seat.conn is not None and seat.conn is not conn:
             log.info("table %d: seat %d moves from %s to %s", table.id, index, seat.conn, conn)
-        seat.conn, seat.bot = conn, conn.client
-        table.subscribe(conn)
+        seat.conn, seat.bot, seat.auto = conn, conn.client, phases
+        table.subscribe(conn, events)
         table.seat_changed()
         log.info("table %d: %s takes seat %d back", table.id, conn, index)
         return self._seated(conn, table, index, token)
@@ -249,6 +262,7 @@ class TableService(Service):
         table, index = self._by_token(token)
         seat = table.seats[index - 1]
         seat.token = seat.conn = seat.bot = None
+        seat.auto = frozenset()
         table.seat_changed()
         log.info("table %d: seat %d is given up by %s", table.id, index, conn)
 

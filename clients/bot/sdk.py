@@ -28,6 +28,7 @@ from croupier.engine.play import Action, Event, Observation
 from croupier.protocol import Client, ConnectionClosed, RpcError, connect
 from croupier.protocol.errors import Code
 from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
+from croupier.protocol.tablerun import AUTO_PHASES
 
 log = logging.getLogger("croupier.bot")
 
@@ -43,9 +44,14 @@ class Bot:
     """A bot with hooks; override :meth:`decide` at least. Any hook may be ``async def``.
 
     Table state the SDK keeps for you: ``table`` (the table's info at join), ``seat``.
+
+    ``events``: whether the server sends the table's events to this bot. None (the
+    default) asks for them only when the class overrides :meth:`on_event` or
+    :meth:`on_round`: a bot that never looks at them saves the server the notifications.
     """
 
     name = "bot"
+    events: bool | None = None
 
     def __init__(self) -> None:
         self.table: dict[str, Any] = {}
@@ -80,6 +86,23 @@ class Bot:
 
     def on_table(self, info: dict[str, Any]) -> Awaitable[None] | None:
         """The table's info: when the bot sits down, when the table starts and finishes."""
+
+    def wants_events(self) -> bool:
+        """Whether to ask the server for the table's events (see :attr:`events`)."""
+        if self.events is not None:
+            return self.events
+        cls = type(self)
+        return cls.on_event is not Bot.on_event or cls.on_round is not Bot.on_round
+
+    def join_options(self) -> tuple[bool, list[str]]:
+        """``events`` and ``auto``, the options of ``table.join`` and ``table.rejoin``."""
+        return self.wants_events(), self.auto_phases()
+
+    def auto_phases(self) -> list[str]:
+        """The phases whose hook this bot does not override: the server answers them with
+        the same defaults (minimum bet, decline) and saves the round trip."""
+        cls = type(self)
+        return [phase for phase in AUTO_PHASES if getattr(cls, phase) is getattr(Bot, phase)]
 
     async def answer(self, observation: Observation) -> Action:
         """The action for any phase, from the hooks above."""
@@ -207,7 +230,7 @@ class _Seat:
         """Take the seat (or take it back); False when the table has already finished."""
         if self.token is not None:
             try:
-                joined = await client.call("table.rejoin", self.token)
+                joined = await client.call("table.rejoin", self.token, *self.bot.join_options())
             except RpcError as exc:
                 if exc.code != Code.BAD_TOKEN:
                     raise
@@ -220,7 +243,7 @@ class _Seat:
             else:
                 info = await client.call("table.info", self.table)
             await _maybe_await(self.bot.setup(info))
-            joined = await client.call("table.join", self.table, seat)
+            joined = await client.call("table.join", self.table, seat, *self.bot.join_options())
             self.token = joined["token"]
         self.bot.table, self.bot.seat = joined["info"], joined["seat"]
         await _maybe_await(self.bot.on_table(joined["info"]))
