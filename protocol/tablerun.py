@@ -13,6 +13,7 @@ only the table's ``table.status`` notifications.
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 from typing import Any, cast
 
@@ -310,7 +311,7 @@ class ServerTable:
             "seats": [seat.describe() for seat in self.seats],
             "rounds": self.rounds,
             "played": self.played,
-            "decision_time": self.decision_time,
+            "decision_time": None if math.isinf(self.decision_time) else self.decision_time,
             "reason": self.reason,
             "chips": [self.rules.starting_chips] * len(self.seats),
             "house": 0,

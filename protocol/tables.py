@@ -19,6 +19,7 @@ How a table runs (``docs/protocol.md`` has the full story):
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Iterable
 from functools import partial
 from typing import Any
@@ -67,7 +68,12 @@ class TableService(Service):
                     Param("seats", (int,), 1, doc="1 to 7"),
                     Param("fill", (list,), [], doc="per seat: a strategy name or nil"),
                     Param("rounds", _OPT_INT, None, doc="rounds to play; nil: until empty"),
-                    Param("decision_time", (float,), DECISION_TIME, doc="seconds per answer"),
+                    Param(
+                        "decision_time",
+                        (float, type(None)),
+                        DECISION_TIME,
+                        doc="seconds per answer; nil: no limit (a table with one bot seat)",
+                    ),
                     Param("autostart", (bool,), True, doc="start when every seat is taken"),
                 ),
                 self.create,
@@ -166,7 +172,7 @@ class TableService(Service):
         seats: int,
         fill: list[Any],
         rounds: int | None,
-        decision_time: float,
+        decision_time: float | None,
         autostart: bool,
     ) -> dict[str, Any]:
         server = conn.server
@@ -189,7 +195,14 @@ class TableService(Service):
         if any(name is not None and not isinstance(name, str) for name in fill):
             raise RpcError(Code.BAD_INPUT, "fill holds strategy names or nil")
         limit = server.limits.decision_timeout
-        if not 0 < decision_time <= limit:
+        if decision_time is None:
+            # no limit (a person at the terminal): only the one waiting can be kept waiting
+            if sum(1 for i in range(seats) if i >= len(fill) or fill[i] is None) != 1:
+                raise RpcError(
+                    Code.BAD_INPUT, "decision_time nil (no limit) needs exactly one bot seat"
+                )
+            decision_time = math.inf
+        elif not 0 < decision_time <= limit:
             raise RpcError(Code.BAD_INPUT, f"decision_time must be in (0, {limit:g}] seconds")
         if rounds is not None and rounds < 1:
             raise RpcError(Code.BAD_INPUT, f"rounds must be at least 1 (or nil), not {rounds}")
