@@ -32,6 +32,8 @@ log = logging.getLogger("croupier.tournaments")
 MAX_ENTRIES = 64
 MAX_OPEN = 4
 """Tournaments waiting or playing at once, server-wide."""
+KEEP_FINISHED = 16
+"""Finished tournaments kept for ``tournament.info`` and ``tournament.list``."""
 MAX_HANDS = 10_000_000
 """The most hands a tournament may ask for (tourneys x rounds x hands x entries)."""
 
@@ -168,6 +170,9 @@ class TournamentService(Service):
             server, self._next_id, config, rules, list(bots), strategies, join_time
         )
         self._next_id += 1
+        finished = [i for i, t in self.tournaments.items() if t.state == "finished"]
+        for old in finished[: max(0, len(finished) - KEEP_FINISHED)]:
+            del self.tournaments[old]
         self.tournaments[found_t.id] = found_t
         found_t.subscribe(conn)
         log.info("tournament %d created by %s (%d bots)", found_t.id, conn, len(bots))

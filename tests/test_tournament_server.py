@@ -183,3 +183,33 @@ async def test_seats_of_a_tournament_are_checked(served):
         with pytest.raises(RpcError) as caught:
             await b.call("tournament.rejoin", "not-a-token")
         assert caught.value.code == Code.BAD_TOKEN
+
+
+async def test_a_bot_takes_its_tcp_seat_back_with_its_token(served):
+    status = Status()
+    answered = 0
+
+    async def lim17(tournament: int, observation: Any) -> str:
+        nonlocal answered
+        answered += 1
+        return "hit" if observation["total"] < 17 else "stand"
+
+    async with connect("127.0.0.1", served.port, name="t", on_notification=status) as c:
+        info = await c.call_named(
+            "tournament.start", {"bots": ["tcp", "lim17"], "decision_time": 0.5, **SETTINGS}
+        )
+        async with connect("127.0.0.1", served.port, name="first", role="bot") as first:
+            joined = await first.call("tournament.join", info["tournament"])
+        async with connect(
+            "127.0.0.1", served.port, name="second", role="bot", handlers={"decide": lim17}
+        ) as second:
+            again = await second.call("tournament.rejoin", joined["token"], ["bet"])
+            assert again["entry"] == joined["entry"] == 1
+            with trio.fail_after(60):
+                await status.finished.wait()
+        with pytest.raises(RpcError) as caught:  # a finished tournament's token is void
+            await c.call("tournament.rejoin", joined["token"])
+        assert caught.value.code == Code.BAD_TOKEN
+    result = status.infos[-1]["result"]
+    assert answered > 0 and result["conserved"]
+    assert result["standings"][0]["name"] in ("first", "lim17")  # named at the start

@@ -36,7 +36,7 @@ Answer = Action | str | None
 DecideFn = Callable[[Observation], Answer | Awaitable[Answer]]
 
 
-async def _maybe_await(value: Any) -> Any:
+async def maybe_await(value: Any) -> Any:
     return await value if inspect.isawaitable(value) else value
 
 
@@ -108,12 +108,12 @@ class Bot:
         """The action for any phase, from the hooks above."""
         phase = observation.phase
         if phase == "bet":
-            stake = await _maybe_await(self.bet(observation))
+            stake = await maybe_await(self.bet(observation))
             return Action("bet", observation.min_bet if stake is None else int(stake))
         if phase in ("insurance", "surrender"):
-            wanted = await _maybe_await(getattr(self, phase)(observation))
+            wanted = await maybe_await(getattr(self, phase)(observation))
             return Action(phase if wanted else "decline")
-        move = await _maybe_await(self.decide(observation))
+        move = await maybe_await(self.decide(observation))
         if isinstance(move, Action):
             return move
         if isinstance(move, str):
@@ -141,7 +141,7 @@ def as_bot(bot: Bot | DecideFn, name: str | None = None) -> Bot:
     return FunctionBot(bot, name or getattr(bot, "__name__", "bot").strip("<>") or "bot")
 
 
-def _unwrap(group: BaseExceptionGroup) -> BaseException:
+def unwrap_group(group: BaseExceptionGroup) -> BaseException:
     """The one error inside nested trio exception groups (a connection's ends), if one."""
     leaves: list[BaseException] = []
 
@@ -218,10 +218,10 @@ class _Seat:
         if method == "table.event":
             event = Event.from_dict(params[1])
             if event.kind == "round":
-                await _maybe_await(self.bot.on_round(event.round))
-            await _maybe_await(self.bot.on_event(event))
+                await maybe_await(self.bot.on_round(event.round))
+            await maybe_await(self.bot.on_event(event))
         elif method == "table.status":
-            await _maybe_await(self.bot.on_table(params[1]))
+            await maybe_await(self.bot.on_table(params[1]))
             if params[1].get("state") == "finished":
                 self.final = params[1]
                 self.finished.set()
@@ -242,11 +242,11 @@ class _Seat:
                 self.table = int(info["table"])
             else:
                 info = await client.call("table.info", self.table)
-            await _maybe_await(self.bot.setup(info))
+            await maybe_await(self.bot.setup(info))
             joined = await client.call("table.join", self.table, seat, *self.bot.join_options())
             self.token = joined["token"]
         self.bot.table, self.bot.seat = joined["info"], joined["seat"]
-        await _maybe_await(self.bot.on_table(joined["info"]))
+        await maybe_await(self.bot.on_table(joined["info"]))
         return True
 
 
@@ -278,7 +278,7 @@ async def play(
                 if await _session(me, host, port, seat, create or {}, on_seated):
                     break
             except BaseExceptionGroup as group:
-                raise _unwrap(group) from None
+                raise unwrap_group(group) from None
         except (ConnectionClosed, CroupierError) as exc:
             if me.server_stopped:
                 raise CroupierError("the server shut down") from None

@@ -16,7 +16,7 @@ from typing import Any
 
 import trio
 
-from croupier.clients.bot.sdk import Bot, DecideFn, _maybe_await, _unwrap, as_bot
+from croupier.clients.bot.sdk import Bot, DecideFn, as_bot, maybe_await, unwrap_group
 from croupier.engine import CroupierError
 from croupier.engine.play import Observation
 from croupier.protocol import ConnectionClosed, RpcError, connect
@@ -77,7 +77,7 @@ async def _session(me: _Entry, host: str, port: int, on_seated: Callable[..., No
                 return True
         else:
             info = await client.call("tournament.info", me.tournament)
-            await _maybe_await(me.bot.setup(info))
+            await maybe_await(me.bot.setup(info))
             joined = await client.call("tournament.join", me.tournament, auto)
             me.token, me.entry = joined["token"], joined["entry"]
             if on_seated is not None:
@@ -117,7 +117,7 @@ async def join_tournament(
                 if await _session(me, host, port, on_seated):
                     break
             except BaseExceptionGroup as group:
-                raise _unwrap(group) from None
+                raise unwrap_group(group) from None
         except (ConnectionClosed, CroupierError) as exc:
             if me.server_stopped:
                 raise CroupierError("the server shut down") from None

@@ -13,7 +13,7 @@ from typing import Any
 
 import trio
 
-from croupier.clients.bot.sdk import _unwrap
+from croupier.clients.bot.sdk import unwrap_group
 from croupier.clients.cli.common import progress, resolve_seed
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.tournament_run import TournamentResult
@@ -100,7 +100,7 @@ def run_remote(manager: PluginManager, args: argparse.Namespace) -> TournamentRe
         try:
             final = trio.run(main)
         except BaseExceptionGroup as group:
-            raise _unwrap(group) from None
+            raise unwrap_group(group) from None
     except RpcError as exc:
         raise CroupierError(f"the server refused: {exc}") from None
     if final.get("result") is None:

@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 import trio
 
-from croupier.clients.bot.sdk import _unwrap
+from croupier.clients.bot.sdk import unwrap_group
 from croupier.clients.play.game import Game, Hint, PersonPlayer, run_session
 from croupier.clients.play.terminal import Screen
 from croupier.clients.play.view import TableView, Tally
@@ -177,7 +177,7 @@ def run_remote(
         try:
             outcome: Outcome = run_session(play_remote, where, open_screen, make_hint)
         except BaseExceptionGroup as group:
-            raise _unwrap(group) from None
+            raise unwrap_group(group) from None
     except RpcError as exc:
         raise CroupierError(f"the server refused: {exc}") from None
     except ConnectionClosed as exc:
