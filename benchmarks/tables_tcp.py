@@ -9,7 +9,12 @@ at one vegas-s17 table; the table's time runs from its ``playing`` status to ``f
 The in-process run plays the same seed and rounds with ``lim17`` in every seat, with one
 listener converting every event to plain data (what the server does to notify), so the
 ratio is the cost of the wire: a ``decide`` round trip per decision plus the events.
-Both runs end with the same chips (checked), since they play the same cards the same way.
+
+The TCP run is made twice: as the SDK plays now (lim17 asks for no events and leaves the
+bet, insurance and surrender phases to the server: ``events: false`` and ``auto`` at
+``table.join``), and as every bot played before those options (every event sent to every
+bot, a round trip for every decision, bets included), the "before" figure.
+Every run ends with the same chips (checked), since they play the same cards the same way.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 
 import trio
 
-from croupier.clients.bot import play
+from croupier.clients.bot import Bot, play
 from croupier.engine import PluginManager, StrategyPlayer
 from croupier.engine.play import Event, Observation
 from croupier.engine.table import Table
@@ -36,6 +41,20 @@ def lim17(observation: Observation) -> str:
     return "hit" if observation.total < 17 else "stand"
 
 
+class Lim17(Bot):
+    name = "lim17"
+
+    def decide(self, observation: Observation) -> str:
+        return lim17(observation)
+
+
+class EveryEvent(Lim17):
+    """lim17 as bots played before the join options: every event, every decision asked."""
+
+    def join_options(self) -> tuple[bool, list[str]]:
+        return True, []
+
+
 async def serve() -> None:
     server = Server(PluginManager(autoload=False), seed=1)
     async with trio.open_nursery() as nursery:
@@ -43,7 +62,7 @@ async def serve() -> None:
         print(port, flush=True)
 
 
-async def over_tcp(port: int, rounds: int) -> tuple[float, list[int]]:
+async def over_tcp(port: int, rounds: int, make: type[Bot]) -> tuple[float, list[int]]:
     marks: dict[str, float] = {}
 
     async def status(method: str, params: Any) -> None:
@@ -58,7 +77,7 @@ async def over_tcp(port: int, rounds: int) -> tuple[float, list[int]]:
         finals: list[dict[str, Any]] = []
 
         async def bot() -> None:
-            finals.append(await play(lim17, "127.0.0.1", port, table=info["table"], name="b"))
+            finals.append(await play(make(), "127.0.0.1", port, table=info["table"], name="b"))
 
         async with trio.open_nursery() as nursery:
             for _ in range(SEATS):
@@ -101,18 +120,22 @@ def main() -> None:
     try:
         assert child.stdout is not None
         port = int(child.stdout.readline())
-        tcp, tcp_chips = trio.run(over_tcp, port, args.rounds)
+        tcp, tcp_chips = trio.run(over_tcp, port, args.rounds, Lim17)
+        old, old_chips = trio.run(over_tcp, port, args.rounds, EveryEvent)
     finally:
         child.terminate()
         child.wait()
     local, local_chips = trio.run(in_process, args.rounds)
-    assert tcp_chips == local_chips, (tcp_chips, local_chips)
+    assert tcp_chips == local_chips == old_chips, (tcp_chips, local_chips, old_chips)
     print(f"table of {SEATS} seats, vegas-s17, lim17 everywhere, {args.rounds} rounds, seed {SEED}")
     print(f"  4 TCP bots (SDK)          {args.rounds / tcp:9.0f} rounds/s  "
           f"{SEATS * args.rounds / tcp:9.0f} hands/s")  # fmt: skip
+    print(f"  4 TCP bots, before (all)  {args.rounds / old:9.0f} rounds/s  "
+          f"{SEATS * args.rounds / old:9.0f} hands/s")  # fmt: skip
     print(f"  4 in-process strategies   {args.rounds / local:9.0f} rounds/s  "
           f"{SEATS * args.rounds / local:9.0f} hands/s")  # fmt: skip
-    print(f"  ratio TCP / in-process    {local / tcp:9.3f}")
+    print(f"  ratio TCP / in-process    {local / tcp:9.3f}   (before: {local / old:.3f})")
+    print(f"  speed-up over before      {old / tcp:9.2f}x")
     print(f"  same chips both ways: {tcp_chips}")
 
 

@@ -110,6 +110,28 @@ class TournamentResult:
             "standings": [s.to_dict() for s in self.standings],
         }
 
+    @classmethod
+    def from_dict(cls, data: Any) -> TournamentResult:
+        """The result back from :meth:`to_dict`'s data (e.g. a server's ``tournament.info``)."""
+        try:
+            standings = []
+            for s in data["standings"]:
+                fields = dict(s)
+                fields["scores"] = tuple(fields["scores"])
+                standings.append(Standing(**fields))
+            return cls(
+                TournamentConfig.from_dict(data["settings"]),
+                tuple(data["bots"]),
+                tuple(standings),
+                int(data["rounds_played"]),
+                int(data["tables"]),
+                int(data["hands"]),
+                int(data["decisions"]),
+                bool(data["conserved"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CroupierError(f"bad tournament result: {exc}") from None
+
 
 async def play_table(
     manager: PluginManager,

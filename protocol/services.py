@@ -316,7 +316,15 @@ def _solve_in_thread(solve: Any, problem: dict[str, Any]) -> Any:
 
 
 def default_services() -> list[Service]:
-    """The services every server offers (tournaments will join this list)."""
+    """The services every server offers (the tables service last: tests replace it)."""
     from croupier.protocol.tables import TableService
+    from croupier.protocol.tournaments import TournamentService
 
-    return [CoreService(), DiscoveryService(), RandomizerService(), SolverService(), TableService()]
+    return [
+        CoreService(),
+        DiscoveryService(),
+        RandomizerService(),
+        SolverService(),
+        TournamentService(),
+        TableService(),
+    ]

@@ -4,14 +4,16 @@ A :class:`ServerTable` wraps the engine's :class:`~croupier.engine.table.Table`.
 is played by a built-in strategy or by a bot connection holding the seat's token
 (:class:`RemotePlayer`); the engine enforces the decision time and the defaults, so a
 silent, broken or absent bot costs its own seat a default (stand), never the table a
-stall. Events go to every subscriber (watchers and seated bots) through a bounded queue and
-a sender task each, so a slow watcher never slows the table: one whose queue overflows is
-dropped.
+stall. Events go to every subscriber (watchers, and seated bots that asked for events when
+they sat down) through a bounded queue and a sender task each, so a slow watcher never
+slows the table: one whose queue overflows is dropped. A bot seated without events gets
+only the table's ``table.status`` notifications.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 from typing import Any, cast
 
@@ -23,7 +25,7 @@ from croupier.engine.play import Action, Event, Observation
 from croupier.engine.players import Player, Strategy, StrategyPlayer
 from croupier.engine.rules import BlackjackRules
 from croupier.engine.table import Table
-from croupier.protocol.errors import ConnectionClosed, RpcError
+from croupier.protocol.errors import Code, ConnectionClosed, RpcError
 from croupier.protocol.server import Connection, Server
 
 log = logging.getLogger("croupier.tables")
@@ -62,11 +64,13 @@ def parse_answer(answer: object) -> Action:
 
 @attrs.define(eq=False)
 class Subscriber:
-    """One connection receiving one table's notifications, in order."""
+    """One connection receiving one table's notifications, in order (``events``: the
+    ``table.event`` ones too, not only ``table.status``)."""
 
     conn: Connection
     send: trio.MemorySendChannel[tuple[str, list[Any]]]
     receive: trio.MemoryReceiveChannel[tuple[str, list[Any]]]
+    events: bool = True
     queued: int = 0
     sent: int = 0
     progress: trio.Event = attrs.field(factory=trio.Event)
@@ -123,6 +127,8 @@ class Seat:
     token: str | None = None
     conn: Connection | None = None
     bot: str | None = None
+    auto: frozenset[str] = frozenset()
+    """Phases the server answers for the bot with the phase's default (no round trip)."""
 
     @property
     def present(self) -> bool:
@@ -146,9 +152,32 @@ class Seat:
         }
 
 
+AUTO_PHASES = ("bet", "insurance", "surrender")
+"""Phases a bot may leave to the server (``auto`` at ``table.join``): the minimum bet, no
+insurance, no early surrender, answered without a ``decide`` round trip."""
+
+
+def check_auto(auto: list[Any]) -> frozenset[str]:
+    """The ``auto`` parameter of ``table.join``/``table.rejoin``, checked."""
+    wrong = [p for p in auto if p not in AUTO_PHASES]
+    if wrong:
+        raise RpcError(
+            Code.BAD_INPUT, f"auto phases are {', '.join(AUTO_PHASES)}, not {wrong[0]!r}"
+        )
+    return frozenset(auto)
+
+
+def auto_action(observation: Observation) -> Action:
+    """The phase's default, given by the server for a bot that asked for it."""
+    if observation.phase == "bet":
+        return Action("bet", observation.min_bet)
+    return Action("decline")
+
+
 class RemotePlayer:
     """A seat's :class:`~croupier.engine.players.Player`: asks the bot in the seat over its
-    connection (``decide(table, observation)``), after flushing the table's events to it."""
+    connection (``decide(table, observation)``), after flushing the table's events to it;
+    answers itself for the phases the bot left to the server (``auto``)."""
 
     def __init__(self, table: ServerTable, seat: Seat) -> None:
         self.table = table
@@ -158,6 +187,8 @@ class RemotePlayer:
         conn = self.seat.conn
         if conn is None or not self.seat.present:
             raise SeatVacant("no bot in the seat")
+        if observation.phase in self.seat.auto and observation.refused is None:
+            return auto_action(observation)
         sub = self.table.subscribers.get(conn.id)
         if sub is not None:
             await sub.flushed()
@@ -213,11 +244,14 @@ class ServerTable:
     def has_bots(self) -> bool:
         return any(seat.strategy is None for seat in self.seats)
 
-    def take(self, seat: Seat, conn: Connection) -> str:
-        """Give ``seat`` to ``conn``; its new token."""
+    def take(
+        self, seat: Seat, conn: Connection, events: bool = True, auto: frozenset[str] = frozenset()
+    ) -> str:
+        """Give ``seat`` to ``conn`` (with the table's events or not, leaving the ``auto``
+        phases to the server); its new token."""
         seat.token = secrets.token_urlsafe(18)
-        seat.conn, seat.bot = conn, conn.client
-        self.subscribe(conn)
+        seat.conn, seat.bot, seat.auto = conn, conn.client, auto
+        self.subscribe(conn, events)
         self.seat_changed()
         return seat.token
 
@@ -229,11 +263,15 @@ class ServerTable:
         return all(not seat.free for seat in self.seats)
 
     # -- subscribers -----------------------------------------------------------------------
-    def subscribe(self, conn: Connection) -> None:
-        if conn.id in self.subscribers and not self.subscribers[conn.id].dropped:
+    def subscribe(self, conn: Connection, events: bool = True) -> None:
+        """Send the table's notifications to ``conn``; ``events`` False: ``table.status``
+        only (a connection that asked for events once, e.g. to watch, keeps them)."""
+        known = self.subscribers.get(conn.id)
+        if known is not None and not known.dropped:
+            known.events = known.events or events
             return
         send, receive = trio.open_memory_channel[tuple[str, list[Any]]](WATCH_BUFFER)
-        sub = Subscriber(conn, send, receive)
+        sub = Subscriber(conn, send, receive, events)
         self.subscribers[conn.id] = sub
         conn.session.keepalive.add(f"table {self.id}")
         self.server.spawn(sub.pump, f"table {self.id} -> {conn}")
@@ -245,7 +283,10 @@ class ServerTable:
         conn.session.keepalive.discard(f"table {self.id}")
 
     def broadcast(self, method: str, params: list[Any]) -> None:
+        event = method == EVENT_NOTIFICATION
         for conn_id, sub in list(self.subscribers.items()):
+            if event and not sub.events:
+                continue
             if not sub.put(method, params):
                 if not sub.conn.session.closed:
                     log.warning("table %d: %s dropped as a watcher (too slow)", self.id, sub.conn)
@@ -255,7 +296,7 @@ class ServerTable:
     def _on_event(self, event: Event) -> None:
         if event.kind == "default":
             log.info("table %d: %s", self.id, event.describe())
-        if self.subscribers:
+        if any(sub.events for sub in self.subscribers.values()):
             self.broadcast(EVENT_NOTIFICATION, [self.id, event.to_dict()])
 
     # -- running ---------------------------------------------------------------------------
@@ -270,7 +311,7 @@ class ServerTable:
             "seats": [seat.describe() for seat in self.seats],
             "rounds": self.rounds,
             "played": self.played,
-            "decision_time": self.decision_time,
+            "decision_time": None if math.isinf(self.decision_time) else self.decision_time,
             "reason": self.reason,
             "chips": [self.rules.starting_chips] * len(self.seats),
             "house": 0,

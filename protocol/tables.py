@@ -19,6 +19,7 @@ How a table runs (``docs/protocol.md`` has the full story):
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Iterable
 from functools import partial
 from typing import Any
@@ -31,7 +32,7 @@ from croupier.engine.table import DECISION_TIME
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.server import Connection
-from croupier.protocol.tablerun import ServerTable, strategy_player
+from croupier.protocol.tablerun import ServerTable, check_auto, strategy_player
 
 log = logging.getLogger("croupier.tables")
 
@@ -55,6 +56,8 @@ class TableService(Service):
     def methods(self) -> Iterable[Method]:
         table = Param("table", (int,), doc="a table id")
         token = Param("token", (str,), doc="a seat token from table.join")
+        events = Param("events", (bool,), True, doc="false: no table.event notifications")
+        auto = Param("auto", (list,), [], doc="phases the server answers with the default")
         return [
             Method(
                 "table.create",
@@ -65,7 +68,12 @@ class TableService(Service):
                     Param("seats", (int,), 1, doc="1 to 7"),
                     Param("fill", (list,), [], doc="per seat: a strategy name or nil"),
                     Param("rounds", _OPT_INT, None, doc="rounds to play; nil: until empty"),
-                    Param("decision_time", (float,), DECISION_TIME, doc="seconds per answer"),
+                    Param(
+                        "decision_time",
+                        (float, type(None)),
+                        DECISION_TIME,
+                        doc="seconds per answer; nil: no limit (a table with one bot seat)",
+                    ),
                     Param("autostart", (bool,), True, doc="start when every seat is taken"),
                 ),
                 self.create,
@@ -74,7 +82,12 @@ class TableService(Service):
             ),
             Method(
                 "table.join",
-                (table, Param("seat", _OPT_INT, None, doc="a seat number; nil: the first free")),
+                (
+                    table,
+                    Param("seat", _OPT_INT, None, doc="a seat number; nil: the first free"),
+                    events,
+                    auto,
+                ),
                 self.join,
                 "take a free seat; this connection then answers its decide calls",
                 returns="{table, seat, token, info}",
@@ -82,7 +95,7 @@ class TableService(Service):
             ),
             Method(
                 "table.rejoin",
-                (token,),
+                (token, events, auto),
                 self.rejoin,
                 "take a seat back with its token (after a reconnection)",
                 returns="{table, seat, token, info}",
@@ -159,7 +172,7 @@ class TableService(Service):
         seats: int,
         fill: list[Any],
         rounds: int | None,
-        decision_time: float,
+        decision_time: float | None,
         autostart: bool,
     ) -> dict[str, Any]:
         server = conn.server
@@ -182,7 +195,14 @@ class TableService(Service):
         if any(name is not None and not isinstance(name, str) for name in fill):
             raise RpcError(Code.BAD_INPUT, "fill holds strategy names or nil")
         limit = server.limits.decision_timeout
-        if not 0 < decision_time <= limit:
+        if decision_time is None:
+            # no limit (a person at the terminal): only the one waiting can be kept waiting
+            if sum(1 for i in range(seats) if i >= len(fill) or fill[i] is None) != 1:
+                raise RpcError(
+                    Code.BAD_INPUT, "decision_time nil (no limit) needs exactly one bot seat"
+                )
+            decision_time = math.inf
+        elif not 0 < decision_time <= limit:
             raise RpcError(Code.BAD_INPUT, f"decision_time must be in (0, {limit:g}] seconds")
         if rounds is not None and rounds < 1:
             raise RpcError(Code.BAD_INPUT, f"rounds must be at least 1 (or nil), not {rounds}")
@@ -211,7 +231,10 @@ class TableService(Service):
             table.start(server.manager)
         return table.info()
 
-    async def join(self, conn: Connection, table: int, seat: int | None) -> dict[str, Any]:
+    async def join(
+        self, conn: Connection, table: int, seat: int | None, events: bool, auto: list[Any]
+    ) -> dict[str, Any]:
+        phases = check_auto(auto)
         self._may_sit(conn)
         found = self._get(table)
         if found.state == "finished":
@@ -229,18 +252,21 @@ class TableService(Service):
             chosen = found.seats[seat - 1]
             if not chosen.free:
                 raise RpcError(Code.SEAT_TAKEN, f"seat {seat} of table {table} is taken")
-        token = found.take(chosen, conn)
+        token = found.take(chosen, conn, events, phases)
         log.info("table %d: %s takes seat %d", table, conn, chosen.index)
         return self._seated(conn, found, chosen.index, token)
 
-    async def rejoin(self, conn: Connection, token: str) -> dict[str, Any]:
+    async def rejoin(
+        self, conn: Connection, token: str, events: bool, auto: list[Any]
+    ) -> dict[str, Any]:
+        phases = check_auto(auto)
         self._may_sit(conn)
         table, index = self._by_token(token)
         seat = table.seats[index - 1]
         if seat.conn is not None and seat.conn is not conn:
             log.info("table %d: seat %d moves from %s to %s", table.id, index, seat.conn, conn)
-        seat.conn, seat.bot = conn, conn.client
-        table.subscribe(conn)
+        seat.conn, seat.bot, seat.auto = conn, conn.client, phases
+        table.subscribe(conn, events)
         table.seat_changed()
         log.info("table %d: %s takes seat %d back", table.id, conn, index)
         return self._seated(conn, table, index, token)
@@ -249,6 +275,7 @@ class TableService(Service):
         table, index = self._by_token(token)
         seat = table.seats[index - 1]
         seat.token = seat.conn = seat.bot = None
+        seat.auto = frozenset()
         table.seat_changed()
         log.info("table %d: seat %d is given up by %s", table.id, index, conn)
 

@@ -1,8 +1,10 @@
 """The bot SDK and the sample bots (``croupier bot``); see README "Write a bot in 10 lines".
 
-``from croupier.clients.bot import Bot, play, run``.
+``from croupier.clients.bot import Bot, play, run`` (``join_tournament``: a tournament's
+``tcp`` seat).
 """
 
 from croupier.clients.bot.sdk import Bot, FunctionBot, as_bot, play, run
+from croupier.clients.bot.tournament import join_tournament
 
-__all__ = ["Bot", "FunctionBot", "as_bot", "play", "run"]
+__all__ = ["Bot", "FunctionBot", "as_bot", "join_tournament", "play", "run"]

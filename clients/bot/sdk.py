@@ -28,6 +28,7 @@ from croupier.engine.play import Action, Event, Observation
 from croupier.protocol import Client, ConnectionClosed, RpcError, connect
 from croupier.protocol.errors import Code
 from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
+from croupier.protocol.tablerun import AUTO_PHASES
 
 log = logging.getLogger("croupier.bot")
 
@@ -35,7 +36,7 @@ Answer = Action | str | None
 DecideFn = Callable[[Observation], Answer | Awaitable[Answer]]
 
 
-async def _maybe_await(value: Any) -> Any:
+async def maybe_await(value: Any) -> Any:
     return await value if inspect.isawaitable(value) else value
 
 
@@ -43,9 +44,14 @@ class Bot:
     """A bot with hooks; override :meth:`decide` at least. Any hook may be ``async def``.
 
     Table state the SDK keeps for you: ``table`` (the table's info at join), ``seat``.
+
+    ``events``: whether the server sends the table's events to this bot. None (the
+    default) asks for them only when the class overrides :meth:`on_event` or
+    :meth:`on_round`: a bot that never looks at them saves the server the notifications.
     """
 
     name = "bot"
+    events: bool | None = None
 
     def __init__(self) -> None:
         self.table: dict[str, Any] = {}
@@ -81,16 +87,33 @@ class Bot:
     def on_table(self, info: dict[str, Any]) -> Awaitable[None] | None:
         """The table's info: when the bot sits down, when the table starts and finishes."""
 
+    def wants_events(self) -> bool:
+        """Whether to ask the server for the table's events (see :attr:`events`)."""
+        if self.events is not None:
+            return self.events
+        cls = type(self)
+        return cls.on_event is not Bot.on_event or cls.on_round is not Bot.on_round
+
+    def join_options(self) -> tuple[bool, list[str]]:
+        """``events`` and ``auto``, the options of ``table.join`` and ``table.rejoin``."""
+        return self.wants_events(), self.auto_phases()
+
+    def auto_phases(self) -> list[str]:
+        """The phases whose hook this bot does not override: the server answers them with
+        the same defaults (minimum bet, decline) and saves the round trip."""
+        cls = type(self)
+        return [phase for phase in AUTO_PHASES if getattr(cls, phase) is getattr(Bot, phase)]
+
     async def answer(self, observation: Observation) -> Action:
         """The action for any phase, from the hooks above."""
         phase = observation.phase
         if phase == "bet":
-            stake = await _maybe_await(self.bet(observation))
+            stake = await maybe_await(self.bet(observation))
             return Action("bet", observation.min_bet if stake is None else int(stake))
         if phase in ("insurance", "surrender"):
-            wanted = await _maybe_await(getattr(self, phase)(observation))
+            wanted = await maybe_await(getattr(self, phase)(observation))
             return Action(phase if wanted else "decline")
-        move = await _maybe_await(self.decide(observation))
+        move = await maybe_await(self.decide(observation))
         if isinstance(move, Action):
             return move
         if isinstance(move, str):
@@ -118,7 +141,7 @@ def as_bot(bot: Bot | DecideFn, name: str | None = None) -> Bot:
     return FunctionBot(bot, name or getattr(bot, "__name__", "bot").strip("<>") or "bot")
 
 
-def _unwrap(group: BaseExceptionGroup) -> BaseException:
+def unwrap_group(group: BaseExceptionGroup) -> BaseException:
     """The one error inside nested trio exception groups (a connection's ends), if one."""
     leaves: list[BaseException] = []
 
@@ -195,10 +218,10 @@ class _Seat:
         if method == "table.event":
             event = Event.from_dict(params[1])
             if event.kind == "round":
-                await _maybe_await(self.bot.on_round(event.round))
-            await _maybe_await(self.bot.on_event(event))
+                await maybe_await(self.bot.on_round(event.round))
+            await maybe_await(self.bot.on_event(event))
         elif method == "table.status":
-            await _maybe_await(self.bot.on_table(params[1]))
+            await maybe_await(self.bot.on_table(params[1]))
             if params[1].get("state") == "finished":
                 self.final = params[1]
                 self.finished.set()
@@ -207,7 +230,7 @@ class _Seat:
         """Take the seat (or take it back); False when the table has already finished."""
         if self.token is not None:
             try:
-                joined = await client.call("table.rejoin", self.token)
+                joined = await client.call("table.rejoin", self.token, *self.bot.join_options())
             except RpcError as exc:
                 if exc.code != Code.BAD_TOKEN:
                     raise
@@ -219,11 +242,11 @@ class _Seat:
                 self.table = int(info["table"])
             else:
                 info = await client.call("table.info", self.table)
-            await _maybe_await(self.bot.setup(info))
-            joined = await client.call("table.join", self.table, seat)
+            await maybe_await(self.bot.setup(info))
+            joined = await client.call("table.join", self.table, seat, *self.bot.join_options())
             self.token = joined["token"]
         self.bot.table, self.bot.seat = joined["info"], joined["seat"]
-        await _maybe_await(self.bot.on_table(joined["info"]))
+        await maybe_await(self.bot.on_table(joined["info"]))
         return True
 
 
@@ -255,7 +278,7 @@ async def play(
                 if await _session(me, host, port, seat, create or {}, on_seated):
                     break
             except BaseExceptionGroup as group:
-                raise _unwrap(group) from None
+                raise unwrap_group(group) from None
         except (ConnectionClosed, CroupierError) as exc:
             if me.server_stopped:
                 raise CroupierError("the server shut down") from None

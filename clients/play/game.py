@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
@@ -127,20 +127,34 @@ class Game:
         if self._scope is not None:
             self._scope.cancel()
 
-    async def run(self, table: Table) -> None:
-        """Play rounds until the person quits, runs out of chips or the session is ended."""
+    async def session(self, body: Callable[[], Awaitable[None]]) -> None:
+        """Run ``body`` (the driver: a local table's rounds, or a remote table's seat) with
+        the keys and signals live, until it returns or the session is ended."""
         async with trio.open_nursery() as nursery:
             self._scope = nursery.cancel_scope
             await nursery.start(self.watch_signals)
             nursery.start_soon(self.read_keys)
             self.redraw()
+            await body()
+            nursery.cancel_scope.cancel()
+
+    async def game_over(self, line: str, title: str, reason: str) -> None:
+        """Say why the game is over, wait for Q or Enter, and end the session."""
+        self.view.say(line)
+        self.ask(Prompt(title, (("Q", "Quit"),)))
+        while (await self.next_key()).upper() not in ("Q", ENTER):
+            pass
+        self.end(reason)
+
+    async def run(self, table: Table) -> None:
+        """Play rounds until the person quits, runs out of chips or the session is ended."""
+
+        async def rounds() -> None:
             while await table.play_round():
                 pass
-            self.view.say("You are out of chips: the game is over")
-            self.ask(Prompt("Out of chips.", (("Q", "Quit"),)))
-            while (await self.next_key()).upper() not in ("Q", ENTER):
-                pass
-            self.end("broke")
+            await self.game_over("You are out of chips: the game is over", "Out of chips.", "broke")
+
+        await self.session(rounds)
 
 
 class PersonPlayer:
@@ -288,14 +302,19 @@ def run_game(
         decision_time=math.inf,
         listeners=[game.on_event],
     )
-    # Signals the session receives are handled by Game.watch_signals; any left pending when
-    # it ends (a hang-up sends SIGHUP twice, Ctrl-C may be pressed twice) are redelivered
-    # by trio to the handler in place before: ignore them then, the session is over.
+    run_session(game.run, table)
+    return game.ended or "quit", view.tally
+
+
+def run_session(fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+    """``trio.run(fn, *args)`` for a game session: signals the session receives are handled
+    by :meth:`Game.watch_signals`; any left pending when it ends (a hang-up sends SIGHUP
+    twice, Ctrl-C may be pressed twice) are redelivered by trio to the handler in place
+    before: ignore them then, the session is over."""
     ended = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
     before = {signum: signal.signal(signum, signal.SIG_IGN) for signum in ended}
     try:
-        trio.run(game.run, table)
+        return trio.run(fn, *args)
     finally:
         for signum, handler in before.items():
             signal.signal(signum, handler)
-    return game.ended or "quit", view.tally

@@ -134,15 +134,20 @@ class Screen:
         self.window.refresh()
 
 
+def require_terminal(fd: int) -> None:
+    """A one-line error unless ``fd`` (the keys) and stdout are a terminal."""
+    if fd < 0 or not (os.isatty(fd) and os.isatty(1)):
+        raise CroupierError(
+            "croupier play needs a terminal: run it without redirecting its input or output"
+        )
+
+
 @contextmanager
 def open_screen(fd: int, charset: str | None = None) -> Iterator[Screen]:
     """A full-screen curses session on the terminal; the terminal is restored on every exit
     (a normal end, an error, Ctrl-C)."""
     locale.setlocale(locale.LC_ALL, "")
-    if fd < 0 or not (os.isatty(fd) and os.isatty(1)):
-        raise CroupierError(
-            "croupier play needs a terminal: run it without redirecting its input or output"
-        )
+    require_terminal(fd)
     try:
         window = curses.initscr()
     except curses.error as exc:

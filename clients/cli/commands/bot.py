@@ -9,7 +9,8 @@ from typing import Any
 import trio
 
 from croupier.clients.bot.samples import SAMPLES, sample_bot
-from croupier.clients.bot.sdk import play
+from croupier.clients.bot.sdk import Bot, play
+from croupier.clients.bot.tournament import join_tournament
 from croupier.clients.cli.common import (
     add_json_argument,
     add_seed_argument,
@@ -52,6 +53,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help=f"the server (default 127.0.0.1:{DEFAULT_PORT})",
     )
     parser.add_argument("--table", type=positive_int, help="join table T (default: create one)")
+    parser.add_argument(
+        "--tournament",
+        type=positive_int,
+        metavar="ID",
+        help="take a tcp seat of tournament ID on the server (croupier tournament --connect)",
+    )
     parser.add_argument("--seat", type=positive_int, help="seat (default: the first free)")
     new = parser.add_argument_group("a new table (without --table)")
     new.add_argument("--seats", type=positive_int, default=1, help="seats (default 1)")
@@ -80,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
     manager = get_manager()
     bot = sample_bot(args.name, manager)
     host, port = args.connect
+    if args.tournament is not None:
+        if args.table is not None:
+            raise CroupierError("--table and --tournament exclude each other")
+        return _tournament(bot, host, port, args)
     create = {
         "rules": args.rules,
         "options": overrides_from_args(args),
@@ -115,5 +126,38 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"table {final['table']}: {final['played']} rounds ({final['reason']}); "
             f"{bot.name} in seat {seat}: {final['chips'][seat - 1]} chips, net {net:+d}"
+        )
+    return 0
+
+
+def _tournament(bot: Bot, host: str, port: int, args: argparse.Namespace) -> int:
+    """Play in tournament ``args.tournament``; print the bot's line of the standings."""
+    entry = 0
+
+    def seated(joined: dict[str, Any]) -> None:
+        nonlocal entry
+        entry = joined["entry"]
+        print(
+            f"croupier: {bot.name} takes entry {entry} of tournament {joined['tournament']}",
+            file=sys.stderr,
+        )
+
+    try:
+        final = trio.run(
+            lambda: join_tournament(bot, host, port, tournament=args.tournament, on_seated=seated)
+        )
+    except RpcError as exc:
+        raise CroupierError(f"the server refused: {exc}") from None
+    result = final.get("result")
+    if result is None:
+        raise CroupierError(f"the tournament did not finish: {final.get('reason')}")
+    mine = next(s for s in result["standings"] if s["bot"] == entry - 1)
+    if args.json:
+        print_json({"bot": bot.name, "entry": entry, "standing": mine, "tournament": final})
+    else:
+        print(
+            f"tournament {final['tournament']}: {bot.name} (entry {entry}) ranks "
+            f"{mine['rank']} of {len(result['standings'])} with {mine['mean']:.1f} chips "
+            f"on average"
         )
     return 0

@@ -1,4 +1,5 @@
-"""``croupier play``: full-screen blackjack in the terminal against the local engine."""
+"""``croupier play``: full-screen blackjack in the terminal, at a table of the local engine
+or (``--connect``) at a table on a croupier server."""
 
 from __future__ import annotations
 
@@ -7,8 +8,18 @@ import contextlib
 import sys
 from typing import Any
 
-from croupier.clients.cli.common import add_seed_argument, get_manager, resolve_seed
-from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
+from croupier.clients.cli.commands.bot import address
+from croupier.clients.cli.common import (
+    add_seed_argument,
+    get_manager,
+    positive_int,
+    resolve_seed,
+)
+from croupier.clients.cli.rules_args import (
+    add_rules_arguments,
+    overrides_from_args,
+    rules_from_args,
+)
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -30,6 +41,19 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="draw cards with ASCII only (default: Unicode when the locale is UTF-8)",
     )
     add_seed_argument(parser)
+    parser.add_argument(
+        "--connect",
+        type=address,
+        metavar="HOST:PORT",
+        help="play at a table on a croupier server (a new one-seat table of these rules, "
+        "with no time limit, unless --table is given)",
+    )
+    parser.add_argument(
+        "--table",
+        type=positive_int,
+        metavar="T",
+        help="with --connect: take the first free seat of table T on the server",
+    )
     parser.set_defaults(func=run)
 
 
@@ -55,6 +79,10 @@ def run(args: argparse.Namespace) -> int:
         fd = sys.stdin.fileno()
     except (OSError, ValueError):  # a replaced stdin (a test harness, an embedding)
         fd = -1
+    if args.table is not None and args.connect is None:
+        raise CroupierError("--table T joins a table on a server: give --connect HOST:PORT")
+    if args.connect is not None:
+        return _remote(args, manager, fd)
     seed = resolve_seed(args)
     hint = make_hint(manager, rules)
     with open_screen(fd, "ascii" if args.ascii else None) as screen:
@@ -66,4 +94,42 @@ def run(args: argparse.Namespace) -> int:
         raise KeyboardInterrupt
     if ended == "lost":
         raise CroupierError("the terminal was closed; the game is over")
+    return 0
+
+
+def _remote(args: argparse.Namespace, manager: Any, fd: int) -> int:
+    from croupier.clients.play.hint import make_hint
+    from croupier.clients.play.remote import Where, run_remote
+    from croupier.clients.play.terminal import open_screen, require_terminal
+    from croupier.engine import CroupierError
+
+    host, port = args.connect
+    if args.table is not None and (args.seed is not None or overrides_from_args(args)):
+        raise CroupierError("--seed and rule options make a new table; not with --table")
+    require_terminal(fd)  # before a table is made on the server
+    if args.table is not None:
+        where = Where(host, port, args.table)
+    else:
+        create = {
+            "rules": args.rules,
+            "options": overrides_from_args(args),
+            "seed": resolve_seed(args),
+            "seats": 1,
+            "decision_time": None,
+        }
+        where = Where(host, port, None, create)
+    outcome = run_remote(
+        where,
+        lambda: open_screen(fd, "ascii" if args.ascii else None),
+        lambda rules: make_hint(manager, rules),
+    )
+    _say(f"Thanks for playing. {outcome.tally.line()}")
+    if outcome.ended == "interrupted":
+        raise KeyboardInterrupt
+    if outcome.ended == "lost":
+        raise CroupierError("the terminal was closed; the game is over")
+    if outcome.ended == "disconnected":
+        raise CroupierError(
+            f"lost the connection to {host}:{port} ({outcome.lost}); the game is over"
+        )
     return 0

@@ -12,6 +12,7 @@ from typing import IO, Any
 
 from rich.table import Table as RichTable
 
+from croupier.clients.cli.commands.bot import address
 from croupier.clients.cli.common import (
     add_json_argument,
     add_seed_argument,
@@ -96,6 +97,20 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     parser.add_argument(
         "--replay", metavar="FILE", help="replay a saved log, check it, and show its standings"
     )
+    parser.add_argument(
+        "--connect",
+        type=address,
+        metavar="HOST:PORT",
+        help="run the tournament on a croupier server; BOT 'tcp' is a seat for a bot that "
+        "joins it there (croupier bot NAME --connect HOST:PORT --tournament ID)",
+    )
+    parser.add_argument(
+        "--join-time",
+        type=_seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="with --connect: how long the tcp seats may take to fill (default: 60)",
+    )
     add_seed_argument(parser)
     add_json_argument(parser)
     parser.set_defaults(func=run)
@@ -133,9 +148,8 @@ def entries_for(manager: PluginManager, bots: Sequence[str], bot_path: str) -> l
         entry: Entry
         if bot == "tcp":
             raise CroupierError(
-                "BOT 'tcp' is a seat for a bot connected to a croupier server: the tournament "
-                "must run on that server (--connect HOST:PORT), which needs the server's table "
-                "service, not available in this version"
+                "BOT 'tcp' is a seat for a bot connected to a croupier server: run the "
+                "tournament on that server with --connect HOST:PORT"
             )
         if bot in manager.strategies:
             strategy = manager.strategies.get(bot)
@@ -176,6 +190,10 @@ def run(args: argparse.Namespace) -> int:
         return show(result, args.json, replayed=True)
     if not args.bots:
         raise CroupierError("name at least one BOT (an executable or a strategy), or --replay")
+    if args.connect is not None:
+        from croupier.clients.cli.remote_tournament import run_remote
+
+        return show(run_remote(manager, args), args.json)
     entries = entries_for(manager, args.bots, args.bot_path)
     rules = manager.rule_sets.get(RULE_SET).rules
     seed = resolve_seed(args)

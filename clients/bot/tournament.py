@@ -1,0 +1,131 @@
+"""A bot in a tournament on the server: :func:`join_tournament` takes one of its ``tcp`` seats.
+
+The bot answers ``decide(tournament, observation)`` for every table it is seated at (the
+tables of a round are played at once, so calls may overlap), through the same hooks as at a
+table (:meth:`Bot.answer`). Tournament tables send bots no events: ``on_event`` and
+``on_round`` are not called there. ``setup(info)`` gets the tournament's info, whose
+``rules`` are the tables' rules. A lost connection is retried and the seat taken back with
+its token, as at a table; meanwhile the seat plays the default.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+from croupier.clients.bot.sdk import Bot, DecideFn, as_bot, maybe_await, unwrap_group
+from croupier.engine import CroupierError
+from croupier.engine.play import Observation
+from croupier.protocol import ConnectionClosed, RpcError, connect
+from croupier.protocol.errors import Code
+from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
+
+log = logging.getLogger("croupier.bot")
+
+
+class _Entry:
+    """What one :func:`join_tournament` call remembers across reconnections."""
+
+    def __init__(self, bot: Bot, tournament: int) -> None:
+        self.bot = bot
+        self.tournament = tournament
+        self.token: str | None = None
+        self.entry = 0
+        self.final: dict[str, Any] | None = None
+        self.finished = trio.Event()
+        self.server_stopped = False
+
+    async def decide(self, tournament: int, observation: Any) -> dict[str, Any]:
+        action = await self.bot.answer(Observation.from_dict(observation))
+        return action.to_dict()
+
+    async def notified(self, method: str, params: Any) -> None:
+        if method == "shutdown":
+            self.server_stopped = True
+        elif (
+            method == "tournament.status"
+            and isinstance(params, list)
+            and len(params) == 2
+            and params[0] == self.tournament
+            and params[1].get("state") == "finished"
+        ):
+            self.final = params[1]
+            self.finished.set()
+
+
+async def _session(me: _Entry, host: str, port: int, on_seated: Callable[..., None] | None) -> bool:
+    """One connection's worth of play; True when the tournament is over."""
+    async with connect(
+        host,
+        port,
+        name=me.bot.name,
+        role="bot",
+        handlers={"decide": me.decide},
+        on_notification=me.notified,
+    ) as client:
+        auto = me.bot.auto_phases()
+        if me.token is not None:
+            try:
+                await client.call("tournament.rejoin", me.token, auto)
+            except RpcError as exc:
+                if exc.code != Code.BAD_TOKEN:
+                    raise
+                me.final = await client.call("tournament.info", me.tournament)
+                return True
+        else:
+            info = await client.call("tournament.info", me.tournament)
+            await maybe_await(me.bot.setup(info))
+            joined = await client.call("tournament.join", me.tournament, auto)
+            me.token, me.entry = joined["token"], joined["entry"]
+            if on_seated is not None:
+                on_seated(joined)
+        async with trio.open_nursery() as nursery:
+
+            async def closed() -> None:
+                await client.session.wait_closed()
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(closed)
+            await me.finished.wait()
+            nursery.cancel_scope.cancel()
+        if me.finished.is_set():
+            return True
+        raise ConnectionClosed(client.session.closed_reason or "connection lost")
+
+
+async def join_tournament(
+    bot: Bot | DecideFn,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    *,
+    tournament: int,
+    name: str | None = None,
+    reconnect: int = 5,
+    on_seated: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Take a ``tcp`` seat of tournament ``tournament`` and play until it finishes; its
+    final info (``result`` holds the standings; ``entry`` of ``on_seated``'s argument is
+    the bot's entry number). Errors are one-line :class:`CroupierError` or :class:`RpcError`."""
+    me = _Entry(as_bot(bot, name), tournament)
+    failures = 0
+    while True:
+        try:
+            try:
+                if await _session(me, host, port, on_seated):
+                    break
+            except BaseExceptionGroup as group:
+                raise unwrap_group(group) from None
+        except (ConnectionClosed, CroupierError) as exc:
+            if me.server_stopped:
+                raise CroupierError("the server shut down") from None
+            failures += 1
+            if me.token is None or failures > reconnect:
+                raise CroupierError(str(exc)) from None
+            delay = min(5.0, 0.2 * 2 ** (failures - 1))
+            log.warning("connection lost (%s); reconnecting in %g s", exc, delay)
+            await trio.sleep(delay)
+    assert me.final is not None
+    return me.final

@@ -1,0 +1,185 @@
+"""``croupier play --connect``: the person's seat at a table on a croupier server.
+
+The same :class:`~croupier.clients.play.game.Game`, view and
+:class:`~croupier.clients.play.game.PersonPlayer` as a local game; only the driver
+differs. The connection says ``hello`` as a bot, creates a one-seat table with no time
+limit (``decision_time`` nil) or looks table T up, opens the screen, then takes the seat:
+the server's ``decide`` calls are answered by the person's player and the table's
+``table.event`` notifications feed the view. The session ends as a local one does, plus
+``finished`` (the table finished: its ``reason`` is shown) and ``disconnected`` (the
+connection was lost; :attr:`RemoteSeat.lost` says why). On Q and Ctrl-C the seat is given
+up with ``table.leave`` before the connection closes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import trio
+
+from croupier.clients.bot.sdk import unwrap_group
+from croupier.clients.play.game import Game, Hint, PersonPlayer, run_session
+from croupier.clients.play.terminal import Screen
+from croupier.clients.play.view import TableView, Tally
+from croupier.engine import CroupierError
+from croupier.engine.play import Event, Observation
+from croupier.engine.rules import BlackjackRules, rules_from_options
+from croupier.protocol import Client, Code, ConnectionClosed, RpcError, connect
+
+LEAVE_TIME = 2.0
+"""Seconds given to ``table.leave`` when the person quits."""
+
+
+@attrs.frozen
+class Where:
+    """The server, the table to join (None: create one) and the new table's settings."""
+
+    host: str
+    port: int
+    table: int | None = None
+    create: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Outcome:
+    """How a remote session ended: ``ended`` (as :attr:`Game.ended`), the tally, and for
+    ``disconnected`` the reason; ``info`` is the table's info at sitting down."""
+
+    ended: str
+    tally: Tally
+    info: dict[str, Any]
+    lost: str | None = None
+
+
+class RemoteSeat:
+    """One connection's worth of a person at a server table."""
+
+    def __init__(self, where: Where) -> None:
+        self.where = where
+        self.game: Game | None = None
+        self.person: PersonPlayer | None = None
+        self.table: int | None = None
+        self.token: str | None = None
+        self.final: dict[str, Any] | None = None
+        self.changed = trio.Event()
+        self.server_stopped = False
+
+    async def decide(self, table: int, observation: Any) -> dict[str, Any]:
+        if self.person is None:
+            raise RpcError(Code.INTERNAL_ERROR, "not seated yet")
+        action = await self.person.decide(Observation.from_dict(observation))
+        return action.to_dict()
+
+    async def notified(self, method: str, params: Any) -> None:
+        if method == "shutdown":
+            self.server_stopped = True
+            self.changed.set()
+            return
+        if not isinstance(params, list) or len(params) != 2 or params[0] != self.table:
+            return
+        if method == "table.event" and self.game is not None:
+            self.game.on_event(Event.from_dict(params[1]))
+        elif method == "table.status" and params[1].get("state") == "finished":
+            self.final = params[1]
+            self.changed.set()
+
+    async def find_table(self, client: Client) -> tuple[dict[str, Any], int]:
+        """The table's info and the seat to take (a new table's, or table T's first free)."""
+        if self.where.table is None:
+            info = await client.call_named("table.create", self.where.create)
+            return info, 1
+        info = await client.call("table.info", self.where.table)
+        if info["state"] == "finished":
+            raise CroupierError(f"table {info['table']} has finished")
+        free = [s["seat"] for s in info["seats"] if s["kind"] == "free"]
+        if not free:
+            raise CroupierError(f"table {info['table']} has no free seat")
+        return info, int(free[0])
+
+    async def play(self, client: Client, game: Game, seat: int) -> None:
+        """Take the seat and play until the table finishes or the connection is lost."""
+        assert self.table is not None
+        joined = await client.call("table.join", self.table, seat, True, [])
+        self.token = joined["token"]
+        async with trio.open_nursery() as nursery:
+
+            async def closed() -> None:
+                await client.session.wait_closed()
+                self.changed.set()
+
+            nursery.start_soon(closed)
+            await self.changed.wait()
+            nursery.cancel_scope.cancel()
+        if self.final is not None:
+            await self._finished(game, self.final, seat)
+        else:
+            game.end("disconnected")
+
+    @staticmethod
+    async def _finished(game: Game, final: dict[str, Any], seat: int) -> None:
+        chips = final["chips"][seat - 1]
+        if chips < final["rules"]["min_bet"]:
+            await game.game_over("You are out of chips: the game is over", "Out of chips.", "broke")
+        else:
+            reason = final.get("reason") or "finished"
+            await game.game_over(f"The table has finished: {reason}", "Table closed.", "finished")
+
+
+async def play_remote(
+    where: Where,
+    open_screen: Callable[[], contextlib.AbstractContextManager[Screen]],
+    make_hint: Callable[[BlackjackRules], Hint | None],
+) -> Outcome:
+    """Connect, find or create the table, open the screen and play (see the module doc)."""
+    me = RemoteSeat(where)
+    lost: str | None = None
+    async with connect(
+        where.host,
+        where.port,
+        name="croupier-play",
+        role="bot",
+        handlers={"decide": me.decide},
+        on_notification=me.notified,
+    ) as client:
+        info, seat = await me.find_table(client)
+        me.table = int(info["table"])
+        rules = rules_from_options(BlackjackRules(), dict(info["rules"]))
+        hint = make_hint(rules)
+        chips = int(info["chips"][seat - 1])
+        title = f"{info['rule_set']} (table {me.table}, seed {info['seed']})"
+        view = TableView(seat, chips, title)
+        with open_screen() as screen:
+            game = Game(screen, view, hint)
+            me.game, me.person = game, PersonPlayer(game)
+            await game.session(lambda: me.play(client, game, seat))
+            if me.token is not None and game.ended in ("quit", "interrupted", "lost"):
+                with trio.move_on_after(LEAVE_TIME), contextlib.suppress(Exception):
+                    await client.call("table.leave", me.token)
+        if game.ended == "disconnected":
+            lost = "the server shut down" if me.server_stopped else _reason(client)
+    return Outcome(game.ended or "quit", view.tally, info, lost)
+
+
+def _reason(client: Client) -> str:
+    return client.session.closed_reason or "connection lost"
+
+
+def run_remote(
+    where: Where,
+    open_screen: Callable[[], contextlib.AbstractContextManager[Screen]],
+    make_hint: Callable[[BlackjackRules], Hint | None],
+) -> Outcome:
+    """:func:`play_remote` under trio, with the session's signal handling."""
+    try:
+        try:
+            outcome: Outcome = run_session(play_remote, where, open_screen, make_hint)
+        except BaseExceptionGroup as group:
+            raise unwrap_group(group) from None
+    except RpcError as exc:
+        raise CroupierError(f"the server refused: {exc}") from None
+    except ConnectionClosed as exc:
+        raise CroupierError(f"lost the connection to {where.host}:{where.port}: {exc}") from None
+    return outcome

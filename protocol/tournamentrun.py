@@ -1,0 +1,266 @@
+"""A tournament on the server: its entries, its ``tcp`` seats, its run and its status.
+
+A :class:`ServerTournament` waits for its ``tcp`` seats, then plays with the engine's
+:func:`~croupier.engine.tournament_run.play_tournament` in the server's loop, the tables of
+a round at once. A ``tcp`` seat's player calls ``decide`` on the connection holding the
+seat; an absent, silent or broken bot gets the engine's default, like a silent table bot.
+Status notifications go through the tables' :class:`~croupier.protocol.tablerun.Subscriber`.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from contextlib import ExitStack
+from typing import Any
+
+import attrs
+import trio
+
+from croupier.engine import PluginManager, Strategy
+from croupier.engine.play import Action, Observation
+from croupier.engine.players import Player, StrategyPlayer
+from croupier.engine.tournament import TournamentConfig
+from croupier.engine.tournament_run import TournamentResult, play_tournament
+from croupier.protocol.server import Connection, Server
+from croupier.protocol.tablerun import SeatVacant, Subscriber, auto_action, parse_answer
+
+log = logging.getLogger("croupier.tournaments")
+
+STATUS_NOTIFICATION = "tournament.status"
+TCP = "tcp"
+CONCURRENCY = 64
+"""Tables played at once: TCP bots answer many tables' decisions concurrently."""
+
+
+class _Yielding:
+    """A strategy's player that lets the server's other tasks run before each decision (a
+    tournament of strategies only would otherwise hold the loop for whole tables)."""
+
+    def __init__(self, inner: Player) -> None:
+        self.inner = inner
+
+    async def decide(self, observation: Observation) -> Action:
+        await trio.sleep(0)
+        return await self.inner.decide(observation)
+
+
+@attrs.frozen
+class ServerStrategyEntry:
+    """A built-in strategy entered on the server."""
+
+    name: str
+    strategy: Strategy
+
+    def player(self, stack: ExitStack) -> Player:
+        return _Yielding(StrategyPlayer(self.strategy))
+
+
+@attrs.define(eq=False)
+class TcpSeat:
+    """A ``tcp`` entry: the bot holding ``token`` (``conn`` None while disconnected)."""
+
+    index: int
+    token: str | None = None
+    conn: Connection | None = None
+    bot: str | None = None
+    auto: frozenset[str] = frozenset()
+
+    @property
+    def present(self) -> bool:
+        return self.conn is not None and not self.conn.session.closed
+
+
+class TcpPlayer:
+    """A ``tcp`` entry's player at one table: ``decide(tournament, observation)`` on the
+    bot's connection; an absent bot gets the engine's default."""
+
+    def __init__(self, tournament: ServerTournament, seat: TcpSeat) -> None:
+        self.tournament = tournament
+        self.seat = seat
+
+    async def decide(self, observation: Observation) -> Action:
+        conn = self.seat.conn
+        if conn is None or not self.seat.present:
+            raise SeatVacant("no bot in the seat")
+        if observation.phase in self.seat.auto and observation.refused is None:
+            return auto_action(observation)
+        answer = await conn.call(
+            "decide",
+            [self.tournament.id, observation.to_dict()],
+            timeout=self.tournament.config.decision_time + 1.0,
+        )
+        return parse_answer(answer)
+
+
+@attrs.frozen
+class TcpEntry:
+    name: str
+    tournament: ServerTournament
+    seat: TcpSeat
+
+    def player(self, stack: ExitStack) -> Player:
+        return TcpPlayer(self.tournament, self.seat)
+
+
+class ServerTournament:
+    """One tournament of the service: waiting for its ``tcp`` bots, playing, finished."""
+
+    def __init__(
+        self,
+        server: Server,
+        tournament_id: int,
+        config: TournamentConfig,
+        rule_set: str,
+        bots: list[str],
+        strategies: dict[str, Strategy],
+        join_time: float,
+    ) -> None:
+        self.server = server
+        self.id = tournament_id
+        self.config = config
+        self.rule_set = rule_set
+        self.bots = bots
+        self.strategies = strategies
+        self.join_time = join_time
+        self.tcp = [TcpSeat(i + 1) for i, bot in enumerate(bots) if bot == TCP]
+        self.state = "waiting"
+        self.reason: str | None = None
+        self.names: list[str] = []
+        self.done_runs = 0
+        self.result: TournamentResult | None = None
+        self.subscribers: dict[int, Subscriber] = {}
+        self.done = trio.Event()
+        self.scope = trio.CancelScope()
+        self._seated = trio.Event()
+
+    # -- seats and subscribers ---------------------------------------------------------------
+    def take(self, seat: TcpSeat, conn: Connection, auto: frozenset[str]) -> str:
+        seat.token = secrets.token_urlsafe(18)
+        seat.conn, seat.bot, seat.auto = conn, conn.client, auto
+        self.subscribe(conn)
+        if all(s.token is not None for s in self.tcp):
+            self._seated.set()
+        return seat.token
+
+    def subscribe(self, conn: Connection) -> None:
+        known = self.subscribers.get(conn.id)
+        if known is not None and not known.dropped:
+            return
+        send, receive = trio.open_memory_channel[tuple[str, list[Any]]](1000)
+        sub = Subscriber(conn, send, receive)
+        self.subscribers[conn.id] = sub
+        conn.session.keepalive.add(f"tournament {self.id}")
+        self.server.spawn(sub.pump, f"tournament {self.id} -> {conn}")
+
+    def unsubscribe(self, conn: Connection) -> None:
+        sub = self.subscribers.pop(conn.id, None)
+        if sub is not None:
+            sub.send.close()
+        conn.session.keepalive.discard(f"tournament {self.id}")
+
+    def _status(self) -> None:
+        info = self.info()
+        for conn_id, sub in list(self.subscribers.items()):
+            if not sub.put(STATUS_NOTIFICATION, [self.id, info]):
+                self.subscribers.pop(conn_id, None)
+                sub.conn.session.keepalive.discard(f"tournament {self.id}")
+
+    # -- info ------------------------------------------------------------------------------
+    def _entry_names(self) -> list[str]:
+        """Names in the standings: strategies by name, ``tcp`` seats by their bot's name
+        (``tcp`` until joined); repeats get ``#2``, ``#3`` ... as in the local tournament."""
+        by_index = {seat.index: seat for seat in self.tcp}
+        names: list[str] = []
+        seen: dict[str, int] = {}
+        for i, bot in enumerate(self.bots, start=1):
+            seat = by_index.get(i)
+            name = (seat.bot or TCP) if seat is not None else bot
+            seen[name] = seen.get(name, 0) + 1
+            names.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+        return names
+
+    def info(self) -> dict[str, Any]:
+        names = self.names or self._entry_names()
+        by_index = {seat.index: seat for seat in self.tcp}
+        entries = []
+        for i, name in enumerate(names, start=1):
+            seat = by_index.get(i)
+            entry: dict[str, Any] = {"entry": i, "kind": TCP if seat else "strategy", "name": name}
+            if seat is not None:
+                entry["joined"] = seat.token is not None
+                entry["connected"] = seat.present
+            entries.append(entry)
+        return {
+            "tournament": self.id,
+            "state": self.state,
+            "reason": self.reason,
+            "rule_set": self.rule_set,
+            "rules": self.config.rules.to_dict(),
+            "seed": self.config.seed,
+            "settings": self.config.to_dict(),
+            "entries": entries,
+            "join_time": self.join_time,
+            "progress": {
+                "done": self.done_runs,
+                "total": self.config.tourneys * self.config.rounds,
+            },
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+    # -- running ---------------------------------------------------------------------------
+    async def run(self, manager: PluginManager) -> None:
+        reason = "internal error"
+        try:
+            with self.scope:
+                reason = "the server is shutting down"
+                if self.tcp:
+                    with trio.move_on_after(self.join_time):
+                        await self._seated.wait()
+                    if not self._seated.is_set():
+                        joined = sum(s.token is not None for s in self.tcp)
+                        reason = (
+                            f"cancelled: {joined} of {len(self.tcp)} tcp bots joined within "
+                            f"{self.join_time:g} s"
+                        )
+                        return
+                reason = await self._play(manager)
+        except Exception:
+            log.exception("tournament %d failed", self.id)
+        finally:
+            self.finish(reason)
+
+    async def _play(self, manager: PluginManager) -> str:
+        self.names = self._entry_names()
+        by_index = {seat.index: seat for seat in self.tcp}
+        entries = [
+            TcpEntry(name, self, by_index[i])
+            if i in by_index
+            else ServerStrategyEntry(name, self.strategies[bot])
+            for i, (bot, name) in enumerate(zip(self.bots, self.names, strict=True), start=1)
+        ]
+        self.state = "playing"
+        log.info(
+            "tournament %d starts (%d entries, seed %d)", self.id, len(entries), self.config.seed
+        )
+        self._status()
+
+        def progress(runs: int) -> None:
+            self.done_runs += runs
+            self._status()
+
+        self.result = await play_tournament(
+            manager, self.config, entries, concurrency=CONCURRENCY, progress=progress
+        )
+        return "played"
+
+    def finish(self, reason: str) -> None:
+        if self.state == "finished":
+            return
+        self.state, self.reason = "finished", reason
+        log.info("tournament %d finished: %s", self.id, reason)
+        self._status()
+        for sub in self.subscribers.values():
+            sub.send.close()
+            sub.conn.session.keepalive.discard(f"tournament {self.id}")
+        self.done.set()

@@ -1,0 +1,247 @@
+"""The tournaments service: a King-of-the-Hill tournament played on the server, its ``tcp``
+seats filled by bots connected to it.
+
+``tournament.start`` takes the entrants (built-in strategy names and ``"tcp"`` seats) and
+the settings of ``croupier tournament``; TCP bots take the ``tcp`` seats with
+``tournament.join`` and play through the ordinary ``decide`` calls; the tournament starts
+when every ``tcp`` seat is taken (or is cancelled after ``join_time`` seconds), plays with
+the engine's :func:`~croupier.engine.tournament_run.play_tournament` in the server's loop,
+and reports its progress and its result (the local tournament's result, as data) in
+``tournament.status`` notifications. ``docs/tournament.md`` has the full story.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+import trio
+
+from croupier.engine import Strategy
+from croupier.engine.rules import rules_from_options
+from croupier.engine.tournament import HANDS, MAX_FAULTS, ROUNDS, TOURNEYS, TournamentConfig
+from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.methods import Method, Param, Service
+from croupier.protocol.server import Connection, Server
+from croupier.protocol.tablerun import check_auto
+from croupier.protocol.tournamentrun import TCP, ServerTournament
+
+log = logging.getLogger("croupier.tournaments")
+
+MAX_ENTRIES = 64
+MAX_OPEN = 4
+"""Tournaments waiting or playing at once, server-wide."""
+KEEP_FINISHED = 16
+"""Finished tournaments kept for ``tournament.info`` and ``tournament.list``."""
+MAX_HANDS = 10_000_000
+"""The most hands a tournament may ask for (tourneys x rounds x hands x entries)."""
+
+
+def _config(
+    rules_name: str,
+    options: dict[str, Any],
+    seed: int,
+    settings: dict[str, Any],
+    server: Server,
+) -> TournamentConfig:
+    base = server.manager.rule_sets.get(rules_name).rules
+    rules = rules_from_options(base, options)
+    if rules.decks is None:
+        raise RpcError(Code.BAD_INPUT, "a tournament needs a finite number of decks")
+    return TournamentConfig(rules=rules, seed=seed, **settings)
+
+
+class TournamentService(Service):
+    """Tournaments on the server (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.tournaments: dict[int, ServerTournament] = {}
+        self._next_id = 1
+
+    def methods(self) -> Iterable[Method]:
+        tournament = Param("tournament", (int,), doc="a tournament id")
+        auto = Param("auto", (list,), [], doc="phases the server answers with the default")
+        return [
+            Method(
+                "tournament.start",
+                (
+                    Param("bots", (list,), doc="per entry: a strategy name or 'tcp'"),
+                    Param("seed", (int, type(None)), None, doc="nil: the server draws"),
+                    Param("tourneys", (int,), TOURNEYS, doc="independent runs"),
+                    Param("rounds", (int,), ROUNDS, doc="rounds per run"),
+                    Param("hands", (int,), HANDS, doc="hands per round"),
+                    Param("decision_time", (float,), 2.0, doc="seconds per answer"),
+                    Param("max_faults", (int,), MAX_FAULTS, doc="faults per run; 0: never DQ"),
+                    Param("join_time", (float,), 60.0, doc="seconds the tcp seats may take"),
+                    Param("rules", (str,), "koth", doc="a rule set name"),
+                    Param("options", (dict,), {}, doc="rule options to override"),
+                ),
+                self.start,
+                "start a tournament (it waits for its tcp bots); the caller gets its status",
+                returns="tournament info",
+            ),
+            Method(
+                "tournament.join",
+                (tournament, auto),
+                self.join,
+                "take a free tcp seat; this connection then answers its decide calls",
+                returns="{tournament, entry, token, info}",
+                quick=True,
+            ),
+            Method(
+                "tournament.rejoin",
+                (Param("token", (str,), doc="a token from tournament.join"), auto),
+                self.rejoin,
+                "take a tcp seat back with its token (after a reconnection)",
+                returns="{tournament, entry, token, info}",
+                quick=True,
+            ),
+            Method(
+                "tournament.watch",
+                (tournament,),
+                self.watch,
+                "receive a tournament's status (start, every round, the result)",
+                returns="tournament info",
+                quick=True,
+            ),
+            Method(
+                "tournament.info", (tournament,), self.info, "one tournament", "info", quick=True
+            ),
+            Method("tournament.list", (), self.list_all, "every tournament", "[info]", quick=True),
+        ]
+
+    def _get(self, tournament_id: int) -> ServerTournament:
+        found = self.tournaments.get(tournament_id)
+        if found is None:
+            raise RpcError(Code.UNKNOWN_NAME, f"no tournament {tournament_id}")
+        return found
+
+    async def start(
+        self,
+        conn: Connection,
+        bots: list[Any],
+        seed: int | None,
+        tourneys: int,
+        rounds: int,
+        hands: int,
+        decision_time: float,
+        max_faults: int,
+        join_time: float,
+        rules: str,
+        options: dict[str, Any],
+    ) -> dict[str, Any]:
+        server = conn.server
+        if server.stopping:
+            raise RpcError(Code.SHUTTING_DOWN, "the server is shutting down")
+        if sum(t.state != "finished" for t in self.tournaments.values()) >= MAX_OPEN:
+            raise RpcError(Code.LIMIT_EXCEEDED, f"at most {MAX_OPEN} open tournaments")
+        if not 1 <= len(bots) <= MAX_ENTRIES:
+            raise RpcError(Code.BAD_INPUT, f"a tournament has 1 to {MAX_ENTRIES} bots")
+        strategies: dict[str, Strategy] = {}
+        for bot in bots:
+            if not isinstance(bot, str):
+                raise RpcError(Code.BAD_INPUT, "bots holds strategy names or 'tcp'")
+            if bot != TCP and bot not in strategies:
+                found: object = server.manager.strategies.get(bot)
+                if not isinstance(found, Strategy):
+                    raise RpcError(Code.BAD_INPUT, f"strategy {bot!r} cannot play a tournament")
+                strategies[bot] = found
+        limit = server.limits.decision_timeout
+        if not 0 < decision_time <= limit:
+            raise RpcError(Code.BAD_INPUT, f"decision_time must be in (0, {limit:g}] seconds")
+        if not 0 < join_time <= 3600:
+            raise RpcError(Code.BAD_INPUT, "join_time must be in (0, 3600] seconds")
+        if tourneys * rounds * hands * len(bots) > MAX_HANDS:
+            raise RpcError(Code.LIMIT_EXCEEDED, f"at most {MAX_HANDS} hands in a tournament")
+        if seed is None:
+            seed = server.derive_seed("tournament")
+        elif not 0 <= seed <= 2**64 - 1:
+            raise RpcError(Code.BAD_INPUT, f"a seed is 0 to 2**64-1, not {seed}")
+        settings = {
+            "tourneys": tourneys,
+            "rounds": rounds,
+            "hands": hands,
+            "decision_time": decision_time,
+            "max_faults": max_faults,
+        }
+        config = _config(rules, options, seed, settings, server)
+        found_t = ServerTournament(
+            server, self._next_id, config, rules, list(bots), strategies, join_time
+        )
+        self._next_id += 1
+        finished = [i for i, t in self.tournaments.items() if t.state == "finished"]
+        for old in finished[: max(0, len(finished) - KEEP_FINISHED)]:
+            del self.tournaments[old]
+        self.tournaments[found_t.id] = found_t
+        found_t.subscribe(conn)
+        log.info("tournament %d created by %s (%d bots)", found_t.id, conn, len(bots))
+        server.spawn(lambda: found_t.run(server.manager), f"tournament {found_t.id}")
+        return found_t.info()
+
+    async def join(self, conn: Connection, tournament: int, auto: list[Any]) -> dict[str, Any]:
+        phases = check_auto(auto)
+        if conn.role == "watcher":
+            raise RpcError(Code.BAD_INPUT, "a watcher cannot take a seat; say hello as a bot")
+        found = self._get(tournament)
+        if found.state != "waiting":
+            raise RpcError(Code.BAD_INPUT, f"tournament {tournament} is {found.state}")
+        free = [seat for seat in found.tcp if seat.token is None]
+        if not free:
+            raise RpcError(Code.SEAT_TAKEN, f"tournament {tournament} has no free tcp seat")
+        token = found.take(free[0], conn, phases)
+        log.info("tournament %d: %s takes entry %d", tournament, conn, free[0].index)
+        return {
+            "tournament": found.id,
+            "entry": free[0].index,
+            "token": token,
+            "info": found.info(),
+        }
+
+    async def rejoin(self, conn: Connection, token: str, auto: list[Any]) -> dict[str, Any]:
+        phases = check_auto(auto)
+        for found in self.tournaments.values():
+            if found.state == "finished":
+                continue
+            for seat in found.tcp:
+                if seat.token is not None and seat.token == token:
+                    seat.conn, seat.auto = conn, phases
+                    found.subscribe(conn)
+                    return {
+                        "tournament": found.id,
+                        "entry": seat.index,
+                        "token": token,
+                        "info": found.info(),
+                    }
+        raise RpcError(Code.BAD_TOKEN, "no tournament seat has this token")
+
+    async def watch(self, conn: Connection, tournament: int) -> dict[str, Any]:
+        found = self._get(tournament)
+        if found.state != "finished":
+            found.subscribe(conn)
+        return found.info()
+
+    async def info(self, conn: Connection, tournament: int) -> dict[str, Any]:
+        return self._get(tournament).info()
+
+    async def list_all(self, conn: Connection) -> list[dict[str, Any]]:
+        return [t.info() for t in self.tournaments.values()]
+
+    async def connection_closed(self, connection: Connection) -> None:
+        for found in self.tournaments.values():
+            found.subscribers.pop(connection.id, None)
+            for seat in found.tcp:
+                if seat.conn is connection:
+                    seat.conn = None
+
+    async def shutdown(self) -> None:
+        """Stop every open tournament (it finishes without a result) and tell its watchers."""
+        open_ = [t for t in self.tournaments.values() if t.state != "finished"]
+        for found in open_:
+            found.scope.cancel()
+        for found in open_:
+            await found.done.wait()
+        with trio.move_on_after(2.0):
+            for found in open_:
+                for sub in list(found.subscribers.values()):
+                    await sub.flushed()

@@ -1,0 +1,78 @@
+"""``croupier tournament --connect`` and ``croupier bot --tournament``, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from tests.test_bot_sdk import threaded_server as _threaded_server
+from tests.test_tournament_cli import GOLDEN
+
+BOTS_DIR = os.path.join(os.path.dirname(__file__), "bots")
+
+
+@pytest.fixture
+def where() -> Iterator[str]:
+    server = _threaded_server.__wrapped__()  # type: ignore[attr-defined]
+    port = next(server)
+    yield f"127.0.0.1:{port}"
+    next(server, None)
+
+
+def test_a_tournament_of_strategies_on_the_server_has_the_local_standings(cli, where):
+    argv = ("tournament", "lim17", "never-bust", "mimic-dealer", "--tourneys", "3")
+    status, out, err = cli(*argv, "--rounds", "4", "--seed", "5", "--json", "--connect", where)
+    assert status == 0, err
+    data = json.loads(out)
+    assert {s["name"]: s["scores"] for s in data["standings"]} == GOLDEN
+    status, table, err = cli(*argv, "--rounds", "4", "--seed", "5", "--connect", where)
+    assert status == 0 and "King of the Hill" in table and "lim17" in table
+
+
+def test_a_tcp_seat_is_taken_by_croupier_bot(cli, where):
+    argv = ["tournament", "tcp", "lim17", "--tourneys", "2", "--rounds", "3", "--seed", "8"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "croupier.clients.cli", *argv, "--json", "--connect", where],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "CROUPIER_DISABLE_PLUGIN_AUTOLOAD": "1"},
+    )
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        found = re.search(r"waits 60 s for 1 tcp bot: croupier bot NAME --connect \S+ "
+                          r"--tournament (\d+)", line)  # fmt: skip
+        assert found, line
+        status, out, err = cli("bot", "lim17", "--connect", where, "--tournament", found[1])
+        assert status == 0, err
+        assert "lim17 takes entry 1 of tournament" in err
+        assert re.match(r"tournament \d+: lim17 \(entry 1\) ranks [12] of 2 with", out)
+        remote_out, remote_err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, remote_err
+    remote = json.loads(remote_out)
+    local = json.loads(cli(*argv[:1], "lim17", "lim17", *argv[3:], "--json")[1])
+    assert [s["name"] for s in remote["standings"]] in (["lim17", "lim17#2"], ["lim17#2", "lim17"])
+    assert [s["scores"] for s in remote["standings"]] == [s["scores"] for s in local["standings"]]
+
+
+def test_connect_errors_are_one_line(cli, where):
+    status, _, err = cli("tournament", "tcp", "lim17")
+    assert status == 1 and "run the tournament on that server with --connect" in err
+    status, _, err = cli("tournament", os.path.join(BOTS_DIR, "lim15.sh"), "--connect", where)
+    assert status == 1 and "executables play in local tournaments only" in err
+    status, _, err = cli("tournament", "lim17", "--log", "x.jsonl", "--connect", where)
+    assert status == 1 and "--log applies to local tournaments only" in err
+    status, _, err = cli("tournament", "tcp", "--connect", where, "--join-time", "0.2")
+    assert status == 1 and "did not finish: cancelled: 0 of 1 tcp bots joined" in err
+    assert err.count("\n") == 3  # the drawn seed, how to join, then the error
+    status, _, err = cli("bot", "lim17", "--connect", where, "--tournament", "99")
+    assert status == 1 and "no tournament 99" in err
