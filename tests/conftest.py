@@ -4,8 +4,12 @@ asks for them (the example plugin is installed by the test command, see README).
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
+import trio
 
 os.environ.setdefault("CROUPIER_DISABLE_PLUGIN_AUTOLOAD", "1")
 
@@ -32,3 +36,30 @@ def cli(capsys):
         return status, out, err
 
     return run
+
+
+@pytest.fixture
+def threaded_server() -> Iterator[int]:
+    """A server in its own thread, for the CLI (which runs trio itself); yields its port."""
+    from croupier.engine import PluginManager
+    from croupier.protocol.server import Server
+
+    server = Server(PluginManager(autoload=False), seed=4)
+    ready = threading.Event()
+    box: dict[str, Any] = {}
+
+    def main() -> None:
+        async def serve() -> None:
+            box["token"] = trio.lowlevel.current_trio_token()
+            async with trio.open_nursery() as nursery:
+                box["port"] = (await nursery.start(server.serve, "127.0.0.1", 0))[0][1]
+                ready.set()
+
+        trio.run(serve)
+
+    thread = threading.Thread(target=main, daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    yield box["port"]
+    trio.from_thread.run_sync(server.stop, trio_token=box["token"])
+    thread.join(10)

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -161,30 +159,6 @@ def test_hilo_counts_what_it_sees_and_spreads_its_bets(manager):
 def test_an_unknown_sample_bot_lists_the_known_ones(manager):
     with pytest.raises(UnknownNameError, match="Known: basic, hilo, lim17"):
         sample_bot("lim18", manager)
-
-
-@pytest.fixture
-def threaded_server() -> Iterator[int]:
-    """A server in its own thread, for the CLI (which runs trio itself)."""
-    server = Server(PluginManager(autoload=False), seed=4)
-    ready = threading.Event()
-    box: dict[str, Any] = {}
-
-    def main() -> None:
-        async def serve() -> None:
-            box["token"] = trio.lowlevel.current_trio_token()
-            async with trio.open_nursery() as nursery:
-                box["port"] = (await nursery.start(server.serve, "127.0.0.1", 0))[0][1]
-                ready.set()
-
-        trio.run(serve)
-
-    thread = threading.Thread(target=main, daemon=True)
-    thread.start()
-    assert ready.wait(10)
-    yield box["port"]
-    trio.from_thread.run_sync(server.stop, trio_token=box["token"])
-    thread.join(10)
 
 
 def test_croupier_bot_creates_a_table_and_reports_its_seed(cli, threaded_server):

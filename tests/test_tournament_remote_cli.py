@@ -7,22 +7,17 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 
-from tests.test_bot_sdk import threaded_server as _threaded_server
 from tests.test_tournament_cli import GOLDEN
 
 BOTS_DIR = os.path.join(os.path.dirname(__file__), "bots")
 
 
 @pytest.fixture
-def where() -> Iterator[str]:
-    server = _threaded_server.__wrapped__()  # type: ignore[attr-defined]
-    port = next(server)
-    yield f"127.0.0.1:{port}"
-    next(server, None)
+def where(threaded_server: int) -> str:
+    return f"127.0.0.1:{threaded_server}"
 
 
 def test_a_tournament_of_strategies_on_the_server_has_the_local_standings(cli, where):
