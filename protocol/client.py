@@ -13,6 +13,7 @@ The CLI, the bot SDK and the tests use it::
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -89,9 +90,12 @@ async def connect(
     try:
         with trio.fail_after(timeout):
             stream = await trio.open_tcp_stream(host, port)
-    except (OSError, trio.TooSlowError) as exc:
-        reason = getattr(exc, "strerror", None) or "timed out"
-        raise CroupierError(f"cannot connect to {host}:{port}: {reason}") from None
+    except trio.TooSlowError:
+        raise CroupierError(
+            f"cannot connect to {host}:{port}: no answer in {timeout:g} s"
+        ) from None
+    except OSError as exc:
+        raise CroupierError(f"cannot connect to {host}:{port}: {_reason(exc)}") from None
 
     async def notified(_session: Session, notification: Notification) -> None:
         if on_notification is not None:
@@ -107,3 +111,12 @@ async def connect(
             yield client
         finally:
             await session.close()
+
+
+def _reason(exc: OSError) -> str:
+    """Why a connection failed, from trio's group of per-address errors when there is one."""
+    causes = getattr(exc.__cause__, "exceptions", ())
+    for cause in causes:
+        if isinstance(cause, OSError) and cause.errno is not None:
+            return os.strerror(cause.errno)
+    return exc.strerror or str(exc)

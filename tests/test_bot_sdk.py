@@ -184,6 +184,6 @@ def test_croupier_bot_errors_are_one_line(cli, threaded_server):
     status, _, err = cli("bot", "lim17", "--connect", where, "--table", "9")
     assert status == 1 and "no table 9" in err and err.count("\n") == 1
     status, _, err = cli("bot", "lim17", "--connect", "127.0.0.1:1")
-    assert status == 1 and "cannot connect to 127.0.0.1:1" in err
+    assert status == 1 and "cannot connect to 127.0.0.1:1: Connection refused" in err
     status, _, err = cli("bot", "lim17", "--connect", "nowhere")
     assert status == 2 and "expected HOST:PORT" in err

@@ -66,7 +66,7 @@ def _say(line: str) -> None:
 def run(args: argparse.Namespace) -> int:
     from croupier.clients.play.game import run_game
     from croupier.clients.play.hint import make_hint
-    from croupier.clients.play.terminal import open_screen
+    from croupier.clients.play.terminal import open_screen, require_terminal
     from croupier.engine import CroupierError
 
     manager = get_manager()
@@ -83,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         raise CroupierError("--table T joins a table on a server: give --connect HOST:PORT")
     if args.connect is not None:
         return _remote(args, manager, fd)
+    require_terminal(fd)  # before a seed is drawn and reported for a game that cannot start
     seed = resolve_seed(args)
     hint = make_hint(manager, rules)
     with open_screen(fd, "ascii" if args.ascii else None) as screen:
