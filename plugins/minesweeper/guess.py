@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from croupier.engine import CroupierError
 from croupier.plugins.minesweeper.analysis import Analysis, analyze
-from croupier.plugins.minesweeper.board import COVERED, Board, neighbours
+from croupier.plugins.minesweeper.board import COVERED, FLAG, Board, neighbours
 from croupier.plugins.minesweeper.endgame import solve_endgame
 
 
@@ -109,8 +109,11 @@ def _outcomes(analysis: Analysis, j: int) -> tuple[int, int]:
     makes some cell certainly safe."""
     board = analysis.board
     cells = list(board.cells)
+    nbrs = neighbours(board.width, board.height)[j]
+    low = sum(1 for n in nbrs if cells[n] == FLAG or n in analysis.mines)
+    high = low + sum(1 for n in nbrs if cells[n] == COVERED and n not in analysis.mines)
     outcomes = progress = 0
-    for value in range(9):
+    for value in range(low, high + 1):  # any other number contradicts the known mines
         cells[j] = value
         try:
             after = analyze(Board(board.width, board.height, tuple(cells)), analysis.total_mines)
