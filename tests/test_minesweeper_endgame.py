@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from croupier.plugins.minesweeper import endgame as endgame_module
+from croupier.plugins.minesweeper import guess as guess_module
 from croupier.plugins.minesweeper.analysis import analyze
 from croupier.plugins.minesweeper.board import COVERED, Board, neighbours, parse_board
 from croupier.plugins.minesweeper.endgame import solve_endgame
@@ -166,3 +167,27 @@ def test_a_pathological_endgame_stays_within_its_budget():
     result = endgame_module.search(analysis, full)
     assert result is not None and result.placements == 162
     assert 0 < analysis.probabilities[result.cell] < 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(positions())
+def test_a_forced_fifty_fifty_is_a_true_coin_flip(case):
+    """Checked by brute force: exactly one mine in the pair in every placement, and every
+    cell next to one of them (known mines aside) is next to the other."""
+    board, total = case
+    result = analyze(board, total)
+    pair = guess_module.forced_fifty_fifty(result)
+    if pair is None:
+        return
+    a, b = pair
+    nbrs = neighbours(board.width, board.height)
+    numbers = [i for i, v in enumerate(board.cells) if v >= 0]
+    covered = [i for i, v in enumerate(board.cells) if v == COVERED]
+    placements = [
+        set(mines)
+        for mines in itertools.combinations(covered, total)
+        if all(board.cells[i] == sum(j in mines for j in nbrs[i]) for i in numbers)
+    ]
+    assert placements and all((a in p) != (b in p) for p in placements)
+    always = set.intersection(*placements)
+    assert set(nbrs[a]) - always - {b} == set(nbrs[b]) - always - {a}
