@@ -257,3 +257,10 @@ def test_at_most_two_interior_cells_are_looked_at(monkeypatch):
 
 def test_no_guess_when_only_mines_are_covered():
     assert best_guess(analyze(parse_board("1?\n11"), 1)) is None
+
+
+def test_forced_fifty_fifty_is_found():
+    # two cells, one mine, the same neighbours: no click can ever tell them apart
+    assert guess_module.forced_fifty_fifty(analyze(parse_board("??\n11"), 1)) == (0, 1)
+    # (0, 0) and (0, 1) are both at 1/2 with the same neighbours, but may both be mines
+    assert guess_module.forced_fifty_fifty(analyze(parse_board("??\n??"), 2)) is None

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from croupier.plugins.minesweeper import endgame as endgame_module
+from croupier.plugins.minesweeper import guess as guess_module
 from croupier.plugins.minesweeper.analysis import analyze
 from croupier.plugins.minesweeper.board import COVERED, Board, neighbours, parse_board
 from croupier.plugins.minesweeper.endgame import solve_endgame
@@ -126,3 +127,67 @@ def test_too_large_or_out_of_budget_gives_none(monkeypatch):
     monkeypatch.setattr(endgame_module, "MAX_SOLUTIONS", 10)
     assert solve_endgame(analysis) is None
     assert solve_endgame(analyze(parse_board("?1\n??"), None)) is None
+
+
+# An expert endgame (dev seed 1, game 548) whose 39 undecided cells once took seconds to
+# enumerate, uncounted by the budget: 162 placements, most cells far apart along one frontier.
+PATHOLOGICAL = """
+X311....1???222X2X1..13X??????
+X3X1..123???X2X2211..1XX??????
+2321..1XX2??23331....14X??????
+1X1...245???33XX2.12335XX224??
+222...1XX???XX5X2.1XXXXX312X??
+2X1.11235???54X2213343321.2X31
+X4323X11XX4XX3221X3X1....12221
+XX2XX2124X4322X344X21111.1X22X
+234431.1X3X2112XXX4322X21112X3
+.1XX1112122X211344XX3X4X21122X
+.23311X1.123X1.1X23X325X31X222
+.1X11221.1X322.1122222XX2112X1
+.1111X1..123X1...1X22X32211111
+....11211.1X21...112X21.2X2...
+111...2X2.111112221111..2X2.11
+1X1...2X2....1X2XX1.....111.1X
+"""
+
+
+def test_a_pathological_endgame_stays_within_its_budget():
+    analysis = analyze(parse_board(PATHOLOGICAL), 99)
+    assert analysis.placements == 162 and not analysis.safes
+    # every step is charged, enumeration included: a small budget stops it early ...
+    small = endgame_module.Budget(10_000)
+    assert endgame_module.search(analysis, small) is None
+    assert small.spent <= 10_000 + 162 * 40  # at most one charge past the budget
+    # ... the default budget is not enough, and says so within it ...
+    default = endgame_module.Budget(endgame_module.SEARCH_BUDGET)
+    assert endgame_module.search(analysis, default) is None
+    assert default.spent <= endgame_module.SEARCH_BUDGET + 162 * 40
+    # ... and a larger one solves it exactly
+    full = endgame_module.Budget(3_000_000)
+    result = endgame_module.search(analysis, full)
+    assert result is not None and result.placements == 162
+    assert 0 < analysis.probabilities[result.cell] < 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(positions())
+def test_a_forced_fifty_fifty_is_a_true_coin_flip(case):
+    """Checked by brute force: exactly one mine in the pair in every placement, and every
+    cell next to one of them (known mines aside) is next to the other."""
+    board, total = case
+    result = analyze(board, total)
+    pair = guess_module.forced_fifty_fifty(result)
+    if pair is None:
+        return
+    a, b = pair
+    nbrs = neighbours(board.width, board.height)
+    numbers = [i for i, v in enumerate(board.cells) if v >= 0]
+    covered = [i for i, v in enumerate(board.cells) if v == COVERED]
+    placements = [
+        set(mines)
+        for mines in itertools.combinations(covered, total)
+        if all(board.cells[i] == sum(j in mines for j in nbrs[i]) for i in numbers)
+    ]
+    assert placements and all((a in p) != (b in p) for p in placements)
+    always = set.intersection(*placements)
+    assert set(nbrs[a]) - always - {b} == set(nbrs[b]) - always - {a}

@@ -16,8 +16,10 @@ Counting wins instead of probabilities keeps the arithmetic exact and in integer
 number of placements a strategy wins from a state is the sum over the parts it splits into,
 and the best click maximises it. A cell safe in s placements wins at most s of them, so
 cells are tried from the safest down and the search stops as soon as no remaining cell can
-beat the best found. States are memoised by their set of placements, and a node budget
-turns a search that would take too long into ``None`` (the caller then falls back on the
+beat the best found. States are memoised by their set of placements. The placements are
+enumerated breadth-first through the numbers, so that each number closes early. A work
+budget (:class:`Budget`), charged by every step of the enumeration and of the search, turns
+a search that would take too long into ``None`` (the caller then falls back on the
 heuristic guess).
 """
 
@@ -32,7 +34,7 @@ from croupier.plugins.minesweeper.board import FLAG, neighbours
 
 MAX_SOLUTIONS = 400
 MAX_CELLS = 40
-SEARCH_BUDGET = 50_000
+SEARCH_BUDGET = 2_000_000
 
 
 @attrs.frozen
@@ -52,8 +54,53 @@ class _OutOfBudget(Exception):
     pass
 
 
-def _placements(analysis: Analysis, cells: list[int]) -> list[int] | None:
-    """Every consistent placement over ``cells`` as a bit mask (bit i: ``cells[i]`` mined)."""
+class Budget:
+    """Work left to a search, in elementary steps (a placement looked at, a node entered).
+
+    Every loop of the search charges it, enumeration included, so a search that would take
+    long stops early instead, whatever the position.
+    """
+
+    def __init__(self, steps: int) -> None:
+        self.left = steps
+        self.spent = 0
+
+    def charge(self, steps: int) -> None:
+        self.spent += steps
+        self.left -= steps
+        if self.left < 0:
+            raise _OutOfBudget
+
+
+def _order(cells: list[int], members: list[list[int]]) -> list[int]:
+    """Cells (as indices into ``cells``) breadth-first through the numbers they touch, so
+    that each number's cells come together and it closes early; free cells last."""
+    touching: list[list[int]] = [[] for _ in cells]
+    for c, inside in enumerate(members):
+        for i in inside:
+            touching[i].append(c)
+    order: list[int] = []
+    seen = [False] * len(cells)
+    for start in range(len(cells)):
+        if seen[start] or not touching[start]:
+            continue
+        seen[start] = True
+        queue = [start]
+        while queue:
+            i = queue.pop(0)
+            order.append(i)
+            for c in touching[i]:
+                for other in members[c]:
+                    if not seen[other]:
+                        seen[other] = True
+                        queue.append(other)
+    order.extend(i for i in range(len(cells)) if not seen[i])
+    return order
+
+
+def _placements(analysis: Analysis, cells: list[int], budget: Budget) -> list[int] | None:
+    """Every consistent placement over ``cells`` as a bit mask (bit i: ``cells[i]`` mined);
+    ``None`` when there are more than ``MAX_SOLUTIONS``."""
     board = analysis.board
     assert analysis.total_mines is not None
     nbrs = neighbours(board.width, board.height)
@@ -69,6 +116,7 @@ def _placements(analysis: Analysis, cells: list[int]) -> list[int] | None:
         if inside:
             needs.append(value - sum(1 for j in nbrs[index] if j in known))
             members.append(inside)
+    order = _order(cells, members)
     touching: list[list[int]] = [[] for _ in cells]
     for c, inside in enumerate(members):
         for i in inside:
@@ -76,15 +124,17 @@ def _placements(analysis: Analysis, cells: list[int]) -> list[int] | None:
     room = [len(inside) for inside in members]
     out: list[int] = []
 
-    def rec(i: int, left: int, mask: int) -> None:
+    def rec(pos: int, left: int, mask: int) -> None:
+        budget.charge(1)
         if len(out) > MAX_SOLUTIONS:
             return
-        if i == len(cells):
+        if pos == len(order):
             if left == 0 and not any(needs):
                 out.append(mask)
             return
-        if left > len(cells) - i:
+        if left > len(order) - pos:
             return
+        i = order[pos]
         cons = touching[i]
         for c in cons:
             room[c] -= 1
@@ -92,7 +142,7 @@ def _placements(analysis: Analysis, cells: list[int]) -> list[int] | None:
             if all(0 <= needs[c] - mine <= room[c] for c in cons):
                 for c in cons:
                     needs[c] -= mine
-                rec(i + 1, left - mine, mask | (mine << i))
+                rec(pos + 1, left - mine, mask | (mine << i))
                 for c in cons:
                     needs[c] += mine
         for c in cons:
@@ -105,8 +155,14 @@ def _placements(analysis: Analysis, cells: list[int]) -> list[int] | None:
 def solve_endgame(analysis: Analysis, budget: int = SEARCH_BUDGET) -> Endgame | None:
     """The exact best click, or ``None`` when the position is too large or the budget runs out.
 
-    Needs the mine total and a position with no certainly safe cell.
+    Needs the mine total and a position with no certainly safe cell. ``budget`` counts every
+    step, the enumeration of the placements included (see :class:`Budget`).
     """
+    return search(analysis, Budget(budget))
+
+
+def search(analysis: Analysis, budget: Budget) -> Endgame | None:
+    """:func:`solve_endgame` charging ``budget``, whose ``spent`` then tells the work done."""
     if analysis.total_mines is None or analysis.safes:
         return None
     if analysis.placements > MAX_SOLUTIONS:
@@ -114,7 +170,10 @@ def solve_endgame(analysis: Analysis, budget: int = SEARCH_BUDGET) -> Endgame | 
     cells = sorted(j for j, p in analysis.probabilities.items() if 0 < p < 1)
     if not cells or len(cells) > MAX_CELLS:
         return None
-    solutions = _placements(analysis, cells)
+    try:
+        solutions = _placements(analysis, cells, budget)
+    except _OutOfBudget:
+        return None
     if solutions is None or len(solutions) != analysis.placements:
         return None
     board = analysis.board
@@ -125,12 +184,12 @@ def solve_endgame(analysis: Analysis, budget: int = SEARCH_BUDGET) -> Endgame | 
     near = [sum(1 << where[n] for n in nbrs[j] if n in where) for j in cells]
     count = len(cells)
     memo: dict[frozenset[int], int] = {}
-    steps = [budget]
 
     def value(mask: int, i: int) -> int:
         return fixed[i] + (mask & near[i]).bit_count()
 
     def split(state: list[int], bits: list[int]) -> list[list[int]]:
+        budget.charge(len(state) * len(bits))
         parts: dict[tuple[int, ...], list[int]] = {}
         for mask in state:
             parts.setdefault(tuple(value(mask, i) for i in bits), []).append(mask)
@@ -140,9 +199,7 @@ def solve_endgame(analysis: Analysis, budget: int = SEARCH_BUDGET) -> Endgame | 
         """Placements of ``state`` won by the best play, cells in ``revealed`` shown."""
         if len(state) == 1:
             return 1
-        steps[0] -= len(state) * count
-        if steps[0] < 0:
-            raise _OutOfBudget
+        budget.charge(len(state) + count)
         union = 0
         for mask in state:
             union |= mask
@@ -157,6 +214,7 @@ def solve_endgame(analysis: Analysis, budget: int = SEARCH_BUDGET) -> Endgame | 
         return best
 
     def _choose(state: list[int], revealed: int) -> tuple[int, int]:
+        budget.charge(len(state) * count)
         safe = []
         for i in range(count):
             if (revealed >> i) & 1:
@@ -169,6 +227,7 @@ def solve_endgame(analysis: Analysis, budget: int = SEARCH_BUDGET) -> Endgame | 
         for negative, i in safe:
             if -negative <= best:
                 break
+            budget.charge(len(state))
             alive = [mask for mask in state if not (mask >> i) & 1]
             won = sum(wins(part, revealed | (1 << i)) for part in split(alive, [i]))
             if won > best:

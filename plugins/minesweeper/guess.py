@@ -10,12 +10,15 @@ The guess (:func:`best_guess`):
 1. Endgame: when few placements remain, the exact game-tree search of
    :mod:`~croupier.plugins.minesweeper.endgame` picks the click with the highest probability
    of winning the whole game.
-2. Otherwise it looks one step ahead among the best few cells of the base order whose
-   probability is within ``LOOKAHEAD_MARGIN`` of the lowest: for each it tries every number
-   the cell could show, weighs each by its exact share of the placements, and checks whether
-   the solver would then find a safe cell. It picks the highest
-   ``P(safe) + P(safe and the next move is certain)``: a slightly riskier cell that usually
-   unlocks the board beats a slightly safer one that usually leads to another guess.
+2. A forced 50/50 (two cells sharing one mine that no click can ever tell apart, see
+   :func:`forced_fifty_fifty`) is clicked first: it must be guessed sooner or later, and
+   the number its safe cell shows may spare a later guess.
+3. Otherwise it looks one step ahead among the best ``LOOKAHEAD_CANDIDATES`` cells of the
+   base order whose probability is within ``LOOKAHEAD_MARGIN`` of the lowest: for each it
+   tries every number the cell could show, weighs each by its exact share of the
+   placements, and checks whether the solver would then find a safe cell. It picks the
+   highest ``P(safe) + P(safe and the next move is certain)``: a slightly riskier cell that
+   usually unlocks the board beats a slightly safer one that usually leads to another guess.
    Dead cells (only one number possible and nothing settled by it) are passed over: clicking
    one takes a risk and teaches nothing, while later information may settle it for free.
    At most ``INTERIOR_CANDIDATES`` interior cells are looked at (they differ only by their
@@ -29,7 +32,7 @@ from fractions import Fraction
 
 from croupier.engine import CroupierError
 from croupier.plugins.minesweeper.analysis import Analysis, analyze
-from croupier.plugins.minesweeper.board import COVERED, Board, neighbours
+from croupier.plugins.minesweeper.board import COVERED, FLAG, Board, neighbours
 from croupier.plugins.minesweeper.endgame import solve_endgame
 
 
@@ -78,6 +81,9 @@ def best_guess(analysis: Analysis) -> int | None:
     endgame = solve_endgame(analysis)
     if endgame is not None:
         return endgame.cell
+    pair = forced_fifty_fifty(analysis)
+    if pair is not None:
+        return pair[0]  # a coin flip that must be taken: take it while it can still help
     probs = analysis.probabilities
     low = probs[first]
     ranked = sorted(
@@ -104,13 +110,49 @@ def best_guess(analysis: Analysis) -> int | None:
     return best
 
 
+def forced_fifty_fifty(analysis: Analysis) -> tuple[int, int] | None:
+    """Two undecided cells holding exactly one mine that no click can ever tell apart.
+
+    Each has probability 1/2, every other cell next to one of them (known mines aside) is
+    next to both, so whatever is revealed later treats them alike, and a mine on one makes
+    the other safe. Such a coin flip must be taken sooner or later; taken first, the number
+    it shows may spare a later guess.
+    """
+    board = analysis.board
+    nbrs = neighbours(board.width, board.height)
+    probs = analysis.probabilities
+    half = Fraction(1, 2)
+    known = analysis.mines | {i for i, v in enumerate(board.cells) if v == FLAG}
+    halves = sorted(j for j, p in probs.items() if p == half)
+    for a in halves:
+        around_a = set(nbrs[a]) - known
+        for b in nbrs[a]:
+            if b <= a or probs.get(b) != half:
+                continue
+            if around_a - {b} != set(nbrs[b]) - known - {a}:
+                continue
+            cells = list(board.cells)
+            cells[a] = FLAG
+            try:
+                flagged = Board(board.width, board.height, tuple(cells))
+                after = analyze(flagged, analysis.total_mines)
+            except CroupierError:
+                continue
+            if b in after.safes:
+                return a, b
+    return None
+
+
 def _outcomes(analysis: Analysis, j: int) -> tuple[int, int]:
     """How many numbers ``j`` could show, and the placements in which it shows one that
     makes some cell certainly safe."""
     board = analysis.board
     cells = list(board.cells)
+    nbrs = neighbours(board.width, board.height)[j]
+    low = sum(1 for n in nbrs if cells[n] == FLAG or n in analysis.mines)
+    high = low + sum(1 for n in nbrs if cells[n] == COVERED and n not in analysis.mines)
     outcomes = progress = 0
-    for value in range(9):
+    for value in range(low, high + 1):  # any other number contradicts the known mines
         cells[j] = value
         try:
             after = analyze(Board(board.width, board.height, tuple(cells)), analysis.total_mines)
