@@ -186,11 +186,11 @@ class Session:
 
     async def _receive_until_done(self, scope: trio.CancelScope, idle: float) -> bool:
         """Receive and dispatch; True when the connection is done, False at the deadline."""
-        receive_some, feed, dispatch = self.stream.receive_some, self._decoder.feed, self._dispatch
+        receive, feed, dispatch = self._receive, self._decoder.feed, self._dispatch
         outbox, clock, half = self._outbox, trio.current_time, idle / 2
         while True:
             try:
-                data = await receive_some(65536)
+                data = await receive()
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 self.closed_reason = self.closed_reason or "connection lost"
                 return True
@@ -212,6 +212,22 @@ class Session:
                 code = Code.MESSAGE_TOO_LARGE if "larger" in str(exc) else Code.INVALID_REQUEST
                 await self._send_error_notification(RpcError(code, f"{exc}; closing"))
                 return True
+
+    async def _receive(self) -> bytes | bytearray:
+        """The next bytes from the peer (empty at the end of the stream).
+
+        From a socket: wait until it is readable (one trip through trio's scheduler per
+        chunk, so a busy connection never starves the others), then read it directly.
+        """
+        sock = self._socket
+        if sock is None:
+            return await self.stream.receive_some(65536)
+        while True:
+            await trio.lowlevel.wait_readable(sock)
+            try:
+                return os.read(sock.fileno(), 65536)  # fileno() is -1 once closed: EBADF
+            except BlockingIOError:  # pragma: no cover - a spurious wake-up
+                continue
 
     async def _dispatch(self, obj: Any) -> None:
         try:
@@ -325,18 +341,21 @@ class Session:
         """
         lock = self._send_lock
         try:
-            try:
-                lock.acquire_nowait()  # no scheduling round trip when nobody else is sending
-            except trio.WouldBlock:
+            if lock.locked():  # someone is mid-write: wait, then write in turn
                 await lock.acquire()
+                try:
+                    rest = self._write_now(self._with_outbox(data))
+                except BaseException:
+                    lock.release()
+                    raise
+            else:
+                # nobody is writing, and nothing awaits before this write: the bytes go out
+                # in order without taking the lock; it is taken only to wait for the rest
+                rest = self._write_now(self._with_outbox(data))
+                if not rest:
+                    return
+                lock.acquire_nowait()
             try:
-                if self._closed:
-                    raise trio.ClosedResourceError
-                if self._outbox:
-                    self._outbox.append(data)
-                    data = b"".join(self._outbox)
-                    self._outbox.clear()
-                rest = self._write_now(data)
                 timed_out = bool(rest) and await self._write_rest(rest)
             finally:
                 lock.release()
@@ -348,6 +367,17 @@ class Session:
             self.closed_reason = self.closed_reason or "connection lost"
             await self.close()
             raise ConnectionClosed(self.closed_reason) from None
+
+    def _with_outbox(self, data: bytes) -> bytes:
+        """``data`` after the waiting quick answers (the outbox is emptied)."""
+        if self._closed:
+            raise trio.ClosedResourceError
+        if not self._outbox:
+            return data
+        self._outbox.append(data)
+        data = b"".join(self._outbox)
+        self._outbox.clear()
+        return data
 
     def _write_now(self, data: bytes) -> bytes | memoryview:
         """Write what the socket takes without waiting; return the rest."""
