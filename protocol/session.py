@@ -430,7 +430,8 @@ class Session:
         """
         if self._closed:
             raise ConnectionClosed()
-        await self._started.wait()
+        if not self._started.is_set():  # a set Event would still cost a scheduling round
+            await self._started.wait()
         wire_params: list[Any] | dict[str, Any] = (
             dict(params) if isinstance(params, Mapping) else list(params)
         )
