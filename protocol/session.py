@@ -12,6 +12,12 @@ the peer without blocking the connection), and bounds everything the peer contro
 
 Garbage framing or an oversized message closes the connection after one ``error``
 notification explaining why; everything else gets an error response.
+
+The per-message path is kept short, since a trivial request costs about as much as a bare
+echo server's: quick requests (``is_quick``) are answered in the receive loop, and their
+answers to one received chunk leave in one write; on a TCP socket the session reads after
+one readiness wait and writes directly when the socket has room, falling back to trio's
+``send_all`` under ``send_timeout`` only for what the kernel does not take at once.
 """
 
 from __future__ import annotations
