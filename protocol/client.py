@@ -39,6 +39,7 @@ class Client:
         self.session = session
         self.handlers = dict(handlers)
         self.server_info: dict[str, Any] = {}
+        self._signatures: dict[str, tuple[RequestCallback, inspect.Signature]] = {}
 
     async def call(self, method: str, *params: Any, timeout: float | None = None) -> Any:
         """Call ``method`` with positional ``params``; raises :class:`RpcError` on error."""
@@ -63,10 +64,19 @@ class Client:
         args: list[Any] = request.params if isinstance(request.params, list) else []
         kwargs: dict[str, Any] = request.params if isinstance(request.params, dict) else {}
         try:
-            inspect.signature(handler).bind(*args, **kwargs)
+            self._signature(request.method, handler).bind(*args, **kwargs)
         except TypeError as exc:
             raise RpcError(Code.INVALID_PARAMS, f"{request.method}: {exc}") from None
         return await handler(*args, **kwargs)
+
+    def _signature(self, method: str, handler: RequestCallback) -> inspect.Signature:
+        """The handler's signature, inspected once per handler (not once per request)."""
+        cached = self._signatures.get(method)
+        if cached is not None and cached[0] is handler:
+            return cached[1]
+        signature = inspect.signature(handler)
+        self._signatures[method] = (handler, signature)
+        return signature
 
 
 @asynccontextmanager

@@ -95,6 +95,9 @@ class Method:
 
     def bind(self, params: list[Any] | Mapping[str, Any]) -> dict[str, Any]:
         """Check ``params`` (an array, or a map by name) and return them by name."""
+        if type(params) is list and len(params) == len(self.params):
+            # every parameter by position, the common case: check each, no more to do
+            return {p.name: p.check(self.name, v) for p, v in zip(self.params, params, strict=True)}
         if isinstance(params, Mapping):
             unknown = sorted(set(params) - {p.name for p in self.params})
             if unknown:

@@ -239,6 +239,21 @@ async def test_a_client_answering_decide_with_an_error(served):
         assert await client.call("test.ask") == {"default": "stand", "because": "bad-input"}
 
 
+async def test_a_client_handler_is_checked_against_its_own_signature_every_time(served):
+    async def two(observation, extra):
+        return "hit"
+
+    async def one(observation):
+        return "stand"
+
+    async with connect("127.0.0.1", served.port, name="b", handlers={"decide": two}) as client:
+        for _ in range(2):  # the second call checks against the signature kept from the first
+            answer = await client.call("test.ask")
+            assert answer == {"default": "stand", "because": "invalid-params"}
+        client.handlers["decide"] = one  # a replaced handler is checked as itself
+        assert await client.call("test.ask") == {"action": "stand"}
+
+
 async def test_200_concurrent_connections(served):
     results = []
 
