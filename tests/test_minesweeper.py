@@ -264,3 +264,22 @@ def test_forced_fifty_fifty_is_found():
     assert guess_module.forced_fifty_fifty(analyze(parse_board("??\n11"), 1)) == (0, 1)
     # (0, 0) and (0, 1) are both at 1/2 with the same neighbours, but may both be mines
     assert guess_module.forced_fifty_fifty(analyze(parse_board("??\n??"), 2)) is None
+
+
+def test_remembered_enumerations_give_the_same_answer_and_still_charge_the_budget():
+    board = parse_board("?????????\n?1?2?1?1?\n?????????")
+    first = analyze(board, 5)
+    hits = analysis_module._remembered.cache_info().hits
+    assert analyze(board, 5) == first
+    assert analysis_module._remembered.cache_info().hits > hits
+    # one number over two boxes: the steps an enumeration takes are charged on every call
+    shape = ((2, 3), (1,), ((0, 1),))
+    budget = [10**6]
+    weights, _ = analysis_module._enumerate(*shape, budget)
+    assert weights == {1: [5, 2, 3]}  # 5 ways: the mine in box 0 in 2, in box 1 in 3
+    steps = 10**6 - budget[0]
+    budget = [steps]
+    assert analysis_module._enumerate(*shape, budget)[0] == weights
+    assert budget == [0]
+    with pytest.raises(TooComplexError, match="too complex"):
+        analysis_module._enumerate(*shape, [steps - 1])

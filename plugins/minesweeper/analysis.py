@@ -21,12 +21,19 @@ How, so that expert boards solve in milliseconds:
 
 The enumeration is exponential in the number of boxes of one component; a node budget turns
 a hopeless position into a one-line :class:`TooComplexError` instead of a hang.
+
+A component's enumeration depends only on its shape (box sizes, needs, which boxes each
+number touches), so it is remembered (``ENUMERATION_CACHE`` shapes): the look-ahead re-solves
+a position once per number a cell could show, and every component the cell does not touch
+comes back unchanged. A remembered enumeration still charges the budget the steps it took,
+so an answer never depends on what was solved before.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 
@@ -38,6 +45,7 @@ from croupier.plugins.minesweeper.board import COVERED, FLAG, Board, neighbours
 NODE_BUDGET = 500_000
 MAX_DEPTH = 900
 MAX_LISTED_SETS = 8
+ENUMERATION_CACHE = 4096
 
 
 class InconsistentBoardError(CroupierError):
@@ -138,18 +146,61 @@ def _propagate(
     return known, reduced
 
 
+Weights = dict[int, list[int]]
+Leaves = list[tuple[int, ...]]
+
+
 def _enumerate(
-    sizes: Sequence[int],
-    box_cons: Sequence[Sequence[int]],
-    needs: Sequence[int],
-    cons_boxes: Sequence[Sequence[int]],
+    sizes: tuple[int, ...],
+    needs: tuple[int, ...],
+    cons_boxes: tuple[tuple[int, ...], ...],
     budget: list[int],
-) -> tuple[dict[int, list[int]], list[tuple[int, ...]]]:
+) -> tuple[Weights, Leaves]:
     """Weights of one component by mine count: ``k -> [weight, mine weight per box...]``.
 
     Also returns up to ``MAX_LISTED_SETS + 1`` solutions (mines per box) for display.
+    Charges ``budget[0]`` one step per search node, raising :class:`TooComplexError` when it
+    runs out, exactly as if the component were enumerated afresh (see :func:`_remembered`).
+    The results are shared between calls and must not be modified.
     """
+    weights, leaves, steps = _remembered(sizes, needs, cons_boxes, NODE_BUDGET)
+    budget[0] -= steps
+    if budget[0] < 0:
+        raise _too_complex()
+    return weights, leaves
+
+
+def _too_complex() -> TooComplexError:
+    return TooComplexError(
+        f"this position is too complex to solve exactly (more than {NODE_BUDGET:,} search steps)"
+    )
+
+
+@lru_cache(maxsize=ENUMERATION_CACHE)
+def _remembered(
+    sizes: tuple[int, ...],
+    needs: tuple[int, ...],
+    cons_boxes: tuple[tuple[int, ...], ...],
+    limit: int,
+) -> tuple[Weights, Leaves, int]:
+    """:func:`_enumerate` with a budget of ``limit`` steps, and the steps it took."""
+    budget = [limit]
+    weights, leaves = _search(sizes, needs, cons_boxes, budget)
+    return weights, leaves, limit - budget[0]
+
+
+def _search(
+    sizes: Sequence[int],
+    needs: Sequence[int],
+    cons_boxes: Sequence[Sequence[int]],
+    budget: list[int],
+) -> tuple[Weights, Leaves]:
+    """The backtracking enumeration behind :func:`_enumerate`."""
     nboxes = len(sizes)
+    box_cons: list[list[int]] = [[] for _ in sizes]
+    for c, members in enumerate(cons_boxes):
+        for b in members:
+            box_cons[b].append(c)
     if nboxes > MAX_DEPTH:
         raise TooComplexError(
             f"a group of {nboxes} linked frontier regions is too large to enumerate exactly"
@@ -176,10 +227,7 @@ def _enumerate(
     def rec(pos: int, k: int, weight: int) -> None:
         budget[0] -= 1
         if budget[0] < 0:
-            raise TooComplexError(
-                "this position is too complex to solve exactly "
-                f"(more than {NODE_BUDGET:,} search steps)"
-            )
+            raise _too_complex()
         if pos == nboxes:
             entry = result.get(k)
             if entry is None:
@@ -288,12 +336,9 @@ def analyze(board: Board, total_mines: int | None = None) -> Analysis:
     budget = [NODE_BUDGET]
     solved = []
     for boxes, needs, cons_boxes in parts:
-        sizes = [len(cells) for cells in boxes]
-        box_cons: list[list[int]] = [[] for _ in boxes]
-        for c, members in enumerate(cons_boxes):
-            for b in members:
-                box_cons[b].append(c)
-        weights, leaves = _enumerate(sizes, box_cons, needs, cons_boxes, budget)
+        sizes = tuple(len(cells) for cells in boxes)
+        shape = tuple(tuple(members) for members in cons_boxes)
+        weights, leaves = _enumerate(sizes, tuple(needs), shape, budget)
         if not weights:
             first = boxes[0][0]
             raise InconsistentBoardError(
