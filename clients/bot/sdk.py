@@ -179,18 +179,24 @@ async def _session(
         me.failures = 0
         if on_seated is not None:
             on_seated({"table": me.table, "seat": me.bot.seat, "info": me.bot.table})
-        async with trio.open_nursery() as nursery:
+        return await stay_until_finished(client, me.finished)
 
-            async def closed() -> None:
-                await client.session.wait_closed()
-                nursery.cancel_scope.cancel()
 
-            nursery.start_soon(closed)
-            await me.finished.wait()
+async def stay_until_finished(client: Client, finished: trio.Event) -> bool:
+    """Serve the server's calls until ``finished`` is set (True) or the connection closes
+    (:class:`ConnectionClosed`, so the caller reconnects)."""
+    async with trio.open_nursery() as nursery:
+
+        async def closed() -> None:
+            await client.session.wait_closed()
             nursery.cancel_scope.cancel()
-        if me.finished.is_set():
-            return True
-        raise ConnectionClosed(client.session.closed_reason or "connection lost")
+
+        nursery.start_soon(closed)
+        await finished.wait()
+        nursery.cancel_scope.cancel()
+    if finished.is_set():
+        return True
+    raise ConnectionClosed(client.session.closed_reason or "connection lost")
 
 
 class _Seat:

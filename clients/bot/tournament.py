@@ -16,7 +16,14 @@ from typing import Any
 
 import trio
 
-from croupier.clients.bot.sdk import Bot, DecideFn, as_bot, maybe_await, unwrap_group
+from croupier.clients.bot.sdk import (
+    Bot,
+    DecideFn,
+    as_bot,
+    maybe_await,
+    stay_until_finished,
+    unwrap_group,
+)
 from croupier.engine import CroupierError
 from croupier.engine.play import Observation
 from croupier.protocol import ConnectionClosed, RpcError, connect
@@ -82,18 +89,7 @@ async def _session(me: _Entry, host: str, port: int, on_seated: Callable[..., No
             me.token, me.entry = joined["token"], joined["entry"]
             if on_seated is not None:
                 on_seated(joined)
-        async with trio.open_nursery() as nursery:
-
-            async def closed() -> None:
-                await client.session.wait_closed()
-                nursery.cancel_scope.cancel()
-
-            nursery.start_soon(closed)
-            await me.finished.wait()
-            nursery.cancel_scope.cancel()
-        if me.finished.is_set():
-            return True
-        raise ConnectionClosed(client.session.closed_reason or "connection lost")
+        return await stay_until_finished(client, me.finished)
 
 
 async def join_tournament(
