@@ -23,6 +23,7 @@ disagreements between implementations are in docs/randomizers.md):
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 
 from croupier.engine import RandomizerKind, Stream, UniformDraws, hookimpl
@@ -39,7 +40,7 @@ FIRST = _pieces("I,J,L,T")
 _ALL = ",".join(PIECES)
 
 
-class _FirstThenHistory:
+class _FirstThenHistory(ABC):
     """Shared start: a first piece from I, J, L, T that enters the history."""
 
     symbols = PIECES
@@ -60,8 +61,9 @@ class _FirstThenHistory:
         self._deal_into(out, n - len(out))
         return list(map(PIECES.__getitem__, out))
 
+    @abstractmethod
     def _deal_into(self, out: list[int], n: int) -> None:
-        raise NotImplementedError
+        """Append ``n`` more pieces (as indices into PIECES) to ``out``."""
 
 
 class TgmHistory(_FirstThenHistory):

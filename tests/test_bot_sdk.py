@@ -187,3 +187,14 @@ def test_croupier_bot_errors_are_one_line(cli, threaded_server):
     assert status == 1 and "cannot connect to 127.0.0.1:1: Connection refused" in err
     status, _, err = cli("bot", "lim17", "--connect", "nowhere")
     assert status == 2 and "expected HOST:PORT" in err
+
+
+def test_a_bot_class_without_decide_is_refused_before_it_sits():
+    from croupier.clients.bot.sdk import Bot, as_bot
+    from croupier.engine import CroupierError
+
+    class Lazy(Bot):
+        pass
+
+    with pytest.raises(CroupierError, match="Lazy must define decide"):
+        as_bot(Lazy())

@@ -134,7 +134,11 @@ class FunctionBot(Bot):
 
 
 def as_bot(bot: Bot | DecideFn, name: str | None = None) -> Bot:
+    """``bot`` itself, or a plain function wrapped as a :class:`Bot`; a ``Bot`` subclass
+    that does not define ``decide`` is refused here, before it sits at a table."""
     if isinstance(bot, Bot):
+        if type(bot).decide is Bot.decide:
+            raise CroupierError(f"{type(bot).__name__} must define decide(observation)")
         if name:
             bot.name = name
         return bot
