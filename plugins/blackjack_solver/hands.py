@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
+from operator import add, sub
 from typing import Literal
 
 import attrs
@@ -30,6 +31,17 @@ Objective = Literal["ev", "win-probability"]
 OBJECTIVES: tuple[str, ...] = ("ev", "win-probability")
 INFINITE_PROBS = (1 / 13,) * 9 + (4 / 13,)
 HitRule = Callable[["Hand"], bool]  # True: hit this hand (it may only hit or stand)
+# a finite hand's rank counts as one int, 5 bits a rank (a hand of at most 21 holds at
+# most 21 cards of a rank): cheap to hash and to extend by a card, for the memo tables
+RANK_CODES = tuple(1 << (5 * r) for r in range(10))
+
+
+def encode(counts: Counts) -> int:
+    """The memo key of a finite hand's rank counts (see ``RANK_CODES``)."""
+    code = 0
+    for r, n in enumerate(counts):
+        code += n << (5 * r)
+    return code
 
 
 @attrs.frozen
@@ -183,12 +195,10 @@ class Evaluator:
         return self._dist_finite(hand.counts)
 
     def _dist_finite(self, counts: Counts) -> list[float]:
-        key = counts
-        if self._has_extra:
-            key = tuple(a + b for a, b in zip(counts, self.extra, strict=True))
+        key = tuple(map(add, counts, self.extra)) if self._has_extra else counts
         dist = self.dists.get(key)
         if dist is None:
-            shoe = tuple(a - b for a, b in zip(self.left, counts, strict=True))
+            shoe = tuple(map(sub, self.left, counts))
             dist = dealer.distribution(self.upcard, self.rules.hits_soft_17, self.mode, shoe)
             self.dists[key] = dist
         return dist
@@ -203,10 +213,11 @@ class Evaluator:
     def stand(self, hand: Hand) -> float:
         if hand.hard > 21:
             return self.bust(hand)
-        value = self._stand.get(hand.key)
+        key = hand.key if hand.counts is None else encode(hand.counts)
+        value = self._stand.get(key)
         if value is None:
             value = stand_value(hand.total, self.dealer_dist(hand), self.objective)
-            self._stand[hand.key] = value
+            self._stand[key] = value
         return value
 
     def best_continuation(self, hand: Hand) -> tuple[float, str]:
@@ -251,28 +262,53 @@ class Evaluator:
     def _play_finite(
         self, counts: Counts, hard: int, ace: bool, hits: HitRule | None, memo: dict[object, float]
     ) -> float:
-        found = memo.get(counts)
+        code = encode(counts)
+        found = memo.get(code)
         if found is None:
-            value = total(hard, ace)[0]
-            stand = self._stand.get(counts)
-            if stand is None:
-                stand = stand_value(value, self._dist_finite(counts), self.objective)
-                self._stand[counts] = stand
-            if value >= 21:
-                found = stand
-            elif hits is None:
-                found = max(stand, self._hit_finite(counts, hard, ace, hits, memo))
-            elif hits(Hand(hard, ace, counts)):
-                found = self._hit_finite(counts, hard, ace, hits, memo)
-            else:
-                found = stand
-            memo[counts] = found
+            found = self._play_coded(counts, code, hard, ace, hits, memo)
+        return found
+
+    def _play_coded(
+        self,
+        counts: Counts,
+        code: int,
+        hard: int,
+        ace: bool,
+        hits: HitRule | None,
+        memo: dict[object, float],
+    ) -> float:
+        """:meth:`_play_finite` for a hand not yet in ``memo`` (keyed by :func:`encode`)."""
+        value = total(hard, ace)[0]
+        stand = self._stand.get(code)
+        if stand is None:
+            stand = stand_value(value, self._dist_finite(counts), self.objective)
+            self._stand[code] = stand
+        if value >= 21:
+            found = stand
+        elif hits is None:
+            found = max(stand, self._hit_coded(counts, code, hard, ace, hits, memo))
+        elif hits(Hand(hard, ace, counts)):
+            found = self._hit_coded(counts, code, hard, ace, hits, memo)
+        else:
+            found = stand
+        memo[code] = found
         return found
 
     def _hit_finite(
         self, counts: Counts, hard: int, ace: bool, hits: HitRule | None, memo: dict[object, float]
     ) -> float:
-        shoe = [a - b for a, b in zip(self.left, counts, strict=True)]
+        return self._hit_coded(counts, encode(counts), hard, ace, hits, memo)
+
+    def _hit_coded(
+        self,
+        counts: Counts,
+        code: int,
+        hard: int,
+        ace: bool,
+        hits: HitRule | None,
+        memo: dict[object, float],
+    ) -> float:
+        shoe: list[int] = list(map(sub, self.left, counts))
         size = sum(shoe)
         hole = self._hole
         acc = 0.0
@@ -289,8 +325,14 @@ class Evaluator:
                 else:
                     acc -= n * (1.0 - (shoe[hole] - (r == hole)) / (size - 1))
             else:
-                child = (*counts[:r], counts[r] + 1, *counts[r + 1 :])
-                acc += n * self._play_finite(child, new_hard, ace or r == ACE, hits, memo)
+                child_code = code + RANK_CODES[r]
+                found = memo.get(child_code)
+                if found is None:
+                    child = (*counts[:r], counts[r] + 1, *counts[r + 1 :])
+                    found = self._play_coded(
+                        child, child_code, new_hard, ace or r == ACE, hits, memo
+                    )
+                acc += n * found
         return acc / size
 
     def double(self, hand: Hand) -> float:
