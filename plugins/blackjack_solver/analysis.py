@@ -27,6 +27,7 @@ from croupier.plugins.blackjack_solver.hands import (
     Hand,
     HitRule,
     Objective,
+    StandRows,
     precompute,
 )
 from croupier.plugins.blackjack_solver.split import (
@@ -132,14 +133,14 @@ class UpcardSolver:
         self.objective: Objective = objective
         shoe = shoe_of(rules)
         self.shoe = shoe
-        dists: dict[Counts, list[float]] = {}
-        self.main = Evaluator(rules, upcard, shoe, objective, dists=dists)
+        stands: StandRows = {}
+        self.main = Evaluator(rules, upcard, shoe, objective, stands=stands)
         self.splitting = can_split(rules, objective)
         self.split_strategy = split_strategy
         self.splits: dict[int, SplitShoes] = {}
         for x in range(10):
             if self.splitting and (shoe is None or shoe[x] - (upcard == x) >= 2):
-                self.splits[x] = SplitShoes(rules, upcard, shoe, x, objective, dists)
+                self.splits[x] = SplitShoes(rules, upcard, shoe, x, objective, stands)
         if shoe is not None and precompute_all:
             limit = list(shoe)
             limit[upcard] -= 1
@@ -148,7 +149,7 @@ class UpcardSolver:
                 pair_limit = [*limit[:x], limit[x] - 1, *limit[x + 1 :]]
                 for c in compositions(tuple(pair_limit), must=x):
                     keys.add((*c[:x], c[x] + 1, *c[x + 1 :]))
-            dists.update(precompute(rules, upcard, shoe, self.main.mode, sorted(keys)))
+            stands.update(precompute(rules, upcard, shoe, objective, sorted(keys)))
             deeper = set()
             for x, shoes in self.splits.items():
                 reached = self._reached(x, shoes)
@@ -159,7 +160,7 @@ class UpcardSolver:
                             deeper.add((*c[:x], c[x] + out, *c[x + 1 :]))
             deeper -= keys
             if deeper:
-                dists.update(precompute(rules, upcard, shoe, self.main.mode, sorted(deeper)))
+                stands.update(precompute(rules, upcard, shoe, objective, sorted(deeper)))
 
     def _reached(self, x: int, shoes: SplitShoes) -> set[Counts]:
         """Split hands of ``x`` that the post-split strategy can stand on: reached by

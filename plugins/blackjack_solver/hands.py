@@ -17,17 +17,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
-from operator import add, sub
+from operator import sub
 from typing import Literal
 
 import attrs
 import numpy as np
+import numpy.typing as npt
 
 from croupier.engine import BlackjackRules
 from croupier.plugins.blackjack_solver import dealer
 from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, total
 
 Objective = Literal["ev", "win-probability"]
+FloatArray = npt.NDArray[np.float64]
 OBJECTIVES: tuple[str, ...] = ("ev", "win-probability")
 INFINITE_PROBS = (1 / 13,) * 9 + (4 / 13,)
 HitRule = Callable[["Hand"], bool]  # True: hit this hand (it may only hit or stand)
@@ -99,12 +101,54 @@ def stand_value(player: int, dist: Sequence[float], objective: Objective) -> flo
     return win - lose
 
 
+# the player totals whose stand values differ: 16 (any total below 17) and 17..21
+STAND_TOTALS = (16, 17, 18, 19, 20, 21)
+StandRows = dict[int, list[float]]  # encode(hand counts + extra) -> values at STAND_TOTALS
+
+
+def stand_column(player: int) -> int:
+    """The column of ``player``'s total in a stand row (see ``STAND_TOTALS``)."""
+    return player - 16 if player > 16 else 0
+
+
+def stand_row(dist: Sequence[float], objective: Objective) -> list[float]:
+    return [stand_value(t, dist, objective) for t in STAND_TOTALS]
+
+
+def stand_table(dists: FloatArray, objective: Objective) -> FloatArray:
+    """:func:`stand_row` for every row of ``dists`` (M, 7): the very same floating-point
+    operations in the same order, column by column, so identical to the last bit."""
+    columns = []
+    for player in STAND_TOTALS:
+        win = dists[:, dealer.BUST].copy()
+        push = np.zeros(len(dists))
+        lose = dists[:, dealer.BLACKJACK].copy()
+        for o in range(5):
+            if player > 17 + o:
+                win += dists[:, o]
+            elif player == 17 + o:
+                push = dists[:, o]
+            else:
+                lose += dists[:, o]
+        columns.append(win + 0.5 * push if objective == "win-probability" else win - lose)
+    return np.stack(columns, axis=1)
+
+
+def bj_mode(rules: BlackjackRules, objective: Objective) -> dealer.BjMode:
+    """What a dealer's two-card 21 is for this objective and rules (see dealer.py)."""
+    if objective == "win-probability":
+        return "plain"
+    return "peek" if rules.peek else "nopeek"
+
+
 class Evaluator:
     """Values of hands against ``upcard`` from a shoe with ``extra`` known cards removed.
 
     ``shoe`` is the full shoe's counts (or None for an infinite deck); ``extra`` the counts
     of known cards other than the upcard and the hand (e.g. the other card of a split pair).
-    ``dists`` may supply precomputed dealer distributions keyed by hand counts + extra.
+    ``stands`` shares stand values between evaluators of one upcard and objective: a
+    :data:`StandRows` keyed by the code of the hand's counts plus ``extra`` (the cards out
+    besides the upcard), filled in advance by :func:`precompute` and on demand.
     """
 
     def __init__(
@@ -114,16 +158,14 @@ class Evaluator:
         shoe: Counts | None,
         objective: Objective = "ev",
         extra: Counts = (0,) * 10,
-        dists: dict[Counts, list[float]] | None = None,
+        stands: StandRows | None = None,
     ) -> None:
         self.rules = rules
         self.upcard = upcard
         self.objective = objective
-        self.mode: dealer.BjMode = (
-            "plain" if objective == "win-probability" else "peek" if rules.peek else "nopeek"
-        )
+        self.mode = bj_mode(rules, objective)
         self.extra = extra
-        self._has_extra = any(extra)
+        self._extra_code = encode(extra)
         self.finite = shoe is not None
         if shoe is not None:
             left = list(shoe)
@@ -133,7 +175,7 @@ class Evaluator:
             if min(left) < 0:
                 raise ValueError("more cards removed than the shoe holds")
             self.left: Counts = tuple(left)
-        self.dists = dists if dists is not None else {}
+        self.stands: StandRows = stands if stands is not None else {}
         self._cont: dict[object, float] = {}
         self._hole = (
             (TEN if upcard == ACE else ACE)
@@ -191,17 +233,22 @@ class Evaluator:
                     self.upcard, self.rules.hits_soft_17, self.mode
                 )
             return self._infinite_dist
-        assert hand.counts is not None
-        return self._dist_finite(hand.counts)
+        return dealer.distribution(
+            self.upcard, self.rules.hits_soft_17, self.mode, self.shoe_after(hand)
+        )
 
-    def _dist_finite(self, counts: Counts) -> list[float]:
-        key = tuple(map(add, counts, self.extra)) if self._has_extra else counts
-        dist = self.dists.get(key)
-        if dist is None:
+    def _stand_finite(self, counts: Counts, code: int, player: int) -> float:
+        """The stand value of a finite hand (``code`` = encode(counts), total ``player``)."""
+        key = code + self._extra_code
+        row = self.stands.get(key)
+        if row is None:
             shoe = tuple(map(sub, self.left, counts))
             dist = dealer.distribution(self.upcard, self.rules.hits_soft_17, self.mode, shoe)
-            self.dists[key] = dist
-        return dist
+            row = stand_row(dist, self.objective)
+            self.stands[key] = row
+        value = row[stand_column(player)]
+        self._stand[code] = value
+        return value
 
     # -- values -------------------------------------------------------------------------
 
@@ -213,11 +260,14 @@ class Evaluator:
     def stand(self, hand: Hand) -> float:
         if hand.hard > 21:
             return self.bust(hand)
-        key = hand.key if hand.counts is None else encode(hand.counts)
-        value = self._stand.get(key)
+        if hand.counts is not None:
+            code = encode(hand.counts)
+            found = self._stand.get(code)
+            return self._stand_finite(hand.counts, code, hand.total) if found is None else found
+        value = self._stand.get(hand.key)
         if value is None:
             value = stand_value(hand.total, self.dealer_dist(hand), self.objective)
-            self._stand[key] = value
+            self._stand[hand.key] = value
         return value
 
     def best_continuation(self, hand: Hand) -> tuple[float, str]:
@@ -281,8 +331,7 @@ class Evaluator:
         value = total(hard, ace)[0]
         stand = self._stand.get(code)
         if stand is None:
-            stand = stand_value(value, self._dist_finite(counts), self.objective)
-            self._stand[code] = stand
+            stand = self._stand_finite(counts, code, value)
         if value >= 21:
             found = stand
         elif hits is None:
@@ -376,12 +425,16 @@ def precompute(
     rules: BlackjackRules,
     upcard: int,
     shoe: Counts,
-    mode: dealer.BjMode,
+    objective: Objective,
     keys: Sequence[Counts],
-) -> dict[Counts, list[float]]:
-    """Dealer distributions for many removed-card multisets at once (finite shoe)."""
+) -> StandRows:
+    """Stand rows for many removed-card multisets at once (finite shoe): one batched dealer
+    pass, then :func:`stand_table`."""
+    mode = bj_mode(rules, objective)
     base = np.array(shoe, dtype=np.int64)
     base[upcard] -= 1
-    shoes = base[None, :] - np.array(keys, dtype=np.int64).reshape(len(keys), 10)
-    table = dealer.distributions(upcard, rules.hits_soft_17, mode, shoes)
-    return {key: row for key, row in zip(keys, table.tolist(), strict=True)}
+    removed = np.array(keys, dtype=np.int64).reshape(len(keys), 10)
+    table = dealer.distributions(upcard, rules.hits_soft_17, mode, base[None, :] - removed)
+    codes = removed @ np.array(RANK_CODES, dtype=np.int64)
+    rows: list[list[float]] = stand_table(table, objective).tolist()
+    return dict(zip(codes.tolist(), rows, strict=True))
