@@ -426,14 +426,14 @@ def precompute(
     upcard: int,
     shoe: Counts,
     objective: Objective,
-    keys: Sequence[Counts],
+    removed: npt.NDArray[np.int64],
 ) -> StandRows:
-    """Stand rows for many removed-card multisets at once (finite shoe): one batched dealer
-    pass, then :func:`stand_table`."""
+    """Stand rows for many removed-card multisets at once (finite shoe): ``removed`` holds
+    one multiset of counts a row (M, 10); one batched dealer pass, then
+    :func:`stand_table`."""
     mode = bj_mode(rules, objective)
     base = np.array(shoe, dtype=np.int64)
     base[upcard] -= 1
-    removed = np.array(keys, dtype=np.int64).reshape(len(keys), 10)
     table = dealer.distributions(upcard, rules.hits_soft_17, mode, base[None, :] - removed)
     codes = removed @ np.array(RANK_CODES, dtype=np.int64)
     rows: list[list[float]] = stand_table(table, objective).tolist()
