@@ -53,6 +53,12 @@ class Hand:
     hard: int
     ace: bool
     counts: Counts | None  # None in an infinite deck, where only the total matters
+    # encode(counts) (0 in an infinite deck): the memo key, carried along by add()
+    code: int = attrs.field(eq=False, repr=False)
+
+    @code.default
+    def _code(self) -> int:
+        return 0 if self.counts is None else encode(self.counts)
 
     @property
     def total(self) -> int:
@@ -64,9 +70,11 @@ class Hand:
 
     def add(self, rank: int) -> Hand:
         counts = self.counts
-        if counts is not None:
-            counts = (*counts[:rank], counts[rank] + 1, *counts[rank + 1 :])
-        return Hand(self.hard + rank + 1, self.ace or rank == ACE, counts)
+        if counts is None:
+            return Hand(self.hard + rank + 1, self.ace or rank == ACE, None, 0)
+        counts = (*counts[:rank], counts[rank] + 1, *counts[rank + 1 :])
+        code = self.code + RANK_CODES[rank]
+        return Hand(self.hard + rank + 1, self.ace or rank == ACE, counts, code)
 
     @property
     def key(self) -> object:
@@ -261,7 +269,7 @@ class Evaluator:
         if hand.hard > 21:
             return self.bust(hand)
         if hand.counts is not None:
-            code = encode(hand.counts)
+            code = hand.code
             found = self._stand.get(code)
             return self._stand_finite(hand.counts, code, hand.total) if found is None else found
         value = self._stand.get(hand.key)
@@ -288,7 +296,10 @@ class Evaluator:
             return self.bust(hand)
         if self.finite:
             assert hand.counts is not None
-            return self._play_finite(hand.counts, hand.hard, hand.ace, hits, memo)
+            found = memo.get(hand.code)
+            if found is None:
+                found = self._play_coded(hand.counts, hand.code, hand.hard, hand.ace, hits, memo)
+            return found
         found = memo.get(hand.key)
         if found is None:
             stand = self.stand(hand)
@@ -306,17 +317,8 @@ class Evaluator:
         """Take one card, then play on as :meth:`play_on`."""
         if self.finite:
             assert hand.counts is not None
-            return self._hit_finite(hand.counts, hand.hard, hand.ace, hits, memo)
+            return self._hit_coded(hand.counts, hand.code, hand.hard, hand.ace, hits, memo)
         return sum(p * self.play_on(hand.add(r), hits, memo) for p, r in self.draws(hand))
-
-    def _play_finite(
-        self, counts: Counts, hard: int, ace: bool, hits: HitRule | None, memo: dict[object, float]
-    ) -> float:
-        code = encode(counts)
-        found = memo.get(code)
-        if found is None:
-            found = self._play_coded(counts, code, hard, ace, hits, memo)
-        return found
 
     def _play_coded(
         self,
@@ -327,7 +329,7 @@ class Evaluator:
         hits: HitRule | None,
         memo: dict[object, float],
     ) -> float:
-        """:meth:`_play_finite` for a hand not yet in ``memo`` (keyed by :func:`encode`)."""
+        """:meth:`play_on` for a finite hand not yet in ``memo`` (keyed by its code)."""
         value = total(hard, ace)[0]
         stand = self._stand.get(code)
         if stand is None:
@@ -336,17 +338,12 @@ class Evaluator:
             found = stand
         elif hits is None:
             found = max(stand, self._hit_coded(counts, code, hard, ace, hits, memo))
-        elif hits(Hand(hard, ace, counts)):
+        elif hits(Hand(hard, ace, counts, code)):
             found = self._hit_coded(counts, code, hard, ace, hits, memo)
         else:
             found = stand
         memo[code] = found
         return found
-
-    def _hit_finite(
-        self, counts: Counts, hard: int, ace: bool, hits: HitRule | None, memo: dict[object, float]
-    ) -> float:
-        return self._hit_coded(counts, encode(counts), hard, ace, hits, memo)
 
     def _hit_coded(
         self,
