@@ -7,12 +7,14 @@ published-figure and brute-force tests are what show them right; these show them
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from croupier.engine import BlackjackRules
-from croupier.plugins.blackjack_solver import solve_rules
+from croupier.plugins.blackjack_solver import dealer, solve_rules
 from croupier.plugins.blackjack_solver.analysis import UpcardSolver
 from croupier.plugins.blackjack_solver.cards import ACE, TEN
+from croupier.plugins.blackjack_solver.hands import bj_mode, stand_row, stand_table
 
 
 def sig12(value: float) -> str:
@@ -63,3 +65,20 @@ def test_six_deck_split_without_das_is_unchanged():
     solver = UpcardSolver(BlackjackRules(decks=6), 4, "ev")
     assert sig12(solver.split_without_das(3)) == "-0.0204674778554"
     assert sig12(solver.split(3)) == "0.111388533187"
+
+
+@pytest.mark.parametrize("h17", [False, True])
+@pytest.mark.parametrize("objective", ["ev", "win-probability"])
+def test_batched_and_single_shoe_paths_agree_to_the_last_bit(h17, objective):
+    """Precomputed (batched) and on-demand (one shoe) stand values must be the same floats,
+    so that which shoes get batched never changes a result."""
+    rules = BlackjackRules(decks=1, dealer="h17" if h17 else "s17")
+    mode = bj_mode(rules, objective)
+    shoes = [(4,) * 9 + (16,), (3, 4, 2, 4, 0, 4, 1, 4, 4, 11), (4, 1, 1, 1, 1, 1, 1, 1, 1, 3)]
+    for up in range(10):
+        batch = dealer.distributions(up, h17, mode, np.array(shoes))
+        table = stand_table(batch, objective)
+        for shoe, dist, stands in zip(shoes, batch.tolist(), table.tolist(), strict=True):
+            single = dealer.distribution(up, h17, mode, shoe)
+            assert dist == single
+            assert stands == stand_row(single, objective)
