@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator
 from functools import cache
 
 import attrs
+import numpy as np
+import numpy.typing as npt
 
 from croupier.engine import BlackjackRules, CroupierError
 from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, full_shoe
@@ -27,6 +29,7 @@ from croupier.plugins.blackjack_solver.hands import (
     Hand,
     HitRule,
     Objective,
+    StandRows,
     precompute,
 )
 from croupier.plugins.blackjack_solver.split import (
@@ -37,6 +40,7 @@ from croupier.plugins.blackjack_solver.split import (
 )
 
 SUPPORTED_DEALERS = ("s17", "h17")
+IntArray = npt.NDArray[np.int64]
 
 
 def check_rules(rules: BlackjackRules) -> None:
@@ -116,6 +120,23 @@ def split_removals(shoes: SplitShoes) -> int:
     return min(2 * (shoes.limit - 2), shoes.pairs) + 1
 
 
+@cache
+def player_keys(limit: Counts, pairs: tuple[int, ...]) -> tuple[frozenset[Counts], IntArray]:
+    """The cards a player can hold (two or more, hard sum at most 21, within ``limit``),
+    and those of a split hand of each rank in ``pairs`` with its pair card out, as a set
+    and as sorted rows of counts (read-only). Counts in ``limit`` above what a hand of 21
+    can hold change nothing, so callers cap them (one above, for the pair card) and the
+    shoes of one size share an entry."""
+    keys = {c for c in compositions(limit) if sum(c) >= 2}
+    for x in pairs:
+        pair_limit = [*limit[:x], limit[x] - 1, *limit[x + 1 :]]
+        for c in compositions(tuple(pair_limit), must=x):
+            keys.add((*c[:x], c[x] + 1, *c[x + 1 :]))
+    removed = np.array(sorted(keys), dtype=np.int64).reshape(len(keys), 10)
+    removed.flags.writeable = False
+    return frozenset(keys), removed
+
+
 class UpcardSolver:
     """Everything about one upcard: evaluators, CD action values, split values."""
 
@@ -132,23 +153,20 @@ class UpcardSolver:
         self.objective: Objective = objective
         shoe = shoe_of(rules)
         self.shoe = shoe
-        dists: dict[Counts, list[float]] = {}
-        self.main = Evaluator(rules, upcard, shoe, objective, dists=dists)
+        stands: StandRows = {}
+        self.main = Evaluator(rules, upcard, shoe, objective, stands=stands)
         self.splitting = can_split(rules, objective)
         self.split_strategy = split_strategy
         self.splits: dict[int, SplitShoes] = {}
         for x in range(10):
             if self.splitting and (shoe is None or shoe[x] - (upcard == x) >= 2):
-                self.splits[x] = SplitShoes(rules, upcard, shoe, x, objective, dists)
+                self.splits[x] = SplitShoes(rules, upcard, shoe, x, objective, stands)
         if shoe is not None and precompute_all:
             limit = list(shoe)
             limit[upcard] -= 1
-            keys = {c for c in compositions(tuple(limit)) if sum(c) >= 2}
-            for x in self.splits:
-                pair_limit = [*limit[:x], limit[x] - 1, *limit[x + 1 :]]
-                for c in compositions(tuple(pair_limit), must=x):
-                    keys.add((*c[:x], c[x] + 1, *c[x + 1 :]))
-            dists.update(precompute(rules, upcard, shoe, self.main.mode, sorted(keys)))
+            capped = tuple(min(n, 21 // (r + 1) + 1) for r, n in enumerate(limit))
+            keys, removed = player_keys(capped, tuple(self.splits))
+            stands.update(precompute(rules, upcard, shoe, objective, removed))
             deeper = set()
             for x, shoes in self.splits.items():
                 reached = self._reached(x, shoes)
@@ -159,7 +177,8 @@ class UpcardSolver:
                             deeper.add((*c[:x], c[x] + out, *c[x + 1 :]))
             deeper -= keys
             if deeper:
-                dists.update(precompute(rules, upcard, shoe, self.main.mode, sorted(deeper)))
+                removed = np.array(sorted(deeper), dtype=np.int64)
+                stands.update(precompute(rules, upcard, shoe, objective, removed))
 
     def _reached(self, x: int, shoes: SplitShoes) -> set[Counts]:
         """Split hands of ``x`` that the post-split strategy can stand on: reached by

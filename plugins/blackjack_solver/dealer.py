@@ -116,20 +116,44 @@ def distribution(
 def distributions(
     upcard: int, hits_soft_17: bool, mode: BjMode, shoes: npt.NDArray[np.int64]
 ) -> FloatArray:
-    """:func:`distribution` for many finite shoes at once: ``shoes`` is (M, 10) counts."""
+    """:func:`distribution` for many finite shoes at once: ``shoes`` is (M, 10) counts.
+
+    Every shoe goes through exactly the floating-point operations, in the same order, that
+    :func:`distribution` performs on it (so the results are identical to the last bit);
+    the cards left of each rank at each depletion and the cards left at each depth are
+    made once, and the products go through one buffer, to keep the pass memory-light.
+    """
     nodes = program(upcard, hits_soft_17, mode)
-    counts = shoes.astype(np.float64)
-    sizes = counts.sum(axis=1)
-    reach = np.zeros((len(nodes), len(shoes)))
+    counts = np.ascontiguousarray(shoes.astype(np.float64).T)  # (10, M): rows are ranks
+    sizes = counts.sum(axis=0)
+    size = counts.shape[1]
+    reach = np.zeros((len(nodes), size))
     reach[0] = 1.0
-    out = np.zeros((7, len(shoes)))
+    out = np.zeros((7, size))
+    buffer = np.empty(size)
+    weight = np.empty(size)
+    available: dict[tuple[int, int], FloatArray] = {}
+    depths: dict[int, tuple[FloatArray, npt.NDArray[np.bool_] | None]] = {}
     for i, node in enumerate(nodes):
-        left = sizes - node.count
-        weight = np.where(left > 0, reach[i] / np.where(left > 0, left, 1.0), 0.0)
+        depth = depths.get(node.count)
+        if depth is None:
+            left = sizes - node.count
+            ok = left > 0
+            depth = (left, None) if ok.all() else (np.where(ok, left, 1.0), ok)
+            depths[node.count] = depth
+        left, ok = depth
+        np.divide(reach[i], left, out=weight)
+        if ok is not None:
+            weight[np.logical_not(ok)] = 0.0
         for r, target in node.moves:
-            p = weight * np.maximum(counts[:, r] - node.drawn[r], 0.0)
+            key = (r, node.drawn[r])
+            cards = available.get(key)
+            if cards is None:
+                cards = np.maximum(counts[r] - node.drawn[r], 0.0)
+                available[key] = cards
+            np.multiply(weight, cards, out=buffer)
             if target >= 0:
-                reach[target] += p
+                reach[target] += buffer
             else:
-                out[-1 - target] += p
+                out[-1 - target] += buffer
     return out.T.copy()

@@ -17,19 +17,33 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
+from operator import sub
 from typing import Literal
 
 import attrs
 import numpy as np
+import numpy.typing as npt
 
 from croupier.engine import BlackjackRules
 from croupier.plugins.blackjack_solver import dealer
 from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, total
 
 Objective = Literal["ev", "win-probability"]
+FloatArray = npt.NDArray[np.float64]
 OBJECTIVES: tuple[str, ...] = ("ev", "win-probability")
 INFINITE_PROBS = (1 / 13,) * 9 + (4 / 13,)
 HitRule = Callable[["Hand"], bool]  # True: hit this hand (it may only hit or stand)
+# a finite hand's rank counts as one int, 5 bits a rank (a hand of at most 21 holds at
+# most 21 cards of a rank): cheap to hash and to extend by a card, for the memo tables
+RANK_CODES = tuple(1 << (5 * r) for r in range(10))
+
+
+def encode(counts: Counts) -> int:
+    """The memo key of a finite hand's rank counts (see ``RANK_CODES``)."""
+    code = 0
+    for r, n in enumerate(counts):
+        code += n << (5 * r)
+    return code
 
 
 @attrs.frozen
@@ -39,6 +53,12 @@ class Hand:
     hard: int
     ace: bool
     counts: Counts | None  # None in an infinite deck, where only the total matters
+    # encode(counts) (0 in an infinite deck): the memo key, carried along by add()
+    code: int = attrs.field(eq=False, repr=False)
+
+    @code.default
+    def _code(self) -> int:
+        return 0 if self.counts is None else encode(self.counts)
 
     @property
     def total(self) -> int:
@@ -50,9 +70,11 @@ class Hand:
 
     def add(self, rank: int) -> Hand:
         counts = self.counts
-        if counts is not None:
-            counts = (*counts[:rank], counts[rank] + 1, *counts[rank + 1 :])
-        return Hand(self.hard + rank + 1, self.ace or rank == ACE, counts)
+        if counts is None:
+            return Hand(self.hard + rank + 1, self.ace or rank == ACE, None, 0)
+        counts = (*counts[:rank], counts[rank] + 1, *counts[rank + 1 :])
+        code = self.code + RANK_CODES[rank]
+        return Hand(self.hard + rank + 1, self.ace or rank == ACE, counts, code)
 
     @property
     def key(self) -> object:
@@ -87,12 +109,54 @@ def stand_value(player: int, dist: Sequence[float], objective: Objective) -> flo
     return win - lose
 
 
+# the player totals whose stand values differ: 16 (any total below 17) and 17..21
+STAND_TOTALS = (16, 17, 18, 19, 20, 21)
+StandRows = dict[int, list[float]]  # encode(hand counts + extra) -> values at STAND_TOTALS
+
+
+def stand_column(player: int) -> int:
+    """The column of ``player``'s total in a stand row (see ``STAND_TOTALS``)."""
+    return player - 16 if player > 16 else 0
+
+
+def stand_row(dist: Sequence[float], objective: Objective) -> list[float]:
+    return [stand_value(t, dist, objective) for t in STAND_TOTALS]
+
+
+def stand_table(dists: FloatArray, objective: Objective) -> FloatArray:
+    """:func:`stand_row` for every row of ``dists`` (M, 7): the very same floating-point
+    operations in the same order, column by column, so identical to the last bit."""
+    columns = []
+    for player in STAND_TOTALS:
+        win = dists[:, dealer.BUST].copy()
+        push = np.zeros(len(dists))
+        lose = dists[:, dealer.BLACKJACK].copy()
+        for o in range(5):
+            if player > 17 + o:
+                win += dists[:, o]
+            elif player == 17 + o:
+                push = dists[:, o]
+            else:
+                lose += dists[:, o]
+        columns.append(win + 0.5 * push if objective == "win-probability" else win - lose)
+    return np.stack(columns, axis=1)
+
+
+def bj_mode(rules: BlackjackRules, objective: Objective) -> dealer.BjMode:
+    """What a dealer's two-card 21 is for this objective and rules (see dealer.py)."""
+    if objective == "win-probability":
+        return "plain"
+    return "peek" if rules.peek else "nopeek"
+
+
 class Evaluator:
     """Values of hands against ``upcard`` from a shoe with ``extra`` known cards removed.
 
     ``shoe`` is the full shoe's counts (or None for an infinite deck); ``extra`` the counts
     of known cards other than the upcard and the hand (e.g. the other card of a split pair).
-    ``dists`` may supply precomputed dealer distributions keyed by hand counts + extra.
+    ``stands`` shares stand values between evaluators of one upcard and objective: a
+    :data:`StandRows` keyed by the code of the hand's counts plus ``extra`` (the cards out
+    besides the upcard), filled in advance by :func:`precompute` and on demand.
     """
 
     def __init__(
@@ -102,16 +166,14 @@ class Evaluator:
         shoe: Counts | None,
         objective: Objective = "ev",
         extra: Counts = (0,) * 10,
-        dists: dict[Counts, list[float]] | None = None,
+        stands: StandRows | None = None,
     ) -> None:
         self.rules = rules
         self.upcard = upcard
         self.objective = objective
-        self.mode: dealer.BjMode = (
-            "plain" if objective == "win-probability" else "peek" if rules.peek else "nopeek"
-        )
+        self.mode = bj_mode(rules, objective)
         self.extra = extra
-        self._has_extra = any(extra)
+        self._extra_code = encode(extra)
         self.finite = shoe is not None
         if shoe is not None:
             left = list(shoe)
@@ -121,7 +183,7 @@ class Evaluator:
             if min(left) < 0:
                 raise ValueError("more cards removed than the shoe holds")
             self.left: Counts = tuple(left)
-        self.dists = dists if dists is not None else {}
+        self.stands: StandRows = stands if stands is not None else {}
         self._cont: dict[object, float] = {}
         self._hole = (
             (TEN if upcard == ACE else ACE)
@@ -179,19 +241,22 @@ class Evaluator:
                     self.upcard, self.rules.hits_soft_17, self.mode
                 )
             return self._infinite_dist
-        assert hand.counts is not None
-        return self._dist_finite(hand.counts)
+        return dealer.distribution(
+            self.upcard, self.rules.hits_soft_17, self.mode, self.shoe_after(hand)
+        )
 
-    def _dist_finite(self, counts: Counts) -> list[float]:
-        key = counts
-        if self._has_extra:
-            key = tuple(a + b for a, b in zip(counts, self.extra, strict=True))
-        dist = self.dists.get(key)
-        if dist is None:
-            shoe = tuple(a - b for a, b in zip(self.left, counts, strict=True))
+    def _stand_finite(self, counts: Counts, code: int, player: int) -> float:
+        """The stand value of a finite hand (``code`` = encode(counts), total ``player``)."""
+        key = code + self._extra_code
+        row = self.stands.get(key)
+        if row is None:
+            shoe = tuple(map(sub, self.left, counts))
             dist = dealer.distribution(self.upcard, self.rules.hits_soft_17, self.mode, shoe)
-            self.dists[key] = dist
-        return dist
+            row = stand_row(dist, self.objective)
+            self.stands[key] = row
+        value = row[stand_column(player)]
+        self._stand[code] = value
+        return value
 
     # -- values -------------------------------------------------------------------------
 
@@ -203,6 +268,10 @@ class Evaluator:
     def stand(self, hand: Hand) -> float:
         if hand.hard > 21:
             return self.bust(hand)
+        if hand.counts is not None:
+            code = hand.code
+            found = self._stand.get(code)
+            return self._stand_finite(hand.counts, code, hand.total) if found is None else found
         value = self._stand.get(hand.key)
         if value is None:
             value = stand_value(hand.total, self.dealer_dist(hand), self.objective)
@@ -227,7 +296,10 @@ class Evaluator:
             return self.bust(hand)
         if self.finite:
             assert hand.counts is not None
-            return self._play_finite(hand.counts, hand.hard, hand.ace, hits, memo)
+            found = memo.get(hand.code)
+            if found is None:
+                found = self._play_coded(hand.counts, hand.code, hand.hard, hand.ace, hits, memo)
+            return found
         found = memo.get(hand.key)
         if found is None:
             stand = self.stand(hand)
@@ -245,34 +317,44 @@ class Evaluator:
         """Take one card, then play on as :meth:`play_on`."""
         if self.finite:
             assert hand.counts is not None
-            return self._hit_finite(hand.counts, hand.hard, hand.ace, hits, memo)
+            return self._hit_coded(hand.counts, hand.code, hand.hard, hand.ace, hits, memo)
         return sum(p * self.play_on(hand.add(r), hits, memo) for p, r in self.draws(hand))
 
-    def _play_finite(
-        self, counts: Counts, hard: int, ace: bool, hits: HitRule | None, memo: dict[object, float]
+    def _play_coded(
+        self,
+        counts: Counts,
+        code: int,
+        hard: int,
+        ace: bool,
+        hits: HitRule | None,
+        memo: dict[object, float],
     ) -> float:
-        found = memo.get(counts)
-        if found is None:
-            value = total(hard, ace)[0]
-            stand = self._stand.get(counts)
-            if stand is None:
-                stand = stand_value(value, self._dist_finite(counts), self.objective)
-                self._stand[counts] = stand
-            if value >= 21:
-                found = stand
-            elif hits is None:
-                found = max(stand, self._hit_finite(counts, hard, ace, hits, memo))
-            elif hits(Hand(hard, ace, counts)):
-                found = self._hit_finite(counts, hard, ace, hits, memo)
-            else:
-                found = stand
-            memo[counts] = found
+        """:meth:`play_on` for a finite hand not yet in ``memo`` (keyed by its code)."""
+        value = total(hard, ace)[0]
+        stand = self._stand.get(code)
+        if stand is None:
+            stand = self._stand_finite(counts, code, value)
+        if value >= 21:
+            found = stand
+        elif hits is None:
+            found = max(stand, self._hit_coded(counts, code, hard, ace, hits, memo))
+        elif hits(Hand(hard, ace, counts, code)):
+            found = self._hit_coded(counts, code, hard, ace, hits, memo)
+        else:
+            found = stand
+        memo[code] = found
         return found
 
-    def _hit_finite(
-        self, counts: Counts, hard: int, ace: bool, hits: HitRule | None, memo: dict[object, float]
+    def _hit_coded(
+        self,
+        counts: Counts,
+        code: int,
+        hard: int,
+        ace: bool,
+        hits: HitRule | None,
+        memo: dict[object, float],
     ) -> float:
-        shoe = [a - b for a, b in zip(self.left, counts, strict=True)]
+        shoe: list[int] = list(map(sub, self.left, counts))
         size = sum(shoe)
         hole = self._hole
         acc = 0.0
@@ -289,8 +371,14 @@ class Evaluator:
                 else:
                     acc -= n * (1.0 - (shoe[hole] - (r == hole)) / (size - 1))
             else:
-                child = (*counts[:r], counts[r] + 1, *counts[r + 1 :])
-                acc += n * self._play_finite(child, new_hard, ace or r == ACE, hits, memo)
+                child_code = code + RANK_CODES[r]
+                found = memo.get(child_code)
+                if found is None:
+                    child = (*counts[:r], counts[r] + 1, *counts[r + 1 :])
+                    found = self._play_coded(
+                        child, child_code, new_hard, ace or r == ACE, hits, memo
+                    )
+                acc += n * found
         return acc / size
 
     def double(self, hand: Hand) -> float:
@@ -334,12 +422,16 @@ def precompute(
     rules: BlackjackRules,
     upcard: int,
     shoe: Counts,
-    mode: dealer.BjMode,
-    keys: Sequence[Counts],
-) -> dict[Counts, list[float]]:
-    """Dealer distributions for many removed-card multisets at once (finite shoe)."""
+    objective: Objective,
+    removed: npt.NDArray[np.int64],
+) -> StandRows:
+    """Stand rows for many removed-card multisets at once (finite shoe): ``removed`` holds
+    one multiset of counts a row (M, 10); one batched dealer pass, then
+    :func:`stand_table`."""
+    mode = bj_mode(rules, objective)
     base = np.array(shoe, dtype=np.int64)
     base[upcard] -= 1
-    shoes = base[None, :] - np.array(keys, dtype=np.int64).reshape(len(keys), 10)
-    table = dealer.distributions(upcard, rules.hits_soft_17, mode, shoes)
-    return {key: row for key, row in zip(keys, table.tolist(), strict=True)}
+    table = dealer.distributions(upcard, rules.hits_soft_17, mode, base[None, :] - removed)
+    codes = removed @ np.array(RANK_CODES, dtype=np.int64)
+    rows: list[list[float]] = stand_table(table, objective).tolist()
+    return dict(zip(codes.tolist(), rows, strict=True))

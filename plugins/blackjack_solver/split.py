@@ -33,7 +33,13 @@ from functools import cache
 
 from croupier.engine import BlackjackRules, CroupierError
 from croupier.plugins.blackjack_solver.cards import ACE, Counts
-from croupier.plugins.blackjack_solver.hands import INFINITE_PROBS, Evaluator, Hand, Objective
+from croupier.plugins.blackjack_solver.hands import (
+    INFINITE_PROBS,
+    Evaluator,
+    Hand,
+    Objective,
+    StandRows,
+)
 
 # play(evaluator, hand): the value of a two-card split hand in that evaluator's shoe
 PostSplitPlay = Callable[[Evaluator, Hand], float]
@@ -60,14 +66,14 @@ class SplitShoes:
         shoe: Counts | None,
         rank: int,
         objective: Objective = "ev",
-        dists: dict[Counts, list[float]] | None = None,
+        stands: StandRows | None = None,
     ) -> None:
         self.rules = rules
         self.upcard = upcard
         self.shoe = shoe
         self.rank = rank
         self.objective: Objective = objective
-        self.dists = dists if dists is not None else {}
+        self.stands: StandRows = stands if stands is not None else {}
         self.limit = split_limit(rank, rules.max_split_hands, rules.resplit_aces)
         self._contexts: dict[int, Evaluator] = {}
         self.memos: dict[tuple[int, str], dict[object, float]] = {}
@@ -91,7 +97,7 @@ class SplitShoes:
         if found is None:
             extra = tuple(1 + a if r == self.rank else 0 for r in range(10))
             found = Evaluator(
-                self.rules, self.upcard, self.shoe, self.objective, extra=extra, dists=self.dists
+                self.rules, self.upcard, self.shoe, self.objective, extra=extra, stands=self.stands
             )
             self._contexts[a] = found
         return found
