@@ -37,11 +37,9 @@ from croupier.protocol.codec import (
     MAX_MSGID,
     Decoder,
     InvalidMessage,
-    Message,
     Notification,
     Request,
     Response,
-    encode,
     parse,
 )
 from croupier.protocol.errors import (
@@ -51,6 +49,7 @@ from croupier.protocol.errors import (
     ProtocolViolation,
     RpcError,
 )
+from croupier.protocol.writer import SessionWriter
 
 log = logging.getLogger("croupier.protocol")
 
@@ -85,7 +84,7 @@ async def _ignore(session: Session, notification: Notification) -> None:
     return None
 
 
-class Session:
+class Session(SessionWriter):
     """One end of a msgpack-rpc connection. Call :meth:`run` in a task, then use it.
 
     ``on_request(session, request)`` returns the result or raises :class:`RpcError`;
@@ -310,104 +309,7 @@ class Session:
         if self._in_flight == 0 and self._quiet is not None:
             self._quiet.set()
 
-    # -- sending ---------------------------------------------------------------------------
-    def _encode(self, message: Message) -> bytes:
-        try:
-            data = encode(message)
-        except (TypeError, ValueError, OverflowError) as exc:
-            if not isinstance(message, Response):
-                raise RpcError(Code.INVALID_PARAMS, f"cannot encode the message: {exc}") from None
-            log.error("%s: result of msgid %d cannot be encoded: %s", self.name, message.msgid, exc)
-            error = RpcError(Code.INTERNAL_ERROR, "the result cannot be encoded as msgpack")
-            return encode(Response(message.msgid, error.to_wire(), None))
-        if len(data) > self.limits.max_message_size:
-            error = RpcError(
-                Code.MESSAGE_TOO_LARGE,
-                f"the message would be {len(data)} bytes, over the limit of "
-                f"{self.limits.max_message_size}",
-            )
-            if not isinstance(message, Response):
-                raise error
-            return encode(Response(message.msgid, error.to_wire(), None))
-        return data
-
-    async def _send(self, message: Message) -> None:
-        """Write one message; a peer that does not read within ``send_timeout`` is dropped."""
-        if self._closed:
-            raise ConnectionClosed()
-        await self._send_bytes(self._encode(message))
-
-    async def _send_bytes(self, data: bytes) -> None:
-        """Write ``data`` after the outbox, in order; a peer that does not read within
-        ``send_timeout`` is dropped.
-
-        When nobody else is writing and the socket has room (nearly always), the bytes go
-        out with one direct non-blocking write: no task switch, no cancel scope. Only what
-        the kernel does not take at once is sent the trio way, under the timeout.
-        """
-        lock = self._send_lock
-        try:
-            if lock.locked():  # someone is mid-write: wait, then write in turn
-                await lock.acquire()
-                try:
-                    rest = self._write_now(self._with_outbox(data))
-                except BaseException:
-                    lock.release()
-                    raise
-            else:
-                # nobody is writing, and nothing awaits before this write: the bytes go out
-                # in order without taking the lock; it is taken only to wait for the rest
-                rest = self._write_now(self._with_outbox(data))
-                if not rest:
-                    return
-                lock.acquire_nowait()
-            try:
-                timed_out = bool(rest) and await self._write_rest(rest)
-            finally:
-                lock.release()
-            if timed_out:
-                self.closed_reason = f"peer did not read for {self.limits.send_timeout:g} s"
-                await self.close()
-                raise ConnectionClosed(self.closed_reason)
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            self.closed_reason = self.closed_reason or "connection lost"
-            await self.close()
-            raise ConnectionClosed(self.closed_reason) from None
-
-    def _with_outbox(self, data: bytes) -> bytes:
-        """``data`` after the waiting quick answers (the outbox is emptied)."""
-        if self._closed:
-            raise trio.ClosedResourceError
-        if not self._outbox:
-            return data
-        self._outbox.append(data)
-        data = b"".join(self._outbox)
-        self._outbox.clear()
-        return data
-
-    def _write_now(self, data: bytes) -> bytes | memoryview:
-        """Write what the socket takes without waiting; return the rest."""
-        if self._socket is None or not data:
-            return data
-        fd = self._socket.fileno()  # -1 once closed; read right before the write, no await
-        if fd < 0:
-            raise trio.ClosedResourceError
-        try:
-            sent = os.write(fd, data)
-        except BlockingIOError:
-            return data
-        return memoryview(data)[sent:] if sent < len(data) else b""
-
-    async def _write_rest(self, data: bytes | memoryview) -> bool:
-        """Send ``data`` the trio way; True when ``send_timeout`` passed first."""
-        timeout = self.limits.send_timeout
-        deadline = math.inf if timeout is None else trio.current_time() + timeout
-        # shielded: a write cut in half would corrupt the stream for every later message;
-        # only our own deadline (then we close) may interrupt it
-        with trio.CancelScope(deadline=deadline, shield=True) as scope:
-            await self.stream.send_all(data)
-        return scope.cancelled_caught
-
+    # -- sending (the write path itself is SessionWriter's) ---------------------------
     async def _send_error_notification(self, error: RpcError) -> None:
         with trio.move_on_after(1.0):
             with contextlib.suppress(ConnectionClosed):

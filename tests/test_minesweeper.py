@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from croupier.engine import CroupierError, SpecError
 from croupier.plugins.minesweeper import analysis as analysis_module
 from croupier.plugins.minesweeper import endgame as endgame_module
+from croupier.plugins.minesweeper import enumeration
 from croupier.plugins.minesweeper import guess as guess_module
 from croupier.plugins.minesweeper.analysis import (
     InconsistentBoardError,
@@ -174,7 +175,7 @@ def test_inconsistent_boards(text, mines, message):
 
 
 def test_budget_turns_a_hopeless_search_into_an_error(monkeypatch):
-    monkeypatch.setattr(analysis_module, "NODE_BUDGET", 5)
+    monkeypatch.setattr(enumeration, "NODE_BUDGET", 5)
     board = parse_board("?????????\n?1?1?1?1?\n?????????")
     with pytest.raises(TooComplexError, match="too complex"):
         analyze(board, 4)

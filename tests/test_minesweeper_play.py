@@ -83,9 +83,9 @@ def test_auto_play_is_reproducible_golden():
 
 
 def test_auto_play_survives_a_search_budget_that_runs_out(monkeypatch):
-    from croupier.plugins.minesweeper import analysis
+    from croupier.plugins.minesweeper import enumeration
 
-    monkeypatch.setattr(analysis, "NODE_BUDGET", 1)
+    monkeypatch.setattr(enumeration, "NODE_BUDGET", 1)
     result = play_game(GameSpec(9, 9, 10, "opening"), Stream(4).child("game-0"))
     assert result.guesses > 0
 

@@ -14,17 +14,25 @@ composition the player can hold (one vectorised pass per upcard in a finite shoe
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import cache
 
 import attrs
 import numpy as np
-import numpy.typing as npt
 
 from croupier.engine import BlackjackRules, CroupierError
 from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, full_shoe
 from croupier.plugins.blackjack_solver.chart import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, Chart
+from croupier.plugins.blackjack_solver.compositions import (
+    IntArray as IntArray,
+)
+from croupier.plugins.blackjack_solver.compositions import (
+    compositions as compositions,
+)
+from croupier.plugins.blackjack_solver.compositions import (
+    deal_probability,
+    pair_counts,
+    player_keys,
+)
 from croupier.plugins.blackjack_solver.hands import (
-    INFINITE_PROBS,
     Evaluator,
     Hand,
     HitRule,
@@ -40,7 +48,6 @@ from croupier.plugins.blackjack_solver.split import (
 )
 
 SUPPORTED_DEALERS = ("s17", "h17")
-IntArray = npt.NDArray[np.int64]
 
 
 def check_rules(rules: BlackjackRules) -> None:
@@ -52,58 +59,6 @@ def check_rules(rules: BlackjackRules) -> None:
 
 def shoe_of(rules: BlackjackRules) -> Counts | None:
     return None if rules.decks is None else full_shoe(rules.decks)
-
-
-def deal_probability(shoe: Counts | None, cards: tuple[int, ...]) -> float:
-    """P(the cards come out in this order) from the full shoe."""
-    prob = 1.0
-    if shoe is None:
-        for r in cards:
-            prob *= INFINITE_PROBS[r]
-        return prob
-    left = list(shoe)
-    size = sum(left)
-    for r in cards:
-        if left[r] <= 0:
-            return 0.0
-        prob *= left[r] / size
-        left[r] -= 1
-        size -= 1
-    return prob
-
-
-def compositions(limit: Counts, must: int | None = None) -> Iterator[Counts]:
-    """Multisets of ranks within ``limit`` with a hard sum of at most 21 (containing
-    ``must`` if given)."""
-    tight = [r for r in range(10) if limit[r] < 21 // (r + 1)]
-    for c in _all_compositions(must):
-        if all(c[r] <= limit[r] for r in tight):
-            yield c
-
-
-@cache
-def _all_compositions(must: int | None) -> tuple[Counts, ...]:
-    return tuple(_walk_compositions((21,) * 10, must))
-
-
-def _walk_compositions(limit: Counts, must: int | None) -> Iterator[Counts]:
-    counts = [0] * 10
-
-    def walk(start: int, hard: int) -> Iterator[Counts]:
-        for r in range(start, 10):
-            if hard + r + 1 > 21 or counts[r] >= limit[r]:
-                continue
-            counts[r] += 1
-            if must is None or counts[must] > 0:
-                yield tuple(counts)
-            yield from walk(r, hard + r + 1)
-            counts[r] -= 1
-
-    yield from walk(0, 0)
-
-
-def pair_counts(rank: int) -> Counts:
-    return tuple(1 if r == rank else 0 for r in range(10))
 
 
 def two_card_hand(c1: int, c2: int, finite: bool) -> Hand:
@@ -118,23 +73,6 @@ def split_removals(shoes: SplitShoes) -> int:
     """How many shoes (``a`` = 0, 1, ...) a split's exact value reads: up to
     ``2 (limit - 2)`` further pair cards out, as many as the shoe holds."""
     return min(2 * (shoes.limit - 2), shoes.pairs) + 1
-
-
-@cache
-def player_keys(limit: Counts, pairs: tuple[int, ...]) -> tuple[frozenset[Counts], IntArray]:
-    """The cards a player can hold (two or more, hard sum at most 21, within ``limit``),
-    and those of a split hand of each rank in ``pairs`` with its pair card out, as a set
-    and as sorted rows of counts (read-only). Counts in ``limit`` above what a hand of 21
-    can hold change nothing, so callers cap them (one above, for the pair card) and the
-    shoes of one size share an entry."""
-    keys = {c for c in compositions(limit) if sum(c) >= 2}
-    for x in pairs:
-        pair_limit = [*limit[:x], limit[x] - 1, *limit[x + 1 :]]
-        for c in compositions(tuple(pair_limit), must=x):
-            keys.add((*c[:x], c[x] + 1, *c[x + 1 :]))
-    removed = np.array(sorted(keys), dtype=np.int64).reshape(len(keys), 10)
-    removed.flags.writeable = False
-    return frozenset(keys), removed
 
 
 class UpcardSolver:

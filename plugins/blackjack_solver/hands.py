@@ -27,6 +27,18 @@ import numpy.typing as npt
 from croupier.engine import BlackjackRules
 from croupier.plugins.blackjack_solver import dealer
 from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, total
+from croupier.plugins.blackjack_solver.stand import (
+    STAND_TOTALS as STAND_TOTALS,
+)
+from croupier.plugins.blackjack_solver.stand import (
+    StandRows as StandRows,
+)
+from croupier.plugins.blackjack_solver.stand import (
+    stand_column,
+    stand_row,
+    stand_table,
+    stand_value,
+)
 
 Objective = Literal["ev", "win-probability"]
 FloatArray = npt.NDArray[np.float64]
@@ -90,56 +102,6 @@ def make_hand(cards: Sequence[int], finite: bool) -> Hand:
 def infinite_distribution(upcard: int, hits_soft_17: bool, mode: dealer.BjMode) -> list[float]:
     """The dealer's outcomes from an infinite deck (cached: it never changes)."""
     return dealer.distribution(upcard, hits_soft_17, mode, INFINITE_PROBS)
-
-
-def stand_value(player: int, dist: Sequence[float], objective: Objective) -> float:
-    """Value of standing on ``player`` (not a natural) against the dealer's outcomes."""
-    win = dist[dealer.BUST]
-    push = 0.0
-    lose = dist[dealer.BLACKJACK]
-    for o in range(5):
-        if player > 17 + o:
-            win += dist[o]
-        elif player == 17 + o:
-            push = dist[o]
-        else:
-            lose += dist[o]
-    if objective == "win-probability":
-        return win + 0.5 * push
-    return win - lose
-
-
-# the player totals whose stand values differ: 16 (any total below 17) and 17..21
-STAND_TOTALS = (16, 17, 18, 19, 20, 21)
-StandRows = dict[int, list[float]]  # encode(hand counts + extra) -> values at STAND_TOTALS
-
-
-def stand_column(player: int) -> int:
-    """The column of ``player``'s total in a stand row (see ``STAND_TOTALS``)."""
-    return player - 16 if player > 16 else 0
-
-
-def stand_row(dist: Sequence[float], objective: Objective) -> list[float]:
-    return [stand_value(t, dist, objective) for t in STAND_TOTALS]
-
-
-def stand_table(dists: FloatArray, objective: Objective) -> FloatArray:
-    """:func:`stand_row` for every row of ``dists`` (M, 7): the very same floating-point
-    operations in the same order, column by column, so identical to the last bit."""
-    columns = []
-    for player in STAND_TOTALS:
-        win = dists[:, dealer.BUST].copy()
-        push = np.zeros(len(dists))
-        lose = dists[:, dealer.BLACKJACK].copy()
-        for o in range(5):
-            if player > 17 + o:
-                win += dists[:, o]
-            elif player == 17 + o:
-                push = dists[:, o]
-            else:
-                lose += dists[:, o]
-        columns.append(win + 0.5 * push if objective == "win-probability" else win - lose)
-    return np.stack(columns, axis=1)
 
 
 def bj_mode(rules: BlackjackRules, objective: Objective) -> dealer.BjMode:

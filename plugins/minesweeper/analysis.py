@@ -13,7 +13,8 @@ How, so that expert boards solve in milliseconds:
    runs over boxes, not cells.
 3. Boxes linked by constraints form *components*, which are enumerated independently by
    backtracking (bounded by the constraints' remaining need and room, so a dead branch is
-   never entered), each yielding its weight per number of mines k.
+   never entered), each yielding its weight per number of mines k
+   (:mod:`croupier.plugins.minesweeper.enumeration`).
 4. The covered cells next to no number (the interior) share the remaining mines: a
    combination of components with S mines in all is weighted by ``C(interior, remaining - S)``,
    exact big integers. Without a mine total the components are independent and the interior
@@ -31,29 +32,45 @@ so an answer never depends on what was solved before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from fractions import Fraction
-from functools import lru_cache
 from itertools import combinations
 from math import comb
 
 import attrs
 
 from croupier.engine import CroupierError
+from croupier.plugins.minesweeper import enumeration
 from croupier.plugins.minesweeper.board import COVERED, FLAG, Board, neighbours
+from croupier.plugins.minesweeper.enumeration import (
+    ENUMERATION_CACHE,
+    MAX_DEPTH,
+    MAX_LISTED_SETS,
+    NODE_BUDGET,
+    TooComplexError,
+    _enumerate,
+    _remembered,
+    _search,
+)
 
-NODE_BUDGET = 500_000
-MAX_DEPTH = 900
-MAX_LISTED_SETS = 8
-ENUMERATION_CACHE = 4096
+# the enumeration's names are re-exported: callers, tests and benchmarks find them here
+__all__ = [
+    "ENUMERATION_CACHE",
+    "MAX_DEPTH",
+    "MAX_LISTED_SETS",
+    "NODE_BUDGET",
+    "Analysis",
+    "Component",
+    "InconsistentBoardError",
+    "TooComplexError",
+    "_enumerate",
+    "_remembered",
+    "_search",
+    "analyze",
+]
 
 
 class InconsistentBoardError(CroupierError):
     """No placement of mines agrees with the board."""
-
-
-class TooComplexError(CroupierError):
-    """The exact enumeration would take too long (its node budget ran out)."""
 
 
 @attrs.frozen
@@ -146,124 +163,6 @@ def _propagate(
     return known, reduced
 
 
-Weights = dict[int, list[int]]
-Leaves = list[tuple[int, ...]]
-
-
-def _enumerate(
-    sizes: tuple[int, ...],
-    needs: tuple[int, ...],
-    cons_boxes: tuple[tuple[int, ...], ...],
-    budget: list[int],
-) -> tuple[Weights, Leaves]:
-    """Weights of one component by mine count: ``k -> [weight, mine weight per box...]``.
-
-    Also returns up to ``MAX_LISTED_SETS + 1`` solutions (mines per box) for display.
-    Charges ``budget[0]`` one step per search node, raising :class:`TooComplexError` when it
-    runs out, exactly as if the component were enumerated afresh (see :func:`_remembered`).
-    The results are shared between calls and must not be modified.
-    """
-    weights, leaves, steps = _remembered(sizes, needs, cons_boxes, NODE_BUDGET)
-    budget[0] -= steps
-    if budget[0] < 0:
-        raise _too_complex()
-    return weights, leaves
-
-
-def _too_complex() -> TooComplexError:
-    return TooComplexError(
-        f"this position is too complex to solve exactly (more than {NODE_BUDGET:,} search steps)"
-    )
-
-
-@lru_cache(maxsize=ENUMERATION_CACHE)
-def _remembered(
-    sizes: tuple[int, ...],
-    needs: tuple[int, ...],
-    cons_boxes: tuple[tuple[int, ...], ...],
-    limit: int,
-) -> tuple[Weights, Leaves, int]:
-    """:func:`_enumerate` with a budget of ``limit`` steps, and the steps it took."""
-    budget = [limit]
-    weights, leaves = _search(sizes, needs, cons_boxes, budget)
-    return weights, leaves, limit - budget[0]
-
-
-def _search(
-    sizes: Sequence[int],
-    needs: Sequence[int],
-    cons_boxes: Sequence[Sequence[int]],
-    budget: list[int],
-) -> tuple[Weights, Leaves]:
-    """The backtracking enumeration behind :func:`_enumerate`."""
-    nboxes = len(sizes)
-    box_cons: list[list[int]] = [[] for _ in sizes]
-    for c, members in enumerate(cons_boxes):
-        for b in members:
-            box_cons[b].append(c)
-    if nboxes > MAX_DEPTH:
-        raise TooComplexError(
-            f"a group of {nboxes} linked frontier regions is too large to enumerate exactly"
-        )
-    # breadth-first order through the constraints, so that constraints close early
-    order: list[int] = []
-    seen = [False] * nboxes
-    queue = [0]
-    seen[0] = True
-    while queue:
-        b = queue.pop(0)
-        order.append(b)
-        for c in box_cons[b]:
-            for other in cons_boxes[c]:
-                if not seen[other]:
-                    seen[other] = True
-                    queue.append(other)
-    need = list(needs)
-    cap = [sum(sizes[b] for b in boxes) for boxes in cons_boxes]
-    assign = [0] * nboxes
-    result: dict[int, list[int]] = {}
-    leaves: list[tuple[int, ...]] = []
-
-    def rec(pos: int, k: int, weight: int) -> None:
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise _too_complex()
-        if pos == nboxes:
-            entry = result.get(k)
-            if entry is None:
-                entry = result[k] = [0] * (nboxes + 1)
-            entry[0] += weight
-            for b, m in enumerate(assign):
-                if m:
-                    entry[b + 1] += weight * m
-            if len(leaves) <= MAX_LISTED_SETS:
-                leaves.append(tuple(assign))
-            return
-        b = order[pos]
-        size = sizes[b]
-        cons = box_cons[b]
-        lo, hi = 0, size
-        for c in cons:
-            left = need[c]
-            hi = min(hi, left)
-            lo = max(lo, left - (cap[c] - size))
-        for c in cons:
-            cap[c] -= size
-        for m in range(lo, hi + 1):
-            for c in cons:
-                need[c] -= m
-            assign[b] = m
-            rec(pos + 1, k + m, weight * comb(size, m))
-            for c in cons:
-                need[c] += m
-        assign[b] = 0
-        for c in cons:
-            cap[c] += size
-
-    rec(0, 0, 1)
-    return result, leaves
-
-
 def _components(
     reduced: list[tuple[int, list[int]]],
 ) -> list[tuple[list[tuple[int, ...]], list[int], list[list[int]]]]:
@@ -333,7 +232,7 @@ def analyze(board: Board, total_mines: int | None = None) -> Analysis:
             )
     known, reduced = _propagate(board, _constraints(board))
     parts = _components(reduced)
-    budget = [NODE_BUDGET]
+    budget = [enumeration.NODE_BUDGET]
     solved = []
     for boxes, needs, cons_boxes in parts:
         sizes = tuple(len(cells) for cells in boxes)

@@ -1,0 +1,203 @@
+"""A tournament's log and result: the JSON-lines format, the result, and the log's replay.
+
+Split from :mod:`croupier.engine.tournament_run` (which re-exports :class:`TournamentResult`
+and :func:`replay_tournament`) so that what a tournament produces, and how a log is checked,
+reads apart from how the tables are played.
+
+The log is JSON lines: a header (``{"log": "croupier-tournament", ...}``); for each table a
+``{"table": job}`` line followed by that table's own log (a ``croupier-table`` header and
+its events, as :mod:`croupier.engine.tablelog` writes them); ``{"disqualified": ...}``
+lines; and a last ``{"standings": [...]}`` line. :func:`replay_tournament` checks every
+seating and table seed against the header's seed, replays every table from its seed and
+logged actions, and recomputes the standings.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from croupier.engine.errors import CroupierError
+from croupier.engine.manager import PluginManager
+from croupier.engine.standings import Standing
+from croupier.engine.tablelog import read_log, replay
+from croupier.engine.tournament import (
+    TableJob,
+    TableResult,
+    Tournament,
+    TournamentConfig,
+)
+
+LOG_NAME = "croupier-tournament"
+LOG_VERSION = 1
+
+
+@attrs.frozen
+class TournamentResult:
+    """The standings and the totals of a finished (or replayed) tournament."""
+
+    config: TournamentConfig
+    names: tuple[str, ...]
+    standings: tuple[Standing, ...]
+    rounds: int
+    tables: int
+    hands: int
+    decisions: int
+    conserved: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seed": self.config.seed,
+            "settings": self.config.to_dict(),
+            "bots": list(self.names),
+            "rounds_played": self.rounds,
+            "tables": self.tables,
+            "hands": self.hands,
+            "decisions": self.decisions,
+            "conserved": self.conserved,
+            "standings": [s.to_dict() for s in self.standings],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> TournamentResult:
+        """The result back from :meth:`to_dict`'s data (e.g. a server's ``tournament.info``)."""
+        try:
+            standings = []
+            for s in data["standings"]:
+                fields = dict(s)
+                fields["scores"] = tuple(fields["scores"])
+                standings.append(Standing(**fields))
+            return cls(
+                TournamentConfig.from_dict(data["settings"]),
+                tuple(data["bots"]),
+                tuple(standings),
+                int(data["rounds_played"]),
+                int(data["tables"]),
+                int(data["hands"]),
+                int(data["decisions"]),
+                bool(data["conserved"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CroupierError(f"bad tournament result: {exc}") from None
+
+
+LogWriter = Callable[[dict[str, Any]], None]
+
+
+def _header(config: TournamentConfig, names: Sequence[str]) -> dict[str, Any]:
+    return {
+        "log": LOG_NAME,
+        "version": LOG_VERSION,
+        "seed": config.seed,
+        "settings": config.to_dict(),
+        "bots": list(names),
+    }
+
+
+def _finish(tournament: Tournament, write: LogWriter | None) -> TournamentResult:
+    standings = tournament.standings()
+    if write is not None:
+        write({"standings": [s.to_dict() for s in standings]})
+    return TournamentResult(
+        tournament.config,
+        tuple(tournament.names),
+        tuple(standings),
+        tournament.round,
+        tournament.tables,
+        tournament.hands(),
+        tournament.decisions,
+        tournament.conserved,
+    )
+
+
+def replay_tournament(manager: PluginManager, lines: Iterable[str]) -> TournamentResult:
+    """Replay a tournament log: every seating, table seed and table is checked against the
+    header's seed; the standings are recomputed (and compared with the logged ones)."""
+    items = iter(_json_lines(lines))
+    header = next(items, None)
+    if not isinstance(header, dict) or header.get("log") != LOG_NAME:
+        raise CroupierError("not a croupier tournament log (no header line)")
+    if header.get("version") != LOG_VERSION:
+        raise CroupierError(f"unsupported tournament log version {header.get('version')!r}")
+    config = TournamentConfig.from_dict(header.get("settings"))
+    names = header.get("bots")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise CroupierError("bad tournament log header: no list of bots")
+    tournament = Tournament(config, names)
+    blocks: list[tuple[dict[str, Any], list[str]]] = []
+    disqualified: list[Any] = []
+    logged_standings: Any = None
+    for item in items:
+        if isinstance(item, dict) and "table" in item:
+            blocks.append((item["table"], []))
+        elif isinstance(item, dict) and "disqualified" in item:
+            disqualified.append(item["disqualified"])
+        elif isinstance(item, dict) and "standings" in item:
+            logged_standings = item["standings"]
+        elif blocks:
+            blocks[-1][1].append(json.dumps(item))
+        else:
+            raise CroupierError("the tournament log has a line outside any table")
+    position = 0
+    notes: list[dict[str, Any]] = []
+    while jobs := tournament.next_jobs():
+        results = []
+        for job in jobs:
+            if position >= len(blocks):
+                raise CroupierError(f"the log ends before table {job.to_dict()}")
+            logged, table_lines = blocks[position]
+            position += 1
+            if logged != job.to_dict():
+                raise CroupierError(f"the log's table {logged} should be {job.to_dict()}")
+            results.append(_replay_table(manager, config, job, table_lines))
+        notes += tournament.apply(results)
+    if position != len(blocks):
+        raise CroupierError(f"the log has {len(blocks) - position} tables too many")
+    if notes != disqualified:
+        raise CroupierError("the log's disqualifications differ from the replay's")
+    result = _finish(tournament, None)
+    if logged_standings is not None and logged_standings != [s.to_dict() for s in result.standings]:
+        raise CroupierError("the log's standings differ from the replay's")
+    return result
+
+
+def _replay_table(
+    manager: PluginManager, config: TournamentConfig, job: TableJob, lines: list[str]
+) -> TableResult:
+    try:
+        core = replay(manager, lines)
+        header, events = read_log(lines)
+    except CroupierError as exc:
+        where = f"tourney {job.tourney} round {job.round} table {job.table}"
+        raise CroupierError(f"{where}: {exc}") from None
+    if int(header["seed"]) != job.seed or tuple(header["chips"]) != job.chips:
+        raise CroupierError(f"the log's table {job.to_dict()} has another seed or chips")
+    if header["rules"] != config.rules.to_dict():
+        raise CroupierError(f"the log's table {job.to_dict()} has other rules")
+    n = len(job.bots)
+    hands, faults = [0] * n, [0] * n
+    decisions = 0
+    for e in events:
+        if e.seat is None:
+            continue
+        if e.kind == "settle" and e.hand == 0:
+            hands[e.seat - 1] += 1
+        elif e.kind == "default":
+            faults[e.seat - 1] += 1
+        elif e.kind == "action":
+            decisions += 1
+    chips = tuple(core.ledger.balances[seat.account] for seat in core.seats)
+    return TableResult(job, chips, tuple(hands), tuple(faults), decisions, core.ledger.conserved())
+
+
+def _json_lines(lines: Iterable[str]) -> Iterable[Any]:
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CroupierError(f"line {number} of the log is not JSON: {exc.msg}") from None

@@ -1,0 +1,144 @@
+"""The exact enumeration of one frontier component of a Minesweeper position.
+
+Split from :mod:`croupier.plugins.minesweeper.analysis`, which builds the constraints, boxes
+and components and combines the results: this module holds only the backtracking search over
+one component's boxes (:func:`_search`), its memory by component shape (:func:`_remembered`,
+``ENUMERATION_CACHE`` shapes) and the node budget that turns a hopeless position into a
+one-line :class:`TooComplexError` (:func:`_enumerate`). ``NODE_BUDGET`` is read here, so
+patch it on this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from math import comb
+
+from croupier.engine import CroupierError
+
+NODE_BUDGET = 500_000
+MAX_DEPTH = 900
+MAX_LISTED_SETS = 8
+ENUMERATION_CACHE = 4096
+
+
+class TooComplexError(CroupierError):
+    """The exact enumeration would take too long (its node budget ran out)."""
+
+
+Weights = dict[int, list[int]]
+Leaves = list[tuple[int, ...]]
+
+
+def _enumerate(
+    sizes: tuple[int, ...],
+    needs: tuple[int, ...],
+    cons_boxes: tuple[tuple[int, ...], ...],
+    budget: list[int],
+) -> tuple[Weights, Leaves]:
+    """Weights of one component by mine count: ``k -> [weight, mine weight per box...]``.
+
+    Also returns up to ``MAX_LISTED_SETS + 1`` solutions (mines per box) for display.
+    Charges ``budget[0]`` one step per search node, raising :class:`TooComplexError` when it
+    runs out, exactly as if the component were enumerated afresh (see :func:`_remembered`).
+    The results are shared between calls and must not be modified.
+    """
+    weights, leaves, steps = _remembered(sizes, needs, cons_boxes, NODE_BUDGET)
+    budget[0] -= steps
+    if budget[0] < 0:
+        raise _too_complex()
+    return weights, leaves
+
+
+def _too_complex() -> TooComplexError:
+    return TooComplexError(
+        f"this position is too complex to solve exactly (more than {NODE_BUDGET:,} search steps)"
+    )
+
+
+@lru_cache(maxsize=ENUMERATION_CACHE)
+def _remembered(
+    sizes: tuple[int, ...],
+    needs: tuple[int, ...],
+    cons_boxes: tuple[tuple[int, ...], ...],
+    limit: int,
+) -> tuple[Weights, Leaves, int]:
+    """:func:`_enumerate` with a budget of ``limit`` steps, and the steps it took."""
+    budget = [limit]
+    weights, leaves = _search(sizes, needs, cons_boxes, budget)
+    return weights, leaves, limit - budget[0]
+
+
+def _search(
+    sizes: Sequence[int],
+    needs: Sequence[int],
+    cons_boxes: Sequence[Sequence[int]],
+    budget: list[int],
+) -> tuple[Weights, Leaves]:
+    """The backtracking enumeration behind :func:`_enumerate`."""
+    nboxes = len(sizes)
+    box_cons: list[list[int]] = [[] for _ in sizes]
+    for c, members in enumerate(cons_boxes):
+        for b in members:
+            box_cons[b].append(c)
+    if nboxes > MAX_DEPTH:
+        raise TooComplexError(
+            f"a group of {nboxes} linked frontier regions is too large to enumerate exactly"
+        )
+    # breadth-first order through the constraints, so that constraints close early
+    order: list[int] = []
+    seen = [False] * nboxes
+    queue = [0]
+    seen[0] = True
+    while queue:
+        b = queue.pop(0)
+        order.append(b)
+        for c in box_cons[b]:
+            for other in cons_boxes[c]:
+                if not seen[other]:
+                    seen[other] = True
+                    queue.append(other)
+    need = list(needs)
+    cap = [sum(sizes[b] for b in boxes) for boxes in cons_boxes]
+    assign = [0] * nboxes
+    result: dict[int, list[int]] = {}
+    leaves: list[tuple[int, ...]] = []
+
+    def rec(pos: int, k: int, weight: int) -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _too_complex()
+        if pos == nboxes:
+            entry = result.get(k)
+            if entry is None:
+                entry = result[k] = [0] * (nboxes + 1)
+            entry[0] += weight
+            for b, m in enumerate(assign):
+                if m:
+                    entry[b + 1] += weight * m
+            if len(leaves) <= MAX_LISTED_SETS:
+                leaves.append(tuple(assign))
+            return
+        b = order[pos]
+        size = sizes[b]
+        cons = box_cons[b]
+        lo, hi = 0, size
+        for c in cons:
+            left = need[c]
+            hi = min(hi, left)
+            lo = max(lo, left - (cap[c] - size))
+        for c in cons:
+            cap[c] -= size
+        for m in range(lo, hi + 1):
+            for c in cons:
+                need[c] -= m
+            assign[b] = m
+            rec(pos + 1, k + m, weight * comb(size, m))
+            for c in cons:
+                need[c] += m
+        assign[b] = 0
+        for c in cons:
+            cap[c] += size
+
+    rec(0, 0, 1)
+    return result, leaves

@@ -1,0 +1,139 @@
+"""The write path of a :class:`~croupier.protocol.session.Session`: encoding and the outbox.
+
+Split from the session so the receive/dispatch logic and the byte-level writing can be read
+apart. :class:`SessionWriter` is a mixin: it encodes messages within the size limit, batches
+the answers to quick requests (the outbox) and writes directly to the socket when it has
+room, falling back to trio's ``send_all`` under ``send_timeout`` only for what the kernel
+does not take at once. The session supplies the state it declares.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from typing import TYPE_CHECKING
+
+import trio
+
+from croupier.protocol.codec import Message, Response, encode
+from croupier.protocol.errors import Code, ConnectionClosed, RpcError
+
+if TYPE_CHECKING:
+    from croupier.protocol.session import SessionLimits
+
+log = logging.getLogger("croupier.protocol")
+
+
+class SessionWriter:
+    """Encoding and writing for a session (the state is the session's, set in its init)."""
+
+    stream: trio.abc.Stream
+    limits: SessionLimits
+    name: str
+    closed_reason: str | None
+    _send_lock: trio.Lock
+    _socket: trio.socket.SocketType | None
+    _outbox: list[bytes]
+    _closed: bool
+
+    async def close(self) -> None:
+        """Close the connection (the session's own close)."""
+        raise NotImplementedError
+
+    def _encode(self, message: Message) -> bytes:
+        try:
+            data = encode(message)
+        except (TypeError, ValueError, OverflowError) as exc:
+            if not isinstance(message, Response):
+                raise RpcError(Code.INVALID_PARAMS, f"cannot encode the message: {exc}") from None
+            log.error("%s: result of msgid %d cannot be encoded: %s", self.name, message.msgid, exc)
+            error = RpcError(Code.INTERNAL_ERROR, "the result cannot be encoded as msgpack")
+            return encode(Response(message.msgid, error.to_wire(), None))
+        if len(data) > self.limits.max_message_size:
+            error = RpcError(
+                Code.MESSAGE_TOO_LARGE,
+                f"the message would be {len(data)} bytes, over the limit of "
+                f"{self.limits.max_message_size}",
+            )
+            if not isinstance(message, Response):
+                raise error
+            return encode(Response(message.msgid, error.to_wire(), None))
+        return data
+
+    async def _send(self, message: Message) -> None:
+        """Write one message; a peer that does not read within ``send_timeout`` is dropped."""
+        if self._closed:
+            raise ConnectionClosed()
+        await self._send_bytes(self._encode(message))
+
+    async def _send_bytes(self, data: bytes) -> None:
+        """Write ``data`` after the outbox, in order; a peer that does not read within
+        ``send_timeout`` is dropped.
+
+        When nobody else is writing and the socket has room (nearly always), the bytes go
+        out with one direct non-blocking write: no task switch, no cancel scope. Only what
+        the kernel does not take at once is sent the trio way, under the timeout.
+        """
+        lock = self._send_lock
+        try:
+            if lock.locked():  # someone is mid-write: wait, then write in turn
+                await lock.acquire()
+                try:
+                    rest = self._write_now(self._with_outbox(data))
+                except BaseException:
+                    lock.release()
+                    raise
+            else:
+                # nobody is writing, and nothing awaits before this write: the bytes go out
+                # in order without taking the lock; it is taken only to wait for the rest
+                rest = self._write_now(self._with_outbox(data))
+                if not rest:
+                    return
+                lock.acquire_nowait()
+            try:
+                timed_out = bool(rest) and await self._write_rest(rest)
+            finally:
+                lock.release()
+            if timed_out:
+                self.closed_reason = f"peer did not read for {self.limits.send_timeout:g} s"
+                await self.close()
+                raise ConnectionClosed(self.closed_reason)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            self.closed_reason = self.closed_reason or "connection lost"
+            await self.close()
+            raise ConnectionClosed(self.closed_reason) from None
+
+    def _with_outbox(self, data: bytes) -> bytes:
+        """``data`` after the waiting quick answers (the outbox is emptied)."""
+        if self._closed:
+            raise trio.ClosedResourceError
+        if not self._outbox:
+            return data
+        self._outbox.append(data)
+        data = b"".join(self._outbox)
+        self._outbox.clear()
+        return data
+
+    def _write_now(self, data: bytes) -> bytes | memoryview:
+        """Write what the socket takes without waiting; return the rest."""
+        if self._socket is None or not data:
+            return data
+        fd = self._socket.fileno()  # -1 once closed; read right before the write, no await
+        if fd < 0:
+            raise trio.ClosedResourceError
+        try:
+            sent = os.write(fd, data)
+        except BlockingIOError:
+            return data
+        return memoryview(data)[sent:] if sent < len(data) else b""
+
+    async def _write_rest(self, data: bytes | memoryview) -> bool:
+        """Send ``data`` the trio way; True when ``send_timeout`` passed first."""
+        timeout = self.limits.send_timeout
+        deadline = math.inf if timeout is None else trio.current_time() + timeout
+        # shielded: a write cut in half would corrupt the stream for every later message;
+        # only our own deadline (then we close) may interrupt it
+        with trio.CancelScope(deadline=deadline, shield=True) as scope:
+            await self.stream.send_all(data)
+        return scope.cancelled_caught
