@@ -10,7 +10,7 @@ precomputed indices to symbols (the cost of building the output list at all).
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
 from croupier.engine import PluginManager, Stream
@@ -29,7 +29,9 @@ def rate(fn, n: int, repeats: int = 3) -> float:
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", nargs="?", type=int, default=1_000_000, help="pieces per run")
+    n = parser.parse_args().n
     pm = PluginManager(autoload=False)
     symbols = ("I", "J", "L", "O", "S", "T", "Z")
     indices = [i % 7 for i in range(n)]
