@@ -118,12 +118,11 @@ class Subscriber:
 
 
 @attrs.define(eq=False)
-class Seat:
-    """A seat: a built-in ``strategy``, or a bot holding ``token`` (``conn`` None while
-    it is disconnected), or free (no strategy, no token)."""
+class BotSlot:
+    """A place a remote bot holds with ``token`` (``conn`` None while it is disconnected);
+    a table's seat and a tournament's ``tcp`` entry are both one."""
 
     index: int
-    strategy: str | None = None
     token: str | None = None
     conn: Connection | None = None
     bot: str | None = None
@@ -132,8 +131,16 @@ class Seat:
 
     @property
     def present(self) -> bool:
-        """A bot is in the seat and its connection is open."""
+        """A bot holds the slot and its connection is open."""
         return self.conn is not None and not self.conn.session.closed
+
+
+@attrs.define(eq=False)
+class Seat(BotSlot):
+    """A table's seat: a built-in ``strategy``, or a bot's slot, or free (no strategy, no
+    token)."""
+
+    strategy: str | None = None
 
     @property
     def free(self) -> bool:
@@ -224,7 +231,9 @@ class ServerTable:
         self.rule_set = rule_set
         self.rules = rules
         self.seed = seed
-        self.seats = [Seat(i + 1, fill[i] if i < len(fill) else None) for i in range(seats)]
+        self.seats = [
+            Seat(i + 1, strategy=fill[i] if i < len(fill) else None) for i in range(seats)
+        ]
         self.fill_players = fill_players
         self.rounds = rounds
         self.decision_time = decision_time

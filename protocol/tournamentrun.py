@@ -23,7 +23,13 @@ from croupier.engine.players import Player, StrategyPlayer
 from croupier.engine.tournament import TournamentConfig
 from croupier.engine.tournament_run import TournamentResult, play_tournament
 from croupier.protocol.server import Connection, Server
-from croupier.protocol.tablerun import SeatVacant, Subscriber, auto_action, parse_answer
+from croupier.protocol.tablerun import (
+    BotSlot,
+    SeatVacant,
+    Subscriber,
+    auto_action,
+    parse_answer,
+)
 
 log = logging.getLogger("croupier.tournaments")
 
@@ -57,18 +63,8 @@ class ServerStrategyEntry:
 
 
 @attrs.define(eq=False)
-class TcpSeat:
-    """A ``tcp`` entry: the bot holding ``token`` (``conn`` None while disconnected)."""
-
-    index: int
-    token: str | None = None
-    conn: Connection | None = None
-    bot: str | None = None
-    auto: frozenset[str] = frozenset()
-
-    @property
-    def present(self) -> bool:
-        return self.conn is not None and not self.conn.session.closed
+class TcpSeat(BotSlot):
+    """A ``tcp`` entry of a tournament: the bot holding it (see :class:`BotSlot`)."""
 
 
 class TcpPlayer:

@@ -37,9 +37,9 @@ class SessionWriter:
     _outbox: list[bytes]
     _closed: bool
 
-    async def close(self) -> None:
-        """Close the connection (the session's own close)."""
-        raise NotImplementedError
+    if TYPE_CHECKING:  # provided by the Session that mixes this in
+
+        async def close(self) -> None: ...
 
     def _encode(self, message: Message) -> bytes:
         try:

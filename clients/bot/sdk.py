@@ -18,8 +18,9 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 import trio
 
@@ -170,20 +171,35 @@ async def _session(
 ) -> bool:
     """One connection's worth of play; True when the table is over, raises when the
     connection is lost."""
-    async with connect(
-        host,
-        port,
-        name=me.bot.name,
-        role="bot",
-        handlers={"decide": me.decide},
-        on_notification=me.notified,
-    ) as client:
+    async with bot_connection(me, host, port) as client:
         if not await me.sit(client, seat, create):
             return True
         me.failures = 0
         if on_seated is not None:
             on_seated({"table": me.table, "seat": me.bot.seat, "info": me.bot.table})
         return await stay_until_finished(client, me.finished)
+
+
+class Seated(Protocol):
+    """What a bot's connection answers with: its bot, its ``decide`` and notifications."""
+
+    bot: Bot
+
+    async def decide(self, *params: Any) -> Any: ...
+
+    async def notified(self, method: str, params: Any) -> None: ...
+
+
+def bot_connection(me: Seated, host: str, port: int) -> AbstractAsyncContextManager[Client]:
+    """A bot's connection: hello as ``role="bot"``, the server's ``decide`` calls answered."""
+    return connect(
+        host,
+        port,
+        name=me.bot.name,
+        role="bot",
+        handlers={"decide": me.decide},
+        on_notification=me.notified,
+    )
 
 
 async def stay_until_finished(client: Client, finished: trio.Event) -> bool:

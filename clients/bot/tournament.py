@@ -20,13 +20,14 @@ from croupier.clients.bot.sdk import (
     Bot,
     DecideFn,
     as_bot,
+    bot_connection,
     maybe_await,
     stay_until_finished,
     unwrap_group,
 )
 from croupier.engine import CroupierError
 from croupier.engine.play import Observation
-from croupier.protocol import ConnectionClosed, RpcError, connect
+from croupier.protocol import ConnectionClosed, RpcError
 from croupier.protocol.errors import Code
 from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
 
@@ -65,14 +66,7 @@ class _Entry:
 
 async def _session(me: _Entry, host: str, port: int, on_seated: Callable[..., None] | None) -> bool:
     """One connection's worth of play; True when the tournament is over."""
-    async with connect(
-        host,
-        port,
-        name=me.bot.name,
-        role="bot",
-        handlers={"decide": me.decide},
-        on_notification=me.notified,
-    ) as client:
+    async with bot_connection(me, host, port) as client:
         auto = me.bot.auto_phases()
         if me.token is not None:
             try:
