@@ -89,7 +89,9 @@ def test_key_decoder():
 def test_hint_offered_only_where_the_solver_plays_the_rules(manager):
     from croupier.clients.play.hint import make_hint, rank_text
 
-    assert make_hint(manager, manager.rule_sets.get("classic").rules) is None
+    assert make_hint(manager, manager.rule_sets.get("koth").rules) is None
+    classic = make_hint(manager, manager.rule_sets.get("classic").rules)
+    assert classic is not None
     hint = make_hint(manager, manager.rule_sets.get("vegas-s17").rules)
     assert hint is not None
     assert [rank_text(c) for c in ("AS", "9H", "TD", "KC")] == ["A", "9", "T", "T"]
@@ -110,3 +112,10 @@ def test_hint_offered_only_where_the_solver_plays_the_rules(manager):
     assert lines[0].startswith("Exact EV per unit bet")
     assert "Double" not in " ".join(lines)  # only the legal actions
     assert "(best)" in lines[1]
+    lines = classic(seen)  # under the classic dealer: hit or stand, no blackjack condition
+    values = manager.solvers.get("blackjack").solve(
+        {"rules": manager.rule_sets.get("classic").rules.to_dict(), "hand": "T,6,2", "upcard": "9"}
+    )["hand"]["actions"]
+    assert lines[0] == "Exact EV per unit bet:"
+    assert f"Stand {values['stand']['ev']:+.4f}" in " ".join(lines)
+    assert f"Hit {values['hit']['ev']:+.4f}" in " ".join(lines)

@@ -53,7 +53,8 @@ SUPPORTED_DEALERS = ("s17", "h17")
 def check_rules(rules: BlackjackRules) -> None:
     if rules.dealer not in SUPPORTED_DEALERS:
         raise CroupierError(
-            f"the blackjack solver knows the casino dealers (s17, h17), not {rules.dealer!r}"
+            "the blackjack solver knows the casino dealers (s17, h17) and the classic game's "
+            f"(hit or stand for one hand), not {rules.dealer!r}"
         )
 
 

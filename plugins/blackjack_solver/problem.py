@@ -10,6 +10,9 @@ Problem keys (all optional):
 * ``hand`` (``"T,6"``) and ``upcard`` (``"T"``): the exact value of every action.
 * ``dealer``: true for the dealer's final-total probabilities per upcard.
 
+Under the ``classic`` dealer (the console game: he draws to the player's total) only
+``hand`` and ``upcard`` are answered, hit or stand (:mod:`.classic`).
+
 With none of ``chart``, ``hand`` and ``dealer`` the chart is solved.
 """
 
@@ -29,6 +32,7 @@ from croupier.plugins.blackjack_solver.analysis import (
 )
 from croupier.plugins.blackjack_solver.cards import RANKS, hand_text, parse_cards
 from croupier.plugins.blackjack_solver.chart import UPCARD_ORDER
+from croupier.plugins.blackjack_solver.classic import solve_classic
 from croupier.plugins.blackjack_solver.hands import INFINITE_PROBS, OBJECTIVES, Objective, make_hand
 
 KEYS = ("rules", "objective", "chart", "hand", "upcard", "dealer")
@@ -59,10 +63,12 @@ def solve(problem: Problem) -> Solution:
             f"unknown problem key(s): {', '.join(sorted(unknown))} (known: {', '.join(KEYS)})"
         )
     rules = parse_rules(problem.get("rules"))
-    check_rules(rules)
     objective = problem.get("objective", "ev")
     if objective not in OBJECTIVES:
         raise CroupierError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+    if rules.dealer == "classic":
+        return solve_classic(problem, rules, objective)
+    check_rules(rules)
     hand, upcard = problem.get("hand"), problem.get("upcard")
     if (hand is None) != (upcard is None):
         raise CroupierError("'hand' and 'upcard' go together (e.g. hand T,6 and upcard T)")
