@@ -31,6 +31,27 @@ def test_classic_session_from_deal_to_tally():
     assert "Thanks for playing. 2 hands: 1 won, 1 lost, 0 pushed; net +19 chips" in term.output()
 
 
+def test_classic_hint_is_the_exact_hit_or_stand_value(manager):
+    rules = manager.rule_sets.get("classic").rules
+    solution = manager.solvers.get("blackjack").solve(
+        {"rules": rules.to_dict(), "hand": "K,7", "upcard": "5"}
+    )
+    ev = {kind: v["ev"] for kind, v in solution["hand"]["actions"].items()}
+    best = max(ev, key=lambda kind: ev[kind])
+    labels = {"stand": "Stand", "hit": "Hit"}
+    term = Term("play", "--rules", "classic", "--seed", "5")
+    term.wait_for("Your bet")
+    term.press("\r", "King of Spades, Seven of Hearts", "[?] Hint")
+    expected = [f"{labels[kind]} {ev[kind]:+.4f}" for kind in labels]
+    screen = term.press(
+        "?", "Exact EV per unit bet:", f"{labels[best]} {ev[best]:+.4f} (best)", *expected
+    )
+    assert "no blackjack" not in screen  # no peek under the classic dealer
+    term.press("q", "forfeit")
+    term.press("y")
+    assert term.finish() == 0
+
+
 def test_casino_soft_hand_offers_double_and_surrender():
     term = Term("play", "--rules", "vegas-s17", "--seed", "36")
     term.wait_for("Your bet (10-1000): 10_")
