@@ -136,7 +136,7 @@ def test_infinite_deck_is_the_limit_of_many_decks(manager):
 @pytest.mark.parametrize(
     ("problem", "message"),
     [
-        ({}, "give a hand and an upcard"),
+        ({"hand": "T,6"}, "go together"),
         ({"chart": True}, "no chart"),
         ({"hand": "T,A", "upcard": "5"}, "wins at once"),
         ({"hand": "T,8,5", "upcard": "5"}, "already bust"),
@@ -146,3 +146,34 @@ def test_infinite_deck_is_the_limit_of_many_decks(manager):
 def test_classic_problems_that_cannot_be_answered(manager, problem, message):
     with pytest.raises(CroupierError, match=message):
         classic(manager, **problem)
+
+
+def test_simulated_exact_play_earns_the_games_exact_value(manager):
+    """The engine deals and settles; the solver's value of the whole game must match."""
+    from croupier.engine.simulate import simulate
+    from croupier.plugins.blackjack_solver.classic import game_value
+
+    rules = manager.rule_sets.get("classic").rules
+    value = game_value(rules)
+    assert value == pytest.approx(classic(manager)["game"]["value"])
+    report = simulate(manager, rules, manager.strategy("basic", rules), 20_000, 1, seed=7)
+    low, high = report["ci95"]
+    sigma = (high - low) / 2 / 1.96
+    assert abs(report["mean"] - value) < 3 * sigma
+    assert report["conserved"]
+
+
+def test_exact_play_hits_a_sure_loss_and_stands_on_twenty(manager):
+    from croupier.plugins.blackjack_solver.classic import ClassicPlayer
+
+    player = ClassicPlayer(manager.rule_sets.get("classic").rules)
+    assert player.decide([9, 1], 5) == "hit"  # T,2 against a 6: standing always loses
+    assert player.decide([9, 9], 0) == "stand"
+
+
+def test_cli_gives_the_whole_games_value(cli):
+    status, out, _ = cli("solve", "blackjack", "--rules", "classic", "--decks", "inf")
+    assert status == 0
+    assert "the whole game, every hand played optimally" in out
+    status, _, err = cli("solve", "blackjack", "--rules", "classic", "--chart")
+    assert status == 1 and "no chart" in err and err.count("\n") == 1

@@ -14,6 +14,7 @@ from croupier.engine.cards import VALUES
 from croupier.engine.players import PlayRule
 from croupier.plugins.blackjack_solver.analysis import Analysis, solve_rules
 from croupier.plugins.blackjack_solver.chart import Chart
+from croupier.plugins.blackjack_solver.classic import ClassicPlayer
 from croupier.plugins.blackjack_solver.problem import solve
 
 __all__ = ["BASIC", "SOLVER", "Analysis", "Chart", "basic_strategy", "solve", "solve_rules"]
@@ -41,6 +42,8 @@ def basic_strategy(rules: BlackjackRules) -> Chart:
 
 
 def _basic_play(rules: BlackjackRules) -> PlayRule:
+    if rules.dealer == "classic":
+        return _classic_play(rules)
     decide = basic_strategy(rules).decide_ranks
 
     def play(hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:
@@ -49,9 +52,20 @@ def _basic_play(rules: BlackjackRules) -> PlayRule:
     return play
 
 
+def _classic_play(rules: BlackjackRules) -> PlayRule:
+    decide = ClassicPlayer(rules).decide
+
+    def play(hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:
+        choice = decide([VALUES[c] - 1 for c in hand.cards], upcard - 1)
+        return choice if choice in legal else "stand" if "stand" in legal else legal[0]
+
+    return play
+
+
 BASIC = Strategy(
     "basic",
-    "basic strategy: the chart the blackjack solver finds for the table's rules",
+    "basic strategy: the chart the blackjack solver finds for the table's rules "
+    "(under the classic dealer, its exact play of each hand)",
     adapt=_basic_play,
 )
 

@@ -14,21 +14,34 @@ counts, so a whole hand solves in milliseconds.
 
 With several seats the dealer draws to the best of their totals; these values take the
 player's own total as the target, which is exact for the one-seat console game.
+
+Without a hand the solver gives the whole game's value: every first card, upcard and second
+card in deal order (a two-card 21 wins at once), every hand then played optimally, a few
+seconds for one pack. :class:`ClassicPlayer` plays that way (the ``basic`` strategy under
+the classic dealer).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 from croupier.engine import BlackjackRules, CroupierError, Solution
-from croupier.plugins.blackjack_solver.cards import RANKS, Counts, full_shoe, hand_text, parse_cards
+from croupier.plugins.blackjack_solver.cards import (
+    ACE,
+    RANKS,
+    Counts,
+    full_shoe,
+    hand_text,
+    parse_cards,
+)
 
 # betting schemes whose tie is a loss; under "casino" a tie is a push
 TIES_LOSE = ("classic", "koth")
 NOTE = (
     "classic dealer: he draws until his points reach the player's total, 21 wins at once; "
-    "values take this hand's total as the dealer's target (exact with one seat)"
+    "values take the player's total as the dealer's target (exact with one seat)"
 )
 INFINITE = (1,) * 9 + (4,)  # draw weights of an infinite deck (never depleted)
 
@@ -109,16 +122,14 @@ class ClassicHand:
         return self._best[key]
 
 
-def solve_classic(problem: dict[str, Any], rules: BlackjackRules, objective: str) -> Solution:
-    """A ``hand`` + ``upcard`` problem under the classic dealer (see the module docstring)."""
-    if problem.get("chart") or problem.get("dealer"):
-        raise CroupierError(
-            "under the classic dealer the solver answers a hand and an upcard (e.g. hand T,6 "
-            "and upcard T): the dealer draws to the player's total, so there is no chart"
-        )
-    hand, upcard = problem.get("hand"), problem.get("upcard")
-    if hand is None or upcard is None:
-        raise CroupierError("under the classic dealer give a hand and an upcard (e.g. T,6 and T)")
+@lru_cache(maxsize=64)
+def hand_solver(upcard: int, payoff: tuple[float, float, float], infinite: bool) -> ClassicHand:
+    """One :class:`ClassicHand` per upcard and payoff, so that every caller shares its memo."""
+    return ClassicHand(upcard, payoff, infinite)
+
+
+def payoff_of(rules: BlackjackRules, objective: str) -> tuple[float, float, float]:
+    """``(win, tie, lose)`` per unit bet: EV, or the chance of winning (a push counts 1/2)."""
     if rules.betting not in (*TIES_LOSE, "casino"):
         raise CroupierError(
             f"the classic solver knows ties under the classic, koth and casino betting, "
@@ -126,47 +137,128 @@ def solve_classic(problem: dict[str, Any], rules: BlackjackRules, objective: str
         )
     ties_lose = rules.betting in TIES_LOSE
     if objective == "ev":
-        payoff = (1.0, -1.0 if ties_lose else 0.0, -1.0)
-    else:
-        payoff = (1.0, 0.0 if ties_lose else 0.5, 0.0)
-    cards = parse_cards(str(hand))
-    ups = parse_cards(str(upcard))
+        return (1.0, -1.0 if ties_lose else 0.0, -1.0)
+    return (1.0, 0.0 if ties_lose else 0.5, 0.0)
+
+
+def pack_of(rules: BlackjackRules) -> Counts:
+    """The counts a hand is dealt from (draw weights when the deck is infinite)."""
+    return INFINITE if rules.decks is None else full_shoe(rules.decks)
+
+
+def game_value(rules: BlackjackRules, objective: str = "ev") -> float:
+    """The whole game's exact value per unit bet, every hand played optimally: each first
+    card, upcard and second card in deal order, a two-card 21 winning at once."""
+    payoff = payoff_of(rules, objective)
+    infinite = rules.decks is None
+    pack = pack_of(rules)
+    hands = {u: hand_solver(u, payoff, infinite) for u in range(10)}
+
+    def draws(counts: Counts) -> list[tuple[int, float, Counts]]:
+        n = sum(counts)
+        return [
+            (r, c / n, counts if infinite else _without(counts, r))
+            for r, c in enumerate(counts)
+            if c
+        ]
+
+    value = 0.0
+    for first, p1, after_first in draws(pack):
+        for up, p2, after_up in draws(after_first):
+            for second, p3, unseen in draws(after_up):
+                hard, ace = first + second + 2, ACE in (first, second)
+                if best_total(hard, ace) == 21:
+                    result = payoff[0]
+                else:
+                    result = hands[up].best(unseen, hard, ace)
+                value += p1 * p2 * p3 * result
+    return value
+
+
+class ClassicPlayer:
+    """Plays each hand exactly (the ``basic`` strategy under the classic dealer): hit when
+    hitting and playing on optimally is worth more than standing, from the pack in sight."""
+
+    def __init__(self, rules: BlackjackRules) -> None:
+        payoff = payoff_of(rules, "ev")
+        self.pack = pack_of(rules)
+        self.infinite = rules.decks is None
+        self.hands = {u: hand_solver(u, payoff, self.infinite) for u in range(10)}
+
+    def decide(self, cards: Sequence[int], upcard: int) -> str:
+        """``"hit"`` or ``"stand"`` for rank indices (0 = ace .. 9 = ten)."""
+        unseen = self.pack
+        if not self.infinite:
+            for r in (*cards, upcard):
+                if unseen[r]:  # a pack short of a rank (a shared deck) is read as it is
+                    unseen = _without(unseen, r)
+        hard, ace = sum(cards) + len(cards), ACE in cards
+        solver = self.hands[upcard]
+        return "hit" if solver.hit(unseen, hard, ace) > solver.stand(unseen, hard, ace) else "stand"
+
+
+def solve_classic(problem: dict[str, Any], rules: BlackjackRules, objective: str) -> Solution:
+    """A classic-dealer problem: one hand's values (``hand`` + ``upcard``), or without them
+    the whole game's value (see the module docstring)."""
+    if problem.get("chart") or problem.get("dealer"):
+        raise CroupierError(
+            "under the classic dealer there is no chart or dealer table (he draws to the "
+            "player's total): give a hand and an upcard (e.g. T,6 and T), or neither for "
+            "the whole game's value"
+        )
+    hand, upcard = problem.get("hand"), problem.get("upcard")
+    if (hand is None) != (upcard is None):
+        raise CroupierError("'hand' and 'upcard' go together (e.g. hand T,6 and upcard T)")
+    out: Solution = {
+        "rules": rules.to_dict(),
+        "objective": objective,
+        "conditioned_on_no_dealer_blackjack": False,
+        "note": NOTE,
+    }
+    if hand is None:
+        value = game_value(rules, objective)
+        game = {"value": value}
+        if objective == "ev":
+            game["house_edge"] = -value
+        out["game"] = game
+        return out
+    out["hand"] = hand_values(rules, str(hand), str(upcard), objective)
+    return out
+
+
+def hand_values(rules: BlackjackRules, hand: str, upcard: str, objective: str) -> dict[str, Any]:
+    """Stand and hit (then optimal play) for one hand against one upcard."""
+    payoff = payoff_of(rules, objective)
+    cards = parse_cards(hand)
+    ups = parse_cards(upcard)
     if len(ups) != 1:
         raise CroupierError(f"the upcard is one card, not {upcard!r}")
     if len(cards) < 2:
         raise CroupierError(f"a hand has at least two cards, not {hand!r}")
     hard = sum(r + 1 for r in cards)
-    ace = 0 in cards
+    ace = ACE in cards
     total = best_total(hard, ace)
     if hard > 21:
         raise CroupierError(f"the hand {hand} is already bust")
     if total == 21:
         raise CroupierError(f"the hand {hand} has 21, which wins at once: nothing to decide")
-    infinite = rules.decks is None
-    unseen: Counts = INFINITE
+    unseen = pack_of(rules)
     if rules.decks is not None:
-        unseen = full_shoe(rules.decks)
         for r in (*cards, ups[0]):
             if unseen[r] == 0:
                 raise CroupierError(f"{rules.decks} deck(s) hold too few cards of rank {RANKS[r]}")
             unseen = _without(unseen, r)
-    solver = ClassicHand(ups[0], payoff, infinite)
+    solver = hand_solver(ups[0], payoff, rules.decks is None)
     values = {"stand": solver.stand(unseen, hard, ace), "hit": solver.hit(unseen, hard, ace)}
-    key = "ev" if objective == "ev" else "win_probability"
-    actions = {
-        k: ({"ev": v, "round_ev": v} if key == "ev" else {key: v}) for k, v in values.items()
-    }
+    if objective == "ev":
+        actions = {k: {"ev": v, "round_ev": v} for k, v in values.items()}
+    else:
+        actions = {k: {"win_probability": v} for k, v in values.items()}
     return {
-        "rules": rules.to_dict(),
-        "objective": objective,
-        "conditioned_on_no_dealer_blackjack": False,
-        "note": NOTE,
-        "hand": {
-            "cards": hand_text(cards),
-            "upcard": RANKS[ups[0]],
-            "total": total,
-            "soft": ace and hard + 10 <= 21,
-            "best": max(values, key=lambda k: values[k]),
-            "actions": actions,
-        },
+        "cards": hand_text(cards),
+        "upcard": RANKS[ups[0]],
+        "total": total,
+        "soft": ace and hard + 10 <= 21,
+        "best": max(values, key=lambda k: values[k]),
+        "actions": actions,
     }

@@ -95,6 +95,18 @@ def show(solution: dict[str, Any]) -> None:
         for up, dist in solution["dealer"].items():
             table.add_row(up, *(f"{p:.5f}" for p in dist.values()))
         console.print(table)
+    if "game" in solution:
+        game = solution["game"]
+        if "house_edge" in game:
+            console.print(
+                f"the whole game, every hand played optimally: [bold]{game['value']:+.6f}[/bold] "
+                f"per unit bet (house edge {_pct(game['house_edge'])})"
+            )
+        else:
+            console.print(
+                "the whole game, every hand played for the win: chance of winning a hand "
+                f"(a push counts one half) [bold]{game['value']:.6f}[/bold]"
+            )
     if "hand" in solution:
         show_hand(console, solution["hand"])
     if "chart" in solution:
