@@ -39,6 +39,6 @@ def test_sim_cli_plays_basic(cli):
 
 
 def test_basic_refuses_rules_the_solver_cannot_solve(cli):
-    status, _, err = cli("sim", "--rules", "koth", "--strategy", "basic", "--hands", "10")
+    status, _, err = cli("sim", "--rules", "koth", "--peek", "--strategy", "basic", "--hands", "10")
     assert status == 1
     assert err.startswith("croupier: error:") and err.count("\n") == 1

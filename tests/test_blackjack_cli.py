@@ -68,7 +68,7 @@ def test_solve_call_reaches_the_plugin(cli):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (("--rules", "koth"), "casino dealers"),
+        (("--rules", "koth", "--peek"), "without the dealer's peek"),
         (("--hand", "T,6"), "go together"),
         (("--hand", "T,Q,Z", "--upcard", "5"), "at column 5 of 'T,Q,Z'"),
         (("--rules", "nope"), "unknown rule set"),

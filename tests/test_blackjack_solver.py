@@ -274,7 +274,8 @@ def test_upcard_solver_matches_the_hand_query():
 @pytest.mark.parametrize(
     ("problem", "message"),
     [
-        ({"rules": {"dealer": "koth"}}, "casino dealers"),
+        ({"rules": {"betting": "koth"}}, "without the dealer's peek"),
+        ({"rules": {"dealer": "classic", "betting": "nope"}}, "betting"),
         ({"hand": "T,X", "upcard": "T"}, "unknown card"),
         ({"hand": "T,6"}, "go together"),
         ({"hand": "T,6,9", "upcard": "T"}, "bust"),

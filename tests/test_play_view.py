@@ -89,7 +89,9 @@ def test_key_decoder():
 def test_hint_offered_only_where_the_solver_plays_the_rules(manager):
     from croupier.clients.play.hint import make_hint, rank_text
 
-    assert make_hint(manager, manager.rule_sets.get("koth").rules) is None
+    koth = manager.rule_sets.get("koth").rules
+    assert make_hint(manager, koth.evolve(peek=True)) is None  # a rule set it refuses
+    assert make_hint(manager, koth) is not None
     classic = make_hint(manager, manager.rule_sets.get("classic").rules)
     assert classic is not None
     hint = make_hint(manager, manager.rule_sets.get("vegas-s17").rules)

@@ -263,7 +263,11 @@ async def test_seat_tokens_cannot_be_misused(served):
         ({"seats": 8}, Code.BAD_INPUT, "1 to 7 seats"),
         ({"fill": ["lim17"]}, Code.BAD_INPUT, "needs a number of rounds"),
         ({"fill": ["psychic"], "rounds": 1}, Code.UNKNOWN_NAME, "unknown strategy"),
-        ({"rules": "koth", "fill": ["basic"], "rounds": 1}, Code.BAD_INPUT, "casino dealers"),
+        (
+            {"rules": "koth", "options": {"peek": True}, "fill": ["basic"], "rounds": 1},
+            Code.BAD_INPUT,
+            "without the dealer's peek",
+        ),
         ({"fill": [3]}, Code.BAD_INPUT, "strategy names or nil"),
         ({"decision_time": 0}, Code.BAD_INPUT, "decision_time"),
         ({"rounds": 0}, Code.BAD_INPUT, "rounds must be at least 1"),

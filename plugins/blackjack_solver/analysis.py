@@ -38,6 +38,7 @@ from croupier.plugins.blackjack_solver.hands import (
     HitRule,
     Objective,
     StandRows,
+    in_chips,
     precompute,
 )
 from croupier.plugins.blackjack_solver.split import (
@@ -47,15 +48,35 @@ from croupier.plugins.blackjack_solver.split import (
     split_value,
 )
 
-SUPPORTED_DEALERS = ("s17", "h17")
+# the contest's dealer draws like S17 (playing out his hand changes no player's result)
+SUPPORTED_DEALERS = ("s17", "h17", "koth")
+# betting schemes where a tie loses and a natural is an ordinary 21 (no bonus)
+TIES_LOSE = ("koth", "classic")
+BETTINGS = ("casino", *TIES_LOSE)
 
 
 def check_rules(rules: BlackjackRules) -> None:
     if rules.dealer not in SUPPORTED_DEALERS:
         raise CroupierError(
-            "the blackjack solver knows the casino dealers (s17, h17) and the classic game's "
-            f"(hit or stand for one hand), not {rules.dealer!r}"
+            "the blackjack solver knows the casino dealers (s17, h17), the contest's (koth) "
+            f"and the classic game's (hit or stand for one hand), not {rules.dealer!r}"
         )
+    if rules.betting not in BETTINGS:
+        raise CroupierError(
+            f"the blackjack solver knows the {', '.join(BETTINGS)} betting, not {rules.betting!r}"
+        )
+    if rules.betting in TIES_LOSE and rules.peek:
+        raise CroupierError(
+            f"the {rules.betting} betting (ties lose, no blackjack bonus) is solved "
+            "without the dealer's peek"
+        )
+
+
+def effective_objective(rules: BlackjackRules, objective: Objective) -> Objective:
+    """The EV the rules pay: ``"ev-ties-lose"`` under the koth and classic betting."""
+    if objective == "ev" and rules.betting in TIES_LOSE:
+        return "ev-ties-lose"
+    return objective
 
 
 def shoe_of(rules: BlackjackRules) -> Counts | None:
@@ -67,7 +88,7 @@ def two_card_hand(c1: int, c2: int, finite: bool) -> Hand:
 
 
 def can_split(rules: BlackjackRules, objective: Objective) -> bool:
-    return objective == "ev" and rules.max_split_hands >= 2
+    return in_chips(objective) and rules.max_split_hands >= 2
 
 
 def split_removals(shoes: SplitShoes) -> int:
@@ -87,6 +108,7 @@ class UpcardSolver:
         precompute_all: bool = True,
         split_strategy: str = "cdz-",
     ) -> None:
+        objective = effective_objective(rules, objective)
         self.rules = rules
         self.upcard = upcard
         self.objective: Objective = objective
@@ -214,6 +236,7 @@ def solve_rules(
 ) -> Analysis:
     """Solve every upcard; ``on_upcard`` is called after each (for progress bars)."""
     check_rules(rules)
+    objective = effective_objective(rules, objective)
     hard: dict[int, list[str]] = {t: ["S"] * 10 for t in HARD_ROWS}
     soft: dict[int, list[str]] = {t: ["S"] * 10 for t in SOFT_ROWS}
     pairs: dict[int, list[str]] = {r: ["S"] * 10 for r in PAIR_ROWS}
@@ -259,7 +282,7 @@ def solve_rules(
             on_upcard(u)
     chart = Chart(hard=hard, soft=soft, pairs=pairs)
     total_td = sum(ChartPlayer(chart, s).round_total() for s in solvers)
-    if objective == "ev":
+    if in_chips(objective):
         return Analysis(rules, objective, chart, -total_cd, -total_td, cells)
     return Analysis(rules, objective, chart, total_cd, total_td, cells)
 

@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import Any
 
 from croupier.engine import BlackjackRules, CroupierError, Solution
+from croupier.plugins.blackjack_solver.analysis import TIES_LOSE
 from croupier.plugins.blackjack_solver.cards import (
     ACE,
     RANKS,
@@ -37,8 +38,6 @@ from croupier.plugins.blackjack_solver.cards import (
     parse_cards,
 )
 
-# betting schemes whose tie is a loss; under "casino" a tie is a push
-TIES_LOSE = ("classic", "koth")
 NOTE = (
     "classic dealer: he draws until his points reach the player's total, 21 wins at once; "
     "values take the player's total as the dealer's target (exact with one seat)"

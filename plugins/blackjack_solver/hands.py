@@ -40,9 +40,18 @@ from croupier.plugins.blackjack_solver.stand import (
     stand_value,
 )
 
-Objective = Literal["ev", "win-probability"]
+# "ev-ties-lose" is the EV when ties lose and a natural is an ordinary 21 (the koth and
+# classic betting): chosen from the rules (see analysis.effective_objective), never asked for
+Objective = Literal["ev", "win-probability", "ev-ties-lose"]
 FloatArray = npt.NDArray[np.float64]
 OBJECTIVES: tuple[str, ...] = ("ev", "win-probability")
+
+
+def in_chips(objective: Objective) -> bool:
+    """True for the objectives that count chips (EVs): doubles, splits, surrender exist."""
+    return objective != "win-probability"
+
+
 INFINITE_PROBS = (1 / 13,) * 9 + (4 / 13,)
 HitRule = Callable[["Hand"], bool]  # True: hit this hand (it may only hit or stand)
 # a finite hand's rank counts as one int, 5 bits a rank (a hand of at most 21 holds at
@@ -106,7 +115,7 @@ def infinite_distribution(upcard: int, hits_soft_17: bool, mode: dealer.BjMode) 
 
 def bj_mode(rules: BlackjackRules, objective: Objective) -> dealer.BjMode:
     """What a dealer's two-card 21 is for this objective and rules (see dealer.py)."""
-    if objective == "win-probability":
+    if objective != "ev":  # no blackjack bonus: the dealer's two-card 21 is an ordinary 21
         return "plain"
     return "peek" if rules.peek else "nopeek"
 
@@ -361,7 +370,7 @@ class Evaluator:
 
     def can_double(self, hand: Hand, after_split: bool = False) -> bool:
         rules = self.rules
-        if self.objective != "ev" or rules.double == "none":
+        if not in_chips(self.objective) or rules.double == "none":
             return False
         if after_split and not rules.double_after_split:
             return False
@@ -371,7 +380,7 @@ class Evaluator:
         return not hand.soft and low <= hand.total <= 11
 
     def can_surrender(self) -> bool:
-        return self.objective == "ev" and self.rules.surrender != "none"
+        return in_chips(self.objective) and self.rules.surrender != "none"
 
     def round_value(self, value: float, hand: Hand) -> float:
         """The EV of the whole round (dealer blackjack included) from a hand's value."""

@@ -26,6 +26,7 @@ from croupier.plugins.blackjack_solver import dealer
 from croupier.plugins.blackjack_solver.analysis import (
     UpcardSolver,
     check_rules,
+    effective_objective,
     is_natural,
     shoe_of,
     solve_rules,
@@ -33,9 +34,19 @@ from croupier.plugins.blackjack_solver.analysis import (
 from croupier.plugins.blackjack_solver.cards import RANKS, hand_text, parse_cards
 from croupier.plugins.blackjack_solver.chart import UPCARD_ORDER
 from croupier.plugins.blackjack_solver.classic import solve_classic
-from croupier.plugins.blackjack_solver.hands import INFINITE_PROBS, OBJECTIVES, Objective, make_hand
+from croupier.plugins.blackjack_solver.hands import (
+    INFINITE_PROBS,
+    OBJECTIVES,
+    Objective,
+    in_chips,
+    make_hand,
+)
 
 KEYS = ("rules", "objective", "chart", "hand", "upcard", "dealer")
+TIES_NOTE = (
+    "{betting} betting: a tie loses and a natural is an ordinary 21 (paid 1:1, losing to "
+    "any dealer 21); EVs from a full shoe"
+)
 PEEK_NOTE = (
     "EVs are conditioned on the dealer not having blackjack (the dealer peeks); "
     "round_ev includes the dealer's blackjack"
@@ -69,11 +80,12 @@ def solve(problem: Problem) -> Solution:
     if rules.dealer == "classic":
         return solve_classic(problem, rules, objective)
     check_rules(rules)
+    solved = effective_objective(rules, objective)  # the EV the betting pays
     hand, upcard = problem.get("hand"), problem.get("upcard")
     if (hand is None) != (upcard is None):
         raise CroupierError("'hand' and 'upcard' go together (e.g. hand T,6 and upcard T)")
     want_chart = bool(problem.get("chart")) or (hand is None and not problem.get("dealer"))
-    peek = objective == "ev" and rules.peek
+    peek = solved == "ev" and rules.peek
     out: Solution = {
         "rules": rules.to_dict(),
         "objective": objective,
@@ -81,12 +93,14 @@ def solve(problem: Problem) -> Solution:
     }
     if peek:
         out["note"] = PEEK_NOTE
+    if solved == "ev-ties-lose":
+        out["note"] = TIES_NOTE.format(betting=rules.betting)
     if problem.get("dealer"):
         out["dealer"] = dealer_table(rules)
     if hand is not None:
-        out["hand"] = hand_solution(rules, str(hand), str(upcard), objective)
+        out["hand"] = hand_solution(rules, str(hand), str(upcard), solved)
     if want_chart:
-        out.update(chart_solution(rules, objective))
+        out.update(chart_solution(rules, solved))
     return out
 
 
@@ -113,7 +127,7 @@ def chart_solution(rules: BlackjackRules, objective: Objective) -> dict[str, Any
         section = values["pairs" if kind == "pair" else kind]
         section.setdefault(name, [{} for _ in UPCARD_ORDER])[UPCARD_ORDER.index(u)] = cell
     chart["values"] = values
-    if objective == "ev":
+    if in_chips(objective):
         edge = {
             "composition_dependent": analysis.edge_cd,
             "total_dependent": analysis.edge_td,

@@ -33,6 +33,8 @@ def stand_value(player: int, dist: Sequence[float], objective: Objective) -> flo
             lose += dist[o]
     if objective == "win-probability":
         return win + 0.5 * push
+    if objective == "ev-ties-lose":
+        return win - lose - push
     return win - lose
 
 
@@ -65,5 +67,10 @@ def stand_table(dists: FloatArray, objective: Objective) -> FloatArray:
                 push = dists[:, o]
             else:
                 lose += dists[:, o]
-        columns.append(win + 0.5 * push if objective == "win-probability" else win - lose)
+        if objective == "win-probability":
+            columns.append(win + 0.5 * push)
+        elif objective == "ev-ties-lose":
+            columns.append(win - lose - push)
+        else:
+            columns.append(win - lose)
     return np.stack(columns, axis=1)
