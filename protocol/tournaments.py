@@ -18,7 +18,7 @@ from typing import Any
 
 import trio
 
-from croupier.engine import Strategy
+from croupier.engine import CroupierError, Strategy
 from croupier.engine.rules import rules_from_options
 from croupier.engine.tournament import HANDS, MAX_FAULTS, ROUNDS, TOURNEYS, TournamentConfig
 from croupier.protocol.errors import Code, RpcError
@@ -166,6 +166,10 @@ class TournamentService(Service):
             "max_faults": max_faults,
         }
         config = _config(rules, options, seed, settings, server)
+        try:  # rules-dependent strategies (basic) play the tournament's own rules
+            strategies = {k: s.for_rules(config.rules) for k, s in strategies.items()}
+        except CroupierError as exc:
+            raise RpcError(Code.BAD_INPUT, str(exc)) from None
         found_t = ServerTournament(
             server, self._next_id, config, rules, list(bots), strategies, join_time
         )

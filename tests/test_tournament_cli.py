@@ -75,3 +75,12 @@ def test_one_line_errors(cli, tmp_path):
         assert message in err and err.count("\n") == 1, err
     status, _, err = cli("tournament", "lim17", "--time-limit", "0")
     assert status == 2 and "seconds" in err
+
+
+def test_basic_plays_the_contests_rules_without_a_fault(cli):
+    """``basic`` is bound to the koth rules: the solver's chart for ties that lose."""
+    argv = ("tournament", "basic", "lim17", "--tourneys", "2", "--rounds", "10", "--seed", "3")
+    status, out, err = cli(*argv, "--json")
+    assert status == 0, err
+    standings = {s["name"]: s for s in json.loads(out)["standings"]}
+    assert standings["basic"]["faults"] == 0 and standings["basic"]["hands"] > 0

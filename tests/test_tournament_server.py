@@ -162,6 +162,11 @@ async def test_a_tournament_whose_tcp_seats_stay_empty_is_cancelled(served):
         ({"bots": ["tcp"], "tourneys": 0}, Code.BAD_INPUT, "tourneys must be an integer >= 1"),
         ({"bots": ["tcp"], "rules": "nope"}, Code.UNKNOWN_NAME, "nope"),
         ({"bots": ["lim17"] * 64, "rounds": 100_000}, Code.LIMIT_EXCEEDED, "hands"),
+        (
+            {"bots": ["basic"], "options": {"peek": True}},
+            Code.BAD_INPUT,
+            "without the dealer's peek",
+        ),
     ],
 )
 async def test_bad_tournaments_get_one_line_errors(served, params, code, fragment):
@@ -213,3 +218,14 @@ async def test_a_bot_takes_its_tcp_seat_back_with_its_token(served):
     result = status.infos[-1]["result"]
     assert answered > 0 and result["conserved"]
     assert result["standings"][0]["name"] in ("first", "lim17")  # named at the start
+
+
+async def test_basic_plays_a_server_tournament_under_the_contests_rules(served):
+    """``basic`` is bound to the tournament's rules on the server, so it never faults."""
+    status = Status()
+    async with connect("127.0.0.1", served.port, name="t", on_notification=status) as c:
+        await c.call_named("tournament.start", {"bots": ["basic", "lim17"], **SETTINGS})
+        with trio.fail_after(30):
+            await status.finished.wait()
+    standings = {s["name"]: s for s in status.infos[-1]["result"]["standings"]}
+    assert standings["basic"]["faults"] == 0 and standings["basic"]["hands"] > 0

@@ -23,7 +23,7 @@ from croupier.clients.cli.common import (
     resolve_seed,
     stdout_console,
 )
-from croupier.engine import CroupierError, PluginManager, Strategy
+from croupier.engine import BlackjackRules, CroupierError, PluginManager, Strategy
 from croupier.engine.executable import BOT_PATH, check_executable
 from croupier.engine.tournament import (
     HANDS,
@@ -136,7 +136,9 @@ def _count(text: str) -> int:
     return value
 
 
-def entries_for(manager: PluginManager, bots: Sequence[str], bot_path: str) -> list[Entry]:
+def entries_for(
+    manager: PluginManager, bots: Sequence[str], bot_path: str, rules: BlackjackRules
+) -> list[Entry]:
     """Entries for the BOT arguments: a strategy name, ``tcp``, or a path to an executable.
 
     A name that is both a strategy and a file in the current directory is the strategy;
@@ -155,7 +157,9 @@ def entries_for(manager: PluginManager, bots: Sequence[str], bot_path: str) -> l
             strategy = manager.strategies.get(bot)
             if not isinstance(strategy, Strategy):
                 raise CroupierError(f"strategy {bot!r} cannot play a tournament (not a Strategy)")
-            name, entry = bot, StrategyEntry(bot, strategy)
+            # a rules-dependent strategy (basic) is bound to the tournament's rules here, so
+            # one that cannot play them stops the command instead of faulting every decision
+            name, entry = bot, StrategyEntry(bot, strategy.for_rules(rules))
         elif os.sep in bot or Path(bot).exists():
             path = check_executable(bot)
             name = Path(bot).name
@@ -194,8 +198,8 @@ def run(args: argparse.Namespace) -> int:
         from croupier.clients.cli.remote_tournament import run_remote
 
         return show(run_remote(manager, args), args.json)
-    entries = entries_for(manager, args.bots, args.bot_path)
     rules = manager.rule_sets.get(RULE_SET).rules
+    entries = entries_for(manager, args.bots, args.bot_path, rules)
     seed = resolve_seed(args)
     config = TournamentConfig(
         rules=rules,
