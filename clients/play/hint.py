@@ -1,12 +1,14 @@
 """The hint key: the exact EV of every legal action, from the blackjack solver.
 
 The solver is a plugin (``manager.solvers["blackjack"]``) called with plain data, so the
-game works without it (no ``?`` key is offered) and with any rules it refuses (``koth``:
-again no ``?``). The values are the solver's composition-dependent EVs for the hand against
-the upcard from a full shoe of the table's rules (the hand's cards and the upcard removed,
-cards from earlier rounds not), per unit of the original bet, conditioned on the dealer not
-having blackjack when the dealer peeks. Under the ``classic`` dealer (a fresh pack every
-hand) they are exact for the cards in sight: hit or stand against a dealer drawing to you.
+game works without it (no ``?`` key is offered) and with any rules it refuses (a
+third-party dealer, ties that lose under a peek: again no ``?``). The values are the
+solver's composition-dependent EVs for the hand against the upcard from a full shoe of the
+table's rules (the hand's cards and the upcard removed, cards from earlier rounds not), per
+unit of the original bet, conditioned on the dealer not having blackjack when the dealer
+peeks. Under ``koth`` a tie loses and a natural is an ordinary 21; under the ``classic``
+dealer (a fresh pack every hand) they are exact for the cards in sight: hit or stand
+against a dealer drawing to you.
 """
 
 from __future__ import annotations

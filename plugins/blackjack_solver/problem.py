@@ -10,8 +10,10 @@ Problem keys (all optional):
 * ``hand`` (``"T,6"``) and ``upcard`` (``"T"``): the exact value of every action.
 * ``dealer``: true for the dealer's final-total probabilities per upcard.
 
-Under the ``classic`` dealer (the console game: he draws to the player's total) only
-``hand`` and ``upcard`` are answered, hit or stand (:mod:`.classic`).
+Under the ``classic`` dealer (the console game: he draws to the player's total) a ``hand``
+and ``upcard`` are answered, hit or stand, and with neither the whole game's value
+(:mod:`.classic`); there is no chart or dealer table. Under the ``koth`` and ``classic``
+betting a tie loses and a natural is an ordinary 21 (the solution's note says so).
 
 With none of ``chart``, ``hand`` and ``dealer`` the chart is solved.
 """
