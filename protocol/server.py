@@ -135,9 +135,16 @@ class Server:
         self.solver_limiter = trio.CapacityLimiter(limits.solver_threads)
         self._seed_streams: dict[str, Stream] = {}
         self._ids = itertools.count(1)
+        self._game_ids = itertools.count(1)
         self._accept_scope: trio.CancelScope | None = None
         self._tasks: trio.Nursery | None = None
         self._stopping = False
+
+    def next_game_id(self) -> int:
+        """The id of a new table or tournament. One counter serves both, so the first
+        parameter of a ``decide`` call names one game even on a connection that sits at a
+        table and in a tournament at once."""
+        return next(self._game_ids)
 
     # -- seeds -----------------------------------------------------------------------------
     def derive_seed(self, purpose: str) -> int:

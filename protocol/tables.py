@@ -51,7 +51,6 @@ class TableService(Service):
     def __init__(self, *, vacant_timeout: float = 60.0) -> None:
         self.vacant_timeout = vacant_timeout
         self.tables: dict[int, ServerTable] = {}
-        self._next_id = 1
 
     def methods(self) -> Iterable[Method]:
         table = Param("table", (int,), doc="a table id")
@@ -211,7 +210,7 @@ class TableService(Service):
         fill_players = await self._fill_players(conn, fill, table_rules)
         table = ServerTable(
             server,
-            self._next_id,
+            server.next_game_id(),
             rule_set=rules,
             rules=table_rules,
             seed=seed,
@@ -223,7 +222,6 @@ class TableService(Service):
             autostart=autostart,
             vacant_timeout=self.vacant_timeout,
         )
-        self._next_id += 1
         self._forget_finished()
         self.tables[table.id] = table
         log.info("table %d created by %s (%s, %d seats)", table.id, conn, rules, seats)

@@ -57,7 +57,6 @@ class TournamentService(Service):
 
     def __init__(self) -> None:
         self.tournaments: dict[int, ServerTournament] = {}
-        self._next_id = 1
 
     def methods(self) -> Iterable[Method]:
         tournament = Param("tournament", (int,), doc="a tournament id")
@@ -171,9 +170,8 @@ class TournamentService(Service):
         except CroupierError as exc:
             raise RpcError(Code.BAD_INPUT, str(exc)) from None
         found_t = ServerTournament(
-            server, self._next_id, config, rules, list(bots), strategies, join_time
+            server, server.next_game_id(), config, rules, list(bots), strategies, join_time
         )
-        self._next_id += 1
         finished = [i for i, t in self.tournaments.items() if t.state == "finished"]
         for old in finished[: max(0, len(finished) - KEEP_FINISHED)]:
             del self.tournaments[old]

@@ -229,3 +229,13 @@ async def test_basic_plays_a_server_tournament_under_the_contests_rules(served):
             await status.finished.wait()
     standings = {s["name"]: s for s in status.infos[-1]["result"]["standings"]}
     assert standings["basic"]["faults"] == 0 and standings["basic"]["hands"] > 0
+
+
+async def test_tables_and_tournaments_never_share_an_id(served):
+    """``decide``'s first parameter is a table or a tournament: one id space for both."""
+    async with connect("127.0.0.1", served.port, name="t") as c:
+        started = await c.call_named("tournament.start", {"bots": ["tcp"], "join_time": 5.0})
+        table = await c.call_named("table.create", {"seats": 1, "autostart": False})
+        again = await c.call_named("tournament.start", {"bots": ["tcp"], "join_time": 5.0})
+    ids = [started["tournament"], table["table"], again["tournament"]]
+    assert len(set(ids)) == 3
