@@ -36,9 +36,7 @@ from croupier.plugins.blackjack_solver.hands import (
     Evaluator,
     Hand,
     HitRule,
-    Objective,
     StandRows,
-    in_chips,
     precompute,
 )
 from croupier.plugins.blackjack_solver.split import (
@@ -47,6 +45,7 @@ from croupier.plugins.blackjack_solver.split import (
     named_strategy,
     split_value,
 )
+from croupier.plugins.blackjack_solver.stand import Objective, in_chips
 
 # the contest's dealer draws like S17 (playing out his hand changes no player's result)
 SUPPORTED_DEALERS = ("s17", "h17", "koth")

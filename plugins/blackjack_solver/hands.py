@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from operator import sub
-from typing import Literal
 
 import attrs
 import numpy as np
@@ -31,27 +30,18 @@ from croupier.plugins.blackjack_solver.stand import (
     STAND_TOTALS as STAND_TOTALS,
 )
 from croupier.plugins.blackjack_solver.stand import (
-    StandRows as StandRows,
-)
-from croupier.plugins.blackjack_solver.stand import (
+    Objective,
+    in_chips,
     stand_column,
     stand_row,
     stand_table,
     stand_value,
 )
+from croupier.plugins.blackjack_solver.stand import (
+    StandRows as StandRows,
+)
 
-# "ev-ties-lose" is the EV when ties lose and a natural is an ordinary 21 (the koth and
-# classic betting): chosen from the rules (see analysis.effective_objective), never asked for
-Objective = Literal["ev", "win-probability", "ev-ties-lose"]
 FloatArray = npt.NDArray[np.float64]
-OBJECTIVES: tuple[str, ...] = ("ev", "win-probability")
-
-
-def in_chips(objective: Objective) -> bool:
-    """True for the objectives that count chips (EVs): doubles, splits, surrender exist."""
-    return objective != "win-probability"
-
-
 INFINITE_PROBS = (1 / 13,) * 9 + (4 / 13,)
 HitRule = Callable[["Hand"], bool]  # True: hit this hand (it may only hit or stand)
 # a finite hand's rank counts as one int, 5 bits a rank (a hand of at most 21 holds at

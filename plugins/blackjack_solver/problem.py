@@ -36,13 +36,8 @@ from croupier.plugins.blackjack_solver.analysis import (
 from croupier.plugins.blackjack_solver.cards import RANKS, hand_text, parse_cards
 from croupier.plugins.blackjack_solver.chart import UPCARD_ORDER
 from croupier.plugins.blackjack_solver.classic import solve_classic
-from croupier.plugins.blackjack_solver.hands import (
-    INFINITE_PROBS,
-    OBJECTIVES,
-    Objective,
-    in_chips,
-    make_hand,
-)
+from croupier.plugins.blackjack_solver.hands import INFINITE_PROBS, make_hand
+from croupier.plugins.blackjack_solver.stand import OBJECTIVES, Objective, in_chips
 
 KEYS = ("rules", "objective", "chart", "hand", "upcard", "dealer")
 TIES_NOTE = (

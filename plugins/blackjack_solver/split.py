@@ -37,9 +37,9 @@ from croupier.plugins.blackjack_solver.hands import (
     INFINITE_PROBS,
     Evaluator,
     Hand,
-    Objective,
     StandRows,
 )
+from croupier.plugins.blackjack_solver.stand import Objective
 
 # play(evaluator, hand): the value of a two-card split hand in that evaluator's shoe
 PostSplitPlay = Callable[[Evaluator, Hand], float]

@@ -9,14 +9,24 @@ of distributions at once with numpy (:func:`stand_table`, identical to the last 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from croupier.plugins.blackjack_solver import dealer
 
 if TYPE_CHECKING:
-    from croupier.plugins.blackjack_solver.hands import FloatArray, Objective
+    from croupier.plugins.blackjack_solver.hands import FloatArray
+
+# "ev-ties-lose" is the EV when ties lose and a natural is an ordinary 21 (the koth and
+# classic betting): chosen from the rules (see analysis.effective_objective), never asked for
+Objective = Literal["ev", "win-probability", "ev-ties-lose"]
+OBJECTIVES: tuple[str, ...] = ("ev", "win-probability")
+
+
+def in_chips(objective: Objective) -> bool:
+    """True for the objectives that count chips (EVs): doubles, splits, surrender exist."""
+    return objective != "win-probability"
 
 
 def stand_value(player: int, dist: Sequence[float], objective: Objective) -> float:
