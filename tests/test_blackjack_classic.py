@@ -105,7 +105,8 @@ def test_best_is_the_larger_of_stand_and_optimal_hit(manager):
 
 
 def classic(manager, **problem):
-    rules = manager.rule_sets.get("classic").rules.to_dict()
+    """Solve ``problem`` under the classic rule set (``rules`` overrides some of its options)."""
+    rules = {**manager.rule_sets.get("classic").rules.to_dict(), **problem.pop("rules", {})}
     return manager.solvers.get("blackjack").solve({"rules": rules, **problem})
 
 
@@ -141,6 +142,7 @@ def test_infinite_deck_is_the_limit_of_many_decks(manager):
         ({"hand": "T,A", "upcard": "5"}, "wins at once"),
         ({"hand": "T,8,5", "upcard": "5"}, "already bust"),
         ({"hand": "A,A,A,A", "upcard": "A"}, "too few cards"),
+        ({"hand": "T,6", "upcard": "T", "rules": {"peek": True}}, "without the dealer's peek"),
     ],
 )
 def test_classic_problems_that_cannot_be_answered(manager, problem, message):

@@ -128,12 +128,15 @@ def hand_solver(upcard: int, payoff: tuple[float, float, float], infinite: bool)
 
 
 def payoff_of(rules: BlackjackRules, objective: str) -> tuple[float, float, float]:
-    """``(win, tie, lose)`` per unit bet: EV, or the chance of winning (a push counts 1/2)."""
+    """``(win, tie, lose)`` per unit bet: EV, or the chance of winning (a push counts 1/2).
+    Checks the rules the classic solver covers: the three built-in bettings, no peek."""
     if rules.betting not in (*TIES_LOSE, "casino"):
         raise CroupierError(
             f"the classic solver knows ties under the classic, koth and casino betting, "
             f"not {rules.betting!r}"
         )
+    if rules.peek:  # a peeked blackjack would end the round before the player's 21 wins
+        raise CroupierError("the classic dealer is solved without the dealer's peek")
     ties_lose = rules.betting in TIES_LOSE
     if objective == "ev":
         return (1.0, -1.0 if ties_lose else 0.0, -1.0)
