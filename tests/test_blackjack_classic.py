@@ -141,7 +141,7 @@ def test_infinite_deck_is_the_limit_of_many_decks(manager):
         ({"chart": True}, "no chart"),
         ({"hand": "T,A", "upcard": "5"}, "wins at once"),
         ({"hand": "T,8,5", "upcard": "5"}, "already bust"),
-        ({"hand": "A,A,A,A", "upcard": "A"}, "too few cards"),
+        ({"hand": "A,A,A,A", "upcard": "A"}, "hold only 4 card"),
         ({"hand": "T,6", "upcard": "T", "rules": {"peek": True}}, "without the dealer's peek"),
     ],
 )

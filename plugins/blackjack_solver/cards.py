@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from croupier.engine import SpecError
+from croupier.engine import CroupierError, SpecError
 
 RANKS = "A23456789T"
 ACE = 0
@@ -40,6 +40,25 @@ def parse_cards(text: str) -> list[int]:
     if not cards:
         raise SpecError("a hand needs at least one card, e.g. T,6", text, 0)
     return cards
+
+
+def parse_hand(hand: str, upcard: str, decks: int | None) -> tuple[list[int], int]:
+    """A hand of at least two cards and one upcard, as rank indices; with ``decks`` decks
+    (``None``: infinite), the shoe must hold them all."""
+    cards = parse_cards(hand)
+    ups = parse_cards(upcard)
+    if len(ups) != 1:
+        raise CroupierError(f"the upcard is one card, not {upcard!r}")
+    if len(cards) < 2:
+        raise CroupierError(f"a hand has at least two cards, not {hand!r}")
+    if decks is not None:
+        shoe = full_shoe(decks)
+        for r in range(10):
+            if cards.count(r) + (ups[0] == r) > shoe[r]:
+                raise CroupierError(
+                    f"{decks} deck(s) hold only {shoe[r]} card(s) of rank {RANKS[r]}"
+                )
+    return cards, ups[0]
 
 
 def card_name(rank: int) -> str:

@@ -23,7 +23,7 @@ the classic dealer).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -35,7 +35,7 @@ from croupier.plugins.blackjack_solver.cards import (
     Counts,
     full_shoe,
     hand_text,
-    parse_cards,
+    parse_hand,
 )
 
 NOTE = (
@@ -57,12 +57,7 @@ def dealer_odds(
     """``(P(bust), P(tie))`` for a dealer holding ``hard``/``ace`` who draws a card now
     (his hole card, or a hit below ``target``) and then draws until he reaches it."""
     bust = tie = 0.0
-    n = sum(unseen)
-    for r, count in enumerate(unseen):
-        if not count:
-            continue
-        p = count / n
-        h, a = hard + r + 1, ace or r == 0
+    for p, r, h, a in _draws(unseen, hard, ace):
         if h > 21:
             bust += p
             continue
@@ -75,6 +70,14 @@ def dealer_odds(
         bust += p * b
         tie += p * t
     return bust, tie
+
+
+def _draws(unseen: Counts, hard: int, ace: bool) -> Iterator[tuple[float, int, int, bool]]:
+    """``(probability, rank, hard total, holds an ace)`` after each possible next card."""
+    n = sum(unseen)
+    for r, count in enumerate(unseen):
+        if count:
+            yield count / n, r, hard + r + 1, ace or r == ACE
 
 
 def _without(counts: Counts, r: int) -> Counts:
@@ -99,12 +102,7 @@ class ClassicHand:
 
     def hit(self, unseen: Counts, hard: int, ace: bool) -> float:
         value = 0.0
-        n = sum(unseen)
-        for r, count in enumerate(unseen):
-            if not count:
-                continue
-            p = count / n
-            h, a = hard + r + 1, ace or r == 0
+        for p, r, h, a in _draws(unseen, hard, ace):
             if h > 21:
                 value += p * self.lose
             elif best_total(h, a) == 21:
@@ -231,12 +229,7 @@ def solve_classic(problem: dict[str, Any], rules: BlackjackRules, objective: str
 def hand_values(rules: BlackjackRules, hand: str, upcard: str, objective: str) -> dict[str, Any]:
     """Stand and hit (then optimal play) for one hand against one upcard."""
     payoff = payoff_of(rules, objective)
-    cards = parse_cards(hand)
-    ups = parse_cards(upcard)
-    if len(ups) != 1:
-        raise CroupierError(f"the upcard is one card, not {upcard!r}")
-    if len(cards) < 2:
-        raise CroupierError(f"a hand has at least two cards, not {hand!r}")
+    cards, up = parse_hand(hand, upcard, rules.decks)
     hard = sum(r + 1 for r in cards)
     ace = ACE in cards
     total = best_total(hard, ace)
@@ -246,11 +239,9 @@ def hand_values(rules: BlackjackRules, hand: str, upcard: str, objective: str) -
         raise CroupierError(f"the hand {hand} has 21, which wins at once: nothing to decide")
     unseen = pack_of(rules)
     if rules.decks is not None:
-        for r in (*cards, ups[0]):
-            if unseen[r] == 0:
-                raise CroupierError(f"{rules.decks} deck(s) hold too few cards of rank {RANKS[r]}")
+        for r in (*cards, up):
             unseen = _without(unseen, r)
-    solver = hand_solver(ups[0], payoff, rules.decks is None)
+    solver = hand_solver(up, payoff, rules.decks is None)
     values = {"stand": solver.stand(unseen, hard, ace), "hit": solver.hit(unseen, hard, ace)}
     if objective == "ev":
         actions = {k: {"ev": v, "round_ev": v} for k, v in values.items()}
@@ -258,7 +249,7 @@ def hand_values(rules: BlackjackRules, hand: str, upcard: str, objective: str) -
         actions = {k: {"win_probability": v} for k, v in values.items()}
     return {
         "cards": hand_text(cards),
-        "upcard": RANKS[ups[0]],
+        "upcard": RANKS[up],
         "total": total,
         "soft": ace and hard + 10 <= 21,
         "best": max(values, key=lambda k: values[k]),

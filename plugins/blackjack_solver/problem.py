@@ -33,7 +33,7 @@ from croupier.plugins.blackjack_solver.analysis import (
     shoe_of,
     solve_rules,
 )
-from croupier.plugins.blackjack_solver.cards import RANKS, hand_text, parse_cards
+from croupier.plugins.blackjack_solver.cards import RANKS, hand_text, parse_hand
 from croupier.plugins.blackjack_solver.chart import UPCARD_ORDER
 from croupier.plugins.blackjack_solver.classic import solve_classic
 from croupier.plugins.blackjack_solver.hands import INFINITE_PROBS, make_hand
@@ -140,21 +140,7 @@ def hand_solution(
     rules: BlackjackRules, hand_spec: str, upcard_spec: str, objective: Objective
 ) -> dict[str, Any]:
     """Every action's exact value for one hand (composition-dependent in a finite shoe)."""
-    cards = parse_cards(hand_spec)
-    ups = parse_cards(upcard_spec)
-    if len(ups) != 1:
-        raise CroupierError(f"the upcard is one card, not {upcard_spec!r}")
-    if len(cards) < 2:
-        raise CroupierError(f"a hand has at least two cards, not {hand_spec!r}")
-    upcard = ups[0]
-    shoe = shoe_of(rules)
-    if shoe is not None:
-        for r in range(10):
-            used = cards.count(r) + (upcard == r)
-            if used > shoe[r]:
-                raise CroupierError(
-                    f"{rules.decks} deck(s) hold only {shoe[r]} card(s) of rank {RANKS[r]}"
-                )
+    cards, upcard = parse_hand(hand_spec, upcard_spec, rules.decks)
     solver = UpcardSolver(rules, upcard, objective, precompute_all=False)
     ev = solver.main
     hand = make_hand(cards, ev.finite)
