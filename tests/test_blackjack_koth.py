@@ -100,8 +100,8 @@ def test_koth_chart_and_edge_from_the_solver_by_name(manager):
 
 
 def test_simulated_koth_basic_earns_the_solvers_edge(manager):
-    """Casino-style shoe (fresh deck each round would differ from koth's shared deck): the
-    simulator's koth table with the chart lands on the chart's exact edge."""
+    """The koth rules dealt from a fresh deck each round (the chart's assumption; the
+    contest's shared deck leaves other cards): the simulator lands on the chart's edge."""
     rules = koth(manager, shoe="fresh-pack")
     edge = solve_rules(rules).edge_td
     report = simulate(manager, rules, manager.strategy("basic", rules), 40_000, 1, seed=11)
