@@ -21,12 +21,13 @@ import attrs
 import trio
 
 from croupier.engine import CroupierError, PluginManager
-from croupier.engine.play import Action, Event, Observation
+from croupier.engine.play import Event
 from croupier.engine.players import Player, Strategy, StrategyPlayer
 from croupier.engine.rules import BlackjackRules
 from croupier.engine.table import Table
-from croupier.protocol.errors import Code, ConnectionClosed, RpcError
+from croupier.protocol.errors import ConnectionClosed, RpcError
 from croupier.protocol.server import Connection, Server
+from croupier.protocol.slots import BotSlot, SlotPlayer
 
 log = logging.getLogger("croupier.tables")
 
@@ -34,11 +35,6 @@ EVENT_NOTIFICATION = "table.event"
 STATUS_NOTIFICATION = "table.status"
 WATCH_BUFFER = 10_000
 """Notifications queued for one subscriber before it is dropped as too slow."""
-
-
-class SeatVacant(Exception):
-    """Raised to the engine when an empty or abandoned seat must decide: it gets the
-    default, like a silent bot."""
 
 
 def strategy_player(manager: PluginManager, name: str, rules: BlackjackRules) -> Player:
@@ -50,16 +46,6 @@ def strategy_player(manager: PluginManager, name: str, rules: BlackjackRules) ->
     if callable(getattr(found, "decide", None)):
         return cast(Player, found)
     raise CroupierError(f"strategy {name!r} cannot sit at a table (not a Strategy)")
-
-
-def parse_answer(answer: object) -> Action:
-    """A bot's answer to ``decide``: an action map (``{"kind": "bet", "amount": 10}``) or
-    text (``"hit"``, ``"H"``, ``"bet 10"``)."""
-    if isinstance(answer, str):
-        return Action.parse(answer)
-    if isinstance(answer, dict):
-        return Action.from_dict(answer)
-    raise CroupierError(f"an answer is an action map or text, not {type(answer).__name__}")
 
 
 @attrs.define(eq=False)
@@ -118,24 +104,6 @@ class Subscriber:
 
 
 @attrs.define(eq=False)
-class BotSlot:
-    """A place a remote bot holds with ``token`` (``conn`` None while it is disconnected);
-    a table's seat and a tournament's ``tcp`` entry are both one."""
-
-    index: int
-    token: str | None = None
-    conn: Connection | None = None
-    bot: str | None = None
-    auto: frozenset[str] = frozenset()
-    """Phases the server answers for the bot with the phase's default (no round trip)."""
-
-    @property
-    def present(self) -> bool:
-        """A bot holds the slot and its connection is open."""
-        return self.conn is not None and not self.conn.session.closed
-
-
-@attrs.define(eq=False)
 class Seat(BotSlot):
     """A table's seat: a built-in ``strategy``, or a bot's slot, or free (no strategy, no
     token)."""
@@ -159,52 +127,17 @@ class Seat(BotSlot):
         }
 
 
-AUTO_PHASES = ("bet", "insurance", "surrender")
-"""Phases a bot may leave to the server (``auto`` at ``table.join``): the minimum bet, no
-insurance, no early surrender, answered without a ``decide`` round trip."""
-
-
-def check_auto(auto: list[Any]) -> frozenset[str]:
-    """The ``auto`` parameter of ``table.join``/``table.rejoin``, checked."""
-    wrong = [p for p in auto if p not in AUTO_PHASES]
-    if wrong:
-        raise RpcError(
-            Code.BAD_INPUT, f"auto phases are {', '.join(AUTO_PHASES)}, not {wrong[0]!r}"
-        )
-    return frozenset(auto)
-
-
-def auto_action(observation: Observation) -> Action:
-    """The phase's default, given by the server for a bot that asked for it."""
-    if observation.phase == "bet":
-        return Action("bet", observation.min_bet)
-    return Action("decline")
-
-
-class RemotePlayer:
-    """A seat's :class:`~croupier.engine.players.Player`: asks the bot in the seat over its
-    connection (``decide(table, observation)``), after flushing the table's events to it;
-    answers itself for the phases the bot left to the server (``auto``)."""
+class RemotePlayer(SlotPlayer):
+    """A table seat's player: the table's events reach the bot before each ``decide``."""
 
     def __init__(self, table: ServerTable, seat: Seat) -> None:
+        super().__init__(seat, table.id, table.decision_time)
         self.table = table
-        self.seat = seat
 
-    async def decide(self, observation: Observation) -> Action:
-        conn = self.seat.conn
-        if conn is None or not self.seat.present:
-            raise SeatVacant("no bot in the seat")
-        if observation.phase in self.seat.auto and observation.refused is None:
-            return auto_action(observation)
+    async def before_call(self, conn: Connection) -> None:
         sub = self.table.subscribers.get(conn.id)
         if sub is not None:
             await sub.flushed()
-        answer = await conn.call(
-            "decide",
-            [self.table.id, observation.to_dict()],
-            timeout=self.table.decision_time + 1.0,  # the engine's own limit comes first
-        )
-        return parse_answer(answer)
 
 
 class ServerTable:

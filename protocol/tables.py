@@ -32,7 +32,8 @@ from croupier.engine.table import DECISION_TIME
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.server import Connection
-from croupier.protocol.tablerun import ServerTable, check_auto, strategy_player
+from croupier.protocol.slots import check_auto
+from croupier.protocol.tablerun import ServerTable, strategy_player
 
 log = logging.getLogger("croupier.tables")
 

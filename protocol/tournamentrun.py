@@ -23,13 +23,8 @@ from croupier.engine.players import Player, StrategyPlayer
 from croupier.engine.tournament import TournamentConfig
 from croupier.engine.tournament_run import TournamentResult, play_tournament
 from croupier.protocol.server import Connection, Server
-from croupier.protocol.tablerun import (
-    BotSlot,
-    SeatVacant,
-    Subscriber,
-    auto_action,
-    parse_answer,
-)
+from croupier.protocol.slots import BotSlot, SlotPlayer
+from croupier.protocol.tablerun import Subscriber
 
 log = logging.getLogger("croupier.tournaments")
 
@@ -67,28 +62,6 @@ class TcpSeat(BotSlot):
     """A ``tcp`` entry of a tournament: the bot holding it (see :class:`BotSlot`)."""
 
 
-class TcpPlayer:
-    """A ``tcp`` entry's player at one table: ``decide(tournament, observation)`` on the
-    bot's connection; an absent bot gets the engine's default."""
-
-    def __init__(self, tournament: ServerTournament, seat: TcpSeat) -> None:
-        self.tournament = tournament
-        self.seat = seat
-
-    async def decide(self, observation: Observation) -> Action:
-        conn = self.seat.conn
-        if conn is None or not self.seat.present:
-            raise SeatVacant("no bot in the seat")
-        if observation.phase in self.seat.auto and observation.refused is None:
-            return auto_action(observation)
-        answer = await conn.call(
-            "decide",
-            [self.tournament.id, observation.to_dict()],
-            timeout=self.tournament.config.decision_time + 1.0,
-        )
-        return parse_answer(answer)
-
-
 @attrs.frozen
 class TcpEntry:
     name: str
@@ -96,7 +69,9 @@ class TcpEntry:
     seat: TcpSeat
 
     def player(self, stack: ExitStack) -> Player:
-        return TcpPlayer(self.tournament, self.seat)
+        # decide(tournament, observation) on the bot's connection
+        tournament = self.tournament
+        return SlotPlayer(self.seat, tournament.id, tournament.config.decision_time)
 
 
 class ServerTournament:

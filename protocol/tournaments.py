@@ -24,7 +24,7 @@ from croupier.engine.tournament import HANDS, MAX_FAULTS, ROUNDS, TOURNEYS, Tour
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.server import Connection, Server
-from croupier.protocol.tablerun import check_auto
+from croupier.protocol.slots import check_auto
 from croupier.protocol.tournamentrun import TCP, ServerTournament
 
 log = logging.getLogger("croupier.tournaments")

@@ -29,7 +29,7 @@ from croupier.engine.play import Action, Event, Observation
 from croupier.protocol import Client, ConnectionClosed, RpcError, connect
 from croupier.protocol.errors import Code
 from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
-from croupier.protocol.tablerun import AUTO_PHASES
+from croupier.protocol.slots import AUTO_PHASES
 
 log = logging.getLogger("croupier.bot")
 

@@ -1,0 +1,103 @@
+"""Bot slots: a place on the server a remote bot holds with a token (a table's seat, a
+tournament's ``tcp`` entry), and the player that asks that bot for its decisions.
+
+Shared by :mod:`~croupier.protocol.tablerun` and :mod:`~croupier.protocol.tournamentrun`:
+both ask ``decide(game, observation)`` on the bot's connection (``game`` is the table or
+tournament id), answer themselves the phases the bot left to the server, and hand the
+engine :class:`SeatVacant` for an absent bot, so that it plays the default.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from croupier.engine import CroupierError
+from croupier.engine.play import Action, Observation
+from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.server import Connection
+
+
+class SeatVacant(Exception):
+    """Raised to the engine when an empty or abandoned seat must decide: it gets the
+    default, like a silent bot."""
+
+
+def parse_answer(answer: object) -> Action:
+    """A bot's answer to ``decide``: an action map (``{"kind": "bet", "amount": 10}``) or
+    text (``"hit"``, ``"H"``, ``"bet 10"``)."""
+    if isinstance(answer, str):
+        return Action.parse(answer)
+    if isinstance(answer, dict):
+        return Action.from_dict(answer)
+    raise CroupierError(f"an answer is an action map or text, not {type(answer).__name__}")
+
+
+@attrs.define(eq=False)
+class BotSlot:
+    """A place a remote bot holds with ``token`` (``conn`` None while it is disconnected);
+    a table's seat and a tournament's ``tcp`` entry are both one."""
+
+    index: int
+    token: str | None = None
+    conn: Connection | None = None
+    bot: str | None = None
+    auto: frozenset[str] = frozenset()
+    """Phases the server answers for the bot with the phase's default (no round trip)."""
+
+    @property
+    def present(self) -> bool:
+        """A bot holds the slot and its connection is open."""
+        return self.conn is not None and not self.conn.session.closed
+
+
+AUTO_PHASES = ("bet", "insurance", "surrender")
+"""Phases a bot may leave to the server (``auto`` at ``table.join``): the minimum bet, no
+insurance, no early surrender, answered without a ``decide`` round trip."""
+
+
+def check_auto(auto: list[Any]) -> frozenset[str]:
+    """The ``auto`` parameter of ``table.join``/``table.rejoin``, checked."""
+    wrong = [p for p in auto if p not in AUTO_PHASES]
+    if wrong:
+        raise RpcError(
+            Code.BAD_INPUT, f"auto phases are {', '.join(AUTO_PHASES)}, not {wrong[0]!r}"
+        )
+    return frozenset(auto)
+
+
+def auto_action(observation: Observation) -> Action:
+    """The phase's default, given by the server for a bot that asked for it."""
+    if observation.phase == "bet":
+        return Action("bet", observation.min_bet)
+    return Action("decline")
+
+
+class SlotPlayer:
+    """A bot slot's :class:`~croupier.engine.players.Player`: asks the bot holding it over
+    its connection (``decide(game, observation)``: ``game`` is the table or tournament id)
+    and answers itself for the phases the bot left to the server (``auto``); an absent bot
+    raises :class:`SeatVacant`, so the engine plays its default."""
+
+    def __init__(self, slot: BotSlot, game: int, decision_time: float) -> None:
+        self.slot = slot
+        self.game = game
+        self.decision_time = decision_time
+
+    async def before_call(self, conn: Connection) -> None:
+        """Called before each ``decide`` on ``conn`` (a table flushes its events here)."""
+
+    async def decide(self, observation: Observation) -> Action:
+        conn = self.slot.conn
+        if conn is None or not self.slot.present:
+            raise SeatVacant("no bot in the seat")
+        if observation.phase in self.slot.auto and observation.refused is None:
+            return auto_action(observation)
+        await self.before_call(conn)
+        answer = await conn.call(
+            "decide",
+            [self.game, observation.to_dict()],
+            timeout=self.decision_time + 1.0,  # the engine's own limit comes first
+        )
+        return parse_answer(answer)
