@@ -40,19 +40,42 @@ def _check(ok: bool, message: str) -> None:
         raise CroupierError(message)
 
 
-def parse_payout(text: str | Fraction) -> Fraction:
-    """``"3:2"``, ``"6:5"``, ``"1:1"`` or ``"1.5"`` as a Fraction of the stake."""
+def _shown(value: object) -> str:
+    """``value`` for an error message, cut short (options may come from strangers)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+MAX_PAYOUT_TERM = 1000
+"""Largest numerator and denominator of a payout: real tables pay 3:2, 6:5, 1:1, 2:1."""
+
+MAX_CHIPS = 10**12
+"""Largest bet limit and starting stack, so that balances stay far inside 64 bits."""
+
+
+def parse_payout(text: str | float | Fraction) -> Fraction:
+    """``"3:2"``, ``"6:5"``, ``"1:1"`` or ``"1.5"`` (or the number 1.5) as a Fraction of the
+    stake."""
     if isinstance(text, Fraction):
-        return text
-    try:
-        if ":" in text:
-            num, den = text.split(":")
-            value = Fraction(int(num), int(den))
-        else:
-            value = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise CroupierError(f"a payout is written like 3:2 or 6:5, not {text!r}") from None
+        value = text
+    elif isinstance(text, (int, float)) and not isinstance(text, bool):
+        return parse_payout(str(text))  # 1.5 from the wire: its decimal digits, 3:2
+    elif not isinstance(text, str) or len(text) > 40:
+        raise CroupierError(f"a payout is written like 3:2 or 6:5, not {_shown(text)}")
+    else:
+        try:
+            if ":" in text:
+                num, den = text.split(":")
+                value = Fraction(int(num), int(den))
+            else:
+                value = Fraction(text)
+        except (ValueError, ZeroDivisionError, OverflowError):
+            raise CroupierError(f"a payout is written like 3:2 or 6:5, not {text!r}") from None
     _check(value >= 0, f"a payout cannot be negative: {text!r}")
+    _check(
+        value.numerator <= MAX_PAYOUT_TERM and value.denominator <= MAX_PAYOUT_TERM,
+        f"a payout has terms of at most {MAX_PAYOUT_TERM} (like 3:2), not {text!r}",
+    )
     return value
 
 
@@ -83,6 +106,7 @@ class BlackjackRules:
     starting_chips: int = 1000
 
     def __attrs_post_init__(self) -> None:
+        _check_types(self)
         _check(
             self.decks is None or 1 <= self.decks <= 64,
             f"decks must be between 1 and 64 (or inf), not {self.decks}",
@@ -106,6 +130,10 @@ class BlackjackRules:
             f"bets need 0 < min ({self.min_bet}) <= max ({self.max_bet})",
         )
         _check(self.starting_chips >= 0, "starting chips cannot be negative")
+        _check(
+            self.max_bet <= MAX_CHIPS and self.starting_chips <= MAX_CHIPS,
+            f"bets and starting chips are at most {MAX_CHIPS:,}",
+        )
 
     @property
     def hits_soft_17(self) -> bool:
@@ -123,6 +151,37 @@ class BlackjackRules:
         data = attrs.asdict(self)
         data["blackjack_pays"] = format_payout(self.blackjack_pays)
         return data
+
+
+_INTS = ("max_split_hands", "min_bet", "max_bet", "starting_chips")
+_BOOLS = ("double_after_split", "resplit_aces", "hit_split_aces", "peek", "insurance")
+_TEXTS = ("shoe", "dealer", "betting", "double", "surrender")
+
+
+def _check_types(rules: BlackjackRules) -> None:
+    """Options come from the wire and the CLI as plain data: a float where a count belongs
+    (1.5 decks) or a number where a yes/no belongs would pass the range checks and break a
+    table later, so each option's type is checked first (a bool is not a number here)."""
+    for name in _INTS:
+        value = getattr(rules, name)
+        _check(
+            isinstance(value, int) and not isinstance(value, bool),
+            f"{name} must be a whole number, not {_shown(value)}",
+        )
+    _check(
+        rules.decks is None or (isinstance(rules.decks, int) and not isinstance(rules.decks, bool)),
+        f"decks must be a whole number (or inf), not {_shown(rules.decks)}",
+    )
+    for name in _BOOLS:
+        value = getattr(rules, name)
+        _check(isinstance(value, bool), f"{name} must be true or false, not {_shown(value)}")
+    for name in _TEXTS:
+        value = getattr(rules, name)
+        _check(isinstance(value, str), f"{name} must be a name, not {_shown(value)}")
+    _check(
+        isinstance(rules.penetration, (int, float)) and not isinstance(rules.penetration, bool),
+        f"penetration must be a number, not {_shown(rules.penetration)}",
+    )
 
 
 def rules_from_options(base: BlackjackRules, options: dict[str, Any]) -> BlackjackRules:

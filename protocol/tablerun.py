@@ -265,19 +265,27 @@ class ServerTable:
         return out
 
     def start(self, manager: PluginManager) -> None:
+        """Seat the players and play in the background. Should the engine refuse the table
+        (a dealer or betting plugin rejecting its rules), the table finishes at once, so it
+        never holds a table slot while waiting for nothing."""
         players: list[Player] = [
             self.fill_players[seat.index] if seat.strategy is not None else RemotePlayer(self, seat)
             for seat in self.seats
         ]
-        self.engine = Table(
-            manager,
-            self.rules,
-            self.seed,
-            players,
-            decision_time=self.decision_time,
-            listeners=[self._on_event],
-        )
+        try:
+            self.engine = Table(
+                manager,
+                self.rules,
+                self.seed,
+                players,
+                decision_time=self.decision_time,
+                listeners=[self._on_event],
+            )
+        except Exception:
+            self.finish("internal error: the table could not start")
+            raise
         self.state = "playing"
+        self.seat_changed()
         log.info("table %d starts (%s, seed %d)", self.id, self.rule_set, self.seed)
         self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
         self.server.spawn(self.run, f"table {self.id}")
@@ -316,11 +324,26 @@ class ServerTable:
                 await self._seat_changed.wait()
         return any(seat.present for seat in self.seats)
 
+    async def expire_unclaimed(self, timeout: float) -> None:
+        """Finish a waiting table once no seat has held a connected bot for ``timeout``
+        seconds: a table nobody comes to (or whose bots all went away before it started)
+        must not hold one of the server's table slots for ever."""
+        while self.state == "waiting":
+            if any(seat.present for seat in self.seats):
+                await self._seat_changed.wait()
+                continue
+            with trio.move_on_after(timeout):
+                while self.state == "waiting" and not any(seat.present for seat in self.seats):
+                    await self._seat_changed.wait()
+            if self.state == "waiting" and not any(seat.present for seat in self.seats):
+                self.finish(f"no bot in any seat for {timeout:g} s")
+
     def finish(self, reason: str) -> None:
         """Mark the table finished, tell its subscribers and close their queues."""
         if self.state == "finished":
             return
         self.state, self.reason = "finished", reason
+        self.seat_changed()  # wakes whatever waits on the seats
         log.info("table %d finished after %d rounds: %s", self.id, self.played, reason)
         self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
         for sub in self.subscribers.values():

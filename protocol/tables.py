@@ -47,10 +47,12 @@ _OPT_INT = (int, type(None))
 
 class TableService(Service):
     """Tables on the server. ``vacant_timeout``: seconds a table with no seated bot waits at
-    the start of a round for one to (re)join before it finishes."""
+    the start of a round for one to (re)join before it finishes; ``unclaimed_timeout``:
+    seconds a table that has not started yet waits with no bot in any seat."""
 
-    def __init__(self, *, vacant_timeout: float = 60.0) -> None:
+    def __init__(self, *, vacant_timeout: float = 60.0, unclaimed_timeout: float = 60.0) -> None:
         self.vacant_timeout = vacant_timeout
+        self.unclaimed_timeout = unclaimed_timeout
         self.tables: dict[int, ServerTable] = {}
 
     def methods(self) -> Iterable[Method]:
@@ -228,6 +230,9 @@ class TableService(Service):
         log.info("table %d created by %s (%s, %d seats)", table.id, conn, rules, seats)
         if not table.has_bots:
             table.start(server.manager)
+        else:
+            expire = partial(table.expire_unclaimed, self.unclaimed_timeout)
+            server.spawn(expire, f"table {table.id} waits for bots")
         return table.info()
 
     async def join(
@@ -311,6 +316,7 @@ class TableService(Service):
             for seat in table.seats:
                 if seat.conn is connection and table.state != "finished":
                     seat.conn = None
+                    table.seat_changed()
                     log.info(
                         "table %d: the bot in seat %d is gone; the seat plays the default "
                         "until it rejoins with its token",

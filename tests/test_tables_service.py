@@ -19,9 +19,20 @@ from tests.protocol_helpers import Raw
 
 
 @pytest.fixture
+async def served_briefly(nursery):
+    """A server whose tables expire when nobody sits at them for half a second."""
+    services = [*default_services()[:-1], TableService(unclaimed_timeout=0.5)]
+    server = Server(PluginManager(autoload=False), seed=11, services=services)
+    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    server.port = port
+    yield server
+    server.stop()
+
+
+@pytest.fixture
 async def served(nursery):
     manager = PluginManager(autoload=False)
-    services = [*default_services()[:-1], TableService(vacant_timeout=0.5)]
+    services = [*default_services()[:-1], TableService(vacant_timeout=0.5, unclaimed_timeout=30)]
     server = Server(manager, seed=11, services=services)
     (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     server.port = port
@@ -260,6 +271,14 @@ async def test_seat_tokens_cannot_be_misused(served):
         ({"rules": "nope"}, Code.UNKNOWN_NAME, "unknown rule set 'nope'"),
         ({"options": {"decks": 0}}, Code.BAD_INPUT, "decks must be between"),
         ({"options": {"colour": 1}}, Code.BAD_INPUT, "unknown rule option"),
+        # types the range checks alone would let through, to break the table later
+        ({"options": {"decks": 1.5}}, Code.BAD_INPUT, "decks must be a whole number"),
+        ({"options": {"min_bet": 1.5}}, Code.BAD_INPUT, "min_bet must be a whole number"),
+        ({"options": {"peek": 1}}, Code.BAD_INPUT, "peek must be true or false"),
+        # balances that would outgrow 64 bits (and msgpack) after a few naturals
+        ({"options": {"blackjack_pays": "10**18:1"}}, Code.BAD_INPUT, "payout is written"),
+        ({"options": {"blackjack_pays": "1e400"}}, Code.BAD_INPUT, "terms of at most 1000"),
+        ({"options": {"max_bet": 10**13}}, Code.BAD_INPUT, "at most 1,000,000,000,000"),
         ({"seats": 8}, Code.BAD_INPUT, "1 to 7 seats"),
         ({"fill": ["lim17"]}, Code.BAD_INPUT, "needs a number of rounds"),
         ({"fill": ["psychic"], "rounds": 1}, Code.UNKNOWN_NAME, "unknown strategy"),
@@ -284,15 +303,62 @@ async def test_bad_tables_get_one_line_errors(served, params, code, fragment):
 
 
 async def test_open_tables_are_limited(served):
-    async with connect("127.0.0.1", served.port, name="c") as c:
+    async with connect("127.0.0.1", served.port, name="c", role="bot") as c:
         for _ in range(served.limits.max_tables):
-            await c.call_named("table.create", {})
+            table = await c.call_named("table.create", {"seats": 2})
+            await c.call("table.join", table["table"])  # a seated bot: the table waits on
         with pytest.raises(RpcError) as exc:
             await c.call_named("table.create", {})
         assert exc.value.code == Code.LIMIT_EXCEEDED
         listed = await c.call("table.list")
         assert len(listed) == served.limits.max_tables
         assert {t["state"] for t in listed} == {"waiting"}
+
+
+async def test_a_table_nobody_sits_at_expires_and_frees_its_slot(served_briefly):
+    served = served_briefly
+    async with connect("127.0.0.1", served.port, name="hog") as hog:
+        for _ in range(served.limits.max_tables):
+            await hog.call_named("table.create", {"seats": 2})
+        with pytest.raises(RpcError) as full:
+            await hog.call_named("table.create", {"seats": 2})
+        assert full.value.code == Code.LIMIT_EXCEEDED
+    # the creator is gone and nobody sat down: after vacant_timeout (0.5 s here) every
+    # table finishes, and another client can create one again
+    async with connect("127.0.0.1", served.port, name="c") as c:
+        with trio.fail_after(10):
+            while any(t["state"] == "waiting" for t in await c.call("table.list")):
+                await trio.sleep(0.1)
+        reasons = {t["reason"] for t in await c.call("table.list")}
+        assert reasons == {"no bot in any seat for 0.5 s"}
+        created = await c.call_named("table.create", {"seats": 1})
+        assert created["state"] == "waiting"
+
+
+async def test_a_waiting_table_with_a_seated_bot_does_not_expire(served_briefly):
+    served = served_briefly
+    async with connect("127.0.0.1", served.port, name="b", role="bot") as b:
+        table = (await b.call_named("table.create", {"seats": 2}))["table"]
+        await b.call("table.join", table)
+        await trio.sleep(1.0)  # twice vacant_timeout
+        assert (await b.call("table.info", table))["state"] == "waiting"
+
+
+async def test_a_table_the_engine_refuses_finishes_instead_of_holding_a_slot(served, monkeypatch):
+    import croupier.protocol.tablerun as tablerun
+
+    def refuse(*args, **kwargs):
+        raise TypeError("a plugin that breaks on these rules")
+
+    monkeypatch.setattr(tablerun, "Table", refuse)
+    async with connect("127.0.0.1", served.port, name="c") as c:
+        for _ in range(served.limits.max_tables + 1):
+            with pytest.raises(RpcError) as exc:
+                await c.call_named("table.create", {"fill": ["lim17"], "rounds": 1})
+            assert exc.value.code == Code.INTERNAL_ERROR
+        listed = await c.call("table.list")
+        assert {t["state"] for t in listed} == {"finished"}
+        assert {t["reason"] for t in listed} == {"internal error: the table could not start"}
 
 
 async def test_a_table_whose_bots_left_finishes(served):
