@@ -50,6 +50,10 @@ class ServerLimits:
     """Open randomizer streams per connection."""
     max_draw: int = 100_000
     """Symbols in one ``randomizer.draw``."""
+    max_spec: int = 10_000
+    """Characters of the spec text of ``randomizer.open``."""
+    randomizer_threads: int = 2
+    """Randomizer opens and large draws running at once, server-wide (worker threads)."""
     solver_timeout: float = 60.0
     solver_threads: int = 2
     """Solver calls running at once, server-wide (each runs in a worker thread)."""
@@ -133,6 +137,7 @@ class Server:
         self.connections: dict[int, Connection] = {}
         self.addresses: list[tuple[str, int]] = []
         self.solver_limiter = trio.CapacityLimiter(limits.solver_threads)
+        self.randomizer_limiter = trio.CapacityLimiter(limits.randomizer_threads)
         self._seed_streams: dict[str, Stream] = {}
         self._ids = itertools.count(1)
         self._game_ids = itertools.count(1)

@@ -7,7 +7,7 @@ can use them; ``docs/protocol.md`` documents each one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
@@ -187,7 +187,15 @@ class RandomizerService(Service):
     A stream opened with seed ``s`` deals exactly what
     ``PluginManager.randomizer(spec, Stream(s))`` deals, so a stream can be replayed
     anywhere. Without a seed, the server derives one from its own seed and returns it.
+
+    Opening a spec and drawing many symbols can take seconds (a long list with a deep
+    history and many rolls), so that work runs in a worker thread while the connection's
+    receive loop waits for it: the connection's requests keep their order (draws on one
+    stream must), and every other connection goes on being served.
     """
+
+    INLINE_DRAW = 64
+    """Draws up to this many symbols are dealt in the receive loop (no thread hop)."""
 
     KEY = "randomizer"
 
@@ -235,11 +243,17 @@ class RandomizerService(Service):
         limit = conn.server.limits.max_streams
         if len(streams) >= limit:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {limit} open streams per connection")
+        if len(spec) > conn.server.limits.max_spec:
+            raise RpcError(
+                Code.LIMIT_EXCEEDED,
+                f"a spec is at most {conn.server.limits.max_spec} characters, not {len(spec)}",
+            )
         if seed is None:
             seed = conn.server.derive_seed("randomizer")
         elif not 0 <= seed <= MAX_SEED:
             raise RpcError(Code.BAD_INPUT, f"a seed is an integer from 0 to 2**64-1, not {seed}")
-        randomizer = conn.server.manager.randomizer(spec, Stream(seed))
+        build = partial(conn.server.manager.randomizer, spec, Stream(seed))
+        randomizer = await _in_thread(conn, build)
         stream_id = max(streams, default=0) + 1
         streams[stream_id] = _OpenStream(spec, seed, randomizer)
         return {
@@ -260,7 +274,10 @@ class RandomizerService(Service):
         limit = conn.server.limits.max_draw
         if not 0 <= n <= limit:
             raise RpcError(Code.LIMIT_EXCEEDED, f"n must be from 0 to {limit}, not {n}")
-        symbols = opened.randomizer.deal(n)
+        if n <= self.INLINE_DRAW:
+            symbols = opened.randomizer.deal(n)
+        else:
+            symbols = await _in_thread(conn, partial(opened.randomizer.deal, n))
         opened.dealt += n
         return list(symbols)
 
@@ -269,14 +286,28 @@ class RandomizerService(Service):
         del self._streams(conn)[stream]
 
 
+async def _in_thread(conn: Connection, work: Callable[[], Any]) -> Any:
+    """Run randomizer ``work`` in a worker thread (at most ``randomizer_threads`` at once).
+
+    If the connection goes away meanwhile the thread finishes on its own and its result is
+    dropped; the stream it touched goes with the connection."""
+    return await trio.to_thread.run_sync(
+        work, limiter=conn.server.randomizer_limiter, abandon_on_cancel=True
+    )
+
+
 class SolverService(Service):
     """``solve``: call any solver plugin by name with its problem (plain data).
 
     Solvers are pure CPU work, so each call runs in a worker thread (at most
-    ``solver_threads`` at once) and the connection stays responsive. A call over
-    ``solver_timeout`` gets ``limit-exceeded``; Python cannot kill a thread, so the solver
-    finishes in the background and its result is dropped.
+    ``solver_threads`` at once) and the connection stays responsive. A connection runs one
+    solve at a time (its other calls wait their turn), so one client sending many solves
+    cannot take every thread from the others. A call running over ``solver_timeout``
+    (counted from its turn on its connection) gets ``limit-exceeded``; Python cannot kill a
+    thread, so the solver finishes in the background and its result is dropped.
     """
+
+    KEY = "solve-turn"
 
     def methods(self) -> Iterable[Method]:
         return [
@@ -296,12 +327,14 @@ class SolverService(Service):
         server = conn.server
         found = server.manager.solvers.get(solver)
         timeout = server.limits.solver_timeout
-        with trio.move_on_after(timeout) as scope:
-            return await trio.to_thread.run_sync(
-                partial(_solve_in_thread, found.solve, problem),
-                limiter=server.solver_limiter,
-                abandon_on_cancel=True,
-            )
+        turn: trio.Lock = conn.state.setdefault(self.KEY, trio.Lock())
+        async with turn:
+            with trio.move_on_after(timeout) as scope:
+                return await trio.to_thread.run_sync(
+                    partial(_solve_in_thread, found.solve, problem),
+                    limiter=server.solver_limiter,
+                    abandon_on_cancel=True,
+                )
         assert scope.cancelled_caught
         raise RpcError(Code.LIMIT_EXCEEDED, f"solver {solver!r} took longer than {timeout:g} s")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -31,6 +32,20 @@ class Pick:
 
     def deal(self, n: int) -> list[str]:
         return [self.symbols[self._stream.randbelow(len(self.symbols))] for _ in range(n)]
+
+
+GATE = threading.Event()
+"""Holds every ``gated`` draw (in whatever thread it runs) until a test sets it."""
+
+
+class Gated(Pick):
+    """A randomizer whose draws of more than one symbol wait for :data:`GATE`: stands in for
+    a draw that takes seconds."""
+
+    def deal(self, n: int) -> list[str]:
+        if n > 1 and not GATE.wait(20):
+            raise RuntimeError("the test never opened the gate")
+        return super().deal(n)
 
 
 def parse_pick(text: str):
@@ -66,7 +81,8 @@ class HelperPlugin:
         return [
             RandomizerKind(
                 "tetromino", "uniform I,J,L,O,S,T,Z", lambda s: Pick(s, tuple("IJLOSTZ")), "pick"
-            )
+            ),
+            RandomizerKind("gated", "draws wait for the test", lambda s: Gated(s, ("x", "y"))),
         ]
 
     @hookimpl

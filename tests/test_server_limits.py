@@ -9,9 +9,9 @@ import msgpack
 import pytest
 import trio
 
-from croupier.engine import CroupierError
+from croupier.engine import CroupierError, Stream
 from croupier.protocol import Code, RpcError, connect
-from tests.protocol_helpers import Raw, make_server
+from tests.protocol_helpers import GATE, Raw, make_server
 
 
 async def start(nursery, **limits):
@@ -182,3 +182,78 @@ async def test_connecting_to_nothing_is_a_one_line_error():
         with pytest.raises(CroupierError, match=f"cannot connect to 127.0.0.1:{port}"):
             async with connect("127.0.0.1", port, name="t"):
                 pass
+
+
+async def test_a_long_draw_holds_up_no_other_connection(nursery):
+    server = await start(nursery)
+    GATE.clear()
+    async with (
+        connect("127.0.0.1", server.port, name="heavy") as heavy,
+        connect("127.0.0.1", server.port, name="other") as other,
+    ):
+        stream = (await heavy.call("randomizer.open", "gated", 1))["stream"]
+        drawn: list[list[str]] = []
+
+        async def long_draw() -> None:
+            drawn.append(await heavy.call("randomizer.draw", stream, 1000))
+
+        nursery.start_soon(long_draw)
+        await trio.sleep(0.1)  # the draw is under way, waiting on the gate in its thread
+        with trio.fail_after(5):  # were it dealt in the event loop, nothing would answer
+            assert await other.call("ping") == "pong"
+            mine = (await other.call("randomizer.open", "tetromino", 2))["stream"]
+            assert len(await other.call("randomizer.draw", mine, 500)) == 500
+        assert not drawn
+        GATE.set()
+        with trio.fail_after(5):
+            while not drawn:
+                await trio.sleep(0.01)
+        assert len(drawn[0]) == 1000 and set(drawn[0]) <= {"x", "y"}
+
+
+async def test_pipelined_draws_on_one_stream_keep_their_order(nursery):
+    server = await start(nursery)
+    raw = await Raw.connect(server.port)
+    await raw.hello()
+    opened = await raw.call(1, "randomizer.open", "tetromino", 9)
+    stream = opened[3]["stream"]
+    sizes = [500, 3, 700, 64, 65, 1000]  # through the worker thread and inline, mixed
+    await raw.send_bytes(
+        b"".join(
+            msgpack.packb([0, 10 + i, "randomizer.draw", [stream, n]]) for i, n in enumerate(sizes)
+        )
+    )
+    answers = [await raw.receive() for _ in sizes]
+    assert [a[1] for a in answers] == [10 + i for i in range(len(sizes))]
+    dealt = [symbol for a in answers for symbol in a[3]]
+    local = server.manager.randomizer("tetromino", Stream(9)).deal(sum(sizes))
+    assert dealt == list(local)
+
+
+async def test_a_spec_too_long_is_refused(nursery):
+    server = await start(nursery, max_spec=100)
+    async with connect("127.0.0.1", server.port, name="c") as c:
+        with pytest.raises(RpcError) as exc:
+            await c.call("randomizer.open", "pick " + ",".join("abcdefghij" * 20), 1)
+    assert exc.value.code == Code.LIMIT_EXCEEDED and "at most 100 characters" in exc.value.message
+
+
+async def test_one_clients_solves_take_turns_and_leave_threads_to_others(nursery):
+    server = await start(nursery, solver_threads=2, solver_timeout=2.5)
+    async with (
+        connect("127.0.0.1", server.port, name="hog") as hog,
+        connect("127.0.0.1", server.port, name="other") as other,
+    ):
+        results: list[object] = []
+
+        async def one() -> None:
+            results.append(await hog.call("solve", "slow", {"seconds": 1.0}))
+
+        async with trio.open_nursery() as inner:
+            for _ in range(3):  # 3 s of solving: more than the time limit of any one of them
+                inner.start_soon(one)
+            await trio.sleep(0.1)
+            with trio.fail_after(0.8):  # a thread is free: the hog runs one solve at a time
+                assert await other.call("solve", "add", {"a": 1, "b": 2}) == {"sum": 3}
+        # the hog's solves waited for their turn, which does not count against their time
+        assert results == [{"done": True}] * 3

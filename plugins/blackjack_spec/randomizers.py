@@ -169,7 +169,9 @@ class HistoryRandomizer:
         self.roll_failures = 0
         self._stream = stream
         size = len(self.entries)
-        self._index = {s: self.entries.index(s) for s in self.symbols}
+        self._index: dict[str, int] = {}
+        for position, symbol in enumerate(self.entries):  # first position of each symbol
+            self._index.setdefault(symbol, position)
         start = tuple(self._index[s] for s in starting) if starting else ()
         # per state id: the state, its known successors, and (blocked set, sorted, free,
         # fallback, successful outcomes) shared by every state blocking the same entries
