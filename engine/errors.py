@@ -14,6 +14,14 @@ class CroupierError(Exception):
     """Base class of every error meant for a user: its message is one line."""
 
 
+def shown(value: object, limit: int = 40) -> str:
+    """``repr(value)`` for an error message, cut to about ``limit`` characters: what is
+    quoted may come from a stranger (a bot's answer, an option on the wire), and a message
+    must stay one short line that fits in a log, an event and a response."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class UnknownNameError(CroupierError, LookupError):
     """A name looked up in a registry is not there."""
 
@@ -21,10 +29,10 @@ class UnknownNameError(CroupierError, LookupError):
         self.family = family
         self.name = name
         self.known = sorted(known)
-        close = difflib.get_close_matches(name, self.known, n=1)
+        close = difflib.get_close_matches(name, self.known, n=1) if len(name) <= 100 else []
         hint = f" Did you mean {close[0]!r}?" if close else ""
         listing = ", ".join(self.known) if self.known else "none"
-        super().__init__(f"unknown {family} {name!r}.{hint} Known: {listing}")
+        super().__init__(f"unknown {family} {shown(name)}.{hint} Known: {listing}")
 
 
 class DuplicateNameError(CroupierError):

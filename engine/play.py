@@ -13,7 +13,7 @@ from typing import Any, Literal, TypeVar
 import attrs
 
 from croupier.engine.cards import HIDDEN, RANKS, card, name
-from croupier.engine.errors import CroupierError
+from croupier.engine.errors import CroupierError, shown
 
 Phase = Literal["bet", "insurance", "surrender", "play"]
 PHASES: tuple[str, ...] = ("bet", "insurance", "surrender", "play")
@@ -59,7 +59,9 @@ def _from_plain(cls: type[T], data: Any) -> T:
     fields = attrs.fields_dict(cls)  # type: ignore[arg-type]
     unknown = set(data) - set(fields)
     if unknown:
-        raise CroupierError(f"unknown {cls.__name__} field(s): {', '.join(sorted(unknown))}")
+        raise CroupierError(
+            f"unknown {cls.__name__} field(s): {shown(', '.join(sorted(unknown)), 80)}"
+        )
     values: dict[str, Any] = {}
     for key, value in data.items():
         if isinstance(value, list):
@@ -83,7 +85,7 @@ def _to_plain(obj: Any, drop_none: bool = False) -> dict[str, Any]:
 
 def _check_int(value: object, what: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise CroupierError(f"{what} must be an integer, not {value!r}")
+        raise CroupierError(f"{what} must be an integer, not {shown(value)}")
 
 
 @attrs.frozen
@@ -95,7 +97,7 @@ class Action:
 
     def __attrs_post_init__(self) -> None:
         if self.kind not in ACTIONS:
-            raise CroupierError(f"unknown action {self.kind!r}; known: {', '.join(ACTIONS)}")
+            raise CroupierError(f"unknown action {shown(self.kind)}; known: {', '.join(ACTIONS)}")
         _check_int(self.amount, "an action's amount")
 
     @classmethod
@@ -105,7 +107,7 @@ class Action:
         or the kinds' names, case and surrounding blanks ignored."""
         words = text.strip().split()
         if not words or len(words) > 2:
-            raise CroupierError(f"an action is a word and maybe a number, not {text!r}")
+            raise CroupierError(f"an action is a word and maybe a number, not {shown(text)}")
         word = words[0].lower()
         kind = _LETTERS.get(word.upper(), word)
         amount = 0
@@ -113,7 +115,7 @@ class Action:
             try:
                 amount = int(words[1])
             except ValueError:
-                raise CroupierError(f"{words[1]!r} is not a whole number of chips") from None
+                raise CroupierError(f"{shown(words[1])} is not a whole number of chips") from None
         return cls(kind, amount)
 
     def to_dict(self) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any, Literal, Protocol
 
 import attrs
 
-from croupier.engine.errors import CroupierError
+from croupier.engine.errors import CroupierError, shown
 
 DoubleRule = Literal["any", "9-11", "10-11", "none"]
 SurrenderRule = Literal["none", "late", "early"]
@@ -40,12 +40,6 @@ def _check(ok: bool, message: str) -> None:
         raise CroupierError(message)
 
 
-def _shown(value: object) -> str:
-    """``value`` for an error message, cut short (options may come from strangers)."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 MAX_PAYOUT_TERM = 1000
 """Largest numerator and denominator of a payout: real tables pay 3:2, 6:5, 1:1, 2:1."""
 
@@ -61,7 +55,7 @@ def parse_payout(text: str | float | Fraction) -> Fraction:
     elif isinstance(text, (int, float)) and not isinstance(text, bool):
         return parse_payout(str(text))  # 1.5 from the wire: its decimal digits, 3:2
     elif not isinstance(text, str) or len(text) > 40:
-        raise CroupierError(f"a payout is written like 3:2 or 6:5, not {_shown(text)}")
+        raise CroupierError(f"a payout is written like 3:2 or 6:5, not {shown(text)}")
     else:
         try:
             if ":" in text:
@@ -70,7 +64,7 @@ def parse_payout(text: str | float | Fraction) -> Fraction:
             else:
                 value = Fraction(text)
         except (ValueError, ZeroDivisionError, OverflowError):
-            raise CroupierError(f"a payout is written like 3:2 or 6:5, not {text!r}") from None
+            raise CroupierError(f"a payout is written like 3:2 or 6:5, not {shown(text)}") from None
     _check(value >= 0, f"a payout cannot be negative: {text!r}")
     _check(
         value.numerator <= MAX_PAYOUT_TERM and value.denominator <= MAX_PAYOUT_TERM,
@@ -166,21 +160,21 @@ def _check_types(rules: BlackjackRules) -> None:
         value = getattr(rules, name)
         _check(
             isinstance(value, int) and not isinstance(value, bool),
-            f"{name} must be a whole number, not {_shown(value)}",
+            f"{name} must be a whole number, not {shown(value)}",
         )
     _check(
         rules.decks is None or (isinstance(rules.decks, int) and not isinstance(rules.decks, bool)),
-        f"decks must be a whole number (or inf), not {_shown(rules.decks)}",
+        f"decks must be a whole number (or inf), not {shown(rules.decks)}",
     )
     for name in _BOOLS:
         value = getattr(rules, name)
-        _check(isinstance(value, bool), f"{name} must be true or false, not {_shown(value)}")
+        _check(isinstance(value, bool), f"{name} must be true or false, not {shown(value)}")
     for name in _TEXTS:
         value = getattr(rules, name)
-        _check(isinstance(value, str), f"{name} must be a name, not {_shown(value)}")
+        _check(isinstance(value, str), f"{name} must be a name, not {shown(value)}")
     _check(
         isinstance(rules.penetration, (int, float)) and not isinstance(rules.penetration, bool),
-        f"penetration must be a number, not {_shown(rules.penetration)}",
+        f"penetration must be a number, not {shown(rules.penetration)}",
     )
 
 

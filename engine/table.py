@@ -67,9 +67,13 @@ def build_core(
     return TableCore(rules, dealer, scheme, shoe, list(chips), keep_entries=keep_entries, emit=emit)
 
 
-def _one_line(exc: BaseException) -> str:
+def _one_line(exc: BaseException, limit: int = 200) -> str:
+    """An exception as a short line for an event's reason (whatever a player raised)."""
     text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+    if not text:
+        return type(exc).__name__
+    first = text[0] if len(text[0]) <= limit else text[0][: limit - 3] + "..."
+    return f"{type(exc).__name__}: {first}"
 
 
 class Table:

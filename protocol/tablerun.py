@@ -90,7 +90,10 @@ class Subscriber:
                     self.sent += len(batch)
                     self.progress.set()
                     self.progress = trio.Event()
-        except (ConnectionClosed, RpcError):
+        except ConnectionClosed:
+            self.dropped = True
+        except RpcError as exc:  # a notification that cannot be sent (too large, say)
+            log.warning("%s dropped as a watcher: %s", self.conn, exc)
             self.dropped = True
         finally:
             self.dropped = self.dropped or self.sent < self.queued

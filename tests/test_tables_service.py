@@ -143,6 +143,25 @@ async def test_a_bot_that_never_answers_gets_the_default_and_the_table_goes_on(s
     assert replayed_chips(final, rec.events) == final["chips"]
 
 
+async def test_a_huge_answer_is_quoted_short_and_the_events_go_on(served):
+    rec = Recorder()
+
+    async def verbose(table: int, observation: Any) -> Any:
+        return "x" * 1_000_000  # under the message limit; quoted whole, the event was not
+
+    async with connect(
+        "127.0.0.1", served.port, name="verbose", role="bot",
+        handlers={"decide": verbose}, on_notification=rec,
+    ) as bot:  # fmt: skip
+        info = await bot.call_named("table.create", {"rounds": 2, "seed": 3})
+        await bot.call("table.join", info["table"])
+        with trio.fail_after(20):
+            await rec.finished.wait()
+    defaults = rec.kinds("default")
+    assert defaults and all(len(d["reason"]) < 300 for d in defaults)
+    assert rec.statuses[-1]["played"] == 2 and len(rec.kinds("end")) == 2
+
+
 async def test_an_illegal_action_is_refused_then_defaulted(served):
     rec = Recorder()
     seen: list[Any] = []
