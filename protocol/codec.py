@@ -113,27 +113,43 @@ def parse(obj: Any) -> Message:
 
 
 class Decoder:
-    """Turns received bytes into decoded objects, holding at most ``max_message_size`` bytes.
+    """Turns received bytes into decoded objects; no message may exceed ``max_message_size``.
 
     Garbage (bytes that are not msgpack, map keys that are not strings, invalid UTF-8) and
     a message larger than the limit raise :class:`ProtocolViolation`: the stream cannot be
     resynchronised, so the connection must close.
+
+    The limit is per message: bytes are fed in pieces of at most the limit and complete
+    messages are taken out after each, so the unpacker holds at most one unfinished message
+    plus one piece (its ``max_buffer_size`` is twice the limit). Back-to-back messages just
+    under the limit are fine; the part of a message received so far is checked after every
+    piece, so a message over the limit is refused before it is all in.
     """
 
     def __init__(self, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE) -> None:
         self.max_message_size = max_message_size
         self._unpacker = msgpack.Unpacker(
-            raw=False, strict_map_key=True, use_list=True, max_buffer_size=max_message_size
+            raw=False, strict_map_key=True, use_list=True, max_buffer_size=2 * max_message_size
         )
+        self._fed = 0  # bytes fed so far
+        self._taken = 0  # bytes of the complete messages taken out so far
 
     def feed(self, data: bytes | bytearray) -> Iterator[Any]:
         """Feed ``data`` and yield every object that is now complete."""
-        try:
-            self._unpacker.feed(data)
-        except msgpack.BufferFull:
-            raise ProtocolViolation(
-                f"message larger than the limit of {self.max_message_size} bytes"
-            ) from None
+        limit = self.max_message_size
+        view = memoryview(data)
+        for start in range(0, len(view), limit):
+            piece = view[start : start + limit]
+            try:
+                self._unpacker.feed(piece)
+            except msgpack.BufferFull:  # pragma: no cover - prevented by the checks below
+                raise self._too_large() from None
+            self._fed += len(piece)
+            yield from self._complete()
+            if self._fed - self._taken > limit:  # the unfinished message is already too big
+                raise self._too_large()
+
+    def _complete(self) -> Iterator[Any]:
         while True:
             try:
                 obj = next(self._unpacker)
@@ -143,4 +159,11 @@ class Decoder:
                 return
             except Exception as exc:  # FormatError, StackError, ValueError, UnicodeError ...
                 raise ProtocolViolation(f"malformed msgpack ({type(exc).__name__})") from None
+            end = self._unpacker.tell()
+            if end - self._taken > self.max_message_size:
+                raise self._too_large()
+            self._taken = end
             yield obj
+
+    def _too_large(self) -> ProtocolViolation:
+        return ProtocolViolation(f"message larger than the limit of {self.max_message_size} bytes")

@@ -257,3 +257,24 @@ async def test_one_clients_solves_take_turns_and_leave_threads_to_others(nursery
                 assert await other.call("solve", "add", {"a": 1, "b": 2}) == {"sum": 3}
         # the hog's solves waited for their turn, which does not count against their time
         assert results == [{"done": True}] * 3
+
+
+async def test_the_size_limit_is_per_message_not_per_read(nursery):
+    server = await start(nursery, max_message_size=10_000)
+    raw = await Raw.connect(server.port)
+    await raw.hello()
+    # two messages just under the limit, back to back in one write: both are answered
+    each = [msgpack.packb([0, 10 + i, "randomizer.close", ["x" * 9_900]]) for i in range(2)]
+    assert all(len(m) < 10_000 for m in each)
+    await raw.send_bytes(each[0] + each[1])
+    answers = [await raw.receive(), await raw.receive()]
+    assert [a[1] for a in answers] == [10, 11]
+    assert all(a[2]["code"] == Code.INVALID_PARAMS for a in answers)  # a stream is an integer
+    # one message over the limit, sent in small pieces: refused before it is all in
+    big = msgpack.packb([0, 12, "randomizer.close", ["x" * 20_000]])
+    for start_at in range(0, 12_000, 1_000):
+        await raw.send_bytes(big[start_at : start_at + 1_000])
+    notice = await raw.receive()
+    assert notice[:2] == [2, "error"] and notice[2][0]["code"] == Code.MESSAGE_TOO_LARGE
+    assert await raw.receive() is None
+    await assert_still_serving(server.port)
