@@ -272,8 +272,8 @@ async def test_the_size_limit_is_per_message_not_per_read(nursery):
     assert all(a[2]["code"] == Code.INVALID_PARAMS for a in answers)  # a stream is an integer
     # one message over the limit, sent in small pieces: refused before it is all in
     big = msgpack.packb([0, 12, "randomizer.close", ["x" * 20_000]])
-    for start_at in range(0, 12_000, 1_000):
-        await raw.send_bytes(big[start_at : start_at + 1_000])
+    for start_at in range(0, 10_001, 1_000):  # 10,001 bytes: one past the limit
+        await raw.send_bytes(big[start_at : min(start_at + 1_000, 10_001)])
     notice = await raw.receive()
     assert notice[:2] == [2, "error"] and notice[2][0]["code"] == Code.MESSAGE_TOO_LARGE
     assert await raw.receive() is None
