@@ -108,6 +108,15 @@ class Table:
         self.attempts = attempts
         self.listeners = list(listeners)
         self.core = build_core(manager, rules, seed, chips, emit=self._emit)
+        self._pending: trio.CancelScope | None = None  # the decision being waited for
+
+    def limit_decisions(self, seconds: float) -> None:
+        """From now on give every decision at most ``seconds``, the one being waited for
+        included (counted from now): a table with no time limit (a person at the terminal)
+        must still finish its hand when the server shuts down."""
+        self.decision_time = min(self.decision_time, seconds)
+        if self._pending is not None:
+            self._pending.deadline = min(self._pending.deadline, trio.current_time() + seconds)
 
     @property
     def ledger(self) -> Ledger:
@@ -142,10 +151,13 @@ class Table:
             observation = self.core.observe(decision, refused)
             answer: object = None
             with trio.move_on_after(self.decision_time) as scope:
+                self._pending = scope
                 try:
                     answer = cast(object, await player.decide(observation))
                 except Exception as exc:  # a broken player never stops the table
                     return self._default(decision, f"error: {_one_line(exc)}")
+                finally:
+                    self._pending = None
             if scope.cancelled_caught:
                 return self._default(decision, f"timeout after {self.decision_time:g}s")
             if isinstance(answer, Action):

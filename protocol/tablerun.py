@@ -355,9 +355,13 @@ class ServerTable:
         self.done.set()
 
     def stop(self) -> None:
-        """Finish after the hand in progress (a waiting table finishes at once)."""
+        """Finish after the hand in progress (a waiting table finishes at once); from now on
+        a decision waits at most the server's ``shutdown_grace``, so a table with no time
+        limit cannot hold the shutdown up for ever."""
         self.stop_requested = True
         self.seat_changed()
+        if self.engine is not None:
+            self.engine.limit_decisions(self.server.limits.shutdown_grace)
         if self.state == "waiting":
             self.finish("the server is shutting down")
 

@@ -12,7 +12,7 @@ from croupier.clients.bot import play
 from croupier.clients.bot.samples import sample_bot
 from croupier.engine import PluginManager
 from croupier.engine.tablelog import LOG_NAME, LOG_VERSION, replay
-from croupier.protocol import Code, RpcError, Server, connect
+from croupier.protocol import Code, RpcError, Server, ServerLimits, connect
 from croupier.protocol.services import default_services
 from croupier.protocol.tables import TableService
 from tests.protocol_helpers import Raw
@@ -446,3 +446,31 @@ async def test_shutdown_finishes_the_hand_in_progress(nursery):
     assert not rec.kinds("default")
     assert final["chips"][0] + final["house"] == 1000
     assert replayed_chips(final, rec.events) == final["chips"]
+
+
+async def test_shutdown_does_not_wait_for_ever_on_a_table_without_a_time_limit(nursery):
+    server = Server(PluginManager(autoload=False), seed=3, limits=ServerLimits(shutdown_grace=0.3))
+    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    rec = Recorder()
+    asked = trio.Event()
+
+    async def away(table: int, observation: Any) -> Any:
+        if observation["phase"] == "bet":
+            return {"kind": "bet", "amount": observation["min_bet"]}
+        asked.set()
+        await trio.sleep_forever()  # a person who walked away from the terminal
+
+    async with connect(
+        "127.0.0.1", port, name="away", role="bot",
+        handlers={"decide": away}, on_notification=rec,
+    ) as bot:  # fmt: skip
+        info = await bot.call_named("table.create", {"seats": 1, "decision_time": None})
+        await bot.call("table.join", info["table"])
+        with trio.fail_after(10):
+            await asked.wait()
+            server.stop()
+            await rec.finished.wait()  # the hand ends on defaults within the grace
+    final = rec.statuses[-1]
+    assert final["reason"] == "the server is shutting down"
+    assert rec.events[-1]["kind"] == "end" and rec.kinds("default")
+    assert final["chips"][0] + final["house"] == 1000
