@@ -86,8 +86,8 @@ def parse(obj: Any) -> Message:
     """
     if not isinstance(obj, list) or not obj:
         raise InvalidMessage("a message must be a msgpack-rpc array")
-    kind = obj[0]
-    if kind == REQUEST and not isinstance(kind, bool) and len(obj) == 4:
+    kind = obj[0] if type(obj[0]) is int else None  # not 0.0, not False
+    if kind == REQUEST and len(obj) == 4:
         _, msgid, method, params = obj
         if not _is_msgid(msgid):
             raise InvalidMessage("a request's msgid must be a uint32")
@@ -96,12 +96,12 @@ def parse(obj: Any) -> Message:
         if not isinstance(params, list | dict):
             raise InvalidMessage("a request's params must be an array", msgid)
         return Request(msgid, method, params)
-    if kind == RESPONSE and not isinstance(kind, bool) and len(obj) == 4:
+    if kind == RESPONSE and len(obj) == 4:
         _, msgid, error, result = obj
         if not _is_msgid(msgid):
             raise InvalidMessage("a response's msgid must be a uint32")
         return Response(msgid, error, result)
-    if kind == NOTIFICATION and not isinstance(kind, bool) and len(obj) == 3:
+    if kind == NOTIFICATION and len(obj) == 3:
         _, method, params = obj
         if not isinstance(method, str) or not isinstance(params, list | dict):
             raise InvalidMessage("a notification is [2, method, params]")

@@ -202,6 +202,8 @@ class TournamentService(Service):
 
     async def rejoin(self, conn: Connection, token: str, auto: list[Any]) -> dict[str, Any]:
         phases = check_auto(auto)
+        if conn.role == "watcher":
+            raise RpcError(Code.BAD_INPUT, "a watcher cannot take a seat; say hello as a bot")
         for found in self.tournaments.values():
             if found.state == "finished":
                 continue

@@ -42,6 +42,8 @@ def test_messages_are_the_msgpack_rpc_arrays():
         ([0, 1, "m"], None),
         ([3, 1, "m", []], None),
         ([True, 1, "m", []], None),
+        ([0.0, 1, "m", []], None),
+        ([2.0, "m", []], None),
         ([0, -1, "m", []], None),
         ([0, 2**32, "m", []], None),
         ([0, 9, 5, []], 9),

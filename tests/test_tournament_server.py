@@ -205,6 +205,10 @@ async def test_a_bot_takes_its_tcp_seat_back_with_its_token(served):
         )
         async with connect("127.0.0.1", served.port, name="first", role="bot") as first:
             joined = await first.call("tournament.join", info["tournament"])
+        async with connect("127.0.0.1", served.port, name="eyes", role="watcher") as watcher:
+            with pytest.raises(RpcError) as looking:  # a watcher cannot take the seat over
+                await watcher.call("tournament.rejoin", joined["token"])
+            assert looking.value.code == Code.BAD_INPUT
         async with connect(
             "127.0.0.1", served.port, name="second", role="bot", handlers={"decide": lim17}
         ) as second:
