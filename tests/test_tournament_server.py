@@ -190,6 +190,16 @@ async def test_seats_of_a_tournament_are_checked(served):
         assert caught.value.code == Code.BAD_TOKEN
 
 
+async def test_a_watcher_cannot_take_a_tcp_seat_over(served):
+    async with connect("127.0.0.1", served.port, name="b", role="bot") as b:
+        info = await b.call_named("tournament.start", {"bots": ["tcp", "tcp"], **SETTINGS})
+        joined = await b.call("tournament.join", info["tournament"])  # one of two: it waits
+        async with connect("127.0.0.1", served.port, name="eyes", role="watcher") as watcher:
+            with pytest.raises(RpcError) as looking:
+                await watcher.call("tournament.rejoin", joined["token"])
+    assert looking.value.code == Code.BAD_INPUT and "watcher" in looking.value.message
+
+
 async def test_a_bot_takes_its_tcp_seat_back_with_its_token(served):
     status = Status()
     answered = 0
@@ -205,10 +215,6 @@ async def test_a_bot_takes_its_tcp_seat_back_with_its_token(served):
         )
         async with connect("127.0.0.1", served.port, name="first", role="bot") as first:
             joined = await first.call("tournament.join", info["tournament"])
-        async with connect("127.0.0.1", served.port, name="eyes", role="watcher") as watcher:
-            with pytest.raises(RpcError) as looking:  # a watcher cannot take the seat over
-                await watcher.call("tournament.rejoin", joined["token"])
-            assert looking.value.code == Code.BAD_INPUT
         async with connect(
             "127.0.0.1", served.port, name="second", role="bot", handlers={"decide": lim17}
         ) as second:
