@@ -84,3 +84,16 @@ def test_basic_plays_the_contests_rules_without_a_fault(cli):
     assert status == 0, err
     standings = {s["name"]: s for s in json.loads(out)["standings"]}
     assert standings["basic"]["faults"] == 0 and standings["basic"]["hands"] > 0
+
+
+def test_basic_plays_in_worker_processes_too(cli):
+    """With several workers (or any executable bot) strategies go to other processes: the
+    bound ``basic`` must travel there, and play as it does in one process."""
+    argv = ("tournament", "basic", "lim17", "--tourneys", "2", "--rounds", "5", "--seed", "3")
+    results = []
+    for workers in ("1", "2"):
+        status, out, err = cli(*argv, "--workers", workers, "--json")
+        assert status == 0, err
+        results.append(json.loads(out)["standings"])
+    assert results[0] == results[1]
+    assert {s["name"]: s["faults"] for s in results[1]} == {"basic": 0, "lim17": 0}

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import attrs
+
 from croupier.engine import BlackjackRules, HandView, Solver, Strategy, hookimpl
 from croupier.engine.cards import VALUES
 from croupier.engine.players import PlayRule
@@ -42,24 +44,40 @@ def basic_strategy(rules: BlackjackRules) -> Chart:
 
 
 def _basic_play(rules: BlackjackRules) -> PlayRule:
+    """``basic`` under ``rules``: solved now (so rules it cannot play fail at once), played
+    by a picklable rule (tournaments hand strategies to worker processes)."""
     if rules.dealer == "classic":
-        return _classic_play(rules)
-    decide = basic_strategy(rules).decide_ranks
+        _classic_player(rules)
+        return _ClassicPlay(rules)
+    basic_strategy(rules)
+    return _BasicPlay(rules)
 
-    def play(hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:
+
+@attrs.frozen
+class _BasicPlay:
+    """The chart's decision; the chart is solved once per process (``basic_strategy``)."""
+
+    rules: BlackjackRules
+
+    def __call__(self, hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:
+        decide = basic_strategy(self.rules).decide_ranks
         return decide([VALUES[c] - 1 for c in hand.cards], upcard - 1, legal)
 
-    return play
+
+@lru_cache(maxsize=4)
+def _classic_player(rules: BlackjackRules) -> ClassicPlayer:
+    return ClassicPlayer(rules)
 
 
-def _classic_play(rules: BlackjackRules) -> PlayRule:
-    decide = ClassicPlayer(rules).decide
+@attrs.frozen
+class _ClassicPlay:
+    """The classic game's exact play of each hand."""
 
-    def play(hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:
-        choice = decide([VALUES[c] - 1 for c in hand.cards], upcard - 1)
+    rules: BlackjackRules
+
+    def __call__(self, hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:
+        choice = _classic_player(self.rules).decide([VALUES[c] - 1 for c in hand.cards], upcard - 1)
         return choice if choice in legal else "stand" if "stand" in legal else legal[0]
-
-    return play
 
 
 BASIC = Strategy(
