@@ -104,18 +104,18 @@ class SimStats:
     def report(self) -> dict[str, Any]:
         n = self.hands
         mean = self.net / n / self.bet if n else 0.0
+        ci95: list[float] | None = None  # an interval needs two hands or more
         if n > 1:
             var = (self.net_sq - self.net * self.net / n) / (n - 1) / (self.bet * self.bet)
             half = 1.96 * math.sqrt(max(var, 0.0) / n)
-        else:
-            half = math.inf
+            ci95 = [mean - half, mean + half]
         rate = (lambda k: k / n) if n else (lambda k: 0.0)
         return {
             "hands": n,
             "bet": self.bet,
             "net_chips": self.net,
             "mean": mean,
-            "ci95": [mean - half, mean + half],
+            "ci95": ci95,
             "win_rate": rate(self.wins),
             "push_rate": rate(self.pushes),
             "loss_rate": rate(self.losses),

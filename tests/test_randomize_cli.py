@@ -104,3 +104,14 @@ def test_a_mistyped_name_gets_a_hint(cli):
     assert status == 1
     assert err.count("\n") == 1
     assert "(did you mean the randomizer 'tgm-ideal'?)" in err
+
+
+def test_stats_without_any_interval_is_strict_json(cli):
+    def refuse(constant: str) -> object:
+        raise AssertionError(f"{constant} is not JSON")
+
+    for spec, n in (("sequence of I", "1"), ("7-bag", "3")):
+        status, out, _ = cli("stats", spec, "-n", n, "--seed", "1", "--json")
+        interval = json.loads(out, parse_constant=refuse)["interval"]
+        assert status == 0 and interval["count"] == 0
+        assert interval["mean"] is interval["variance"] is interval["max"] is None

@@ -133,3 +133,17 @@ def _lim17_infinite_deck_ev() -> Fraction:
             for dealer, qd in final(up + hole, 1 in (up, hole)):
                 ev += w * qp * qd * settle(mine, dealer)
     return ev
+
+
+def _strict(text: str) -> object:
+    def refuse(constant: str) -> object:
+        raise AssertionError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_one_hand_has_no_interval_and_stays_strict_json(cli):
+    status, out, _ = cli("sim", "--hands", "1", "--seed", "1", "--json")
+    assert status == 0 and _strict(out)["ci95"] is None
+    status, out, _ = cli("sim", "--hands", "1", "--seed", "1")
+    assert status == 0 and "95% CI needs 2 hands or more" in out and "inf" not in out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -58,8 +59,20 @@ def add_json_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def print_json(data: Any) -> None:
-    json.dump(data, sys.stdout, indent=2, sort_keys=False, default=str)
+    """``data`` as strict JSON: a float that is not finite (from a third-party solver, say)
+    becomes null, since NaN and Infinity are not JSON and strict parsers refuse them."""
+    json.dump(_finite(data), sys.stdout, indent=2, sort_keys=False, default=str, allow_nan=False)
     sys.stdout.write("\n")
+
+
+def _finite(data: Any) -> Any:
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {key: _finite(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [_finite(value) for value in data]
+    return data
 
 
 def get_manager() -> PluginManager:

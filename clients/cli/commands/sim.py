@@ -66,16 +66,17 @@ def run(args: argparse.Namespace) -> int:
         print_json(result)
         return 0
     console = stdout_console()
-    low, high = report["ci95"]
+    interval = (
+        "95% CI needs 2 hands or more"
+        if report["ci95"] is None
+        else "95% CI {:+.2%} .. {:+.2%}".format(*report["ci95"])
+    )
     seats = "seat" if args.seats == 1 else "seats"
     console.print(
         f"[bold]{args.rules}[/], strategy {strategy.name}, {args.seats} {seats}, "
         f"{report['hands']} initial hands (seed {seed})"
     )
-    console.print(
-        f"result per initial hand: {report['mean']:+.2%} of the bet "
-        f"(95% CI {low:+.2%} .. {high:+.2%})"
-    )
+    console.print(f"result per initial hand: {report['mean']:+.2%} of the bet ({interval})")
     console.print(
         f"wins {report['win_rate']:.2%}  pushes {report['push_rate']:.2%}  "
         f"losses {report['loss_rate']:.2%}"
