@@ -154,6 +154,9 @@ def test_cli_json_from_stdin(cli, monkeypatch):
         ([], "give a board file"),
         (["--play", "--size", "9by9"], "WIDTHxHEIGHT"),
         (["--play", "--size", "9x9", "--mines", "90", "--seed", "1"], "holds 0 to 72 mines"),
+        # without --seed: refused before a seed is drawn, so the error is the only line
+        (["--play", "--size", "9x9"], "an opening first click holds 0 to 72 mines, not 99"),
+        (["--play", "--size", "0x0", "--mines", "0"], "at least one row"),
     ],
 )
 def test_cli_errors_are_one_line(cli, argv, message):
@@ -176,6 +179,11 @@ def test_cli_play_reports_and_reproduces(cli):
     assert json.loads(out2)["guesses_per_game"] == summary["guesses_per_game"]
     status, out, err = cli(*argv, "--games", "1")
     assert status == 0 and "croupier: seed " in err and "won " in out
+    # many batches in flight on two workers: the same games, the same totals, in order
+    many = [*argv, "--games", "100", "--seed", "5", "--json"]
+    one = json.loads(cli(*many, "--workers", "1")[1])
+    two = json.loads(cli(*many, "--workers", "2")[1])
+    assert (one["wins"], one["guesses_per_game"]) == (two["wins"], two["guesses_per_game"])
 
 
 def test_wilson_interval_matches_a_hand_computed_value():

@@ -38,8 +38,9 @@ class GameSpec:
             )
         room = self.width * self.height - len(self.protected())
         if not 0 <= self.mines <= room:
+            article = "an" if self.first_click == "opening" else "a"
             raise CroupierError(
-                f"a {self.width}x{self.height} board with a {self.first_click} first click "
+                f"a {self.width}x{self.height} board with {article} {self.first_click} first click "
                 f"holds 0 to {room} mines, not {self.mines}"
             )
 

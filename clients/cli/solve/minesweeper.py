@@ -10,8 +10,12 @@ import argparse
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
+
+import attrs
 
 from croupier.clients.cli.common import (
     add_json_argument,
@@ -145,17 +149,23 @@ def render(solution: dict[str, Any]) -> str:
 # -- auto-play ------------------------------------------------------------------------------
 _solver: Solver | None = None
 
+BATCH = 8
+"""Games per task handed to a worker process."""
+
 
 def _init_worker() -> None:
     global _solver
     _solver = get_manager().solvers.get(NAME)
 
 
-def _play_one(problem: dict[str, Any]) -> tuple[dict[str, Any], float]:
+def _play_batch(problems: list[dict[str, Any]]) -> list[tuple[dict[str, Any], float]]:
     assert _solver is not None
-    start = time.perf_counter()
-    result = _solver.solve(problem)
-    return result, time.perf_counter() - start
+    played = []
+    for problem in problems:
+        start = time.perf_counter()
+        result = _solver.solve(problem)
+        played.append((result, time.perf_counter() - start))
+    return played
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -166,34 +176,82 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
+def _batches(options: dict[str, Any], games: int) -> Iterator[list[dict[str, Any]]]:
+    for first in range(0, games, BATCH):
+        yield [{"play": {**options, "game": i}} for i in range(first, min(first + BATCH, games))]
+
+
+def _played(
+    options: dict[str, Any], games: int, workers: int
+) -> Iterator[tuple[dict[str, Any], float]]:
+    """Every game's result and time, in game order. At most a few batches per worker are
+    in flight, so memory stays flat however many games are asked for."""
+    if workers == 1 or games == 1:
+        for batch in _batches(options, games):
+            yield from _play_batch(batch)
+        return
+    with ProcessPoolExecutor(workers, initializer=_init_worker) as pool:
+        pending: deque[Future[list[tuple[dict[str, Any], float]]]] = deque()
+        for batch in _batches(options, games):
+            pending.append(pool.submit(_play_batch, batch))
+            if len(pending) >= 4 * workers:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+
+
+@attrs.define
+class Tally:
+    """Running totals of auto-played games: what the summary needs, one game at a time."""
+
+    games: int = 0
+    wins: int = 0
+    guesses: int = 0
+    seconds: float = 0.0
+    worst: float = 0.0
+
+    def add(self, result: dict[str, Any], seconds: float) -> None:
+        self.games += 1
+        self.wins += bool(result["won"])
+        self.guesses += result["guesses"]
+        self.seconds += seconds
+        self.worst = max(self.worst, seconds)
+
+    def summary(self, options: dict[str, Any], wall: float) -> dict[str, Any]:
+        """Win rate with its Wilson 95% interval, guesses and time per game."""
+        return {
+            **options,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.wins / self.games,
+            "win_rate_ci95": list(wilson_interval(self.wins, self.games)),
+            "guesses_per_game": self.guesses / self.games,
+            "seconds_per_game": self.seconds / self.games,
+            "worst_seconds": self.worst,
+            "wall_seconds": wall,
+        }
+
+
 def play(args: argparse.Namespace) -> int:
     width, height = _size(args.size)
-    seed = resolve_seed(args)
     options = {
         "width": width,
         "height": height,
         "mines": 99 if args.mines is None else args.mines,
         "first_click": args.first_click,
-        "seed": seed,
     }
-    problems = [{"play": {**options, "game": i}} for i in range(args.games)]
     _init_worker()
     assert _solver is not None
-    _solver.solve({"play": {**options, "game": 0}})  # bad options fail here, in one line
-    results: list[tuple[dict[str, Any], float]] = []
+    _solver.solve({"play": {**options, "seed": 0, "game": 0}})  # bad options: one line, now
+    seed = resolve_seed(args)  # reported only for a run that will happen
+    options["seed"] = seed
+    tally = Tally()
     start = time.perf_counter()
     with progress("playing", args.games) as tick:
-        if args.workers == 1 or args.games == 1:
-            for problem in problems:
-                results.append(_play_one(problem))
-                tick()
-        else:
-            with ProcessPoolExecutor(args.workers, initializer=_init_worker) as pool:
-                for item in pool.map(_play_one, problems, chunksize=4):
-                    results.append(item)
-                    tick()
-    wall = time.perf_counter() - start
-    summary = summarize(options, [r for r, _ in results], [t for _, t in results], wall)
+        for result, seconds in _played(options, args.games, args.workers):
+            tally.add(result, seconds)
+            tick()
+    summary = tally.summary(options, time.perf_counter() - start)
     if args.json:
         print_json(summary)
     else:
@@ -208,25 +266,6 @@ def play(args: argparse.Namespace) -> int:
             f"wall {summary['wall_seconds']:.1f} s on {args.workers} worker(s)"
         )
     return 0
-
-
-def summarize(
-    options: dict[str, Any], results: list[dict[str, Any]], times: list[float], wall: float
-) -> dict[str, Any]:
-    """Win rate with its Wilson 95% interval, guesses and time per game."""
-    games = len(results)
-    wins = sum(1 for r in results if r["won"])
-    return {
-        **options,
-        "games": games,
-        "wins": wins,
-        "win_rate": wins / games,
-        "win_rate_ci95": list(wilson_interval(wins, games)),
-        "guesses_per_game": sum(r["guesses"] for r in results) / games,
-        "seconds_per_game": sum(times) / games,
-        "worst_seconds": max(times),
-        "wall_seconds": wall,
-    }
 
 
 def _percent(p: float) -> str:
