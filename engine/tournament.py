@@ -61,6 +61,10 @@ class Entry(Protocol):
     def player(self, stack: ExitStack) -> Player: ...
 
 
+MAX_TOURNEYS = 10_000
+"""Runs of one tournament: they are played side by side, a round at a time."""
+
+
 @attrs.frozen
 class TournamentConfig:
     """Everything that fixes a tournament's outcome, with the bots' play."""
@@ -79,6 +83,11 @@ class TournamentConfig:
             value = getattr(self, field)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise CroupierError(f"a tournament's {field} must be an integer >= {low}")
+        if self.tourneys > MAX_TOURNEYS:
+            # every run's tables of a round are planned together, so runs cost memory
+            raise CroupierError(
+                f"a tournament has at most {MAX_TOURNEYS:,} tourneys, not {self.tourneys:,}"
+            )
         if not 1 <= self.table_size <= 7:
             raise CroupierError(f"a table seats 1 to 7 bots, not {self.table_size}")
         if not self.decision_time > 0:

@@ -115,7 +115,8 @@ def _finish(tournament: Tournament, write: LogWriter | None) -> TournamentResult
 
 def replay_tournament(manager: PluginManager, lines: Iterable[str]) -> TournamentResult:
     """Replay a tournament log: every seating, table seed and table is checked against the
-    header's seed; the standings are recomputed (and compared with the logged ones)."""
+    header's seed; the standings are recomputed and must equal the log's last line (a log
+    without it was cut short)."""
     items = iter(_json_lines(lines))
     header = next(items, None)
     if not isinstance(header, dict) or header.get("log") != LOG_NAME:
@@ -123,6 +124,8 @@ def replay_tournament(manager: PluginManager, lines: Iterable[str]) -> Tournamen
     if header.get("version") != LOG_VERSION:
         raise CroupierError(f"unsupported tournament log version {header.get('version')!r}")
     config = TournamentConfig.from_dict(header.get("settings"))
+    if header.get("seed") != config.seed or isinstance(header.get("seed"), bool):
+        raise CroupierError("bad tournament log header: its seed is not the settings' seed")
     names = header.get("bots")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise CroupierError("bad tournament log header: no list of bots")
@@ -131,12 +134,16 @@ def replay_tournament(manager: PluginManager, lines: Iterable[str]) -> Tournamen
     disqualified: list[Any] = []
     logged_standings: Any = None
     for item in items:
+        if logged_standings is not None:
+            raise CroupierError("the tournament log goes on after its standings line")
         if isinstance(item, dict) and "table" in item:
             blocks.append((item["table"], []))
         elif isinstance(item, dict) and "disqualified" in item:
             disqualified.append(item["disqualified"])
         elif isinstance(item, dict) and "standings" in item:
             logged_standings = item["standings"]
+            if not isinstance(logged_standings, list):
+                raise CroupierError("the tournament log's standings line holds no standings")
         elif blocks:
             blocks[-1][1].append(json.dumps(item))
         else:
@@ -158,8 +165,10 @@ def replay_tournament(manager: PluginManager, lines: Iterable[str]) -> Tournamen
         raise CroupierError(f"the log has {len(blocks) - position} tables too many")
     if notes != disqualified:
         raise CroupierError("the log's disqualifications differ from the replay's")
+    if logged_standings is None:
+        raise CroupierError("the tournament log has no standings line: it was cut short")
     result = _finish(tournament, None)
-    if logged_standings is not None and logged_standings != [s.to_dict() for s in result.standings]:
+    if logged_standings != [s.to_dict() for s in result.standings]:
         raise CroupierError("the log's standings differ from the replay's")
     return result
 

@@ -192,6 +192,21 @@ def test_replay_reproduces_and_checks(manager, tmp_path):
         replay_tournament(manager, [json.dumps(header), *text[1:]])
     with pytest.raises(CroupierError, match="not a croupier tournament log"):
         replay_tournament(manager, text[1:])
+    # the header's seed and the settings' seed must agree
+    for seed in (2, "x", -1, None, True):
+        header = {**json.loads(text[0]), "seed": seed}
+        with pytest.raises(CroupierError, match="its seed is not the settings' seed"):
+            replay_tournament(manager, [json.dumps(header), *text[1:]])
+    # the standings line: present, last, once, and holding standings
+    assert json.loads(text[-1]).keys() == {"standings"}
+    cases = {
+        "cut short": text[:-1],
+        "holds no standings": [*text[:-1], json.dumps({"standings": None})],
+        "goes on after": [*text, text[-1]],
+    }
+    for message, log in cases.items():
+        with pytest.raises(CroupierError, match=message):
+            replay_tournament(manager, log)
 
 
 def test_bookkeeping_refuses_foreign_results(manager):

@@ -61,6 +61,8 @@ def test_a_drawn_seed_is_reported(cli):
 def test_one_line_errors(cli, tmp_path):
     script = tmp_path / "bot.py"
     script.write_text("print('S')\n")
+    binary = tmp_path / "noise.log"
+    binary.write_bytes(bytes(range(128, 256)))
     for argv, message in [
         (("tcp", "lim17"), "--connect"),
         (("nobody",), "unknown bot 'nobody'"),
@@ -69,10 +71,18 @@ def test_one_line_errors(cli, tmp_path):
         (("lim17", "--replay", str(tmp_path / "x")), "--replay takes no BOT"),
         (("--replay", str(tmp_path / "missing")), "cannot read"),
         (("--replay", str(script)), "not JSON"),
+        (("--replay", str(binary)), "not UTF-8"),
     ]:
         status, _, err = cli("tournament", *argv, "--seed", "1")
         assert status == 1, argv
         assert message in err and err.count("\n") == 1, err
+    # refused before a seed is drawn: without --seed, the error is still the only line
+    for argv, message in [
+        (("lim17", "--log", str(tmp_path / "no" / "such" / "dir")), "cannot write"),
+        (("lim17", "--tourneys", "20000"), "at most 10,000 tourneys"),
+    ]:
+        status, _, err = cli("tournament", *argv)
+        assert status == 1 and message in err and err.count("\n") == 1, err
     status, _, err = cli("tournament", "lim17", "--time-limit", "0")
     assert status == 2 and "seconds" in err
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
+import attrs
 from rich.table import Table as RichTable
 
 from croupier.clients.cli.commands.bot import address
@@ -191,6 +192,8 @@ def run(args: argparse.Namespace) -> int:
                 result = replay_tournament(manager, lines)
         except OSError as exc:
             raise CroupierError(f"cannot read {args.replay}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise CroupierError(f"{args.replay} is not a tournament log (not UTF-8 text)") from None
         return show(result, args.json, replayed=True)
     if not args.bots:
         raise CroupierError("name at least one BOT (an executable or a strategy), or --replay")
@@ -200,10 +203,9 @@ def run(args: argparse.Namespace) -> int:
         return show(run_remote(manager, args), args.json)
     rules = manager.rule_sets.get(RULE_SET).rules
     entries = entries_for(manager, args.bots, args.bot_path, rules)
-    seed = resolve_seed(args)
-    config = TournamentConfig(
+    config = TournamentConfig(  # checked before a seed is drawn: an error is the only line
         rules=rules,
-        seed=seed,
+        seed=0,
         tourneys=args.tourneys,
         rounds=args.rounds,
         hands=args.hands,
@@ -220,6 +222,7 @@ def run(args: argparse.Namespace) -> int:
             out = open(args.log, "w", encoding="utf-8")  # noqa: SIM115 - closed below
         except OSError as exc:
             raise CroupierError(f"cannot write {args.log}: {exc.strerror}") from None
+    config = attrs.evolve(config, seed=resolve_seed(args))
     try:
         write = None if out is None else _writer(out)
         with progress("tournament", args.tourneys * args.rounds) as tick:
