@@ -19,7 +19,14 @@ from typing import Any
 import attrs
 import trio
 
-from croupier.engine import CroupierError, PluginManager, SpecError, Stream, UnknownNameError
+from croupier.engine import (
+    CroupierError,
+    PluginManager,
+    SpecError,
+    Stream,
+    UnknownNameError,
+    draw_seed,
+)
 from croupier.protocol.codec import DEFAULT_MAX_MESSAGE_SIZE, Notification, Request, encode
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import MethodTable, Service
@@ -181,10 +188,7 @@ class Server:
 
     async def listen(self, host: str, port: int) -> list[trio.SocketListener]:
         """Bind ``host:port``; a port in use or a bad host is a one-line error."""
-        try:
-            return await trio.open_tcp_listeners(port, host=host)
-        except OSError as exc:
-            raise CroupierError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        return await listen(host, port)
 
     async def serve_listeners(
         self,
@@ -317,20 +321,35 @@ class Server:
             raise to_rpc_error(exc) from None
 
 
+async def listen(host: str, port: int) -> list[trio.SocketListener]:
+    """Bind ``host:port``; a port in use or a bad host is a one-line error."""
+    try:
+        return await trio.open_tcp_listeners(port, host=host)
+    except OSError as exc:
+        raise CroupierError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
 async def run_server(
     manager: PluginManager,
     *,
     host: str = DEFAULT_HOST,
     port: int = DEFAULT_PORT,
-    seed: int,
+    seed: int | None,
     limits: ServerLimits = ServerLimits(),
+    on_seed: Callable[[int], None] | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully (``croupier serve``).
 
-    A second signal during the shutdown stops at once.
+    With ``seed`` None a seed is drawn once the address is bound and handed to ``on_seed``
+    (the CLI reports it): an address that cannot be bound is then the only error. A second
+    signal during the shutdown stops at once.
     """
+    listeners = await listen(host, port)
+    if seed is None:
+        seed = draw_seed()
+        if on_seed is not None:
+            on_seed(seed)
     server = Server(manager, seed=seed, limits=limits)
-    listeners = await server.listen(host, port)
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
 

@@ -92,6 +92,12 @@ def test_serve_on_a_port_in_use_is_a_one_line_error(cli):
     assert last.startswith(f"croupier: error: cannot listen on 127.0.0.1:{port}")
 
 
+def test_serve_on_an_address_it_cannot_bind_says_so_in_one_line(cli):
+    status, _, err = cli("serve", "--host", "nosuch.invalid", "--port", "0")
+    assert status == 1 and err.count("\n") == 1  # no seed was drawn for a run that never was
+    assert err.startswith("croupier: error: cannot listen on nosuch.invalid:0")
+
+
 def test_serve_rejects_a_bad_port(cli):
     status, _, err = cli("serve", "--port", "70000")
     assert status == 2 and "a port is 0 to 65535" in err

@@ -50,8 +50,13 @@ def resolve_seed(args: argparse.Namespace) -> int:
     if args.seed is not None:
         return int(args.seed)
     seed = draw_seed()
-    print(f"croupier: seed {seed} (rerun with --seed {seed} to reproduce)", file=sys.stderr)
+    report_seed(seed)
     return seed
+
+
+def report_seed(seed: int) -> None:
+    """Say on stderr which seed a run drew, and how to rerun it."""
+    print(f"croupier: seed {seed} (rerun with --seed {seed} to reproduce)", file=sys.stderr)
 
 
 def add_json_argument(parser: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import trio
 
-from croupier.clients.cli.common import add_seed_argument, get_manager, positive_int, resolve_seed
+from croupier.clients.cli.common import add_seed_argument, get_manager, positive_int, report_seed
 from croupier.protocol import DEFAULT_PORT, ServerLimits, run_server
 from croupier.protocol.server import DEFAULT_HOST
 
@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    seed = resolve_seed(args)
+    seed = None if args.seed is None else int(args.seed)  # drawn once the port is bound
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(
         logging.Formatter("%(asctime)s croupier: %(message)s", datefmt="%Y-%m-%d %H:%M:%S")
@@ -65,7 +65,14 @@ def run(args: argparse.Namespace) -> int:
         limits = ServerLimits(max_tables=args.tables)
         manager = get_manager()
         trio.run(
-            lambda: run_server(manager, host=args.host, port=args.port, seed=seed, limits=limits)
+            lambda: run_server(
+                manager,
+                host=args.host,
+                port=args.port,
+                seed=seed,
+                limits=limits,
+                on_seed=report_seed,
+            )
         )
     finally:
         logger.removeHandler(handler)
