@@ -187,6 +187,9 @@ def test_croupier_bot_errors_are_one_line(cli, threaded_server):
     assert status == 1 and "cannot connect to 127.0.0.1:1: Connection refused" in err
     status, _, err = cli("bot", "lim17", "--connect", "nowhere")
     assert status == 2 and "expected HOST:PORT" in err
+    status, _, err = cli("bot", "lim17", "--connect", where, "--seat", "5")
+    assert status == 1 and "--seat 5 is not a seat of a 1-seat table" in err
+    assert err.count("\n") == 1  # refused before a table is made on the server
 
 
 def test_a_bot_class_without_decide_is_refused_before_it_sits():

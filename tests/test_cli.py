@@ -41,10 +41,11 @@ def test_help_lists_commands(cli):
     assert "plugins" in out and "COMMAND" in out
 
 
-def test_no_command_prints_help_and_fails(cli):
+def test_no_command_is_a_one_line_usage_error(cli):
     status, _, err = cli()
-    assert status == 2
-    assert "usage:" in err
+    assert status == 2 and err == "croupier: error: name a command ('croupier --help' lists them)\n"
+    status, _, err = cli("solve")
+    assert status == 2 and err.count("\n") == 1 and "croupier solve --help" in err
 
 
 def test_usage_error_is_one_line(cli):

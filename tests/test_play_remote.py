@@ -134,8 +134,9 @@ def test_play_connect_errors_are_one_line(cli, server):
     assert status == 1 and "not with --table" in err
     status, _, err = cli("play", "--connect", where)  # checked before a table is made
     assert status == 1 and "croupier play needs a terminal" in err
-    term = Term("play", "--connect", "127.0.0.1:1", "--seed", "1")
+    term = Term("play", "--connect", "127.0.0.1:1")
     assert term.finish() == 1 and "cannot connect to 127.0.0.1:1" in term.output()
+    assert "croupier: seed" not in term.output()  # no run, no seed: the error is the line
     term = Term("play", "--connect", where, "--table", "42")
     assert term.finish() == 1
     assert "croupier: error: the server refused: no table 42" in term.output()
@@ -157,3 +158,12 @@ def test_no_time_limit_only_for_a_table_with_one_bot_seat(server):
     assert trio.run(create, {"seats": 1, "fill": ["lim17"], **nil}).endswith("one bot seat")
     info = trio.run(create, {"seats": 2, "fill": [None, "lim17"], **nil})
     assert info["decision_time"] is None and info["state"] == "waiting"
+
+
+def test_a_drawn_seed_is_reported_once_the_table_exists(server):
+    term = Term("play", "--connect", f"127.0.0.1:{server.port}", "--rules", "classic")
+    screen = term.wait_for("Your bet (1-100)")
+    term.press("q")
+    assert term.finish() == 0
+    drawn = re.search(r"croupier: seed (\d+) \(rerun with --seed \1 to reproduce\)", term.output())
+    assert drawn and f"seed {drawn.group(1)[:6]}" in screen  # the table's own (title cut at 80)

@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "func"):
-        parser.print_help(sys.stderr)
+        print(f"{PROG}: error: name a command ('{PROG} --help' lists them)", file=sys.stderr)
         return 2
     try:
         status = args.func(args)

@@ -41,6 +41,8 @@ class Where:
     port: int
     table: int | None = None
     create: dict[str, Any] = attrs.field(factory=dict)
+    on_created: Callable[[dict[str, Any]], None] | None = None
+    """Called with the new table's info once the server made it (before the screen opens)."""
 
 
 @attrs.frozen
@@ -90,6 +92,8 @@ class RemoteSeat:
         """The table's info and the seat to take (a new table's, or table T's first free)."""
         if self.where.table is None:
             info = await client.call_named("table.create", self.where.create)
+            if self.where.on_created is not None:
+                self.where.on_created(info)
             return info, 1
         info = await client.call("table.info", self.where.table)
         if info["state"] == "finished":

@@ -91,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
         if args.table is not None:
             raise CroupierError("--table and --tournament exclude each other")
         return _tournament(bot, host, port, args)
+    if args.table is None and args.seat is not None and args.seat > args.seats:
+        # checked here: the server would create the table before refusing the seat
+        raise CroupierError(f"--seat {args.seat} is not a seat of a {args.seats}-seat table")
     create = {
         "rules": args.rules,
         "options": overrides_from_args(args),

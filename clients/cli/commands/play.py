@@ -13,6 +13,7 @@ from croupier.clients.cli.common import (
     add_seed_argument,
     get_manager,
     positive_int,
+    report_seed,
     resolve_seed,
 )
 from croupier.clients.cli.rules_args import (
@@ -98,11 +99,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report(info: dict[str, Any]) -> None:
+    report_seed(int(info["seed"]))
+
+
 def _remote(args: argparse.Namespace, manager: Any, fd: int) -> int:
     from croupier.clients.play.hint import make_hint
     from croupier.clients.play.remote import Where, run_remote
     from croupier.clients.play.terminal import open_screen, require_terminal
-    from croupier.engine import CroupierError
+    from croupier.engine import CroupierError, draw_seed
 
     host, port = args.connect
     if args.table is not None and (args.seed is not None or overrides_from_args(args)):
@@ -111,14 +116,17 @@ def _remote(args: argparse.Namespace, manager: Any, fd: int) -> int:
     if args.table is not None:
         where = Where(host, port, args.table)
     else:
+        drawn = args.seed is None
         create = {
             "rules": args.rules,
             "options": overrides_from_args(args),
-            "seed": resolve_seed(args),
+            "seed": draw_seed() if drawn else args.seed,
             "seats": 1,
             "decision_time": None,
         }
-        where = Where(host, port, None, create)
+        # a drawn seed is reported once the table exists: a server that cannot be reached
+        # or refuses the table is then the only error line
+        where = Where(host, port, None, create, _report if drawn else None)
     outcome = run_remote(
         where,
         lambda: open_screen(fd, "ascii" if args.ascii else None),

@@ -39,7 +39,10 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)
+    print(
+        f"{parser.prog}: error: name a solver ('{parser.prog} --help' lists them)",
+        file=sys.stderr,
+    )
     return 2
 
 
