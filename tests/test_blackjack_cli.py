@@ -72,6 +72,7 @@ def test_solve_call_reaches_the_plugin(cli):
         (("--hand", "T,6"), "go together"),
         (("--hand", "T,Q,Z", "--upcard", "5"), "at column 5 of 'T,Q,Z'"),
         (("--rules", "nope"), "unknown rule set"),
+        (("--hand", "T,6", "--upcard", ""), "the upcard is one card, not ''"),
     ],
 )
 def test_errors_are_one_line(cli, argv, message):
@@ -79,3 +80,20 @@ def test_errors_are_one_line(cli, argv, message):
     assert status != 0
     assert out == ""
     assert message in err and err.count("\n") == 1
+
+
+def test_solve_call_takes_cards_as_text_or_a_list_and_checks_option_types(cli):
+    as_text = cli("solve", "call", "blackjack", '{"hand": "T,6", "upcard": "T"}')
+    as_list = cli("solve", "call", "blackjack", '{"hand": ["T", "6"], "upcard": ["T"]}')
+    assert as_text[0] == as_list[0] == 0 and json.loads(as_text[1]) == json.loads(as_list[1])
+    for problem, message in [
+        ('{"hand": 16, "upcard": "T"}', "'hand' is cards as text"),
+        ('{"rules": {"decks": 1.5}}', "decks must be a whole number"),
+        ('{"rules": {"double_after_split": "no"}}', "double_after_split must be true or false"),
+        ('{"rules": {"blackjack_pays": 1.5}, "hand": "T,6", "upcard": "T"}', None),
+    ]:
+        status, _, err = cli("solve", "call", "blackjack", problem)
+        if message is None:
+            assert status == 0, err  # 1.5 from JSON is 3:2
+        else:
+            assert status == 1 and message in err and err.count("\n") == 1, err

@@ -148,6 +148,7 @@ def test_format_accepts_spaces_comments_and_star():
         ("4?\n??", "has only 3 neighbours"),
         ("?" * 201, "too large"),
         ("?\n" * 201, "too large"),
+        (("?" * 201 + "\n") * 2, "a 201x2 board is too large"),
     ],
 )
 def test_bad_board_text(text, message):

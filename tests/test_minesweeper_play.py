@@ -165,6 +165,14 @@ def test_cli_errors_are_one_line(cli, argv, message):
     assert message in err and err.count("\n") == 1
 
 
+def test_cli_reads_a_bounded_board(cli, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("?" * 1_000_001))
+    status, _, err = cli("solve", "minesweeper", "-")
+    assert status == 1 and "stdin holds more than 1,000,000 characters" in err
+
+
 def test_cli_play_reports_and_reproduces(cli):
     argv = ["solve", "minesweeper", "--play", "--size", "9x9", "--mines", "10"]
     status, out, err = cli(*argv, "--games", "4", "--seed", "11", "--workers", "1", "--json")

@@ -46,7 +46,7 @@ def parse_hand(hand: str, upcard: str, decks: int | None) -> tuple[list[int], in
     """A hand of at least two cards and one upcard, as rank indices; with ``decks`` decks
     (``None``: infinite), the shoe must hold them all."""
     cards = parse_cards(hand)
-    ups = parse_cards(upcard)
+    ups = parse_cards(upcard) if upcard.strip(" ,") else []
     if len(ups) != 1:
         raise CroupierError(f"the upcard is one card, not {upcard!r}")
     if len(cards) < 2:

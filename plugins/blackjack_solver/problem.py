@@ -61,6 +61,19 @@ def parse_rules(data: Any) -> BlackjackRules:
     return rules_from_options(BlackjackRules(), options)
 
 
+def _cards_as_text(problem: Problem) -> dict[str, str]:
+    """``hand`` and ``upcard`` as text: ``"T,6"``, or a list of card names (``["T", "6"]``,
+    natural in JSON); anything else is refused in one line."""
+    out: dict[str, str] = {}
+    for key in ("hand", "upcard"):
+        value = problem.get(key)
+        if isinstance(value, list) and all(isinstance(card, str) for card in value):
+            out[key] = ",".join(value)
+        elif value is not None and not isinstance(value, str):
+            raise CroupierError(f"'{key}' is cards as text, such as \"T,6\", or a list of them")
+    return out
+
+
 def solve(problem: Problem) -> Solution:
     """Solve a blackjack problem (see the module docstring for its keys)."""
     if not isinstance(problem, dict):
@@ -70,6 +83,7 @@ def solve(problem: Problem) -> Solution:
         raise CroupierError(
             f"unknown problem key(s): {', '.join(sorted(unknown))} (known: {', '.join(KEYS)})"
         )
+    problem = {**problem, **_cards_as_text(problem)}
     rules = parse_rules(problem.get("rules"))
     objective = problem.get("objective", "ev")
     if objective not in OBJECTIVES:

@@ -83,10 +83,10 @@ def parse_board(text: str) -> Board:
                 f"but the first row has {len(rows[0])}"
             )
         rows.append(row)
-        check_size(len(row), len(rows))
     if not rows:
         raise SpecError("the board is empty")
     width, height = len(rows[0]), len(rows)
+    check_size(width, height)  # after the whole text (bounded above), so the size is exact
     board = Board(width, height, tuple(v for row in rows for v in row))
     for index, value in enumerate(board.cells):
         if value > 0:

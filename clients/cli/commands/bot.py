@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from typing import Any
 
@@ -87,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
     manager = get_manager()
     bot = sample_bot(args.name, manager)
     host, port = args.connect
+    _say_warnings()
     if args.tournament is not None:
         if args.table is not None:
             raise CroupierError("--table and --tournament exclude each other")
@@ -164,3 +166,19 @@ def _tournament(bot: Bot, host: str, port: int, args: argparse.Namespace) -> int
             f"on average"
         )
     return 0
+
+
+def _say_warnings() -> None:
+    """The SDK's warnings (a lost connection, a reconnection) as ``croupier:`` lines on
+    stderr, like every other message of the CLI."""
+    logger = logging.getLogger("croupier.bot")
+    if not any(isinstance(h, _Stderr) for h in logger.handlers):
+        logger.addHandler(_Stderr())
+        logger.setLevel(logging.WARNING)
+
+
+class _Stderr(logging.Handler):
+    """Writes ``croupier: message`` to whatever ``sys.stderr`` is when a record comes."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(f"croupier: {record.getMessage()}", file=sys.stderr)

@@ -30,6 +30,8 @@ from croupier.engine import CroupierError, Solver
 from croupier.engine.confidence import wilson_interval
 
 NAME = "minesweeper"
+MAX_READ = 1_000_000
+"""Characters read from a board file or stdin at most."""
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -74,13 +76,16 @@ def run(args: argparse.Namespace) -> int:
     if args.board is None:
         raise CroupierError("give a board file (or '-' for stdin), or --play")
     if args.board == "-":
-        text = sys.stdin.read()
+        text = sys.stdin.read(MAX_READ + 1)
     else:
         try:
             with open(args.board, encoding="utf-8") as handle:
-                text = handle.read(200_001)
+                text = handle.read(MAX_READ + 1)
         except (OSError, UnicodeDecodeError) as exc:
             raise CroupierError(f"cannot read {args.board}: {exc}") from None
+    if len(text) > MAX_READ:  # the solver refuses far less; this bounds what is held here
+        where = "stdin" if args.board == "-" else args.board
+        raise CroupierError(f"{where} holds more than {MAX_READ:,} characters: not a board")
     problem: dict[str, Any] = {"board": text}
     if args.mines is not None:
         problem["mines"] = args.mines
