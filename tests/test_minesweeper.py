@@ -219,6 +219,20 @@ def test_best_guess_prefers_a_cell_that_unlocks_the_board(monkeypatch):
     assert scores[guess] == max(scores.values())
 
 
+def test_a_costly_position_is_not_re_solved_for_the_look_ahead(monkeypatch):
+    monkeypatch.setattr(endgame_module, "MAX_SOLUTIONS", 0)
+    board = parse_board("1???\n????")
+    result = analyze(board, 2)
+    assert result.steps > 0
+    monkeypatch.setattr(guess_module, "LOOKAHEAD_MAX_STEPS", result.steps - 1)
+
+    def no_re_solve(*args):
+        raise AssertionError("the look-ahead re-solved a costly position")
+
+    monkeypatch.setattr(guess_module, "_outcomes", no_re_solve)
+    assert best_guess(result) == guess_module.safest(result)
+
+
 DEAD_CELL_BOARD = """\
 ??X1.1?2
 ??21.1?X

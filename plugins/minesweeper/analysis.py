@@ -93,7 +93,7 @@ class Analysis:
     ``probabilities`` maps each covered, unflagged cell to its exact mine probability; an
     interior cell is missing from it when the total number of mines is not known.
     ``placements`` is the number of mine placements consistent with the board (over the
-    frontier only when the total is not known).
+    frontier only when the total is not known); ``steps`` what it cost to find them.
     """
 
     board: Board
@@ -104,6 +104,8 @@ class Analysis:
     placements: int
     components: tuple[Component, ...]
     interior: tuple[int, ...]
+    steps: int = 0
+    """Search steps the enumeration took (remembered ones counted as if searched again)."""
 
 
 def _where(board: Board, index: int) -> str:
@@ -316,6 +318,7 @@ def analyze(board: Board, total_mines: int | None = None) -> Analysis:
         placements=placements,
         components=tuple(components),
         interior=interior,
+        steps=enumeration.NODE_BUDGET - budget[0],
     )
 
 

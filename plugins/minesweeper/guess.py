@@ -22,7 +22,9 @@ The guess (:func:`best_guess`):
    Dead cells (only one number possible and nothing settled by it) are passed over: clicking
    one takes a risk and teaches nothing, while later information may settle it for free.
    At most ``INTERIOR_CANDIDATES`` interior cells are looked at (they differ only by their
-   neighbour counts), so the frontier cells just behind them get their turn.
+   neighbour counts), so the frontier cells just behind them get their turn. A position
+   that was itself costly to solve (``LOOKAHEAD_MAX_STEPS``) is not re-solved: the base
+   order decides, so one guess never takes more than a few solves' time.
 """
 
 from __future__ import annotations
@@ -68,6 +70,9 @@ def _order(analysis: Analysis) -> Callable[[int], tuple[Fraction, int, int]]:
 LOOKAHEAD_CANDIDATES = 6
 LOOKAHEAD_MARGIN = Fraction(1, 20)
 INTERIOR_CANDIDATES = 2
+LOOKAHEAD_MAX_STEPS = 50_000
+"""A position whose own enumeration took more steps gets no look-ahead (the base order
+decides): on standard boards guesses are made in positions of at most a few thousand."""
 
 
 def best_guess(analysis: Analysis) -> int | None:
@@ -84,6 +89,8 @@ def best_guess(analysis: Analysis) -> int | None:
     pair = forced_fifty_fifty(analysis)
     if pair is not None:
         return pair[0]  # a coin flip that must be taken: take it while it can still help
+    if analysis.steps > LOOKAHEAD_MAX_STEPS:
+        return first  # re-solving so costly a position dozens of times would take seconds
     probs = analysis.probabilities
     low = probs[first]
     ranked = sorted(
