@@ -28,7 +28,7 @@ from croupier.engine.manager import PluginManager
 from croupier.engine.play import Action, Event
 from croupier.engine.players import Player
 from croupier.engine.round import Decision, TableCore, check_action, default_action
-from croupier.engine.rules import BlackjackRules
+from croupier.engine.rules import BlackjackRules, format_payout
 from croupier.engine.seeds import Stream
 from croupier.engine.shoes import make_shoe
 from croupier.engine.tablerules import BettingScheme, DealerRule
@@ -49,6 +49,11 @@ def resolve_rules(
         raise CroupierError(f"dealer rules {rules.dealer!r} is not a DealerRule")
     if not isinstance(scheme, BettingScheme):
         raise CroupierError(f"betting scheme {rules.betting!r} is not a BettingScheme")
+    if not scheme.pays_naturals and rules.blackjack_pays != 1:
+        raise CroupierError(
+            f"the {scheme.name} betting pays no bonus for a natural, so a "
+            f"{format_payout(rules.blackjack_pays)} payout cannot apply (leave it at 1:1)"
+        )
     return dealer, scheme
 
 

@@ -51,7 +51,9 @@ class BettingScheme:
     dealer_natural)`` decides a hand that did not bust or surrender (a busted dealer has a
     total above 21). Payouts follow from the outcome: ``natural`` returns the stake plus
     ``stake * rules.blackjack_pays`` (rounded down to whole chips), ``win`` twice the stake,
-    ``push`` the stake, ``lose`` nothing; insurance pays 2:1.
+    ``push`` the stake, ``lose`` nothing; insurance pays 2:1. ``pays_naturals`` False: the
+    scheme never settles a hand as ``natural`` (no bonus), so a table refuses a payout other
+    than 1:1 rather than ignore it.
     """
 
     name: str
@@ -59,6 +61,7 @@ class BettingScheme:
     outcome: Callable[[int, bool, int, bool], Outcome]
     asks_bet: bool = True
     raises: bool = False
+    pays_naturals: bool = True
 
 
 def payout(outcome: str, stake: int, blackjack_pays: Fraction) -> int:

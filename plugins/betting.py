@@ -36,11 +36,13 @@ BETTING_SCHEMES = (
         _above_dealer,
         asks_bet=False,
         raises=True,
+        pays_naturals=False,
     ),
     BettingScheme(
         "classic",
         "classic console game: a chosen stake, a win pays 1:1, ties go to the dealer",
         _above_dealer,
+        pays_naturals=False,
     ),
 )
 

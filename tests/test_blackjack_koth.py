@@ -115,3 +115,15 @@ def test_ties_lose_with_a_peek_is_refused(manager):
     rules = koth(manager, peek=True)
     with pytest.raises(CroupierError, match="without the dealer's peek"):
         manager.solvers.get("blackjack").solve({"rules": rules.to_dict()})
+
+
+def test_a_bonus_payout_is_refused_where_naturals_earn_none(cli):
+    """koth and classic settle a natural as an ordinary win: a 3:2 override would be
+    silently ignored by the table and the solver alike, so both refuse it in one line."""
+    for argv in (
+        ("sim", "--rules", "koth", "--payout", "3:2", "--hands", "5", "--seed", "1"),
+        ("sim", "--rules", "classic", "--payout", "6:5", "--hands", "5", "--seed", "1"),
+        ("solve", "blackjack", "--rules", "koth", "--payout", "3:2"),
+    ):
+        status, _, err = cli(*argv)
+        assert status == 1 and "pays no bonus for a natural" in err and err.count("\n") == 1

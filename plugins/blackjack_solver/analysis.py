@@ -19,6 +19,7 @@ import attrs
 import numpy as np
 
 from croupier.engine import BlackjackRules, CroupierError
+from croupier.engine.rules import format_payout
 from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, full_shoe
 from croupier.plugins.blackjack_solver.chart import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, Chart
 from croupier.plugins.blackjack_solver.compositions import (
@@ -63,6 +64,11 @@ def check_rules(rules: BlackjackRules) -> None:
     if rules.betting not in BETTINGS:
         raise CroupierError(
             f"the blackjack solver knows the {', '.join(BETTINGS)} betting, not {rules.betting!r}"
+        )
+    if rules.betting in TIES_LOSE and rules.blackjack_pays != 1:
+        raise CroupierError(
+            f"the {rules.betting} betting pays no bonus for a natural, so a "
+            f"{format_payout(rules.blackjack_pays)} payout cannot apply (leave it at 1:1)"
         )
     if rules.betting in TIES_LOSE and rules.peek:
         raise CroupierError(
