@@ -79,10 +79,10 @@ def croupier_betting_schemes() -> Iterable[BettingScheme]:
     :class:`~croupier.engine.tablerules.BettingScheme` (``name``, ``summary``,
     ``outcome(player_total, player_natural, dealer_total, dealer_natural)`` returning
     ``"natural"``, ``"win"``, ``"push"`` or ``"lose"``, and the flags ``asks_bet``,
-    ``raises`` and ``pays_naturals``). The engine pays from the outcome (natural: stake times the rules'
-    ``blackjack_pays``, rounded down; win 1:1; push the stake back; insurance 2:1) and
-    decides busts and surrenders itself. The built-ins are ``casino``, ``koth`` and
-    ``classic``; a rule set names the one it uses in ``BlackjackRules.betting``.
+    ``raises`` and ``pays_naturals``). The engine pays from the outcome (natural: stake
+    times the rules' ``blackjack_pays``, rounded down; win 1:1; push the stake back;
+    insurance 2:1) and decides busts and surrenders itself. The built-ins are ``casino``,
+    ``koth`` and ``classic``; a rule set names the one it uses in ``BlackjackRules.betting``.
     """
 
 
