@@ -274,7 +274,8 @@ def test_upcard_solver_matches_the_hand_query():
 @pytest.mark.parametrize(
     ("problem", "message"),
     [
-        ({"rules": {"betting": "koth"}}, "without the dealer's peek"),
+        ({"rules": {"betting": "koth", "blackjack_pays": "1:1"}}, "without the dealer's peek"),
+        ({"rules": {"betting": "koth", "peek": False}}, "pays no bonus for a natural"),
         ({"rules": {"dealer": "classic", "betting": "nope"}}, "betting"),
         ({"hand": "T,X", "upcard": "T"}, "unknown card"),
         ({"hand": "T,6"}, "go together"),
