@@ -121,3 +121,11 @@ def test_hint_offered_only_where_the_solver_plays_the_rules(manager):
     assert lines[0] == "Exact EV per unit bet:"
     assert f"Stand {values['stand']['ev']:+.4f}" in " ".join(lines)
     assert f"Hit {values['hit']['ev']:+.4f}" in " ".join(lines)
+
+
+def test_a_long_title_is_cut_visibly_and_kept_apart_from_the_counters():
+    view = TableView(1, 100, "classic (table 1, seed 5123053658780316664)")
+    for charset, mark in (("unicode", "…"), ("ascii", "~")):
+        bar = layout(view, None, 60, MIN_HEIGHT, charset)[0].text
+        assert len(bar) == 60 and bar.endswith("Round 0  Chips 100  Bet 0 ")
+        assert f"{mark} Round 0" in bar  # cut, marked, then a blank before the counters

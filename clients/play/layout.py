@@ -120,7 +120,10 @@ def layout(
     spans: list[Span] = []
     left = f" croupier blackjack · {view.title}"
     right = f"Round {view.round}  Chips {view.chips}  Bet {view.at_stake} "
-    bar = left[: max(0, width - len(right))].ljust(width - len(right)) + right
+    room = max(0, width - len(right) - 1)  # one blank keeps the two parts apart
+    if len(left) > room:  # cut visibly, not in the middle of a number run into "Round"
+        left = left[: max(0, room - 1)] + ("…" if charset == "unicode" else "~")
+    bar = left.ljust(width - len(right)) + right
     spans.append(Span(0, 0, bar[:width], "title"))
 
     # the dealer
