@@ -14,6 +14,16 @@ class CroupierError(Exception):
     """Base class of every error meant for a user: its message is one line."""
 
 
+def one_line(exc: BaseException, limit: int = 200) -> str:
+    """An exception as one short line, ``Type: first line of the message`` (whatever a
+    player or a plugin raised; for events, logs and one-line errors)."""
+    text = str(exc).strip().splitlines()
+    if not text:
+        return type(exc).__name__
+    first = text[0] if len(text[0]) <= limit else text[0][: limit - 3] + "..."
+    return f"{type(exc).__name__}: {first}"
+
+
 def shown(value: object, limit: int = 40) -> str:
     """``repr(value)`` for an error message, cut to about ``limit`` characters: what is
     quoted may come from a stranger (a bot's answer, an option on the wire), and a message

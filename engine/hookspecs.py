@@ -81,7 +81,8 @@ def croupier_betting_schemes() -> Iterable[BettingScheme]:
     ``"natural"``, ``"win"``, ``"push"`` or ``"lose"``, and the flags ``asks_bet``,
     ``raises`` and ``pays_naturals``). The engine pays from the outcome (natural: stake
     times the rules' ``blackjack_pays``, rounded down; win 1:1; push the stake back;
-    insurance 2:1) and decides busts and surrenders itself. The built-ins are ``casino``,
+    insurance 2:1) and settles the player's busts and surrenders itself (``outcome`` sees a
+    busted dealer as a total above 21). The built-ins are ``casino``,
     ``koth`` and ``classic``; a rule set names the one it uses in ``BlackjackRules.betting``.
     """
 

@@ -19,7 +19,7 @@ import attrs
 import pluggy
 
 from croupier.engine import hookspecs
-from croupier.engine.errors import CroupierError, PluginError, SpecError
+from croupier.engine.errors import CroupierError, PluginError, SpecError, one_line
 from croupier.engine.players import Strategy
 from croupier.engine.randomizers import (
     Randomizer,
@@ -70,11 +70,6 @@ class PluginFailure:
 def autoload_enabled() -> bool:
     """False when ``CROUPIER_DISABLE_PLUGIN_AUTOLOAD`` is set to a non-empty value."""
     return not os.environ.get(AUTOLOAD_ENV)
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
 class PluginManager:
@@ -130,9 +125,9 @@ class PluginManager:
             except Exception as exc:
                 if builtin:
                     raise PluginError(
-                        f"built-in plugin {ep.name!r} failed to load: {_one_line(exc)}"
+                        f"built-in plugin {ep.name!r} failed to load: {one_line(exc)}"
                     ) from exc
-                self._fail(ep.name, f"failed to load ({ep.value}): {_one_line(exc)}")
+                self._fail(ep.name, f"failed to load ({ep.value}): {one_line(exc)}")
                 continue
             self._register(plugin, info)
 
@@ -141,7 +136,16 @@ class PluginManager:
         return ep.dist is not None and ep.dist.name == DISTRIBUTION
 
     def _fail(self, name: str, message: str) -> None:
-        self.failures.append(PluginFailure(name, f"plugin {name!r} skipped: {message}"))
+        """The whole plugin is skipped."""
+        self._record(PluginFailure(name, f"plugin {name!r} skipped: {message}"))
+
+    def _note(self, name: str, message: str) -> None:
+        """Part of a plugin is skipped (a hook that failed, a name already taken)."""
+        self._record(PluginFailure(name, f"plugin {name!r}: {message}"))
+
+    def _record(self, failure: PluginFailure) -> None:
+        if failure not in self.failures:  # a language failing on every spec: recorded once
+            self.failures.append(failure)
 
     def _register(self, plugin: object, info: PluginInfo) -> None:
         if info.name in self.info:
@@ -151,7 +155,7 @@ class PluginManager:
         except pluggy.PluginValidationError as exc:
             if info.builtin:
                 raise
-            self._fail(info.name, f"invalid hooks: {_one_line(exc)}")
+            self._fail(info.name, f"invalid hooks: {one_line(exc)}")
             return
         self.info[info.name] = info
         self._registries.clear()
@@ -192,19 +196,42 @@ class PluginManager:
             except Exception as exc:
                 if self.info[name].builtin:
                     raise PluginError(f"built-in plugin {name!r} failed in {hook}") from exc
-                self._fail(name, f"{hook} raised {_one_line(exc)}")
+                self._note(name, f"{hook} raised {one_line(exc)}; what it contributes is skipped")
                 continue
             out.extend((name, item) for item in items)
         return out
 
     def registry(self, hook: str) -> Registry[Any]:
-        """The registry of one family, built from its hook on first use."""
+        """The registry of one family, built from its hook on first use.
+
+        A third-party contribution whose name is already taken (by a built-in, or by a
+        plugin loaded before it: built-ins first, then plugins by name) is skipped and
+        recorded in :attr:`failures`: installing a package must never take a built-in or
+        another plugin's contribution away. Two built-ins sharing a name is a bug, raised.
+        """
         if hook not in self._registries:
-            registry: Registry[Any] = Registry(FAMILIES[hook])
+            family = FAMILIES[hook]
+            registry: Registry[Any] = Registry(family)
             for plugin, item in self.contributions(hook):
+                if item.name in registry and not self.info[plugin].builtin:
+                    owner = registry.entry(item.name).plugin
+                    self._note(
+                        plugin,
+                        f"its {family} {item.name!r} is skipped: the name is {owner!r}'s",
+                    )
+                    continue
                 registry.add(item.name, item, plugin)
             self._registries[hook] = registry
         return self._registries[hook]
+
+    def load_all(self) -> None:
+        """Build every family now, so that every plugin failure is known at once (the CLI
+        and the server report them at start rather than when a family is first used)."""
+        for hook in FAMILIES:
+            if hook == "croupier_randomizer_languages":
+                self.randomizer_languages  # noqa: B018 - built on first access
+            else:
+                self.registry(hook)
 
     @property
     def randomizers(self) -> Registry[RandomizerKind]:
@@ -268,7 +295,7 @@ class PluginManager:
             except Exception as exc:
                 if self.info[plugin].builtin:
                     raise
-                self._fail(plugin, f"language {language.name!r} raised {_one_line(exc)}")
+                self._note(plugin, f"language {language.name!r} raised {one_line(exc)}")
                 continue
             if factory is not None:
                 return factory

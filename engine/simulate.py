@@ -22,6 +22,7 @@ from typing import Any
 
 import attrs
 
+from croupier.engine.errors import CroupierError, one_line
 from croupier.engine.manager import PluginManager
 from croupier.engine.play import Action
 from croupier.engine.players import Strategy
@@ -51,7 +52,11 @@ def run_rounds(
         phase: str, seat: Seat, hand: Hand | None, legal: tuple[str, ...], low: int, high: int
     ) -> Action:
         if phase == "play":
-            kind = plays[seat.index - 1](hand, core.upcard, legal)  # type: ignore[arg-type]
+            try:
+                kind = plays[seat.index - 1](hand, core.upcard, legal)  # type: ignore[arg-type]
+            except Exception as exc:  # a broken strategy makes the numbers meaningless
+                name = strategies[seat.index - 1].name
+                raise CroupierError(f"strategy {name!r} failed: {one_line(exc)}") from exc
             return act(kind, stand) if kind in legal else stand
         if phase == "bet":
             return bets.get(low) or bets.setdefault(low, Action("bet", low))

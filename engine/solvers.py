@@ -21,7 +21,7 @@ class Solver:
 
     ``solve(problem)`` must be deterministic, must not touch files or the network, and must
     raise :class:`~croupier.engine.errors.CroupierError` (one line) for a bad problem.
-    ``problem_doc`` describes the problem's keys for ``croupier plugins`` and the protocol.
+    ``problem_doc`` describes the problem's keys for the server's ``solvers`` call.
     """
 
     name: str

@@ -22,7 +22,7 @@ from typing import cast
 
 import trio
 
-from croupier.engine.errors import CroupierError
+from croupier.engine.errors import CroupierError, one_line
 from croupier.engine.ledger import Ledger
 from croupier.engine.manager import PluginManager
 from croupier.engine.play import Action, Event
@@ -70,15 +70,6 @@ def build_core(
     dealer, scheme = resolve_rules(manager, rules)
     shoe = make_shoe(rules, Stream(seed).child("shoe"))
     return TableCore(rules, dealer, scheme, shoe, list(chips), keep_entries=keep_entries, emit=emit)
-
-
-def _one_line(exc: BaseException, limit: int = 200) -> str:
-    """An exception as a short line for an event's reason (whatever a player raised)."""
-    text = str(exc).strip().splitlines()
-    if not text:
-        return type(exc).__name__
-    first = text[0] if len(text[0]) <= limit else text[0][: limit - 3] + "..."
-    return f"{type(exc).__name__}: {first}"
 
 
 class Table:
@@ -160,7 +151,7 @@ class Table:
                 try:
                     answer = cast(object, await player.decide(observation))
                 except Exception as exc:  # a broken player never stops the table
-                    return self._default(decision, f"error: {_one_line(exc)}")
+                    return self._default(decision, f"error: {one_line(exc)}")
                 finally:
                     self._pending = None
             if scope.cancelled_caught:

@@ -152,3 +152,28 @@ def test_solve_call_runs_any_solver(cli, monkeypatch):
     assert err.startswith("croupier: error: the problem is not valid JSON")
     status, _, err = cli("solve", "call", "nope", "{}")
     assert status == 1 and "unknown solver 'nope'" in err
+
+
+def test_every_plugin_failure_is_warned_at_the_start_of_any_command(cli, monkeypatch):
+    """A third-party hook that raises is found when the plugins load, not when its family is
+    first used, so a command that never touches that family still says so (once)."""
+    from croupier.clients.cli import common
+    from croupier.engine import PluginManager, hookimpl
+
+    class Broken:
+        @hookimpl
+        def croupier_solvers(self):
+            raise KeyError("boom")
+
+    def manager() -> PluginManager:
+        pm = PluginManager(autoload=False)
+        pm.register(Broken(), "broken")
+        return pm
+
+    monkeypatch.setattr(common, "PluginManager", manager)
+    status, out, err = cli("randomize", "7-bag", "-n", "3", "--seed", "1")
+    assert status == 0 and out.split() == ["T", "J", "Z"]
+    assert err == (
+        "croupier: warning: plugin 'broken': croupier_solvers raised KeyError: 'boom'; "
+        "what it contributes is skipped\n"
+    )

@@ -15,6 +15,7 @@ from croupier.engine import (
     RandomizerLanguage,
     Solver,
     SpecError,
+    Strategy,
     Stream,
     UnknownNameError,
     hookimpl,
@@ -102,11 +103,37 @@ def test_unknown_name_lists_known_names_and_closest():
     assert "\n" not in message
 
 
-def test_duplicate_names_name_both_plugins():
-    pm = make(AbcPlugin(), AbcAgain())
-    with pytest.raises(DuplicateNameError) as info:
+def test_a_name_already_taken_skips_the_later_contribution_only():
+    pm = make(AbcPlugin(), AbcAgain())  # third-party both: loaded by name, AbcAgain first
+    assert pm.randomizers.names() == ["abc"]
+    assert pm.randomizers.entry("abc").plugin == "AbcAgain"
+    assert pm.solvers.names() == ["double"]  # AbcPlugin's other contributions stay
+    (failure,) = pm.failures
+    assert failure.name == "AbcPlugin"
+    assert failure.message == (
+        "plugin 'AbcPlugin': its randomizer 'abc' is skipped: the name is 'AbcAgain''s"
+    )
+
+
+def test_a_third_party_plugin_cannot_take_a_builtin_name(manager):
+    class Impostor:
+        @hookimpl
+        def croupier_strategies(self):
+            return [Strategy("lim17", "not the real one", play=lambda h, u, legal: "hit")]
+
+    manager.register(Impostor(), "impostor")
+    assert manager.strategies.entry("lim17").plugin == "strategies"
+    assert any("'lim17' is skipped" in f.message for f in manager.failures)
+    manager.load_all()  # and every other family still builds
+    assert "blackjack" in manager.solvers
+
+
+def test_two_builtins_sharing_a_name_is_a_bug():
+    pm = PluginManager(autoload=False, entry_points=[])
+    pm.register(AbcPlugin(), "one", builtin=True)
+    pm.register(AbcAgain(), "two", builtin=True)
+    with pytest.raises(DuplicateNameError):
         pm.randomizers.names()
-    assert "'AbcPlugin'" in str(info.value) and "'AbcAgain'" in str(info.value)
 
 
 def test_third_party_hook_failures_are_skipped_and_reported():

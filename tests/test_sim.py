@@ -147,3 +147,13 @@ def test_one_hand_has_no_interval_and_stays_strict_json(cli):
     assert status == 0 and _strict(out)["ci95"] is None
     status, out, _ = cli("sim", "--hands", "1", "--seed", "1")
     assert status == 0 and "95% CI needs 2 hands or more" in out and "inf" not in out
+
+
+def test_a_strategy_that_raises_stops_the_simulation_with_its_name(manager):
+    from croupier.engine import CroupierError
+    from croupier.engine.simulate import simulate
+
+    broken = Strategy("broken", "divides by zero", play=lambda hand, upcard, legal: 1 // 0)
+    rules = manager.rule_sets.get("vegas-s17").rules
+    with pytest.raises(CroupierError, match="strategy 'broken' failed: ZeroDivisionError"):
+        simulate(manager, rules, broken, 100, 1, seed=1)

@@ -83,6 +83,7 @@ def _finite(data: Any) -> Any:
 def get_manager() -> PluginManager:
     """Load the plugins; every skipped third-party plugin is one warning line on stderr."""
     manager = PluginManager()
+    manager.load_all()  # every family now, so that every failure is reported here, once
     for failure in manager.failures:
         print(f"croupier: warning: {failure.message}", file=sys.stderr)
     return manager
