@@ -228,9 +228,9 @@ class TableService(Service):
         self._forget_finished()
         self.tables[table.id] = table
         log.info("table %d created by %s (%s, %d seats)", table.id, conn, rules, seats)
-        if not table.has_bots:
+        if not table.has_bots and autostart:
             table.start(server.manager)
-        else:
+        else:  # waits for its bots, or (autostart false) for table.start
             expire = partial(table.expire_unclaimed, self.unclaimed_timeout)
             server.spawn(expire, f"table {table.id} waits for bots")
         return table.info()

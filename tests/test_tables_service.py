@@ -474,3 +474,18 @@ async def test_shutdown_does_not_wait_for_ever_on_a_table_without_a_time_limit(n
     assert final["reason"] == "the server is shutting down"
     assert rec.events[-1]["kind"] == "end" and rec.kinds("default")
     assert final["chips"][0] + final["house"] == 1000
+
+
+async def test_a_table_of_strategies_waits_for_table_start_when_asked(served):
+    rec = Recorder()
+    async with connect("127.0.0.1", served.port, name="w", on_notification=rec) as w:
+        info = await w.call_named(
+            "table.create", {"fill": ["lim17"], "rounds": 3, "seed": 2, "autostart": False}
+        )
+        assert info["state"] == "waiting"
+        await w.call("table.watch", info["table"])
+        await w.call("table.start", info["table"])
+        with trio.fail_after(10):
+            await rec.finished.wait()
+    assert rec.events[0]["kind"] == "round" and rec.events[0]["round"] == 1  # seen from the start
+    assert rec.statuses[-1]["played"] == 3
