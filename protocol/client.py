@@ -7,7 +7,8 @@ The CLI, the bot SDK and the tests use it::
         opened = await client.call("randomizer.open", "tgm3", 42)
 
 ``handlers`` answer the server's own requests (``decide`` when a bot must act);
-``on_notification(method, params)`` receives notifications (events, ``shutdown``).
+``on_notification(method, params)`` (a plain or ``async`` function) receives
+notifications (events, ``shutdown``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from croupier.protocol.session import Session, SessionLimits
 DEFAULT_LIMITS = SessionLimits()
 
 RequestCallback = Callable[..., Awaitable[Any]]
-NotificationCallback = Callable[[str, Any], Awaitable[None]]
+NotificationCallback = Callable[[str, Any], Awaitable[None] | None]
 
 
 class Client:
@@ -109,7 +110,9 @@ async def connect(
 
     async def notified(_session: Session, notification: Notification) -> None:
         if on_notification is not None:
-            await on_notification(notification.method, notification.params)
+            result = on_notification(notification.method, notification.params)
+            if inspect.isawaitable(result):  # a plain function works as well as a coroutine
+                await result
 
     session = Session(stream, on_notification=notified, limits=limits, name=f"server {host}:{port}")
     client = Client(session, handlers or {})

@@ -97,3 +97,15 @@ def test_solve_call_takes_cards_as_text_or_a_list_and_checks_option_types(cli):
             assert status == 0, err  # 1.5 from JSON is 3:2
         else:
             assert status == 1 and message in err and err.count("\n") == 1, err
+
+
+def test_the_betting_scheme_is_an_override_too(cli):
+    argv = ("solve", "blackjack", "--rules", "classic", "--hand", "T,7", "--upcard", "T", "--json")
+    status, out, err = cli(*argv, "--betting", "casino")
+    assert status == 0, err
+    casino = json.loads(out)
+    classic = json.loads(cli(*argv)[1])
+    assert casino["rules"]["betting"] == "casino" and classic["rules"]["betting"] == "classic"
+    # standing on 17 against a ten: a tie pushes under casino betting, loses under classic
+    stand = lambda s: s["hand"]["actions"]["stand"]["ev"]  # noqa: E731
+    assert stand(casino) > stand(classic)

@@ -489,3 +489,23 @@ async def test_a_table_of_strategies_waits_for_table_start_when_asked(served):
             await rec.finished.wait()
     assert rec.events[0]["kind"] == "round" and rec.events[0]["round"] == 1  # seen from the start
     assert rec.statuses[-1]["played"] == 3
+
+
+async def test_a_plain_function_can_take_the_notifications(served):
+    got: list[tuple[str, Any]] = []
+    done = trio.Event()
+
+    def plain(method: str, params: Any) -> None:  # not async
+        got.append((method, params))
+        if method == "table.status" and params[1]["state"] == "finished":
+            done.set()
+
+    async with connect("127.0.0.1", served.port, name="w", on_notification=plain) as w:
+        info = await w.call_named(
+            "table.create", {"fill": ["lim17"], "rounds": 2, "seed": 2, "autostart": False}
+        )
+        await w.call("table.watch", info["table"])
+        await w.call("table.start", info["table"])
+        with trio.fail_after(10):
+            await done.wait()
+    assert [m for m, _ in got].count("table.event") > 4

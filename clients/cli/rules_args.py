@@ -36,6 +36,12 @@ def add_rules_arguments(parser: argparse.ArgumentParser, default: str = "vegas-s
     dealer.add_argument(
         "--s17", dest="dealer", action="store_const", const="s17", help="dealer stands on soft 17"
     )
+    group.add_argument(
+        "--betting",
+        metavar="NAME",
+        help="betting scheme: casino (ties push, naturals paid --payout), koth, classic, "
+        "or a plugin's",
+    )
     group.add_argument("--double", choices=DOUBLE_RULES, help="which two-card totals may double")
     group.add_argument(
         "--das",
@@ -83,6 +89,7 @@ OVERRIDES = (
     "decks",
     "penetration",
     "dealer",
+    "betting",
     "double",
     "double_after_split",
     "max_split_hands",

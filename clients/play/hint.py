@@ -1,6 +1,6 @@
 """The hint key: the exact EV of every legal action, from the blackjack solver.
 
-The solver is a plugin (``manager.solvers["blackjack"]``) called with plain data, so the
+The solver is a plugin (``manager.solvers.get("blackjack")``) called with plain data, so the
 game works without it (no ``?`` key is offered) and with any rules it refuses (a
 third-party dealer, ties that lose under a peek: again no ``?``). The values are the
 solver's composition-dependent EVs for the hand against the upcard from a full shoe of the

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         description=(
             "Deal HANDS rounds at a table of SEATS seats, every seat playing one built-in "
             "strategy with a flat minimum bet and an unlimited bankroll, and report the "
-            "result per initial hand (a 95%% confidence interval) and the rates of wins, "
+            "result per initial hand (a 95% confidence interval) and the rates of wins, "
             "pushes, losses, naturals, busts, doubles and splits."
         ),
     )

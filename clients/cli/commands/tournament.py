@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "Play T independent runs (tourneys) of R rounds: each round seats the bots at "
             "tables of four (balanced when the count is not a multiple of four) for five "
             "hands of the 'koth' rules, chips reset to 200 each run. A bot's score is its "
-            "average chips at the end of a run, shown with a 95%% confidence interval. BOT "
+            "average chips at the end of a run, shown with a 95% confidence interval. BOT "
             "is an executable (run once per decision with the contest's five arguments), a "
             "built-in strategy name (see 'croupier plugins'), or 'tcp'."
         ),
