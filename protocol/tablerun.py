@@ -339,7 +339,10 @@ class ServerTable:
                 while self.state == "waiting" and not any(seat.present for seat in self.seats):
                     await self._seat_changed.wait()
             if self.state == "waiting" and not any(seat.present for seat in self.seats):
-                self.finish(f"no bot in any seat for {timeout:g} s")
+                if self.has_bots:
+                    self.finish(f"no bot in any seat for {timeout:g} s")
+                else:  # strategies only, held for table.start (autostart false)
+                    self.finish(f"not started within {timeout:g} s")
 
     def finish(self, reason: str) -> None:
         """Mark the table finished, tell its subscribers and close their queues."""

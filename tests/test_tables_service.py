@@ -509,3 +509,16 @@ async def test_a_plain_function_can_take_the_notifications(served):
         with trio.fail_after(10):
             await done.wait()
     assert [m for m, _ in got].count("table.event") > 4
+
+
+async def test_a_held_table_of_strategies_expires_if_never_started(served_briefly):
+    async with connect("127.0.0.1", served_briefly.port, name="c") as c:
+        info = await c.call_named(
+            "table.create", {"fill": ["lim17"], "rounds": 3, "autostart": False}
+        )
+        with trio.fail_after(10):
+            while info["state"] == "waiting":
+                await trio.sleep(0.05)
+                info = await c.call("table.info", info["table"])
+    assert info["state"] == "finished" and info["reason"] == "not started within 0.5 s"
+    assert info["played"] == 0
