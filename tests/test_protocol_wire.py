@@ -80,6 +80,34 @@ def test_decoder_reassembles_messages_split_anywhere():
     assert out == [[0, i, "m", [i, "x" * i]] for i in range(20)]
 
 
+@given(
+    sizes=st.lists(st.integers(0, 300), min_size=1, max_size=12),
+    cuts=st.lists(st.integers(1, 700), min_size=1, max_size=40),
+)
+def test_the_limit_is_per_message_however_the_bytes_arrive(sizes, cuts):
+    """Messages each within the limit come out whole and in order, from any chunking and
+    however many share a read; the limit is one message's size, not the buffer's."""
+    limit = 330
+    messages = [[0, i, "m", ["x" * n]] for i, n in enumerate(sizes)]
+    packed = [msgpack.packb(m) for m in messages]
+    data = b"".join(packed)
+    decoder = Decoder(max_message_size=limit)
+    out: list[object] = []
+    start, k = 0, 0
+    try:
+        while start < len(data):
+            end = start + cuts[k % len(cuts)]
+            out.extend(decoder.feed(data[start:end]))
+            start, k = end, k + 1
+    except ProtocolViolation:
+        # refused exactly when some message is over the limit, and only after those before it
+        first_big = next(i for i, p in enumerate(packed) if len(p) > limit)
+        assert out == messages[:first_big]
+        return
+    assert all(len(p) <= limit for p in packed)
+    assert out == messages
+
+
 @pytest.mark.parametrize(
     "garbage", [b"\xc1", b"\x81\x01\x02", b"\xa2\xff\xfe", b"\x91" * 5000 + b"\xc0"]
 )
