@@ -312,7 +312,7 @@ class TableService(Service):
     # -- lifecycle -------------------------------------------------------------------------
     async def connection_closed(self, connection: Connection) -> None:
         for table in self.tables.values():
-            table.subscribers.pop(connection.id, None)
+            table.unsubscribe(connection)  # ends its pump task, which would wait for ever
             for seat in table.seats:
                 if seat.conn is connection and table.state != "finished":
                     seat.conn = None

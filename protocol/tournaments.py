@@ -233,7 +233,7 @@ class TournamentService(Service):
 
     async def connection_closed(self, connection: Connection) -> None:
         for found in self.tournaments.values():
-            found.subscribers.pop(connection.id, None)
+            found.unsubscribe(connection)  # ends its pump task, which would wait for ever
             for seat in found.tcp:
                 if seat.conn is connection:
                     seat.conn = None

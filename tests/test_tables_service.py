@@ -522,3 +522,21 @@ async def test_a_held_table_of_strategies_expires_if_never_started(served_briefl
                 info = await c.call("table.info", info["table"])
     assert info["state"] == "finished" and info["reason"] == "not started within 0.5 s"
     assert info["played"] == 0
+
+
+async def test_a_watcher_that_went_away_leaves_no_task_behind(served):
+    """Its event pump must end with its connection, or it waits for ever and the server
+    (which waits for its tasks when it stops) never stops."""
+
+    def pumps() -> list[str]:
+        assert served._tasks is not None
+        return [t.name for t in served._tasks.child_tasks if " -> " in t.name]
+
+    async with connect("127.0.0.1", served.port, name="c") as c:
+        table = (await c.call_named("table.create", {"seats": 2}))["table"]
+        async with connect("127.0.0.1", served.port, name="w") as w:
+            await w.call("table.watch", table)
+            assert len(pumps()) == 1  # idle: a waiting table sends nothing
+        with trio.fail_after(5):
+            while pumps():
+                await trio.sleep(0.02)

@@ -249,3 +249,18 @@ async def test_tables_and_tournaments_never_share_an_id(served):
         again = await c.call_named("tournament.start", {"bots": ["tcp"], "join_time": 5.0})
     ids = [started["tournament"], table["table"], again["tournament"]]
     assert len(set(ids)) == 3
+
+
+async def test_a_watcher_that_went_away_leaves_no_task_behind(served):
+    def pumps() -> list[str]:
+        assert served._tasks is not None
+        return [t.name for t in served._tasks.child_tasks if " -> " in t.name]
+
+    async with connect("127.0.0.1", served.port, name="c") as c:
+        info = await c.call_named("tournament.start", {"bots": ["tcp", "lim17"], **SETTINGS})
+        async with connect("127.0.0.1", served.port, name="w") as w:
+            await w.call("tournament.watch", info["tournament"])
+            before = len(pumps())
+        with trio.fail_after(5):
+            while len(pumps()) >= before:  # the watcher's pump ended with its connection
+                await trio.sleep(0.02)
