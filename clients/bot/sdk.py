@@ -134,6 +134,17 @@ class FunctionBot(Bot):
         return self._decide(observation)
 
 
+async def answer_for(bot: Bot, observation: Any) -> dict[str, Any]:
+    """The bot's answer to a ``decide`` call, as plain data. An answer that is not an
+    action is refused as ``bad-input`` with its reason, so the table's ``default`` event
+    says what was wrong (not "internal error")."""
+    try:
+        action = await bot.answer(Observation.from_dict(observation))
+    except CroupierError as exc:
+        raise RpcError(Code.BAD_INPUT, str(exc)) from None
+    return action.to_dict()
+
+
 def as_bot(bot: Bot | DecideFn, name: str | None = None) -> Bot:
     """``bot`` itself, or a plain function wrapped as a :class:`Bot`; a ``Bot`` subclass
     that does not define ``decide`` is refused here, before it sits at a table."""
@@ -230,10 +241,12 @@ class _Seat:
         self.finished = trio.Event()
         self.server_stopped = False
         self.failures = 0
+        self.held: list[tuple[str, Any]] | None = None
+        """The table's notifications that come while ``table.join``/``rejoin`` is answered:
+        the table may start (and deal) before the bot knows its seat."""
 
     async def decide(self, table: int, observation: Any) -> dict[str, Any]:
-        action = await self.bot.answer(Observation.from_dict(observation))
-        return action.to_dict()
+        return await answer_for(self.bot, observation)
 
     async def notified(self, method: str, params: Any) -> None:
         if method == "shutdown":
@@ -241,38 +254,55 @@ class _Seat:
             return
         if not isinstance(params, list) or len(params) != 2 or params[0] != self.table:
             return
+        if self.held is not None:  # seated but not told yet: keep them for after on_table
+            self.held.append((method, params[1]))
+            return
+        await self._notified(method, params[1])
+
+    async def _notified(self, method: str, data: Any) -> None:
         if method == "table.event":
-            event = Event.from_dict(params[1])
+            event = Event.from_dict(data)
             if event.kind == "round":
                 await maybe_await(self.bot.on_round(event.round))
             await maybe_await(self.bot.on_event(event))
         elif method == "table.status":
-            await maybe_await(self.bot.on_table(params[1]))
-            if params[1].get("state") == "finished":
-                self.final = params[1]
-                self.finished.set()
+            try:
+                await maybe_await(self.bot.on_table(data))
+            finally:  # a hook that raises must not keep play() waiting
+                if data.get("state") == "finished":
+                    self.final = data
+                    self.finished.set()
 
     async def sit(self, client: Client, seat: int | None, create: Mapping[str, Any]) -> bool:
-        """Take the seat (or take it back); False when the table has already finished."""
-        if self.token is not None:
-            try:
-                joined = await client.call("table.rejoin", self.token, *self.bot.join_options())
-            except RpcError as exc:
-                if exc.code != Code.BAD_TOKEN:
-                    raise
-                self.final = await client.call("table.info", self.table)
-                return False
-        else:
-            if self.table is None:
-                info = await client.call_named("table.create", dict(create))
-                self.table = int(info["table"])
+        """Take the seat (or take it back); False when the table has already finished.
+
+        The table's events that arrive before the answer (the last seat taken starts the
+        table at once) are held, then given to the bot in order once it knows its seat."""
+        self.held = []
+        try:
+            if self.token is not None:
+                try:
+                    joined = await client.call("table.rejoin", self.token, *self.bot.join_options())
+                except RpcError as exc:
+                    if exc.code != Code.BAD_TOKEN:
+                        raise
+                    self.final = await client.call("table.info", self.table)
+                    return False
             else:
-                info = await client.call("table.info", self.table)
-            await maybe_await(self.bot.setup(info))
-            joined = await client.call("table.join", self.table, seat, *self.bot.join_options())
-            self.token = joined["token"]
-        self.bot.table, self.bot.seat = joined["info"], joined["seat"]
-        await maybe_await(self.bot.on_table(joined["info"]))
+                if self.table is None:
+                    info = await client.call_named("table.create", dict(create))
+                    self.table = int(info["table"])
+                else:
+                    info = await client.call("table.info", self.table)
+                await maybe_await(self.bot.setup(info))
+                joined = await client.call("table.join", self.table, seat, *self.bot.join_options())
+                self.token = joined["token"]
+            self.bot.table, self.bot.seat = joined["info"], joined["seat"]
+            await maybe_await(self.bot.on_table(joined["info"]))
+        finally:
+            held, self.held = self.held, None
+        for method, data in held:
+            await self._notified(method, data)
         return True
 
 

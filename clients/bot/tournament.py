@@ -19,6 +19,7 @@ import trio
 from croupier.clients.bot.sdk import (
     Bot,
     DecideFn,
+    answer_for,
     as_bot,
     bot_connection,
     maybe_await,
@@ -26,7 +27,6 @@ from croupier.clients.bot.sdk import (
     unwrap_group,
 )
 from croupier.engine import CroupierError
-from croupier.engine.play import Observation
 from croupier.protocol import ConnectionClosed, RpcError
 from croupier.protocol.errors import Code
 from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
@@ -45,10 +45,10 @@ class _Entry:
         self.final: dict[str, Any] | None = None
         self.finished = trio.Event()
         self.server_stopped = False
+        self.failures = 0
 
     async def decide(self, tournament: int, observation: Any) -> dict[str, Any]:
-        action = await self.bot.answer(Observation.from_dict(observation))
-        return action.to_dict()
+        return await answer_for(self.bot, observation)
 
     async def notified(self, method: str, params: Any) -> None:
         if method == "shutdown":
@@ -83,6 +83,7 @@ async def _session(me: _Entry, host: str, port: int, on_seated: Callable[..., No
             me.token, me.entry = joined["token"], joined["entry"]
             if on_seated is not None:
                 on_seated(joined)
+        me.failures = 0  # seated (again): the next loss starts a fresh count of retries
         return await stay_until_finished(client, me.finished)
 
 
@@ -100,7 +101,6 @@ async def join_tournament(
     final info (``result`` holds the standings; ``entry`` of ``on_seated``'s argument is
     the bot's entry number). Errors are one-line :class:`CroupierError` or :class:`RpcError`."""
     me = _Entry(as_bot(bot, name), tournament)
-    failures = 0
     while True:
         try:
             try:
@@ -111,10 +111,10 @@ async def join_tournament(
         except (ConnectionClosed, CroupierError) as exc:
             if me.server_stopped:
                 raise CroupierError("the server shut down") from None
-            failures += 1
-            if me.token is None or failures > reconnect:
+            me.failures += 1
+            if me.token is None or me.failures > reconnect:
                 raise CroupierError(str(exc)) from None
-            delay = min(5.0, 0.2 * 2 ** (failures - 1))
+            delay = min(5.0, 0.2 * 2 ** (me.failures - 1))
             log.warning("connection lost (%s); reconnecting in %g s", exc, delay)
             await trio.sleep(delay)
     assert me.final is not None
