@@ -1,8 +1,7 @@
-"""The tables service over real loopback sockets: bots, watchers, defaults, tokens, shutdown."""
+"""The tables service over real loopback sockets: bots, watchers, defaults, tokens, errors."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -10,68 +9,16 @@ import trio
 
 from croupier.clients.bot import play
 from croupier.clients.bot.samples import sample_bot
-from croupier.engine import PluginManager
-from croupier.engine.tablelog import LOG_NAME, LOG_VERSION, replay
-from croupier.protocol import Code, RpcError, Server, ServerLimits, connect
-from croupier.protocol.services import default_services
-from croupier.protocol.tables import TableService
+from croupier.protocol import Code, RpcError, connect
 from tests.protocol_helpers import Raw
-
-
-@pytest.fixture
-async def served_briefly(nursery):
-    """A server whose tables expire when nobody sits at them for half a second."""
-    services = [*default_services()[:-1], TableService(unclaimed_timeout=0.5)]
-    server = Server(PluginManager(autoload=False), seed=11, services=services)
-    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
-    server.port = port
-    yield server
-    server.stop()
+from tests.servedtables import Recorder, replayed_chips, start_table_server
 
 
 @pytest.fixture
 async def served(nursery):
-    manager = PluginManager(autoload=False)
-    services = [*default_services()[:-1], TableService(vacant_timeout=0.5, unclaimed_timeout=30)]
-    server = Server(manager, seed=11, services=services)
-    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
-    server.port = port
+    server = await start_table_server(nursery, vacant_timeout=0.5, unclaimed_timeout=30)
     yield server
     server.stop()
-
-
-class Recorder:
-    """A notification callback keeping ``table.event`` maps and ``table.status`` infos."""
-
-    def __init__(self) -> None:
-        self.events: list[dict[str, Any]] = []
-        self.statuses: list[dict[str, Any]] = []
-        self.finished = trio.Event()
-
-    async def __call__(self, method: str, params: Any) -> None:
-        if method == "table.event":
-            self.events.append(params[1])
-        elif method == "table.status":
-            self.statuses.append(params[1])
-            if params[1]["state"] == "finished":
-                self.finished.set()
-
-    def kinds(self, kind: str) -> list[dict[str, Any]]:
-        return [e for e in self.events if e["kind"] == kind]
-
-
-def replayed_chips(info: dict[str, Any], events: list[dict[str, Any]]) -> list[int]:
-    """Replay a server table locally from its seed and recorded events."""
-    header = {
-        "log": LOG_NAME,
-        "version": LOG_VERSION,
-        "seed": info["seed"],
-        "rules": info["rules"],
-        "chips": [info["rules"]["starting_chips"]] * len(info["seats"]),
-    }
-    lines = [json.dumps(header), *(json.dumps(e) for e in events)]
-    core = replay(PluginManager(autoload=False), lines)
-    return [core.ledger.balances[seat.account] for seat in core.seats]
 
 
 async def test_four_bots_play_a_table_that_a_watcher_can_replay(served):
@@ -321,78 +268,6 @@ async def test_bad_tables_get_one_line_errors(served, params, code, fragment):
     assert "\n" not in exc.value.message
 
 
-async def test_open_tables_are_limited(served):
-    async with connect("127.0.0.1", served.port, name="c", role="bot") as c:
-        for _ in range(served.limits.max_tables):
-            table = await c.call_named("table.create", {"seats": 2})
-            await c.call("table.join", table["table"])  # a seated bot: the table waits on
-        with pytest.raises(RpcError) as exc:
-            await c.call_named("table.create", {})
-        assert exc.value.code == Code.LIMIT_EXCEEDED
-        listed = await c.call("table.list")
-        assert len(listed) == served.limits.max_tables
-        assert {t["state"] for t in listed} == {"waiting"}
-
-
-async def test_a_table_nobody_sits_at_expires_and_frees_its_slot(served_briefly):
-    served = served_briefly
-    async with connect("127.0.0.1", served.port, name="hog") as hog:
-        for _ in range(served.limits.max_tables):
-            await hog.call_named("table.create", {"seats": 2})
-        with pytest.raises(RpcError) as full:
-            await hog.call_named("table.create", {"seats": 2})
-        assert full.value.code == Code.LIMIT_EXCEEDED
-    # the creator is gone and nobody sat down: after vacant_timeout (0.5 s here) every
-    # table finishes, and another client can create one again
-    async with connect("127.0.0.1", served.port, name="c") as c:
-        with trio.fail_after(10):
-            while any(t["state"] == "waiting" for t in await c.call("table.list")):
-                await trio.sleep(0.1)
-        reasons = {t["reason"] for t in await c.call("table.list")}
-        assert reasons == {"no bot in any seat for 0.5 s"}
-        created = await c.call_named("table.create", {"seats": 1})
-        assert created["state"] == "waiting"
-
-
-async def test_a_waiting_table_with_a_seated_bot_does_not_expire(served_briefly):
-    served = served_briefly
-    async with connect("127.0.0.1", served.port, name="b", role="bot") as b:
-        table = (await b.call_named("table.create", {"seats": 2}))["table"]
-        await b.call("table.join", table)
-        await trio.sleep(1.0)  # twice vacant_timeout
-        assert (await b.call("table.info", table))["state"] == "waiting"
-
-
-async def test_a_table_the_engine_refuses_finishes_instead_of_holding_a_slot(served, monkeypatch):
-    import croupier.protocol.tablerun as tablerun
-
-    def refuse(*args, **kwargs):
-        raise TypeError("a plugin that breaks on these rules")
-
-    monkeypatch.setattr(tablerun, "Table", refuse)
-    async with connect("127.0.0.1", served.port, name="c") as c:
-        for _ in range(served.limits.max_tables + 1):
-            with pytest.raises(RpcError) as exc:
-                await c.call_named("table.create", {"fill": ["lim17"], "rounds": 1})
-            assert exc.value.code == Code.INTERNAL_ERROR
-        listed = await c.call("table.list")
-        assert {t["state"] for t in listed} == {"finished"}
-        assert {t["reason"] for t in listed} == {"internal error: the table could not start"}
-
-
-async def test_a_table_whose_bots_left_finishes(served):
-    rec = Recorder()
-    async with connect("127.0.0.1", served.port, name="w", on_notification=rec) as w:
-        info = await w.call_named("table.create", {"seats": 1, "decision_time": 0.1})
-        await w.call("table.watch", info["table"])
-        async with connect("127.0.0.1", served.port, name="b", role="bot") as b:
-            joined = await b.call("table.join", info["table"])
-            await b.call("table.leave", joined["token"])
-        with trio.fail_after(5):
-            await rec.finished.wait()
-    assert rec.statuses[-1]["reason"] == "every bot left"
-
-
 async def test_a_raw_msgpack_bot_plays(served):
     raw = await Raw.connect(served.port)
     await raw.call(0, "hello", 1, "raw-bot", "bot")
@@ -415,82 +290,6 @@ async def test_a_raw_msgpack_bot_plays(served):
     await raw.aclose()
 
 
-async def test_shutdown_finishes_the_hand_in_progress(nursery):
-    manager = PluginManager(autoload=False)
-    server = Server(manager, seed=3)
-    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
-    rec = Recorder()
-    in_hand = trio.Event()
-
-    async def slow(table: int, observation: Any) -> Any:
-        if observation["phase"] == "play":
-            in_hand.set()
-            await trio.sleep(0.05)
-            return "hit" if observation["total"] < 17 else "stand"
-        return {"kind": "bet", "amount": observation["min_bet"]}
-
-    async with connect(
-        "127.0.0.1", port, name="slow", role="bot",
-        handlers={"decide": slow}, on_notification=rec,
-    ) as bot:  # fmt: skip
-        info = await bot.call_named("table.create", {"seats": 1, "decision_time": 1.0})
-        await bot.call("table.join", info["table"])
-        await in_hand.wait()
-        server.stop()
-        with trio.fail_after(10):
-            await rec.finished.wait()
-    final = rec.statuses[-1]
-    assert final["reason"] == "the server is shutting down"
-    assert rec.events[-1]["kind"] == "end"
-    assert len(rec.kinds("end")) == len(rec.kinds("round")) == final["played"] >= 1
-    assert not rec.kinds("default")
-    assert final["chips"][0] + final["house"] == 1000
-    assert replayed_chips(final, rec.events) == final["chips"]
-
-
-async def test_shutdown_does_not_wait_for_ever_on_a_table_without_a_time_limit(nursery):
-    server = Server(PluginManager(autoload=False), seed=3, limits=ServerLimits(shutdown_grace=0.3))
-    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
-    rec = Recorder()
-    asked = trio.Event()
-
-    async def away(table: int, observation: Any) -> Any:
-        if observation["phase"] == "bet":
-            return {"kind": "bet", "amount": observation["min_bet"]}
-        asked.set()
-        await trio.sleep_forever()  # a person who walked away from the terminal
-
-    async with connect(
-        "127.0.0.1", port, name="away", role="bot",
-        handlers={"decide": away}, on_notification=rec,
-    ) as bot:  # fmt: skip
-        info = await bot.call_named("table.create", {"seats": 1, "decision_time": None})
-        await bot.call("table.join", info["table"])
-        with trio.fail_after(10):
-            await asked.wait()
-            server.stop()
-            await rec.finished.wait()  # the hand ends on defaults within the grace
-    final = rec.statuses[-1]
-    assert final["reason"] == "the server is shutting down"
-    assert rec.events[-1]["kind"] == "end" and rec.kinds("default")
-    assert final["chips"][0] + final["house"] == 1000
-
-
-async def test_a_table_of_strategies_waits_for_table_start_when_asked(served):
-    rec = Recorder()
-    async with connect("127.0.0.1", served.port, name="w", on_notification=rec) as w:
-        info = await w.call_named(
-            "table.create", {"fill": ["lim17"], "rounds": 3, "seed": 2, "autostart": False}
-        )
-        assert info["state"] == "waiting"
-        await w.call("table.watch", info["table"])
-        await w.call("table.start", info["table"])
-        with trio.fail_after(10):
-            await rec.finished.wait()
-    assert rec.events[0]["kind"] == "round" and rec.events[0]["round"] == 1  # seen from the start
-    assert rec.statuses[-1]["played"] == 3
-
-
 async def test_a_plain_function_can_take_the_notifications(served):
     got: list[tuple[str, Any]] = []
     done = trio.Event()
@@ -509,34 +308,3 @@ async def test_a_plain_function_can_take_the_notifications(served):
         with trio.fail_after(10):
             await done.wait()
     assert [m for m, _ in got].count("table.event") > 4
-
-
-async def test_a_held_table_of_strategies_expires_if_never_started(served_briefly):
-    async with connect("127.0.0.1", served_briefly.port, name="c") as c:
-        info = await c.call_named(
-            "table.create", {"fill": ["lim17"], "rounds": 3, "autostart": False}
-        )
-        with trio.fail_after(10):
-            while info["state"] == "waiting":
-                await trio.sleep(0.05)
-                info = await c.call("table.info", info["table"])
-    assert info["state"] == "finished" and info["reason"] == "not started within 0.5 s"
-    assert info["played"] == 0
-
-
-async def test_a_watcher_that_went_away_leaves_no_task_behind(served):
-    """Its event pump must end with its connection, or it waits for ever and the server
-    (which waits for its tasks when it stops) never stops."""
-
-    def pumps() -> list[str]:
-        assert served._tasks is not None
-        return [t.name for t in served._tasks.child_tasks if " -> " in t.name]
-
-    async with connect("127.0.0.1", served.port, name="c") as c:
-        table = (await c.call_named("table.create", {"seats": 2}))["table"]
-        async with connect("127.0.0.1", served.port, name="w") as w:
-            await w.call("table.watch", table)
-            assert len(pumps()) == 1  # idle: a waiting table sends nothing
-        with trio.fail_after(5):
-            while pumps():
-                await trio.sleep(0.02)
