@@ -31,6 +31,7 @@ from typing import Any, Protocol
 import attrs
 
 from croupier.engine.errors import CroupierError
+from croupier.engine.play import Event
 from croupier.engine.players import Player
 from croupier.engine.rules import BlackjackRules, rules_from_options
 from croupier.engine.seeds import SEED_BITS, Stream
@@ -158,6 +159,30 @@ class TableResult:
     decisions: int
     conserved: bool
     log: tuple[dict[str, Any], ...] = ()
+
+
+@attrs.define
+class SeatTally:
+    """A table's hands played, faults and decisions per seat, counted from its events (as
+    they happen, or from a log when it is replayed)."""
+
+    hands: list[int]
+    faults: list[int]
+    decisions: int = 0
+
+    @classmethod
+    def of(cls, seats: int) -> SeatTally:
+        return cls([0] * seats, [0] * seats)
+
+    def add(self, event: Event) -> None:
+        if event.seat is None:
+            return
+        if event.kind == "settle" and event.hand == 0:
+            self.hands[event.seat - 1] += 1
+        elif event.kind == "default":
+            self.faults[event.seat - 1] += 1
+        elif event.kind == "action":
+            self.decisions += 1
 
 
 @attrs.define

@@ -25,6 +25,7 @@ from croupier.engine.manager import PluginManager
 from croupier.engine.standings import Standing
 from croupier.engine.tablelog import read_log, replay
 from croupier.engine.tournament import (
+    SeatTally,
     TableJob,
     TableResult,
     Tournament,
@@ -186,20 +187,18 @@ def _replay_table(
         raise CroupierError(f"the log's table {job.to_dict()} has another seed or chips")
     if header["rules"] != config.rules.to_dict():
         raise CroupierError(f"the log's table {job.to_dict()} has other rules")
-    n = len(job.bots)
-    hands, faults = [0] * n, [0] * n
-    decisions = 0
-    for e in events:
-        if e.seat is None:
-            continue
-        if e.kind == "settle" and e.hand == 0:
-            hands[e.seat - 1] += 1
-        elif e.kind == "default":
-            faults[e.seat - 1] += 1
-        elif e.kind == "action":
-            decisions += 1
+    tally = SeatTally.of(len(job.bots))
+    for event in events:
+        tally.add(event)
     chips = tuple(core.ledger.balances[seat.account] for seat in core.seats)
-    return TableResult(job, chips, tuple(hands), tuple(faults), decisions, core.ledger.conserved())
+    return TableResult(
+        job,
+        chips,
+        tuple(tally.hands),
+        tuple(tally.faults),
+        tally.decisions,
+        core.ledger.conserved(),
+    )
 
 
 def _json_lines(lines: Iterable[str]) -> Iterable[Any]:

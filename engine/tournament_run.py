@@ -35,6 +35,7 @@ from croupier.engine.table import Table
 from croupier.engine.tablelog import log_header
 from croupier.engine.tournament import (
     Entry,
+    SeatTally,
     TableJob,
     TableResult,
     Tournament,
@@ -100,22 +101,11 @@ async def play_table(
     log: bool = False,
 ) -> TableResult:
     """Play one table's hands; its result (and its log lines when ``log``)."""
-    n = len(job.bots)
-    hands = [0] * n
-    faults = [0] * n
-    decisions = 0
+    tally = SeatTally.of(len(job.bots))
     lines: list[dict[str, Any]] = []
 
     def count(event: Event) -> None:
-        nonlocal decisions
-        if event.seat is None:
-            pass
-        elif event.kind == "settle" and event.hand == 0:
-            hands[event.seat - 1] += 1
-        elif event.kind == "default":
-            faults[event.seat - 1] += 1
-        elif event.kind == "action":
-            decisions += 1
+        tally.add(event)
         if log:
             lines.append(event.to_dict())
 
@@ -135,9 +125,9 @@ async def play_table(
     return TableResult(
         job,
         chips,
-        tuple(hands),
-        tuple(faults),
-        decisions,
+        tuple(tally.hands),
+        tuple(tally.faults),
+        tally.decisions,
         table.ledger.conserved(),
         tuple(header + lines),
     )

@@ -31,6 +31,7 @@ import attrs
 
 from croupier.plugins.minesweeper.analysis import Analysis
 from croupier.plugins.minesweeper.board import FLAG, neighbours
+from croupier.plugins.minesweeper.enumeration import breadth_first
 
 MAX_SOLUTIONS = 400
 MAX_CELLS = 40
@@ -79,23 +80,7 @@ def _order(cells: list[int], members: list[list[int]]) -> list[int]:
     for c, inside in enumerate(members):
         for i in inside:
             touching[i].append(c)
-    order: list[int] = []
-    seen = [False] * len(cells)
-    for start in range(len(cells)):
-        if seen[start] or not touching[start]:
-            continue
-        seen[start] = True
-        queue = [start]
-        while queue:
-            i = queue.pop(0)
-            order.append(i)
-            for c in touching[i]:
-                for other in members[c]:
-                    if not seen[other]:
-                        seen[other] = True
-                        queue.append(other)
-    order.extend(i for i in range(len(cells)) if not seen[i])
-    return order
+    return breadth_first(touching, members)
 
 
 def _placements(analysis: Analysis, cells: list[int], budget: Budget) -> list[int] | None:

@@ -10,6 +10,7 @@ patch it on this module.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from functools import lru_cache
 from math import comb
@@ -69,6 +70,30 @@ def _remembered(
     return weights, leaves, limit - budget[0]
 
 
+def breadth_first(links: Sequence[Sequence[int]], members: Sequence[Sequence[int]]) -> list[int]:
+    """Items ``0..len(links)-1`` breadth-first through the constraints they share (item
+    ``i`` is in constraints ``links[i]``; constraint ``c`` holds items ``members[c]``), each
+    linked group from its lowest item, items in no constraint last: every constraint's items
+    come together, so a search over them closes each constraint early."""
+    order: list[int] = []
+    seen = [False] * len(links)
+    for start in range(len(links)):
+        if seen[start] or not links[start]:
+            continue
+        seen[start] = True
+        queue = deque([start])
+        while queue:
+            item = queue.popleft()
+            order.append(item)
+            for c in links[item]:
+                for other in members[c]:
+                    if not seen[other]:
+                        seen[other] = True
+                        queue.append(other)
+    order.extend(i for i in range(len(links)) if not seen[i])
+    return order
+
+
 def _search(
     sizes: Sequence[int],
     needs: Sequence[int],
@@ -85,19 +110,7 @@ def _search(
         raise TooComplexError(
             f"a group of {nboxes} linked frontier regions is too large to enumerate exactly"
         )
-    # breadth-first order through the constraints, so that constraints close early
-    order: list[int] = []
-    seen = [False] * nboxes
-    queue = [0]
-    seen[0] = True
-    while queue:
-        b = queue.pop(0)
-        order.append(b)
-        for c in box_cons[b]:
-            for other in cons_boxes[c]:
-                if not seen[other]:
-                    seen[other] = True
-                    queue.append(other)
+    order = breadth_first(box_cons, cons_boxes)  # so that constraints close early
     need = list(needs)
     cap = [sum(sizes[b] for b in boxes) for boxes in cons_boxes]
     assign = [0] * nboxes

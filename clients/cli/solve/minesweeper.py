@@ -24,9 +24,9 @@ from croupier.clients.cli.common import (
     positive_int,
     print_json,
     progress,
-    resolve_seed,
+    report_seed,
 )
-from croupier.engine import CroupierError, Solver
+from croupier.engine import CroupierError, Solver, draw_seed
 from croupier.engine.confidence import wilson_interval
 
 NAME = "minesweeper"
@@ -181,23 +181,23 @@ def _size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _batches(options: dict[str, Any], games: int) -> Iterator[list[dict[str, Any]]]:
-    for first in range(0, games, BATCH):
-        yield [{"play": {**options, "game": i}} for i in range(first, min(first + BATCH, games))]
+def _batches(options: dict[str, Any], first: int, games: int) -> Iterator[list[dict[str, Any]]]:
+    for low in range(first, games, BATCH):
+        yield [{"play": {**options, "game": i}} for i in range(low, min(low + BATCH, games))]
 
 
 def _played(
-    options: dict[str, Any], games: int, workers: int
+    options: dict[str, Any], first: int, games: int, workers: int
 ) -> Iterator[tuple[dict[str, Any], float]]:
-    """Every game's result and time, in game order. At most a few batches per worker are
-    in flight, so memory stays flat however many games are asked for."""
-    if workers == 1 or games == 1:
-        for batch in _batches(options, games):
+    """Games ``first..games-1``: each one's result and time, in game order. At most a few
+    batches per worker are in flight, so memory stays flat however many games are asked."""
+    if workers == 1 or games - first <= 1:
+        for batch in _batches(options, first, games):
             yield from _play_batch(batch)
         return
     with ProcessPoolExecutor(workers, initializer=_init_worker) as pool:
         pending: deque[Future[list[tuple[dict[str, Any], float]]]] = deque()
-        for batch in _batches(options, games):
+        for batch in _batches(options, first, games):
             pending.append(pool.submit(_play_batch, batch))
             if len(pending) >= 4 * workers:
                 yield from pending.popleft().result()
@@ -245,15 +245,19 @@ def play(args: argparse.Namespace) -> int:
         "mines": 99 if args.mines is None else args.mines,
         "first_click": args.first_click,
     }
-    _init_worker()
-    assert _solver is not None
-    _solver.solve({"play": {**options, "seed": 0, "game": 0}})  # bad options: one line, now
-    seed = resolve_seed(args)  # reported only for a run that will happen
+    seed = draw_seed() if args.seed is None else int(args.seed)
     options["seed"] = seed
+    _init_worker()
     tally = Tally()
     start = time.perf_counter()
+    # game 0 here first: bad options fail in it, in one line, before a drawn seed is reported
+    ((result, seconds),) = _play_batch([{"play": {**options, "game": 0}}])
+    if args.seed is None:
+        report_seed(seed)
     with progress("playing", args.games) as tick:
-        for result, seconds in _played(options, args.games, args.workers):
+        tally.add(result, seconds)
+        tick()
+        for result, seconds in _played(options, 1, args.games, args.workers):
             tally.add(result, seconds)
             tick()
     summary = tally.summary(options, time.perf_counter() - start)
