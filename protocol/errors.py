@@ -49,6 +49,11 @@ class Code(enum.IntEnum):
     BAD_TOKEN = 12
     """A seat token that no seat has (never issued, given up with ``table.leave``, or the
     table is gone)."""
+    BUSY = 13
+    """The server's workers are all taken and the queue for them is full, or a job waited
+    too long for one: nothing was run; try again later."""
+    NOT_ALLOWED = 14
+    """The call touches a table or tournament that belongs to another client."""
 
     @property
     def slug(self) -> str:

@@ -29,6 +29,7 @@ from croupier.engine import (
 )
 from croupier.protocol.codec import DEFAULT_MAX_MESSAGE_SIZE, Notification, Request, encode
 from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.fairpool import FairPool
 from croupier.protocol.methods import MethodTable, Service
 from croupier.protocol.session import ERROR_NOTIFICATION, Session, SessionLimits
 
@@ -62,8 +63,14 @@ class ServerLimits:
     randomizer_threads: int = 2
     """Randomizer opens and large draws running at once, server-wide (worker threads)."""
     solver_timeout: float = 60.0
+    """Seconds a solve (or a strategy's chart) may run; it is then stopped."""
     solver_threads: int = 2
-    """Solver calls running at once, server-wide (each runs in a worker thread)."""
+    """Solves and strategy charts running at once, server-wide (worker processes), at most
+    one of them per connection."""
+    work_queue: int = 1024
+    """Jobs waiting for a solver worker (or for a randomizer one), server-wide."""
+    work_queue_per_connection: int = 4
+    """Jobs of one connection waiting for a solver worker (or a randomizer one)."""
     decision_timeout: float = 10.0
     """Default time limit of a call the server makes to a client (``decide``)."""
     shutdown_grace: float = 5.0
@@ -143,9 +150,25 @@ class Server:
         self.methods = MethodTable(self.services)
         self.connections: dict[int, Connection] = {}
         self.addresses: list[tuple[str, int]] = []
-        self.solver_limiter = trio.CapacityLimiter(limits.solver_threads)
-        self.randomizer_limiter = trio.CapacityLimiter(limits.randomizer_threads)
+        self.solver_pool = FairPool(
+            "solver",
+            limits.solver_threads,
+            max_waiting=limits.work_queue,
+            per_owner=limits.work_queue_per_connection,
+            max_wait=limits.solver_timeout,
+            per_owner_running=1,
+        )
+        self.randomizer_pool = FairPool(
+            "randomizer",
+            limits.randomizer_threads,
+            max_waiting=limits.work_queue,
+            per_owner=limits.work_queue_per_connection,
+            max_wait=limits.solver_timeout,
+            per_owner_running=1,
+        )
         self._seed_streams: dict[str, Stream] = {}
+        self.state: dict[str, Any] = {}
+        """What services keep server-wide, by key (as ``Connection.state`` per connection)."""
         self._ids = itertools.count(1)
         self._game_ids = itertools.count(1)
         self._accept_scope: trio.CancelScope | None = None

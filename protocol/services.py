@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 import trio
 
-from croupier.engine import CroupierError, Randomizer, Stream, __version__
+from croupier.engine import Randomizer, Stream, __version__
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.server import SUPPORTED_VERSIONS, Connection
@@ -179,6 +179,9 @@ class _OpenStream:
     seed: int
     randomizer: Randomizer
     dealt: int = 0
+    lock: trio.Lock = attrs.Factory(trio.Lock)
+    """Draws of one stream run one after another, in the order they came (trio's locks
+    are fair), whether they run inline or in a worker thread."""
 
 
 class RandomizerService(Service):
@@ -196,6 +199,8 @@ class RandomizerService(Service):
 
     INLINE_DRAW = 64
     """Draws up to this many symbols are dealt in the receive loop (no thread hop)."""
+    DRAW_CHUNK = 10_000
+    """Symbols dealt per turn in the randomizer pool."""
 
     KEY = "randomizer"
 
@@ -274,12 +279,17 @@ class RandomizerService(Service):
         limit = conn.server.limits.max_draw
         if not 0 <= n <= limit:
             raise RpcError(Code.LIMIT_EXCEEDED, f"n must be from 0 to {limit}, not {n}")
-        if n <= self.INLINE_DRAW:
-            symbols = opened.randomizer.deal(n)
-        else:
-            symbols = await _in_thread(conn, partial(opened.randomizer.deal, n))
-        opened.dealt += n
-        return list(symbols)
+        symbols: list[Any] = []
+        async with opened.lock:
+            if n <= self.INLINE_DRAW:
+                symbols.extend(opened.randomizer.deal(n))
+            # a large draw takes a turn in the pool per chunk, so others' small work
+            # never waits behind a whole large draw
+            while len(symbols) < n:
+                chunk = min(self.DRAW_CHUNK, n - len(symbols))
+                symbols.extend(await _in_thread(conn, partial(opened.randomizer.deal, chunk)))
+            opened.dealt += n
+        return symbols
 
     async def close(self, conn: Connection, stream: int) -> None:
         self._get(conn, stream)
@@ -287,69 +297,18 @@ class RandomizerService(Service):
 
 
 async def _in_thread(conn: Connection, work: Callable[[], Any]) -> Any:
-    """Run randomizer ``work`` in a worker thread (at most ``randomizer_threads`` at once).
+    """Run randomizer ``work`` in a worker thread after a fair turn in the server's
+    randomizer pool (a stream lives in the server, so its work cannot move to a process).
 
     If the connection goes away meanwhile the thread finishes on its own and its result is
     dropped; the stream it touched goes with the connection."""
-    return await trio.to_thread.run_sync(
-        work, limiter=conn.server.randomizer_limiter, abandon_on_cancel=True
-    )
-
-
-class SolverService(Service):
-    """``solve``: call any solver plugin by name with its problem (plain data).
-
-    Solvers are pure CPU work, so each call runs in a worker thread (at most
-    ``solver_threads`` at once) and the connection stays responsive. A connection runs one
-    solve at a time (its other calls wait their turn), so one client sending many solves
-    cannot take every thread from the others. A call running over ``solver_timeout``
-    (counted from its turn on its connection) gets ``limit-exceeded``; Python cannot kill a
-    thread, so the solver finishes in the background and its result is dropped.
-    """
-
-    KEY = "solve-turn"
-
-    def methods(self) -> Iterable[Method]:
-        return [
-            Method(
-                "solve",
-                (
-                    Param("solver", (str,), doc="a solver's name (see 'solvers')"),
-                    Param("problem", (dict,), doc="the problem, as the solver documents it"),
-                ),
-                self.solve,
-                "solve one problem with a solver plugin",
-                returns="the solver's solution (a map)",
-            )
-        ]
-
-    async def solve(self, conn: Connection, solver: str, problem: dict[str, Any]) -> Any:
-        server = conn.server
-        found = server.manager.solvers.get(solver)
-        timeout = server.limits.solver_timeout
-        turn: trio.Lock = conn.state.setdefault(self.KEY, trio.Lock())
-        async with turn:
-            with trio.move_on_after(timeout) as scope:
-                return await trio.to_thread.run_sync(
-                    partial(_solve_in_thread, found.solve, problem),
-                    limiter=server.solver_limiter,
-                    abandon_on_cancel=True,
-                )
-        assert scope.cancelled_caught
-        raise RpcError(Code.LIMIT_EXCEEDED, f"solver {solver!r} took longer than {timeout:g} s")
-
-
-def _solve_in_thread(solve: Any, problem: dict[str, Any]) -> Any:
-    try:
-        return solve(problem)
-    except CroupierError:
-        raise
-    except RecursionError:
-        raise CroupierError("the problem is too deep for the solver") from None
+    async with conn.server.randomizer_pool.turn(conn.id):
+        return await trio.to_thread.run_sync(work, abandon_on_cancel=True)
 
 
 def default_services() -> list[Service]:
     """The services every server offers (the tables service last: tests replace it)."""
+    from croupier.protocol.solving import SolverService
     from croupier.protocol.tables import TableService
     from croupier.protocol.tournaments import TournamentService
 

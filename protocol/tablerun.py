@@ -15,14 +15,14 @@ from __future__ import annotations
 import logging
 import math
 import secrets
-from typing import Any, cast
+from typing import Any
 
 import attrs
 import trio
 
-from croupier.engine import CroupierError, PluginManager
+from croupier.engine import PluginManager
 from croupier.engine.play import Event
-from croupier.engine.players import Player, Strategy, StrategyPlayer
+from croupier.engine.players import Player
 from croupier.engine.rules import BlackjackRules
 from croupier.engine.table import Table
 from croupier.protocol.errors import ConnectionClosed, RpcError
@@ -35,17 +35,6 @@ EVENT_NOTIFICATION = "table.event"
 STATUS_NOTIFICATION = "table.status"
 WATCH_BUFFER = 10_000
 """Notifications queued for one subscriber before it is dropped as too slow."""
-
-
-def strategy_player(manager: PluginManager, name: str, rules: BlackjackRules) -> Player:
-    """The player for the built-in strategy ``name`` under ``rules`` (a Strategy, adapted
-    to the rules as basic strategy is, or a ready Player). May be slow: run it in a thread."""
-    found: object = manager.strategies.get(name)
-    if isinstance(found, Strategy):
-        return StrategyPlayer(found.for_rules(rules))
-    if callable(getattr(found, "decide", None)):
-        return cast(Player, found)
-    raise CroupierError(f"strategy {name!r} cannot sit at a table (not a Strategy)")
 
 
 @attrs.define(eq=False)

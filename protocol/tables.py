@@ -31,9 +31,10 @@ from croupier.engine.rules import BlackjackRules, rules_from_options
 from croupier.engine.table import DECISION_TIME
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
+from croupier.protocol.prepare import strategy_player
 from croupier.protocol.server import Connection
 from croupier.protocol.slots import check_auto
-from croupier.protocol.tablerun import ServerTable, strategy_player
+from croupier.protocol.tablerun import ServerTable
 
 log = logging.getLogger("croupier.tables")
 
@@ -152,16 +153,12 @@ class TableService(Service):
     async def _fill_players(
         conn: Connection, fill: list[str | None], rules: BlackjackRules
     ) -> dict[int, Player]:
-        """The strategies' players, adapted to the rules in worker threads (basic strategy
-        solves the rules first: seconds, which must not stall the server)."""
-        server = conn.server
+        """The strategies' players, adapted to the rules off the event loop (basic
+        strategy solves the rules first: seconds, which must not stall the server)."""
         by_name: dict[str, Player] = {}
         for name in fill:
             if name is not None and name not in by_name:
-                by_name[name] = await trio.to_thread.run_sync(
-                    partial(strategy_player, server.manager, name, rules),
-                    limiter=server.solver_limiter,
-                )
+                by_name[name] = await strategy_player(conn, name, rules)
         return {i + 1: by_name[name] for i, name in enumerate(fill) if name is not None}
 
     # -- methods ---------------------------------------------------------------------------

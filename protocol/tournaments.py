@@ -18,11 +18,12 @@ from typing import Any
 
 import trio
 
-from croupier.engine import CroupierError, Strategy
+from croupier.engine import Strategy
 from croupier.engine.rules import rules_from_options
 from croupier.engine.tournament import HANDS, MAX_FAULTS, ROUNDS, TOURNEYS, TournamentConfig
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
+from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import check_auto
 from croupier.protocol.tournamentrun import TCP, ServerTournament
@@ -165,10 +166,9 @@ class TournamentService(Service):
             "max_faults": max_faults,
         }
         config = _config(rules, options, seed, settings, server)
-        try:  # rules-dependent strategies (basic) play the tournament's own rules
-            strategies = {k: s.for_rules(config.rules) for k, s in strategies.items()}
-        except CroupierError as exc:
-            raise RpcError(Code.BAD_INPUT, str(exc)) from None
+        # rules-dependent strategies (basic) play the tournament's own rules, solved off
+        # the event loop
+        strategies = await prepare_strategies(conn, strategies, config.rules)
         found_t = ServerTournament(
             server, server.next_game_id(), config, rules, list(bots), strategies, join_time
         )

@@ -164,7 +164,7 @@ async def test_the_solver_route_calls_any_solver_by_name(served):
         with pytest.raises(RpcError, match="needs integers") as info:
             await client.call("solve", "add", {"a": "2"})
         assert info.value.code == Code.BAD_INPUT
-        with pytest.raises(RpcError, match="internal error in 'solve'") as info:
+        with pytest.raises(RpcError, match="solver 'broken' failed: ZeroDivisionError") as info:
             await client.call("solve", "broken", {})
         assert info.value.code == Code.INTERNAL_ERROR
         assert await client.call("ping") == "pong"
@@ -174,7 +174,7 @@ async def test_a_slow_solver_is_cut_off(nursery):
     server, _ = make_server(solver_timeout=0.1)
     (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     async with connect("127.0.0.1", port, name="t") as client:
-        with pytest.raises(RpcError, match=r"took longer than 0\.1 s") as info:
+        with pytest.raises(RpcError, match=r"ran for 0\.1 s and was stopped") as info:
             await client.call("solve", "slow", {"seconds": 0.5})
         assert info.value.code == Code.LIMIT_EXCEEDED
         assert await client.call("ping") == "pong"

@@ -45,23 +45,23 @@ def basic_strategy(rules: BlackjackRules) -> Chart:
 
 def _basic_play(rules: BlackjackRules) -> PlayRule:
     """``basic`` under ``rules``: solved now (so rules it cannot play fail at once), played
-    by a picklable rule (tournaments hand strategies to worker processes)."""
+    by a picklable rule that carries its chart (tournaments hand strategies to worker
+    processes, and the server solves a chart in a worker process and keeps the rule)."""
     if rules.dealer == "classic":
         _classic_player(rules)
         return _ClassicPlay(rules)
-    basic_strategy(rules)
-    return _BasicPlay(rules)
+    return _BasicPlay(basic_strategy(rules))
 
 
 @attrs.frozen
 class _BasicPlay:
-    """The chart's decision; the chart is solved once per process (``basic_strategy``)."""
+    """The chart's decision. The chart is plain data, so the rule is self-contained: it
+    never solves anything when it plays, wherever it was unpickled."""
 
-    rules: BlackjackRules
+    chart: Chart
 
     def __call__(self, hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:
-        decide = basic_strategy(self.rules).decide_ranks
-        return decide([VALUES[c] - 1 for c in hand.cards], upcard - 1, legal)
+        return self.chart.decide_ranks([VALUES[c] - 1 for c in hand.cards], upcard - 1, legal)
 
 
 @lru_cache(maxsize=4)
