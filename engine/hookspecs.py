@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from croupier.engine.kernels import SimKernel
     from croupier.engine.players import Strategy
     from croupier.engine.randomizers import RandomizerKind, RandomizerLanguage
     from croupier.engine.rules import RuleSet
@@ -118,4 +119,20 @@ def croupier_strategies() -> Iterable[Strategy]:
     kind, and one not in ``legal`` gets the default (stand), like any player's. A strategy
     bets the minimum and declines insurance; ``StrategyPlayer`` seats it at an async table
     and the simulator calls it directly (the fast path).
+    """
+
+
+@hookspec
+def croupier_sim_kernels() -> Iterable[SimKernel]:
+    """Contribute compiled simulators (the blackjack plugin's numba kernel, say).
+
+    Called once, the first time ``croupier sim`` (or :func:`~croupier.engine.simulate.
+    simulate`) looks for one. Return an iterable of :class:`~croupier.engine.kernels.
+    SimKernel` (``name``, ``summary``, ``prepare(manager, rules, strategy, seats)``).
+    ``prepare`` returns a :class:`~croupier.engine.kernels.KernelJob` when the kernel can
+    play exactly what the Python round engine would (the same rules, dealer, betting and
+    strategy: a strategy is data when it has a :class:`~croupier.engine.kernels.PlayTable`),
+    or a one-line reason why not; the simulator then says so and plays in Python. A job's
+    ``run(data, seed, rounds)`` must be a module-level function (it runs in worker
+    processes) and deterministic in its arguments.
     """

@@ -20,6 +20,7 @@ import pluggy
 
 from croupier.engine import hookspecs
 from croupier.engine.errors import CroupierError, PluginError, SpecError, one_line
+from croupier.engine.kernels import SimKernel
 from croupier.engine.players import Strategy
 from croupier.engine.randomizers import (
     Randomizer,
@@ -45,6 +46,7 @@ FAMILIES: dict[str, str] = {
     "croupier_rule_sets": "rule set",
     "croupier_solvers": "solver",
     "croupier_strategies": "strategy",
+    "croupier_sim_kernels": "simulator kernel",
 }
 
 
@@ -256,6 +258,10 @@ class PluginManager:
     @property
     def strategies(self) -> Registry[Named]:
         return self.registry("croupier_strategies")
+
+    @property
+    def sim_kernels(self) -> Registry[SimKernel]:
+        return self.registry("croupier_sim_kernels")
 
     def strategy(self, name: str, rules: BlackjackRules) -> Strategy:
         """The strategy called ``name``, as played under ``rules`` (see Strategy.for_rules)."""

@@ -20,6 +20,7 @@ import attrs
 
 from croupier.engine.cards import VALUES, card, total_of
 from croupier.engine.errors import CroupierError
+from croupier.engine.kernels import PlayTable
 from croupier.engine.play import Action, Observation
 from croupier.engine.rules import BlackjackRules
 
@@ -66,6 +67,9 @@ class Strategy:
     summary: str
     play: PlayRule = _needs_rules
     adapt: Callable[[BlackjackRules], PlayRule] | None = None
+    table: PlayTable | None = attrs.field(default=None, eq=False, repr=False)
+    """The strategy as a chart (optional), so the compiled simulator can play it; a
+    rules-dependent strategy gives its play rule a ``play_table()`` method instead."""
 
     def for_rules(self, rules: BlackjackRules) -> Strategy:
         """This strategy as played under ``rules`` (raises a one-line error if it can't)."""

@@ -22,13 +22,17 @@ from typing import Any
 
 import attrs
 
+from croupier.engine.chunks import run_chunks
 from croupier.engine.errors import CroupierError, one_line
+from croupier.engine.kernels import KernelJob
 from croupier.engine.manager import PluginManager
 from croupier.engine.play import Action
 from croupier.engine.players import Strategy
 from croupier.engine.round import ACT, Hand, Seat, TableCore
 from croupier.engine.rules import BlackjackRules
-from croupier.engine.table import build_core
+from croupier.engine.seeds import Stream
+from croupier.engine.shoes import make_shoe
+from croupier.engine.table import build_core, resolve_rules
 
 BANKROLL = 10**12
 """Chips each simulated seat starts with: enough that no run ever ends for lack of chips."""
@@ -155,4 +159,53 @@ def simulate(
             progress(step)
     report = stats.report()
     report["conserved"] = core.ledger.conserved()
+    return report
+
+
+class NotCompiled(CroupierError):
+    """No compiled simulator can play these rules and strategy (the message says why)."""
+
+
+def compiled_job(
+    manager: PluginManager, rules: BlackjackRules, strategy: Strategy, seats: int
+) -> KernelJob:
+    """The first simulator kernel's job for these, or :class:`NotCompiled` with the
+    reasons (``strategy`` already made for the rules). Rules no table can play are
+    refused first, with the round engine's own errors."""
+    resolve_rules(manager, rules)
+    make_shoe(rules, Stream(0))
+    reasons = []
+    for entry in manager.sim_kernels.entries():
+        job = entry.item.prepare(manager, rules, strategy, seats)
+        if not isinstance(job, str):
+            return job
+        reasons.append(job)
+    raise NotCompiled("; ".join(reasons) or "no simulator kernel is installed")
+
+
+def simulate_compiled(
+    manager: PluginManager,
+    rules: BlackjackRules,
+    strategy: Strategy,
+    rounds: int,
+    seats: int,
+    seed: int,
+    *,
+    workers: int = 1,
+    progress: Callable[[int, dict[str, int]], None] | None = None,
+) -> dict[str, Any]:
+    """:func:`simulate` on a compiled kernel, in chunks on ``workers`` processes (the same
+    result for any number of workers); ``partial`` is true when Ctrl-C stopped it early.
+    Raises :class:`NotCompiled` when no kernel can play these."""
+    strategy = strategy.for_rules(rules)
+    job = compiled_job(manager, rules, strategy, seats)
+    result = run_chunks(job, seed, rounds, workers=workers, progress=progress)
+    stats = SimStats(rules.min_bet)
+    for name in attrs.fields_dict(SimStats):
+        if name != "bet":
+            setattr(stats, name, result.totals[name])
+    report = stats.report()
+    report["conserved"] = result.totals["house"] == -result.totals["net"]
+    report["rounds_played"] = result.rounds
+    report["partial"] = result.partial
     return report

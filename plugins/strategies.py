@@ -7,6 +7,7 @@ stands (so it never needs chips beyond its bet).
 from __future__ import annotations
 
 from croupier.engine import HandView, Strategy, hookimpl
+from croupier.engine.kernels import PlayTable
 
 
 def _lim17(hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:
@@ -25,13 +26,24 @@ def _never_bust(hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:
     return "hit" if total <= 11 else "stand"
 
 
-STRATEGIES = (
-    Strategy("lim17", "hit below 17, stand on 17 and up (soft or hard)", _lim17),
-    Strategy("mimic-dealer", "play as an H17 dealer: hit below 17 and on soft 17", _mimic_dealer),
+STRATEGIES = (  # each plays by total and softness alone: the compiled simulator plays its table
+    Strategy(
+        "lim17",
+        "hit below 17, stand on 17 and up (soft or hard)",
+        _lim17,
+        table=PlayTable.by_total(_lim17),
+    ),
+    Strategy(
+        "mimic-dealer",
+        "play as an H17 dealer: hit below 17 and on soft 17",
+        _mimic_dealer,
+        table=PlayTable.by_total(_mimic_dealer),
+    ),
     Strategy(
         "never-bust",
         "hit only when no card can bust the hand: hard 11 or less, soft below 17",
         _never_bust,
+        table=PlayTable.by_total(_never_bust),
     ),
 )
 

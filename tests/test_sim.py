@@ -33,19 +33,19 @@ def test_builtin_strategies(manager):
     assert all(isinstance(s, Strategy) for s in manager.strategies)
 
 
-def test_sim_json_is_reproducible(cli):
-    status, out, err = cli("sim", "--hands", "3000", "--seats", "2", "--seed", "11", "--json")
+@pytest.mark.parametrize(("engine", "golden"), [("python", -3395), ("compiled", -2225)])
+def test_sim_json_is_reproducible(cli, engine, golden):
+    argv = ["sim", "--hands", "3000", "--seats", "2", "--seed", "11", "--json", "--engine", engine]
+    status, out, err = cli(*argv)
     assert status == 0 and err == ""
     data = json.loads(out)
     assert data["hands"] == 6000 and data["seed"] == 11 and data["conserved"]
+    assert data["engine"] == engine
     rates = data["win_rate"] + data["push_rate"] + data["loss_rate"]
     assert rates == pytest.approx(1.0)
     assert data["ci95"][0] < data["mean"] < data["ci95"][1]
-    assert cli("sim", "--hands", "3000", "--seats", "2", "--seed", "11", "--json")[1] == out
-    assert data["net_chips"] == GOLDEN_NET_CHIPS
-
-
-GOLDEN_NET_CHIPS = -3395
+    assert cli(*argv)[1] == out
+    assert data["net_chips"] == golden  # the seed's deal is part of the contract
 
 
 def test_sim_overrides_reach_the_table(cli):
@@ -61,8 +61,10 @@ def test_sim_overrides_reach_the_table(cli):
 def test_sim_text_and_drawn_seed(cli):
     status, out, err = cli("sim", "--hands", "200", "--rules", "koth", "--strategy", "never-bust")
     assert status == 0
-    assert "result per initial hand" in out and "95% CI" in out
-    assert err.startswith("croupier: seed ")
+    assert "result per initial hand" in out and "95% CI" in out and "python engine" in out
+    notice, seed = err.splitlines()
+    assert notice == "croupier: notice: simulating in Python: the 'koth' shoe is played in Python"
+    assert seed.startswith("croupier: seed ")
 
 
 @pytest.mark.parametrize(

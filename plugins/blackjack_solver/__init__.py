@@ -13,6 +13,7 @@ import attrs
 
 from croupier.engine import BlackjackRules, HandView, Solver, Strategy, hookimpl
 from croupier.engine.cards import VALUES
+from croupier.engine.kernels import PlayTable
 from croupier.engine.players import PlayRule
 from croupier.plugins.blackjack_solver.analysis import Analysis, solve_rules
 from croupier.plugins.blackjack_solver.chart import Chart
@@ -62,6 +63,10 @@ class _BasicPlay:
 
     def __call__(self, hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:
         return self.chart.decide_ranks([VALUES[c] - 1 for c in hand.cards], upcard - 1, legal)
+
+    def play_table(self) -> PlayTable:
+        """The chart as data, for the compiled simulator."""
+        return PlayTable(self.chart.hard, self.chart.soft, self.chart.pairs)
 
 
 @lru_cache(maxsize=4)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from croupier.clients.cli.common import (
@@ -16,8 +17,12 @@ from croupier.clients.cli.common import (
     stdout_console,
 )
 from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
+from croupier.clients.cli.simprogress import sim_progress
 from croupier.engine import CroupierError
-from croupier.engine.simulate import simulate
+from croupier.engine.chunks import default_workers
+from croupier.engine.simulate import NotCompiled, compiled_job, simulate, simulate_compiled
+
+MAX_WORKERS = 256
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -39,6 +44,21 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--hands", type=positive_int, default=100_000, help="rounds to deal (default: 100000)"
     )
     parser.add_argument("--seats", type=positive_int, default=1, help="seats, 1-7 (default: 1)")
+    parser.add_argument(
+        "--engine",
+        choices=("auto", "compiled", "python"),
+        default="auto",
+        help="compiled: the numba kernel (casino rules, strategies given as charts); python: "
+        "the round engine; auto (default): compiled when it can play the table, else python",
+    )
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="processes for the compiled engine (default: every core); the result does not "
+        "depend on it",
+    )
     add_seed_argument(parser)
     add_json_argument(parser)
     parser.set_defaults(func=run)
@@ -50,9 +70,34 @@ def run(args: argparse.Namespace) -> int:
     strategy = manager.strategy(args.strategy, rules)
     if not 1 <= args.seats <= 7:
         raise CroupierError(f"a table has 1 to 7 seats, not {args.seats}")
+    report = None
+    if args.engine != "python":
+        try:
+            job_ok = compiled_job(manager, rules, strategy.for_rules(rules), args.seats)
+        except NotCompiled as exc:
+            if args.engine == "compiled":
+                raise CroupierError(f"the compiled engine cannot play this: {exc}") from None
+            print(f"croupier: notice: simulating in Python: {exc}", file=sys.stderr)
+            job_ok = None
     seed = resolve_seed(args)
-    with progress("simulating", args.hands) as tick:
-        report = simulate(manager, rules, strategy, args.hands, args.seats, seed, progress=tick)
+    if args.engine != "python" and job_ok is not None:
+        workers = min(args.workers or default_workers(), MAX_WORKERS)
+        with sim_progress(args.hands, rules.min_bet) as chunk_tick:
+            report = simulate_compiled(
+                manager,
+                rules,
+                strategy,
+                args.hands,
+                args.seats,
+                seed,
+                workers=workers,
+                progress=chunk_tick,
+            )
+        report["engine"] = "compiled"
+    else:
+        with progress("simulating", args.hands) as tick:
+            report = simulate(manager, rules, strategy, args.hands, args.seats, seed, progress=tick)
+        report["engine"] = "python"
     result: dict[str, Any] = {
         "rules": args.rules,
         "options": rules.to_dict(),
@@ -62,9 +107,10 @@ def run(args: argparse.Namespace) -> int:
         "seed": seed,
         **report,
     }
+    status = 130 if report.get("partial") else 0  # stopped by Ctrl-C: what was done
     if args.json:
         print_json(result)
-        return 0
+        return status
     console = stdout_console()
     interval = (
         "95% CI needs 2 hands or more"
@@ -74,8 +120,13 @@ def run(args: argparse.Namespace) -> int:
     seats = "seat" if args.seats == 1 else "seats"
     console.print(
         f"[bold]{args.rules}[/], strategy {strategy.name}, {args.seats} {seats}, "
-        f"{report['hands']} initial hands (seed {seed})"
+        f"{report['hands']} initial hands (seed {seed}, {report['engine']} engine)"
     )
+    if report.get("partial"):
+        console.print(
+            f"[bold yellow]partial:[/] stopped after {report['rounds_played']:,} of "
+            f"{args.hands:,} rounds (rerun with --seed {seed} for the whole run)"
+        )
     console.print(f"result per initial hand: {report['mean']:+.2%} of the bet ({interval})")
     console.print(
         f"wins {report['win_rate']:.2%}  pushes {report['push_rate']:.2%}  "
@@ -85,4 +136,4 @@ def run(args: argparse.Namespace) -> int:
         f"naturals {report['natural_rate']:.2%}  busts {report['bust_rate']:.2%}  "
         f"doubles {report['double_rate']:.2%}  splits {report['split_rate']:.2%}"
     )
-    return 0
+    return status
