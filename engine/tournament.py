@@ -33,7 +33,7 @@ import attrs
 from croupier.engine.errors import CroupierError
 from croupier.engine.play import Event
 from croupier.engine.players import Player
-from croupier.engine.rules import BlackjackRules, rules_from_options
+from croupier.engine.rules import BlackjackRules, rules_from_log
 from croupier.engine.seeds import SEED_BITS, Stream
 from croupier.engine.standings import Standing, rank
 from croupier.engine.table import DECISION_TIME
@@ -105,7 +105,7 @@ class TournamentConfig:
     def from_dict(cls, data: Any) -> TournamentConfig:
         try:
             fields = dict(data)
-            fields["rules"] = rules_from_options(BlackjackRules(), dict(fields["rules"]))
+            fields["rules"] = rules_from_log(dict(fields["rules"]))
             return cls(**fields)
         except (KeyError, TypeError, ValueError) as exc:
             raise CroupierError(f"bad tournament settings: {exc}") from None

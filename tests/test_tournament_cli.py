@@ -107,3 +107,22 @@ def test_basic_plays_in_worker_processes_too(cli):
         results.append(json.loads(out)["standings"])
     assert results[0] == results[1]
     assert {s["name"]: s["faults"] for s in results[1]} == {"basic": 0, "lim17": 0}
+
+
+def test_overbet_stands_by_default_and_all_in_on_request(cli, tmp_path):
+    bot = str(BOTS / "overbet.sh")
+    reasons = {}
+    for overbet in ("stand", "all-in"):
+        log = tmp_path / f"{overbet}.jsonl"
+        extra = () if overbet == "stand" else ("--overbet", "all-in")
+        argv = ("tournament", bot, "--tourneys", "1", "--rounds", "1", "--seed", "3")
+        status, _, err = cli(*argv, "--workers", "1", "--log", str(log), *extra)
+        assert status == 0, err
+        events = [json.loads(line) for line in log.read_text().splitlines()]
+        raises = [e for e in events if e.get("action") == "raise" and "reason" in e]
+        reasons[overbet] = {e["reason"] for e in raises}
+        assert cli("tournament", "--replay", str(log))[0] == 0
+    assert reasons["stand"] and all(r.endswith("chips held, stands") for r in reasons["stand"])
+    assert reasons["all-in"] == {"over-bet: 99999 > 175 chips held, all in"}  # then broke
+    status, _, err = cli("tournament", "lim17", "--connect", "127.0.0.1:1", "--overbet", "stand")
+    assert status == 1 and "--overbet applies to local tournaments only" in err

@@ -26,6 +26,7 @@ from croupier.clients.cli.common import (
 )
 from croupier.engine import BlackjackRules, CroupierError, PluginManager, Strategy
 from croupier.engine.executable import BOT_PATH, check_executable
+from croupier.engine.rules import OVERBET_RULES
 from croupier.engine.tournament import (
     HANDS,
     MAX_FAULTS,
@@ -93,6 +94,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         default=BOT_PATH,
         metavar="PATH",
         help=f"PATH in the bots' clean environment (default: {BOT_PATH})",
+    )
+    parser.add_argument(
+        "--overbet",
+        choices=OVERBET_RULES,
+        default=None,
+        help="a raise (B n) of more than the chips held: stand, the stake unchanged (the "
+        "original contest controller, the default) or all-in",
     )
     parser.add_argument("--log", metavar="FILE", help="save the full event log (JSON lines)")
     parser.add_argument(
@@ -185,8 +193,8 @@ def entries_for(
 def run(args: argparse.Namespace) -> int:
     manager = get_manager()
     if args.replay:
-        if args.bots or args.log:
-            raise CroupierError("--replay takes no BOT arguments and no --log")
+        if args.bots or args.log or args.overbet:
+            raise CroupierError("--replay takes no BOT arguments, no --log and no --overbet")
         try:
             with open(args.replay, encoding="utf-8") as lines:
                 result = replay_tournament(manager, lines)
@@ -202,6 +210,8 @@ def run(args: argparse.Namespace) -> int:
 
         return show(run_remote(manager, args), args.json)
     rules = manager.rule_sets.get(RULE_SET).rules
+    if args.overbet is not None:
+        rules = rules.evolve(overbet=args.overbet)
     entries = entries_for(manager, args.bots, args.bot_path, rules)
     config = TournamentConfig(  # checked before a seed is drawn: an error is the only line
         rules=rules,
