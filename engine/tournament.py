@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 import attrs
 
+from croupier.engine.botnames import distinct_names
 from croupier.engine.errors import CroupierError
 from croupier.engine.play import Event
 from croupier.engine.players import Player
@@ -204,7 +205,7 @@ class Tournament:
         if not names:
             raise CroupierError("a tournament needs at least one bot")
         self.config = config
-        self.names = list(names)
+        self.names = distinct_names(names)  # same-named entries told apart in the standings
         n = len(names)
         start = config.rules.starting_chips
         self.runs = [
