@@ -57,10 +57,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "hands of the 'koth' rules, chips reset to 200 each run. A bot's score is its "
             "average chips at the end of a run, shown with a 95% confidence interval. BOT "
             "is an executable (run once per decision with the contest's five arguments), a "
-            "built-in strategy name (see 'croupier plugins'), or 'tcp'."
+            'command line quoted as one argument ("python2 bot.py": the interpreter is '
+            "found on your PATH), a built-in strategy name (see 'croupier plugins'), or 'tcp'."
         ),
     )
-    parser.add_argument("bots", nargs="*", metavar="BOT", help="executable path or strategy")
+    parser.add_argument(
+        "bots", nargs="*", metavar="BOT", help="executable path, quoted command line or strategy"
+    )
     parser.add_argument(
         "--tourneys", type=positive_int, default=TOURNEYS, help=f"runs (default: {TOURNEYS})"
     )
