@@ -1,6 +1,7 @@
 """Executable bots: the King-of-the-Hill contest's interface, as a :class:`Player`.
 
-A bot is any executable, run once per play decision as::
+A bot is any executable, or a command line such as ``python2 bot.py``
+(:func:`parse_command_line`), run once per play decision as::
 
     BOT <hand-score> <hand> <visible cards> <stake> <chips>
 
@@ -29,11 +30,14 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import shlex
+import shutil
 import signal
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import attrs
 import trio
 
 from croupier.engine.errors import CroupierError
@@ -65,9 +69,55 @@ def check_executable(path: str | os.PathLike[str]) -> Path:
     if not os.access(p, os.X_OK):
         raise CroupierError(
             f"bot {os.fspath(path)!r} is not executable: add a shebang line and run "
-            f"'chmod +x {os.fspath(path)}'"
+            f"'chmod +x {os.fspath(path)}', or enter it with its interpreter, quoted as one "
+            f"argument: 'python3 {os.fspath(path)}'"
         )
     return p.resolve()
+
+
+@attrs.frozen
+class CommandLine:
+    """A bot entered as a command line (``"python2 bot.py"``): ``command`` to run, with the
+    program and every word naming an existing file made absolute; ``script`` the first file
+    after the program (what the bot is called in the standings), if any."""
+
+    command: tuple[str, ...]
+    script: Path | None
+
+
+def parse_command_line(text: str, search_path: str | None = None) -> CommandLine:
+    """Split ``text`` like a shell (:func:`shlex.split`; it never runs through one).
+
+    The program is found on ``search_path`` (default: the caller's own ``PATH``, not the
+    bots' clean one) or is a path; later words that name an existing file, relative to the
+    current directory, are made absolute, since a bot runs in a working directory of its own.
+    """
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise CroupierError(f"bot {text!r}: cannot split the command line: {exc}") from None
+    if not words:
+        raise CroupierError("an empty bot command line")
+    program = words[0]
+    if os.sep in program:
+        found: str | os.PathLike[str] = check_executable(program)
+    else:
+        where = shutil.which(program, path=search_path)
+        if where is None:
+            raise CroupierError(
+                f"bot {text!r}: no program {program!r} on PATH (give its full path, like "
+                f"'/usr/bin/{program} ...')"
+            )
+        found = Path(where).resolve()
+    command = [os.fspath(found)]
+    script = None
+    for word in words[1:]:
+        if not word.startswith("-") and Path(word).is_file():
+            path = Path(word).resolve()
+            script = script or path
+            word = os.fspath(path)
+        command.append(word)
+    return CommandLine(tuple(command), script)
 
 
 def _first_line(text: str) -> str:

@@ -246,7 +246,8 @@ class Event:
             )
         if k == "action":
             extra = f" {self.amount}" if self.amount else ""
-            return f"{who}: {self.action}{extra}"
+            note = f" ({self.reason})" if self.reason else ""  # an over-bet says what it did
+            return f"{who}: {self.action}{extra}{note}"
         if k in ("refused", "default"):
             return f"{who}: {k} ({self.reason})"
         if k == "chips":

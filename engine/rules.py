@@ -19,10 +19,18 @@ from croupier.engine.errors import CroupierError, shown
 DoubleRule = Literal["any", "9-11", "10-11", "none"]
 SurrenderRule = Literal["none", "late", "early"]
 ShoeKind = Literal["casino", "koth", "fresh-pack"]
+OverbetRule = Literal["stand", "all-in"]
 
 DOUBLE_RULES: tuple[str, ...] = ("any", "9-11", "10-11", "none")
 SURRENDER_RULES: tuple[str, ...] = ("none", "late", "early")
 SHOE_KINDS: tuple[str, ...] = ("casino", "koth", "fresh-pack")
+OVERBET_RULES: tuple[str, ...] = ("stand", "all-in")
+"""What a raise (``B n``) of more than the chips held does, under a scheme that raises:
+``stand`` (the original contest controller: the hand stands, its stake unchanged) or
+``all-in`` (the raise is cut to the chips held)."""
+LEGACY_OPTIONS: dict[str, Any] = {"overbet": "all-in"}
+"""Options missing from logs written before they existed, with the behaviour those logs
+were played with (before ``overbet``, an over-bet went all-in)."""
 
 
 class Named(Protocol):
@@ -98,6 +106,7 @@ class BlackjackRules:
     min_bet: int = 10
     max_bet: int = 1000
     starting_chips: int = 1000
+    overbet: OverbetRule = "stand"
 
     def __attrs_post_init__(self) -> None:
         _check_types(self)
@@ -110,6 +119,7 @@ class BlackjackRules:
             f"penetration must be in (0, 1], not {self.penetration}",
         )
         _check(self.shoe in SHOE_KINDS, f"shoe must be one of {', '.join(SHOE_KINDS)}")
+        _check(self.overbet in OVERBET_RULES, f"overbet must be one of {', '.join(OVERBET_RULES)}")
         _check(self.double in DOUBLE_RULES, f"double must be one of {', '.join(DOUBLE_RULES)}")
         _check(
             self.surrender in SURRENDER_RULES,
@@ -149,7 +159,7 @@ class BlackjackRules:
 
 _INTS = ("max_split_hands", "min_bet", "max_bet", "starting_chips")
 _BOOLS = ("double_after_split", "resplit_aces", "hit_split_aces", "peek", "insurance")
-_TEXTS = ("shoe", "dealer", "betting", "double", "surrender")
+_TEXTS = ("shoe", "dealer", "betting", "double", "surrender", "overbet")
 
 
 def _check_types(rules: BlackjackRules) -> None:
@@ -184,6 +194,12 @@ def rules_from_options(base: BlackjackRules, options: dict[str, Any]) -> Blackja
         return base.evolve(**options)
     except TypeError as exc:  # a wrong type reaching attrs or a comparison
         raise CroupierError(f"bad rule option: {exc}") from None
+
+
+def rules_from_log(options: dict[str, Any]) -> BlackjackRules:
+    """The rules a log's header records: :func:`rules_from_options` over the defaults, an
+    option the log predates taking the behaviour it was played with (:data:`LEGACY_OPTIONS`)."""
+    return rules_from_options(BlackjackRules(), {**LEGACY_OPTIONS, **options})
 
 
 @attrs.frozen

@@ -90,6 +90,7 @@ class RoundSteps:
         self._one_card_split_aces = not rules.hit_split_aces
         self._double_totals = _DOUBLE_TOTALS.get(rules.double, ())
         self._surrender = rules.surrender != "none"
+        self._overbet_stands = rules.overbet == "stand"
 
     # -- small helpers ---------------------------------------------------------------------
     def _event(self, kind: str, **fields: object) -> None:
@@ -256,6 +257,9 @@ class RoundSteps:
 
     def _apply(self, seat: Seat, i: int, hand: Hand, action: Action) -> None:
         kind = action.kind
+        if kind == "raise":
+            self._raise(seat, i, hand, action.amount)
+            return
         if self.emit is not None:
             self._event("action", seat=seat.index, hand=i, action=kind, amount=action.amount)
         if kind == "hit":
@@ -277,12 +281,30 @@ class RoundSteps:
         elif kind == "surrender":
             hand.outcome = "surrender"
             hand.done = True
-        elif kind == "raise":
-            amount = min(abs(action.amount), self.chips(seat))
-            self._pay(seat, -amount, "raise")
-            hand.bet += amount
         else:  # the drivers validate; reaching this is a bug in a driver
             raise CroupierError(f"the round got an unvalidated action {kind!r}")
+
+    def _raise(self, seat: Seat, i: int, hand: Hand, amount: int) -> None:
+        """``B n``: add |n| to the stake. More than the chips held is, by the rules'
+        ``overbet``, a stand with the stake unchanged (the original contest controller)
+        or all in; the action event's ``reason`` says which."""
+        wanted = abs(amount)
+        held = self.chips(seat)
+        reason = None
+        if wanted > held:
+            reason = f"over-bet: {wanted} > {held} chips held, " + (
+                "stands" if self._overbet_stands else "all in"
+            )
+        if self.emit is not None:
+            self._event(
+                "action", seat=seat.index, hand=i, action="raise", amount=amount, reason=reason
+            )
+        if reason is not None and self._overbet_stands:
+            hand.done = True
+            return
+        wanted = min(wanted, held)
+        self._pay(seat, -wanted, "raise")
+        hand.bet += wanted
 
     def _finish(self, playing: list[Seat]) -> None:
         natural = self.dealer_hand.natural

@@ -18,7 +18,7 @@ from croupier.engine.errors import CroupierError
 from croupier.engine.manager import PluginManager
 from croupier.engine.play import Action, Event
 from croupier.engine.round import TableCore, check_action
-from croupier.engine.rules import BlackjackRules, rules_from_options
+from croupier.engine.rules import rules_from_log
 from croupier.engine.table import Table, build_core
 
 LOG_NAME = "croupier-table"
@@ -85,7 +85,7 @@ def replay(manager: PluginManager, lines: Iterable[str]) -> TableCore:
     """
     header, events = read_log(lines)
     try:
-        rules = rules_from_options(BlackjackRules(), dict(header["rules"]))
+        rules = rules_from_log(dict(header["rules"]))
         seed = int(header["seed"])
         chips = [int(c) for c in header["chips"]]
     except (KeyError, TypeError, ValueError) as exc:

@@ -30,10 +30,11 @@ from typing import Any, Protocol
 
 import attrs
 
+from croupier.engine.botnames import distinct_names
 from croupier.engine.errors import CroupierError
 from croupier.engine.play import Event
 from croupier.engine.players import Player
-from croupier.engine.rules import BlackjackRules, rules_from_options
+from croupier.engine.rules import BlackjackRules, rules_from_log
 from croupier.engine.seeds import SEED_BITS, Stream
 from croupier.engine.standings import Standing, rank
 from croupier.engine.table import DECISION_TIME
@@ -105,7 +106,7 @@ class TournamentConfig:
     def from_dict(cls, data: Any) -> TournamentConfig:
         try:
             fields = dict(data)
-            fields["rules"] = rules_from_options(BlackjackRules(), dict(fields["rules"]))
+            fields["rules"] = rules_from_log(dict(fields["rules"]))
             return cls(**fields)
         except (KeyError, TypeError, ValueError) as exc:
             raise CroupierError(f"bad tournament settings: {exc}") from None
@@ -204,7 +205,7 @@ class Tournament:
         if not names:
             raise CroupierError("a tournament needs at least one bot")
         self.config = config
-        self.names = list(names)
+        self.names = distinct_names(names)  # same-named entries told apart in the standings
         n = len(names)
         start = config.rules.starting_chips
         self.runs = [

@@ -22,6 +22,7 @@ import attrs
 
 from croupier.engine.errors import CroupierError
 from croupier.engine.manager import PluginManager
+from croupier.engine.rules import rules_from_log
 from croupier.engine.standings import Standing
 from croupier.engine.tablelog import read_log, replay
 from croupier.engine.tournament import (
@@ -185,7 +186,7 @@ def _replay_table(
         raise CroupierError(f"{where}: {exc}") from None
     if int(header["seed"]) != job.seed or tuple(header["chips"]) != job.chips:
         raise CroupierError(f"the log's table {job.to_dict()} has another seed or chips")
-    if header["rules"] != config.rules.to_dict():
+    if rules_from_log(dict(header["rules"])) != config.rules:
         raise CroupierError(f"the log's table {job.to_dict()} has other rules")
     tally = SeatTally.of(len(job.bots))
     for event in events:

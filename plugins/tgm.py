@@ -1,4 +1,5 @@
-"""The Tetris The Grand Master randomizers: ``tgm1``, ``tgm2``, ``tgm-ideal`` and ``tgm3``.
+"""The Tetris The Grand Master randomizers: ``tgm1``, ``tgm2``, ``tgm-ideal``, ``tgm3`` and
+``tgm3-cambridge`` (:mod:`croupier.plugins.tgm3_cambridge`).
 
 These roll literally, one uniform piece per roll, independently of the Blackjack language
 (whose ``tgm1``/``tgm2`` presets must give the same distribution; the tests check it).
@@ -27,6 +28,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 
 from croupier.engine import RandomizerKind, Stream, UniformDraws, hookimpl
+from croupier.plugins.tgm3_cambridge import Tgm3Cambridge
 
 PIECES = ("I", "J", "L", "O", "S", "T", "Z")
 _INDEX = {piece: i for i, piece in enumerate(PIECES)}
@@ -166,5 +168,11 @@ def croupier_randomizers() -> list[RandomizerKind]:
             "tgm3",
             "TGM3 (Ti): 35-piece pool with drought replacement, 6 rolls, history S,Z,S,Z",
             Tgm3,
+        ),
+        RandomizerKind(
+            "tgm3-cambridge",
+            "TGM3 (Ti) as the clone Cambridge plays it: drought counters, history Z,S,Z,S, "
+            "an unchecked extra pick after 6 rejections, conditional pool refill",
+            Tgm3Cambridge,
         ),
     ]

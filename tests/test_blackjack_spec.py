@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from reference import roll_probabilities
 
 from croupier.engine import SpecError, Stream
+from croupier.engine.cards import card, code
 from croupier.plugins.blackjack_spec import PRESETS, compile_spec
 from croupier.plugins.blackjack_spec.parser import Spec, parse_spec
 from croupier.plugins.blackjack_spec.randomizers import HistoryRandomizer
@@ -225,7 +226,12 @@ def test_every_wiki_example_is_a_preset(manager):
         ["S", "Z", "S", "Z"],
         ["Z", "S", "Z", "S"],
     )
-    assert len(manager.randomizer("euchre", Stream(0)).symbols) == 24
+    euchre = manager.randomizer("euchre", Stream(0))
+    assert len(euchre.symbols) == 24
+    # croupier's card codes (rank first, T for ten): each symbol is a card of 9 to ace
+    assert {code(card(c)) for c in euchre.symbols} == set(euchre.symbols)
+    assert {c[0] for c in euchre.symbols} == set("9TJQKA")
+    assert euchre.symbols[:2] == ("9S", "TS")
 
 
 def test_every_randomizer_deals_the_same_however_it_is_batched(manager):

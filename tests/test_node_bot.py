@@ -1,6 +1,9 @@
-"""The Node.js example bot (examples/node-bot) plays a table on a real server: the protocol
-is language-neutral. Runs when ``node`` and ``npm`` exist; ``.ci/run`` installs the bot's
-one dependency (``npm ci``), and so does this test when it is missing."""
+"""The Node.js example bots play a table on a real server: the protocol is language-neutral.
+``examples/node-bot`` runs its own msgpack-rpc loop over ``@msgpack/msgpack``;
+``examples/node-msgpack5rpc-bot`` uses the ``msgpack5rpc`` library unchanged (server
+requests and notifications on the bot's own connection). Runs when ``node`` and ``npm``
+exist; ``.ci/run`` installs the bots' dependencies (``npm ci``), and so does this test when
+they are missing."""
 
 from __future__ import annotations
 
@@ -15,26 +18,32 @@ import trio
 from croupier.engine import PluginManager
 from croupier.protocol import Server, connect
 
-BOT = Path(__file__).resolve().parent.parent / "examples" / "node-bot"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+BOTS = {
+    # example folder: the dependency npm installs (a folder of node_modules)
+    "node-bot": "@msgpack/msgpack",  # a hand-written msgpack-rpc loop
+    "node-msgpack5rpc-bot": "msgpack5rpc",  # a msgpack-rpc library, used unchanged
+}
 
 pytestmark = pytest.mark.skipif(
     shutil.which("node") is None or shutil.which("npm") is None, reason="needs node and npm"
 )
 
 
-@pytest.fixture(scope="module")
-def node_bot() -> Path:
-    if not (BOT / "node_modules" / "@msgpack" / "msgpack").is_dir():
+@pytest.fixture(scope="module", params=sorted(BOTS))
+def node_bot(request) -> Path:
+    folder = EXAMPLES / request.param
+    if not (folder / "node_modules" / BOTS[request.param]).is_dir():
         done = subprocess.run(
             ["npm", "ci", "--no-audit", "--no-fund"],
-            cwd=BOT,
+            cwd=folder,
             capture_output=True,
             text=True,
             timeout=300,
         )
         if done.returncode != 0:
             pytest.skip(f"npm ci failed (no registry?): {done.stderr.strip()[-200:]}")
-    return BOT / "bot.js"
+    return folder / "bot.js"
 
 
 async def test_the_node_bot_plays_hit_below_17(nursery, node_bot):

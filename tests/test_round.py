@@ -139,21 +139,41 @@ def test_double_9_to_11_only(manager):
     assert "double" not in seen[1]  # hard 12
 
 
-def test_koth_ties_lose_raise_is_capped_and_21_is_asked(manager):
+def test_koth_ties_lose_an_over_bet_stands_and_21_is_asked(manager):
     rules = rules_of(manager, "koth")
     # player T A (21), dealer T then A: the dealer's 21 ties: the player loses.
-    core = stacked_core(manager, rules, "TS TD AH AC", chips=(200,))
+    events = []
+    core = stacked_core(manager, rules, "TS TD AH AC", chips=(200,), emit=events.append)
     seen = []
 
     def answer(d):
         seen.append((d.phase, d.legal))
-        if len(seen) == 1:
-            return Action("raise", -500)  # |n|, capped at the chips held
-        return Action("stand")
+        return Action("raise", -500)  # |n| = 500 > the 190 chips held
 
     drive(core, answer)
-    assert seen[0][0] == "play" and "raise" in seen[0][1]  # asked even holding 21
+    # the original controller: an over-bet is a stand, the stake unchanged, asked once
+    assert seen == [("play", ("hit", "stand", "double", "raise"))]  # asked even holding 21
+    assert balance(core) == 190
+    assert core.ledger.totals == {"bet": -10}
+    (raised,) = [e for e in events if e.kind == "action"]
+    assert raised.action == "raise" and raised.amount == -500
+    assert raised.reason == "over-bet: 500 > 190 chips held, stands"
+
+
+def test_koth_over_bet_all_in_is_a_rule_option(manager):
+    rules = rules_of(manager, "koth").evolve(overbet="all-in")
+    core = stacked_core(manager, rules, "TS TD AH AC", chips=(200,))
+    answers = iter([Action("raise", -500), Action("stand")])
+    drive(core, lambda d: next(answers))
     assert balance(core) == 0
+    assert core.ledger.totals == {"bet": -10, "raise": -190}
+
+
+def test_koth_raise_within_the_chips_held_is_asked_again(manager):
+    rules = rules_of(manager, "koth")
+    core = stacked_core(manager, rules, "TS TD AH AC", chips=(200,))
+    answers = iter([Action("raise", 190), Action("raise", 1), Action("stand")])
+    drive(core, lambda d: next(answers))  # all in exactly, then over-bets by 1: stands
     assert core.ledger.totals == {"bet": -10, "raise": -190}
 
 

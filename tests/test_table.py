@@ -234,6 +234,38 @@ async def test_a_log_replays_to_the_same_ledger(manager):
         replay(manager, edited)
 
 
+class OverBettor:
+    """Raises by more than it holds at its first decision of a hand, then stands."""
+
+    async def decide(self, observation: Observation) -> Action:
+        if observation.phase == "play" and observation.stake == 10:
+            return Action("raise", 10**6)
+        return Action("stand")
+
+
+@pytest.mark.parametrize("overbet", ["stand", "all-in"])
+async def test_an_over_bet_replays_under_either_rule(manager, overbet):
+    rules = manager.rule_sets.get("koth").rules.evolve(overbet=overbet)
+    table = Table(manager, rules, 5, [OverBettor()])
+    out = io.StringIO()
+    EventLog(table, out)
+    await table.play(3)
+    lines = out.getvalue().splitlines()
+    reasons = [json.loads(line).get("reason", "") for line in lines[1:]]
+    assert any(r.startswith("over-bet:") for r in reasons)
+    assert replay(manager, lines).ledger.entries == table.ledger.entries
+    # a log written before the overbet option (no "overbet" in its header) was played
+    # all in: it replays so, and only so
+    header = json.loads(lines[0])
+    del header["rules"]["overbet"]
+    legacy = [json.dumps(header), *lines[1:]]
+    if overbet == "all-in":
+        assert replay(manager, legacy).ledger.entries == table.ledger.entries
+    else:
+        with pytest.raises(CroupierError, match=r"replay differs|not allowed"):
+            replay(manager, legacy)
+
+
 def test_bad_logs_are_one_line_errors(manager):
     with pytest.raises(CroupierError, match="empty"):
         replay(manager, [])

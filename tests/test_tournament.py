@@ -137,7 +137,7 @@ def test_misbehaving_bots_get_the_default_and_the_tournament_goes_on(manager):
     for name in bad:
         assert by_name[name].faults == by_name[name].hands == 2
     assert by_name["lim15.sh"].faults == by_name["lim17"].faults == 0
-    # overbet raises by 15 (B -15) then goes all in (B 99999): never a fault
+    # overbet raises by 15 (B -15) then over-bets (B 99999: it stands): never a fault
     assert by_name["overbet.sh"].faults == 0
     raises = [line for line in lines if line.get("action") == "raise"]
     assert {r["amount"] for r in raises} >= {-15, 99999}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 BOTS = Path(__file__).parent / "bots"
@@ -107,3 +109,69 @@ def test_basic_plays_in_worker_processes_too(cli):
         results.append(json.loads(out)["standings"])
     assert results[0] == results[1]
     assert {s["name"]: s["faults"] for s in results[1]} == {"basic": 0, "lim17": 0}
+
+
+def test_overbet_stands_by_default_and_all_in_on_request(cli, tmp_path):
+    bot = str(BOTS / "overbet.sh")
+    reasons = {}
+    for overbet in ("stand", "all-in"):
+        log = tmp_path / f"{overbet}.jsonl"
+        extra = () if overbet == "stand" else ("--overbet", "all-in")
+        argv = ("tournament", bot, "--tourneys", "1", "--rounds", "1", "--seed", "3")
+        status, _, err = cli(*argv, "--workers", "1", "--log", str(log), *extra)
+        assert status == 0, err
+        events = [json.loads(line) for line in log.read_text().splitlines()]
+        raises = [e for e in events if e.get("action") == "raise" and "reason" in e]
+        reasons[overbet] = {e["reason"] for e in raises}
+        assert cli("tournament", "--replay", str(log))[0] == 0
+    assert reasons["stand"] and all(r.endswith("chips held, stands") for r in reasons["stand"])
+    assert reasons["all-in"] == {"over-bet: 99999 > 175 chips held, all in"}  # then broke
+    status, _, err = cli("tournament", "lim17", "--connect", "127.0.0.1:1", "--overbet", "stand")
+    assert status == 1 and "--overbet applies to local tournaments only" in err
+
+
+def test_a_command_line_enters_a_bot_whose_interpreter_is_off_the_clean_path(
+    cli, tmp_path, monkeypatch
+):
+    # an interpreter only the caller's PATH knows (like the contest's python2 bots)
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    interpreter = tools / "mypython"
+    interpreter.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    interpreter.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tools}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.chdir(tmp_path)
+    Path("bot.py").write_text(  # neither executable nor with a shebang; a relative path
+        "import sys\nprint('H' if int(sys.argv[1]) < 17 else 'S')\n"
+    )
+    argv = ("tournament", "mypython bot.py", "lim17", "--tourneys", "1", "--rounds", "1")
+    status, out, err = cli(*argv, "--seed", "4", "--workers", "1", "--json")
+    assert status == 0, err
+    bot = next(s for s in json.loads(out)["standings"] if s["name"] == "bot.py")
+    assert bot["faults"] == 0 and bot["hands"] == 5
+    for line, message in [
+        ("nosuchprogram bot.py", "no program 'nosuchprogram' on PATH"),
+        ("mypython 'bot.py", "cannot split the command line"),
+        ("./missing/python bot.py", "no such file"),
+    ]:
+        status, _, err = cli("tournament", line, "--seed", "1")
+        assert status == 1 and message in err and err.count("\n") == 1, err
+
+
+def test_same_named_bots_are_told_apart(cli, tmp_path):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        bot = tmp_path / folder / "bot.sh"
+        bot.write_text((BOTS / "lim15.sh").read_text())
+        bot.chmod(0o755)
+    log = tmp_path / "t.jsonl"
+    argv = ["tournament", str(tmp_path / "a" / "bot.sh"), str(tmp_path / "b" / "bot.sh")]
+    argv += ["lim17", "lim17", "--tourneys", "1", "--rounds", "1", "--seed", "2"]
+    status, out, err = cli(*argv, "--workers", "1", "--json", "--log", str(log))
+    assert status == 0, err
+    names = ["a/bot.sh", "b/bot.sh", "lim17", "lim17#2"]
+    assert json.loads(out)["bots"] == names
+    assert sorted(s["name"] for s in json.loads(out)["standings"]) == sorted(names)
+    assert json.loads(log.read_text().splitlines()[0])["bots"] == names
+    status, out, err = cli(*argv, "--workers", "1")
+    assert status == 0 and all(name in out for name in names), out

@@ -5,13 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-from rich.console import Console
+from rich.console import Console, ConsoleRenderable, RenderHook
+from rich.measure import Measurement
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
 
 from croupier.engine import PluginManager, draw_seed
 
@@ -89,8 +92,63 @@ def get_manager() -> PluginManager:
     return manager
 
 
+UNLIMITED_WIDTH = 4096
+"""Width of a report printed to a pipe or a file (no terminal, no ``COLUMNS``): as wide as
+its tables need, where rich would otherwise squeeze them into 80 columns."""
+
+
 def stdout_console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    """The console every report prints on: whole, whatever the output.
+
+    In a terminal it is the terminal's width; to a pipe, a file or CI it is unlimited
+    (:data:`UNLIMITED_WIDTH`) unless ``COLUMNS`` says otherwise. Every table printed on it
+    is kept whole by :class:`WholeTables`: numbers are never cut to ``195…``.
+    """
+    console = Console(highlight=False, soft_wrap=True)
+    if not console.is_terminal and not os.environ.get("COLUMNS", "").isdigit():
+        console = Console(highlight=False, soft_wrap=True, width=UNLIMITED_WIDTH)
+    console.push_render_hook(WholeTables(console))
+    return console
+
+
+class WholeTables(RenderHook):
+    """Makes each table about to be printed whole: a column of right-aligned or centred
+    cells (numbers, chart letters) is at least as wide as its widest cell, so it is never
+    squeezed; other columns are at least as wide as their longest word, and their text
+    wraps between words instead of ending in ``…``.
+    When the columns cannot all fit, the table is wider than the window: whole beats
+    narrow."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.width = console.width
+
+    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
+        console = self.console
+        console.width = self.width  # a table printed before widened it for itself only
+        need = self.width
+        for renderable in renderables:
+            if isinstance(renderable, Table):
+                keep_whole(console, renderable)
+                wide = console.options.update(max_width=UNLIMITED_WIDTH)
+                need = max(need, Measurement.get(console, wide, renderable).minimum)
+        console.width = need
+        return renderables
+
+
+def keep_whole(console: Console, table: Table) -> None:
+    """Set ``table``'s columns so that no cell is cut (see :class:`WholeTables`)."""
+    options = console.options
+    for column in table.columns:
+        cells = [column.header, *column.cells]
+        sizes = [Measurement.get(console, options, c) for c in cells]
+        if column.justify in ("right", "center"):
+            widest = max(size.maximum for size in sizes)
+        else:  # text wraps between words, never inside one
+            widest = max(size.minimum for size in sizes)
+            column.no_wrap = False
+        column.min_width = max(column.min_width or 0, widest)
+        column.overflow = "fold"
 
 
 class ProgressTick(Protocol):

@@ -15,6 +15,7 @@ from croupier.engine import (
     Stream,
     hookimpl,
 )
+from croupier.engine.cards import SUITS
 from croupier.plugins.blackjack_spec.parser import Spec, parse_spec
 from croupier.plugins.blackjack_spec.randomizers import (
     BagRandomizer,
@@ -27,7 +28,9 @@ from croupier.plugins.blackjack_spec.randomizers import (
 )
 
 TETROMINOES = "I,J,L,O,S,T,Z"
-_CARDS = ",".join(f"{suit}{rank}" for suit in "SHDC" for rank in ("9", "10", "J", "Q", "K", "A"))
+_CARDS = ",".join(f"{rank}{suit}" for suit in SUITS for rank in "9TJQKA")
+"""The euchre pack in croupier's card codes (:mod:`croupier.engine.cards`: rank first, T for
+ten, suits S H D C), so a dealt card reads like any other card in croupier: ``9S``, ``TS``."""
 
 PRESETS: tuple[tuple[str, str, str], ...] = (
     ("7-bag", "the Random Generator: a shuffled bag of the 7 tetrominoes", f"bag of {TETROMINOES}"),

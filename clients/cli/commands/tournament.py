@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import IO, Any
 
 import attrs
@@ -25,7 +25,9 @@ from croupier.clients.cli.common import (
     stdout_console,
 )
 from croupier.engine import BlackjackRules, CroupierError, PluginManager, Strategy
-from croupier.engine.executable import BOT_PATH, check_executable
+from croupier.engine.botnames import distinct_names, path_labels
+from croupier.engine.executable import BOT_PATH, check_executable, parse_command_line
+from croupier.engine.rules import OVERBET_RULES
 from croupier.engine.tournament import (
     HANDS,
     MAX_FAULTS,
@@ -55,10 +57,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "hands of the 'koth' rules, chips reset to 200 each run. A bot's score is its "
             "average chips at the end of a run, shown with a 95% confidence interval. BOT "
             "is an executable (run once per decision with the contest's five arguments), a "
-            "built-in strategy name (see 'croupier plugins'), or 'tcp'."
+            'command line quoted as one argument ("python2 bot.py": the interpreter is '
+            "found on your PATH), a built-in strategy name (see 'croupier plugins'), or 'tcp'."
         ),
     )
-    parser.add_argument("bots", nargs="*", metavar="BOT", help="executable path or strategy")
+    parser.add_argument(
+        "bots", nargs="*", metavar="BOT", help="executable path, quoted command line or strategy"
+    )
     parser.add_argument(
         "--tourneys", type=positive_int, default=TOURNEYS, help=f"runs (default: {TOURNEYS})"
     )
@@ -93,6 +98,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         default=BOT_PATH,
         metavar="PATH",
         help=f"PATH in the bots' clean environment (default: {BOT_PATH})",
+    )
+    parser.add_argument(
+        "--overbet",
+        choices=OVERBET_RULES,
+        default=None,
+        help="a raise (B n) of more than the chips held: stand, the stake unchanged (the "
+        "original contest controller, the default) or all-in",
     )
     parser.add_argument("--log", metavar="FILE", help="save the full event log (JSON lines)")
     parser.add_argument(
@@ -140,15 +152,18 @@ def _count(text: str) -> int:
 def entries_for(
     manager: PluginManager, bots: Sequence[str], bot_path: str, rules: BlackjackRules
 ) -> list[Entry]:
-    """Entries for the BOT arguments: a strategy name, ``tcp``, or a path to an executable.
+    """Entries for the BOT arguments: a strategy name, ``tcp``, a path to an executable, or
+    a command line quoted as one argument (``"python2 bot.py"``).
 
     A name that is both a strategy and a file in the current directory is the strategy;
-    write ``./lim17`` for the file. Repeated names get ``#2``, ``#3`` ... in the standings.
+    write ``./lim17`` for the file. Every entry gets a distinct name in the standings: bots
+    of one file name in different folders by the shortest distinguishing path
+    (``a/bot.py``), repeats by ``#2``, ``#3`` ...
     """
-    entries: list[Entry] = []
-    seen: dict[str, int] = {}
+    made: list[tuple[Entry, PurePath | None]] = []
     for bot in bots:
         entry: Entry
+        where: PurePath | None = None
         if bot == "tcp":
             raise CroupierError(
                 "BOT 'tcp' is a seat for a bot connected to a croupier server: run the "
@@ -160,20 +175,28 @@ def entries_for(
                 raise CroupierError(f"strategy {bot!r} cannot play a tournament (not a Strategy)")
             # a rules-dependent strategy (basic) is bound to the tournament's rules here, so
             # one that cannot play them stops the command instead of faulting every decision
-            name, entry = bot, StrategyEntry(bot, strategy.for_rules(rules))
-        elif os.sep in bot or Path(bot).exists():
+            entry = StrategyEntry(bot, strategy.for_rules(rules))
+        elif Path(bot).exists() or (os.sep in bot and len(bot.split()) == 1):
             path = check_executable(bot)
-            name = Path(bot).name
-            entry = ExecutableEntry(name, (str(path),), bot_path)
+            where = Path(bot).expanduser().absolute()  # as written (a symlink's own name)
+            entry = ExecutableEntry(where.name, (str(path),), bot_path)
+        elif bot.split() != [bot]:
+            line = parse_command_line(bot)
+            where = line.script
+            name = where.name if where is not None else " ".join(bot.split())
+            entry = ExecutableEntry(name, line.command, bot_path)
         else:
             known = ", ".join(manager.strategies.names())
             raise CroupierError(
-                f"unknown bot {bot!r}: not a file (write ./{bot} for one here) nor a "
-                f"strategy ({known})"
+                f"unknown bot {bot!r}: not a file (write ./{bot} for one here), a command "
+                f"line (quoted: 'python3 {bot}') nor a strategy ({known})"
             )
-        seen[name] = seen.get(name, 0) + 1
-        if seen[name] > 1:
-            name = f"{name}#{seen[name]}"
+        made.append((entry, where))
+    paths = [where for _, where in made if where is not None]
+    labels = iter(path_labels(paths))
+    named = [next(labels) if where is not None else entry.name for entry, where in made]
+    entries: list[Entry] = []
+    for (entry, _), name in zip(made, distinct_names(named), strict=True):
         if isinstance(entry, StrategyEntry):
             entry = StrategyEntry(name, entry.strategy)
         elif isinstance(entry, ExecutableEntry):
@@ -185,8 +208,8 @@ def entries_for(
 def run(args: argparse.Namespace) -> int:
     manager = get_manager()
     if args.replay:
-        if args.bots or args.log:
-            raise CroupierError("--replay takes no BOT arguments and no --log")
+        if args.bots or args.log or args.overbet:
+            raise CroupierError("--replay takes no BOT arguments, no --log and no --overbet")
         try:
             with open(args.replay, encoding="utf-8") as lines:
                 result = replay_tournament(manager, lines)
@@ -202,6 +225,8 @@ def run(args: argparse.Namespace) -> int:
 
         return show(run_remote(manager, args), args.json)
     rules = manager.rule_sets.get(RULE_SET).rules
+    if args.overbet is not None:
+        rules = rules.evolve(overbet=args.overbet)
     entries = entries_for(manager, args.bots, args.bot_path, rules)
     config = TournamentConfig(  # checked before a seed is drawn: an error is the only line
         rules=rules,
