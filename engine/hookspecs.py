@@ -1,11 +1,14 @@
-"""The hook specifications: croupier's four extension points, plus rule sets and strategies.
+"""The hook specifications: croupier's extension points (randomizers, dealer rules, betting,
+solvers, rule sets, strategies and compiled simulators).
 
 Every hook is a *contribution* hook in the datasette style: it takes no arguments and
 returns an iterable of objects, each with a unique ``name`` and a one-line ``summary``. The
 engine calls each plugin's implementation once, the first time the family is needed, and
 collects the results into a registry keyed by name (see :mod:`croupier.engine.registry`).
-Two plugins contributing the same name is an error naming both; a third-party plugin whose
-hook raises is reported and its contributions are skipped.
+When two plugins contribute the same name, the first comer keeps it (built-ins are
+registered first) and the other contribution alone is skipped with a one-line warning naming
+both plugins; a third-party plugin whose hook raises is reported and its contributions are
+skipped.
 
 A plugin implements any subset::
 

@@ -8,6 +8,7 @@ seat holds, and the ledger refuses it anyway).
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 import attrs
@@ -34,17 +35,23 @@ class LedgerEntry:
         return attrs.asdict(self)
 
 
-class Ledger:
-    """Balances per account and, unless ``keep_entries`` is false, every entry.
+RECENT = 1_000
+"""Entries a ledger keeps: the most recent ones (every one of a short table)."""
 
-    A long simulation keeps only the balances and per-reason totals (``totals``), which is
-    what it reports; a table that is watched or logged keeps every entry.
+
+class Ledger:
+    """Balances per account, per-reason running totals (``totals``) and, unless
+    ``keep_entries`` is false, the most recent :data:`RECENT` entries.
+
+    Memory stays flat however long a table plays: the whole record of a table is its event
+    log (every chip movement is a ``chips`` event, written as it happens), never the ledger.
+    A long simulation keeps no entries at all.
     """
 
     def __init__(self, balances: dict[str, int], *, keep_entries: bool = True) -> None:
         self.balances: dict[str, int] = {HOUSE: 0, **balances}
         self.initial_total = sum(self.balances.values())
-        self.entries: list[LedgerEntry] | None = [] if keep_entries else None
+        self.entries: deque[LedgerEntry] | None = deque(maxlen=RECENT) if keep_entries else None
         self.totals: dict[str, int] = {}
 
     def transfer(self, round_: int, account: str, amount: int, reason: str) -> None:

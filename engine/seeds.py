@@ -25,6 +25,8 @@ from array import array
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
+from croupier.engine.errors import CroupierError, shown
+
 T = TypeVar("T")
 
 SEED_BITS = 63
@@ -40,9 +42,10 @@ def draw_seed() -> int:
 
 
 def check_seed(seed: object) -> int:
-    """Return ``seed`` if it is a non-negative integer, else raise a clear ``ValueError``."""
+    """Return ``seed`` if it is a non-negative integer, else raise a one-line
+    :class:`CroupierError` (a seed is user input, like every other bad input)."""
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"a seed must be a non-negative integer, not {seed!r}")
+        raise CroupierError(f"a seed must be a non-negative integer, not {shown(seed)}")
     return seed
 
 

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from croupier.engine.errors import CroupierError
 from croupier.engine.seeds import Stream, check_seed, draw_seed
 
 
@@ -86,8 +87,10 @@ def test_seed_checks():
     assert 0 <= draw_seed() < 2**63
     assert draw_seed() != draw_seed()
     for bad in (-1, 1.5, "3", True, None):
-        with pytest.raises(ValueError):
+        with pytest.raises(CroupierError, match="a seed must be a non-negative integer"):
             check_seed(bad)
+    with pytest.raises(CroupierError, match=r"not '1{36}\.\.\.$"):
+        check_seed("1" * 10_000)  # a stranger's text is quoted short
     with pytest.raises(ValueError):
         Stream(1, ("a/b",))
     with pytest.raises(ValueError):

@@ -275,12 +275,20 @@ def test_bad_logs_are_one_line_errors(manager):
         replay(manager, ["{"])
 
 
-def check_ledger(ledger, chips):
+def check_ledger(ledger, chips, events=None):
+    """Balances conserved and non-negative, and equal to the start plus every movement:
+    the ledger's own entries for a short table, the ``chips`` events for a long one (the
+    ledger keeps only its recent entries)."""
     assert ledger.conserved()
     assert all(balance >= 0 for account, balance in ledger.balances.items() if account != "house")
     moved = {account: 0 for account in ledger.balances}
-    for entry in ledger.entries:
-        moved[entry.account] += entry.amount
+    if events is None:
+        for entry in ledger.entries:
+            moved[entry.account] += entry.amount
+    else:
+        for event in events:
+            if event.kind == "chips":
+                moved[f"seat-{event.seat}"] += event.amount
     for i, start in enumerate(chips):
         assert ledger.balances[f"seat-{i + 1}"] == start + moved[f"seat-{i + 1}"]
 
@@ -290,10 +298,12 @@ def test_chips_are_conserved_over_thousands_of_hands(name):
     rules = MANAGER.rule_sets.get(name).rules
     rng = random.Random(name)
     chips = [10**5] * 7
-    table = Table(MANAGER, rules, 5, [RandomPlayer(rng) for _ in range(7)], chips=chips)
+    events: list = []
+    players = [RandomPlayer(rng) for _ in range(7)]
+    table = Table(MANAGER, rules, 5, players, chips=chips, listeners=[events.append])
     assert trio.run(table.play, 300) == 300
-    assert sum(1 for e in table.ledger.entries if e.reason == "bet") == 2100
-    check_ledger(table.ledger, chips)
+    assert sum(1 for e in events if e.kind == "chips" and e.reason == "bet") == 2100
+    check_ledger(table.ledger, chips, events)
 
 
 def _whimsical(hand, upcard, legal):
@@ -319,3 +329,22 @@ async def test_both_flows_agree_on_every_action(name):
     reasons = {e.reason for e in core.ledger.entries}
     if name == "vegas-s17":
         assert {"bet", "double", "split", "surrender"} <= reasons
+
+
+def test_a_long_tables_ledger_keeps_running_totals_not_every_entry(manager):
+    """A table that plays for hours must not grow: the ledger keeps the recent entries and
+    running totals, and the totals still account for every chip."""
+    from croupier.engine.ledger import RECENT
+    from croupier.engine.simulate import run_rounds
+    from croupier.engine.table import build_core
+
+    rules = manager.rule_sets.get("vegas-s17").rules
+    core = build_core(manager, rules, 5, [10**9] * 3)
+    lim17 = manager.strategy("lim17", rules)
+    run_rounds(core, [lim17] * 3, 2_000)
+    ledger = core.ledger
+    assert ledger.entries is not None and len(ledger.entries) == RECENT
+    assert ledger.entries[-1].round == 2_000
+    seats = sum(ledger.balances[f"seat-{i}"] for i in (1, 2, 3)) - 3 * 10**9
+    assert sum(ledger.totals.values()) == seats == -ledger.balances["house"]
+    assert ledger.conserved()
