@@ -28,7 +28,7 @@ import trio
 
 from croupier.engine.players import Player
 from croupier.engine.rules import BlackjackRules, rules_from_options
-from croupier.engine.table import DECISION_TIME
+from croupier.engine.table import DECISION_TIME, resolve_rules
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.prepare import strategy_player
@@ -183,6 +183,7 @@ class TableService(Service):
         table_rules = rules_from_options(base, options)
         if table_rules.decks is None:
             raise RpcError(Code.BAD_INPUT, "a table needs a finite number of decks")
+        resolve_rules(server.manager, table_rules)  # unknown dealer or betting: unknown-name
         if seed is None:
             seed = server.derive_seed("table")
         elif not 0 <= seed <= MAX_SEED:

@@ -20,6 +20,7 @@ import trio
 
 from croupier.engine import Strategy
 from croupier.engine.rules import rules_from_options
+from croupier.engine.table import resolve_rules
 from croupier.engine.tournament import HANDS, MAX_FAULTS, ROUNDS, TOURNEYS, TournamentConfig
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
@@ -50,6 +51,7 @@ def _config(
     rules = rules_from_options(base, options)
     if rules.decks is None:
         raise RpcError(Code.BAD_INPUT, "a tournament needs a finite number of decks")
+    resolve_rules(server.manager, rules)  # an unknown dealer or betting: unknown-name, now
     return TournamentConfig(rules=rules, seed=seed, **settings)
 
 

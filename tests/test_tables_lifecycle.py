@@ -205,3 +205,21 @@ async def test_a_watcher_that_went_away_leaves_no_task_behind(served):
         with trio.fail_after(5):
             while pumps():
                 await trio.sleep(0.02)
+
+
+@pytest.mark.parametrize("method", ["table.create", "tournament.start"])
+@pytest.mark.parametrize("option", [{"dealer": "nope"}, {"betting": "h17x"}])
+async def test_an_unknown_dealer_or_betting_is_refused_at_create(nursery, method, option):
+    """It used to be accepted: the table then ended with 'internal error' and a tournament
+    failed at its first table, telling clients the server was shutting down."""
+    server = await start_table_server(nursery)
+    params = {"rules": "vegas-s17", "options": option}
+    if method == "table.create":
+        params.update(fill=["lim17"], rounds=1)
+    else:
+        params.update(bots=["lim17"], tourneys=1, rounds=1, hands=1)
+    async with connect("127.0.0.1", server.port, name="c") as c:
+        with pytest.raises(RpcError, match="unknown (dealer rules|betting scheme)") as exc:
+            await c.call_named(method, params)
+        assert exc.value.code == Code.UNKNOWN_NAME
+        assert await c.call("ping") == "pong"
