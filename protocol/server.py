@@ -13,6 +13,7 @@ import contextlib
 import itertools
 import logging
 import signal
+import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
@@ -140,6 +141,7 @@ class Server:
         seed: int,
         limits: ServerLimits = ServerLimits(),
         services: Iterable[Service] | None = None,
+        first_game_id: int = 1,
     ) -> None:
         from croupier.protocol.services import default_services
 
@@ -170,7 +172,7 @@ class Server:
         self.state: dict[str, Any] = {}
         """What services keep server-wide, by key (as ``Connection.state`` per connection)."""
         self._ids = itertools.count(1)
-        self._game_ids = itertools.count(1)
+        self._game_ids = itertools.count(first_game_id)
         self._accept_scope: trio.CancelScope | None = None
         self._tasks: trio.Nursery | None = None
         self._stopping = False
@@ -352,6 +354,22 @@ async def listen(host: str, port: int) -> list[trio.SocketListener]:
         raise CroupierError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
+ID_EPOCH = 1_767_225_600
+"""2026-01-01 00:00 UTC: ``croupier serve`` numbers its tables and tournaments from the
+milliseconds since then at its start."""
+
+
+def time_based_first_id(now: float | None = None) -> int:
+    """The first table or tournament id of a server started at ``now`` (default: now).
+
+    A restarted server must not hand out an id an earlier run gave to someone else's table
+    (an old client would then act on a stranger's table). Until the journal keeps the last
+    id, ids start from the start time in milliseconds: a new run starts above every id of a
+    previous run unless that run created more tables than milliseconds passed between the
+    two starts."""
+    return max(1, int(((time.time() if now is None else now) - ID_EPOCH) * 1000))
+
+
 async def run_server(
     manager: PluginManager,
     *,
@@ -372,7 +390,7 @@ async def run_server(
         seed = draw_seed()
         if on_seed is not None:
             on_seed(seed)
-    server = Server(manager, seed=seed, limits=limits)
+    server = Server(manager, seed=seed, limits=limits, first_game_id=time_based_first_id())
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
 

@@ -271,3 +271,16 @@ async def test_200_concurrent_connections(served):
     assert len(results) == 200
     for i, drawn in results[::20]:
         assert drawn == manager.randomizer("tetromino", Stream(i)).deal(3)
+
+
+def test_a_restarted_server_never_hands_out_an_earlier_runs_ids():
+    """`croupier serve` numbered tables from 1 on every start, so an old id named a new
+    stranger's table; ids now start from the start time in milliseconds."""
+    from croupier.protocol.server import ID_EPOCH, time_based_first_id
+
+    first = time_based_first_id(ID_EPOCH + 86_400)
+    assert first == 86_400_000
+    # a run that made 5,000 tables in its 10 s ends below the next run's first id
+    assert first + 5_000 < time_based_first_id(ID_EPOCH + 86_410)
+    assert time_based_first_id() > time_based_first_id(ID_EPOCH)  # today is after 2026-01-01
+    assert time_based_first_id() < 2**53  # exact in every client's numbers (JavaScript too)
