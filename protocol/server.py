@@ -10,6 +10,7 @@ services, so new method groups (tables, tournaments) plug in without touching th
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import itertools
 import logging
 import signal
@@ -119,6 +120,19 @@ def _peer(stream: trio.abc.Stream) -> str:
         return f"{host}:{port}"
     except (AttributeError, OSError, ValueError):
         return "?"
+
+
+def exposed(addresses: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The bound addresses other machines can reach (anything but loopback)."""
+    found = []
+    for host, port in addresses:
+        try:
+            loopback = ipaddress.ip_address(host.split("%")[0]).is_loopback
+        except ValueError:
+            loopback = False
+        if not loopback:
+            found.append((host, port))
+    return found
 
 
 def to_rpc_error(exc: CroupierError) -> RpcError:
@@ -233,6 +247,16 @@ class Server:
                 log.info(
                     "listening on %s (protocol %d, seed %d)", where, PROTOCOL_VERSION, self.seed
                 )
+                for host, port in exposed(self.addresses):
+                    log.warning(
+                        "WARNING: %s:%d is reachable from other machines and croupier has no "
+                        "authentication: anyone who can connect can create tables, take free "
+                        "seats and use the solvers. Put it behind a firewall, an SSH tunnel or "
+                        "a TLS proxy that checks client certificates (README: 'Exposing a "
+                        "server'), or serve on 127.0.0.1",
+                        host,
+                        port,
+                    )
                 task_status.started(self.addresses)
                 await trio.serve_listeners(self._handle, listeners, handler_nursery=connections)
             for listener in listeners:

@@ -284,3 +284,18 @@ def test_a_restarted_server_never_hands_out_an_earlier_runs_ids():
     assert first + 5_000 < time_based_first_id(ID_EPOCH + 86_410)
     assert time_based_first_id() > time_based_first_id(ID_EPOCH)  # today is after 2026-01-01
     assert time_based_first_id() < 2**53  # exact in every client's numbers (JavaScript too)
+
+
+async def test_a_server_reachable_from_other_machines_warns_loudly(nursery, caplog):
+    from croupier.protocol.server import exposed
+
+    assert exposed([("127.0.0.1", 1), ("::1", 2), ("0.0.0.0", 3), ("192.0.2.7", 4)]) == [
+        ("0.0.0.0", 3),
+        ("192.0.2.7", 4),
+    ]
+    server, _ = make_server()
+    with caplog.at_level("WARNING", logger="croupier"):
+        await nursery.start(server.serve, "0.0.0.0", 0)
+    (warning,) = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert "reachable from other machines" in warning and "no authentication" in warning
+    server.stop()
