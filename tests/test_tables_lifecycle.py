@@ -219,7 +219,7 @@ async def test_an_unknown_dealer_or_betting_is_refused_at_create(nursery, method
     else:
         params.update(bots=["lim17"], tourneys=1, rounds=1, hands=1)
     async with connect("127.0.0.1", server.port, name="c") as c:
-        with pytest.raises(RpcError, match="unknown (dealer rules|betting scheme)") as exc:
+        with pytest.raises(RpcError, match=r"unknown (dealer rules|betting scheme)") as exc:
             await c.call_named(method, params)
         assert exc.value.code == Code.UNKNOWN_NAME
         assert await c.call("ping") == "pong"
