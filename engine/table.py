@@ -17,6 +17,8 @@ card is dealt as ``"#"`` and revealed by a ``reveal`` event).
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable, Sequence
 from typing import cast
 
@@ -105,14 +107,16 @@ class Table:
         self.listeners = list(listeners)
         self.core = build_core(manager, rules, seed, chips, emit=self._emit)
         self._pending: trio.CancelScope | None = None  # the decision being waited for
+        self._cutoff = math.inf  # no decision waits past this time (trio's clock)
 
     def limit_decisions(self, seconds: float) -> None:
-        """From now on give every decision at most ``seconds``, the one being waited for
-        included (counted from now): a table with no time limit (a person at the terminal)
-        must still finish its hand when the server shuts down."""
-        self.decision_time = min(self.decision_time, seconds)
+        """Every decision from now on, the one being waited for included, ends within
+        ``seconds`` from now *in all*: a shutdown's grace bounds the rest of the hand, not
+        each of its decisions, and a table with no time limit (a person at the terminal)
+        still finishes its hand."""
+        self._cutoff = min(self._cutoff, trio.current_time() + seconds)
         if self._pending is not None:
-            self._pending.deadline = min(self._pending.deadline, trio.current_time() + seconds)
+            self._pending.deadline = min(self._pending.deadline, self._cutoff)
 
     @property
     def ledger(self) -> Ledger:
@@ -146,7 +150,8 @@ class Table:
         for _ in range(self.attempts):
             observation = self.core.observe(decision, refused)
             answer: object = None
-            with trio.move_on_after(self.decision_time) as scope:
+            deadline = min(trio.current_time() + self.decision_time, self._cutoff)
+            with trio.move_on_at(deadline) as scope:
                 self._pending = scope
                 try:
                     answer = cast(object, await player.decide(observation))
@@ -155,6 +160,8 @@ class Table:
                 finally:
                     self._pending = None
             if scope.cancelled_caught:
+                if scope.deadline >= self._cutoff:
+                    return self._default(decision, "no time left: the table is stopping")
                 return self._default(decision, f"timeout after {self.decision_time:g}s")
             if isinstance(answer, Action):
                 refused = check_action(decision, answer)

@@ -76,7 +76,8 @@ class ServerLimits:
     decision_timeout: float = 10.0
     """Default time limit of a call the server makes to a client (``decide``)."""
     shutdown_grace: float = 5.0
-    """Seconds in-flight requests get to finish on shutdown."""
+    """Seconds a shutdown gives, in all, to the hands in progress and the requests in
+    flight (then every client is told ``shutdown`` and closed)."""
     max_tables: int = 16
     """Open tables, server-wide (``croupier serve --tables``; used by the tables service)."""
 
@@ -190,6 +191,7 @@ class Server:
         self._accept_scope: trio.CancelScope | None = None
         self._tasks: trio.Nursery | None = None
         self._stopping = False
+        self._shutdown_deadline: float | None = None
 
     def next_game_id(self) -> int:
         """The id of a new table or tournament. One counter serves both, so the first
@@ -275,9 +277,17 @@ class Server:
     def stopping(self) -> bool:
         return self._stopping
 
+    def shutdown_left(self) -> float:
+        """Seconds left of the shutdown's grace (all of it before :meth:`stop`): one bound
+        for the whole shutdown, hands in progress and in-flight requests alike."""
+        if self._shutdown_deadline is None:
+            return self.limits.shutdown_grace
+        return max(0.0, self._shutdown_deadline - trio.current_time())
+
     def stop(self) -> None:
         """Begin a graceful shutdown (safe to call from any task, more than once)."""
         if not self._stopping:
+            self._shutdown_deadline = trio.current_time() + self.limits.shutdown_grace
             self._stopping = True
             log.info("shutting down: %d connection(s) open", len(self.connections))
         if self._accept_scope is not None:
@@ -291,7 +301,7 @@ class Server:
                 log.exception("service %s failed to shut down", type(service).__name__)
 
         async def close(conn: Connection) -> None:
-            await conn.session.drain(self.limits.shutdown_grace)
+            await conn.session.drain(self.shutdown_left())
             with trio.move_on_after(1.0):
                 with contextlib.suppress(RpcError):
                     await conn.session.notify(SHUTDOWN_NOTIFICATION, [])

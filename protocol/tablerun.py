@@ -347,13 +347,13 @@ class ServerTable:
         self.done.set()
 
     def stop(self) -> None:
-        """Finish after the hand in progress (a waiting table finishes at once); from now on
-        a decision waits at most the server's ``shutdown_grace``, so a table with no time
-        limit cannot hold the shutdown up for ever."""
+        """Finish after the hand in progress (a waiting table finishes at once); the rest of
+        the hand has what is left of the server's shutdown grace, in all, so neither a table
+        with no time limit nor a row of silent players can hold the shutdown up."""
         self.stop_requested = True
         self.seat_changed()
         if self.engine is not None:
-            self.engine.limit_decisions(self.server.limits.shutdown_grace)
+            self.engine.limit_decisions(self.server.shutdown_left())
         if self.state == "waiting":
             self.finish("the server is shutting down")
 

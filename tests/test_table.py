@@ -348,3 +348,27 @@ def test_a_long_tables_ledger_keeps_running_totals_not_every_entry(manager):
     seats = sum(ledger.balances[f"seat-{i}"] for i in (1, 2, 3)) - 3 * 10**9
     assert sum(ledger.totals.values()) == seats == -ledger.balances["house"]
     assert ledger.conserved()
+
+
+async def test_a_stopping_tables_decisions_share_one_deadline(autojump_clock):
+    """SIGTERM's grace bounds the rest of the hand, not each decision: three silent seats
+    took three graces (10.6 s for one silent player's hand at a server)."""
+
+    class Silent:
+        async def decide(self, observation):
+            if observation.phase == "bet":
+                return Action("bet", observation.min_bet)
+            await trio.sleep_forever()
+
+    rules = MANAGER.rule_sets.get("vegas-s17").rules.evolve(insurance=False, surrender="none")
+    events: list = []
+    table = Table(MANAGER, rules, 8, [Silent()] * 3, decision_time=10, listeners=[events.append])
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(table.play_round)
+        await trio.sleep(1)  # seat 1 is thinking
+        start = trio.current_time()
+        table.limit_decisions(2.0)
+    assert trio.current_time() - start == pytest.approx(2.0)
+    defaults = [e for e in events if e.kind == "default"]
+    assert len(defaults) >= 2 and {e.seat for e in defaults} >= {1, 2}
+    assert all(e.reason == "no time left: the table is stopping" for e in defaults)
