@@ -18,7 +18,6 @@ card is dealt as ``"#"`` and revealed by a ``reveal`` event).
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable, Sequence
 from typing import cast
 
