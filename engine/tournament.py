@@ -229,29 +229,42 @@ class Tournament:
 
     def next_jobs(self) -> list[TableJob]:
         """The tables of the next round of every run still going (empty when finished)."""
-        if self.finished:
+        if not self.begin_round():
             return []
+        return [job for t in range(1, len(self.runs) + 1) for job in self.tourney_jobs(t)]
+
+    def begin_round(self) -> bool:
+        """Start the next round; False when the tournament is finished."""
+        if self.finished:
+            return False
         self.round += 1
+        return True
+
+    def tourney_jobs(self, t: int) -> list[TableJob]:
+        """The tables of tourney ``t`` (1-based) in the current round: none once its run is
+        over, which is decided here when nobody in it can play on."""
+        run = self.runs[t - 1]
+        if run.over:
+            return []
+        live = self.live(run)
+        if not live:
+            run.over = True
+            return []
         config = self.config
         root = Stream(config.seed)
+        names = (f"tourney-{t}", f"round-{self.round}")
+        tables = seat(root.child(*names, "seating"), live, config.table_size)
         jobs = []
-        for t, run in enumerate(self.runs, 1):
-            if run.over:
-                continue
-            live = self.live(run)
-            if not live:
-                run.over = True
-                continue
-            names = (f"tourney-{t}", f"round-{self.round}")
-            tables = seat(root.child(*names, "seating"), live, config.table_size)
-            for k, bots in enumerate(tables, 1):
-                table_seed = root.child(*names, f"table-{k}").getrandbits(SEED_BITS)
-                chips = tuple(run.chips[b] for b in bots)
-                jobs.append(TableJob(t, self.round, k, table_seed, bots, chips))
+        for k, bots in enumerate(tables, 1):
+            table_seed = root.child(*names, f"table-{k}").getrandbits(SEED_BITS)
+            chips = tuple(run.chips[b] for b in bots)
+            jobs.append(TableJob(t, self.round, k, table_seed, bots, chips))
         return jobs
 
     def apply(self, results: Sequence[TableResult]) -> list[dict[str, Any]]:
-        """Book a round's results (in job order); the disqualifications it caused."""
+        """Book results of the current round (in job order; a round may be booked in
+        parts, since each bot sits at one table a round); the disqualifications they
+        caused."""
         touched = set()
         for result in results:
             job = result.job
@@ -280,7 +293,8 @@ class Tournament:
                     )
                     run.house += run.chips[bot]
                     run.chips[bot] = 0
-        for run in self.runs:
+        for t in touched:  # only a touched run's chips moved
+            run = self.runs[t - 1]
             total = sum(run.chips) + run.house
             self.conserved = self.conserved and total == len(self.names) * (
                 self.config.rules.starting_chips

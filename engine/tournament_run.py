@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import multiprocessing
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from functools import partial
@@ -145,14 +145,15 @@ async def _play_job(
         return await play_table(manager, config, job, players, log=log)
 
 
-async def _play_into(
-    results: dict[int, TableResult],
-    i: int,
-    limiter: trio.CapacityLimiter,
-    job: tuple[PluginManager, TournamentConfig, Sequence[Entry], TableJob, bool],
+async def _play_some(
+    order: Iterator[int],
+    results: list[TableResult | None],
+    work: tuple[PluginManager, TournamentConfig, Sequence[Entry], list[TableJob], bool],
 ) -> None:
-    async with limiter:
-        results[i] = await _play_job(*job)
+    """Play the tables ``order`` hands out until there are none left."""
+    manager, config, entries, jobs, log = work
+    for i in order:
+        results[i] = await _play_job(manager, config, entries, jobs[i], log)
 
 
 _WORKER_MANAGER: PluginManager | None = None
@@ -170,6 +171,8 @@ def _worker_job(
 
 
 Progress = Callable[[int], None]
+SLICE = 500
+"""Tables built or booked between two checkpoints of :func:`play_tournament`."""
 
 
 def _book(
@@ -191,10 +194,6 @@ def _book(
         progress(runs_before)
 
 
-def _live_runs(tournament: Tournament) -> int:
-    return sum(not run.over for run in tournament.runs)
-
-
 async def play_tournament(
     manager: PluginManager,
     config: TournamentConfig,
@@ -205,24 +204,41 @@ async def play_tournament(
     progress: Progress | None = None,
 ) -> TournamentResult:
     """Play the tournament in this trio loop; ``progress(n)`` after each round, with the
-    number of runs that played it (``tourneys * rounds`` in all, fewer if runs end early)."""
+    number of runs that played it (``tourneys * rounds`` in all, fewer if runs end early).
+
+    A round's tables are played by at most ``concurrency`` tasks pulling them in turn, and
+    building and booking them yields to the loop every :data:`SLICE` tables: a tournament
+    of ten thousand tourneys neither freezes a server nor takes long to cancel.
+    """
     tournament = Tournament(config, [e.name for e in entries])
     if write is not None:
         write(_header(config, tournament.names))
-    limiter = trio.CapacityLimiter(max(1, concurrency))
-    while jobs := tournament.next_jobs():
-        results: dict[int, TableResult] = {}
+    log = write is not None
+    while tournament.begin_round():
+        jobs: list[TableJob] = []
+        since = 0
+        for t in range(1, len(tournament.runs) + 1):
+            jobs.extend(tournament.tourney_jobs(t))
+            if len(jobs) - since >= SLICE:
+                since = len(jobs)
+                await trio.sleep(0)
+        runs_before = len({job.tourney for job in jobs})
+        results: list[TableResult | None] = [None] * len(jobs)
+        order = iter(range(len(jobs)))  # the tasks share it: each table is played once
         async with trio.open_nursery() as nursery:
-            for i, job in enumerate(jobs):
+            for _ in range(min(max(1, concurrency), len(jobs))):
                 nursery.start_soon(
-                    _play_into,
-                    results,
-                    i,
-                    limiter,
-                    (manager, config, entries, job, write is not None),
+                    _play_some, order, results, (manager, config, entries, jobs, log)
                 )
-        done = [results[i] for i in range(len(jobs))]
-        _book(tournament, done, write, progress, len({j.tourney for j in jobs}))
+        done = [r for r in results if r is not None]
+        if write is not None:  # the log books a round at once, as the local runner does
+            _book(tournament, done, write, progress, runs_before)
+            continue
+        for start in range(0, len(done), SLICE):
+            tournament.apply(done[start : start + SLICE])
+            await trio.sleep(0)
+        if progress is not None:
+            progress(runs_before)
     return _finish(tournament, write)
 
 
