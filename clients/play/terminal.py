@@ -94,6 +94,9 @@ class Screen:
         self.fd = fd
         self.charset = charset
         self.colors = curses.has_colors()
+        self.closed = False
+        """Set when the curses session ends: painting then would put the terminal back in
+        curses' mode (no echo, no newline translation) behind the person's shell."""
         self._attrs: dict[str, int] = {}
         if self.colors:
             curses.start_color()
@@ -114,6 +117,8 @@ class Screen:
 
     def resize(self) -> None:
         """Take the terminal's new size (after SIGWINCH)."""
+        if self.closed:
+            return
         try:
             columns, lines = os.get_terminal_size(self.fd)
         except OSError:
@@ -122,6 +127,8 @@ class Screen:
         self.window.clear()
 
     def paint(self, spans: list[Span]) -> None:
+        if self.closed:  # a late redraw (a cancelled decision's cleanup): the game is gone
+            return
         width, height = self.size()
         self.window.erase()
         for span in spans:
@@ -152,13 +159,17 @@ def open_screen(fd: int, charset: str | None = None) -> Iterator[Screen]:
         window = curses.initscr()
     except curses.error as exc:
         raise CroupierError(f"cannot use this terminal ({exc}); check TERM") from None
+    screen: Screen | None = None
     try:
         curses.noecho()
         curses.cbreak()
         with contextlib.suppress(curses.error):  # terminals without an invisible cursor
             curses.curs_set(0)
-        yield Screen(window, fd, charset or preferred_charset())
+        screen = Screen(window, fd, charset or preferred_charset())
+        yield screen
     finally:
+        if screen is not None:
+            screen.closed = True
         curses.nocbreak()
         curses.echo()
         curses.endwin()
