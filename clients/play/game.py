@@ -99,11 +99,28 @@ class Game:
                 self.end("lost")
                 return
             for key in decoder.feed(data):
-                if too_small(*self.screen.size()):
-                    if key.upper() == "Q":  # the only key heeded while the table is hidden
-                        self.end("quit")
-                    continue
-                self._send.send_nowait(key)
+                self.press(key)
+
+    def press(self, key: str) -> None:
+        """A key from the terminal: for the prompt on screen, if there is one."""
+        if too_small(*self.screen.size()):
+            if key.upper() == "Q":  # the only key heeded while the table is hidden
+                self.end("quit")
+        elif self.prompt is None:
+            # no question on screen (other seats play, or the server took the decision
+            # back): kept, the key would answer a later prompt the person has not seen
+            if key.upper() == "Q" and self.view.at_stake == 0:
+                self.end("quit")
+        else:
+            self._send.send_nowait(key)
+
+    def drop_keys(self) -> None:
+        """Forget keys not yet read: a new decision is answered by keys pressed for it."""
+        while True:
+            try:
+                self._keys.receive_nowait()
+            except trio.WouldBlock:
+                return
 
     async def watch_signals(self, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Handle signals; started (``nursery.start``) before the first drawing, so no
@@ -163,16 +180,26 @@ class PersonPlayer:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.last_bet: int | None = None
+        self._asked = 0
 
     async def decide(self, observation: Observation) -> Action:
+        """The person's answer. A decision withdrawn (cancelled: at a server table, the
+        server gave up on it) takes its prompt away, unless a newer decision's is up."""
+        self._asked += 1
+        asked = self._asked
         self.game.view.observe(observation)
+        self.game.drop_keys()
+        view = self.game.view
         notes = (f"The table refused that: {observation.refused}",) if observation.refused else ()
+        if view.notice is not None:  # the server answered the last decision: say so
+            notes, view.notice = (view.notice, *notes), None
         try:
             if observation.phase == "bet":
                 return await self._bet(observation, notes)
             return await self._choose(observation, notes)
         finally:
-            self.game.ask(None)
+            if asked == self._asked:  # else the prompt on screen is a newer decision's
+                self.game.ask(None)
 
     async def _bet(self, observation: Observation, notes: tuple[str, ...]) -> Action:
         low, high = observation.min_bet, observation.max_bet
@@ -247,6 +274,8 @@ class PersonPlayer:
 
     async def _confirm_quit(self) -> bool:
         stake = self.game.view.at_stake
+        if stake == 0:  # nothing to forfeit: no question
+            return True
         question = f"Quit now and forfeit the {stake} chips on the table?"
         self.game.ask(Prompt(question, (("Y", "Yes, quit"), ("N", "No, play on"))))
         while True:
@@ -259,7 +288,8 @@ class PersonPlayer:
         assert hint is not None
         self.game.ask(Prompt("Working out the exact value of every action...", ()))
         try:
-            lines = await trio.to_thread.run_sync(hint, observation)
+            # abandoned if the decision is withdrawn: the hint is pure computation
+            lines = await trio.to_thread.run_sync(hint, observation, abandon_on_cancel=True)
         except CroupierError as exc:
             lines = [f"No hint: {exc}"]
         return tuple(lines)

@@ -64,16 +64,47 @@ class RemoteSeat:
         self.game: Game | None = None
         self.person: PersonPlayer | None = None
         self.table: int | None = None
+        self.seat: int | None = None
+        self._pending: trio.CancelScope | None = None
+        self._done = trio.Event()
+        self._done.set()
         self.token: str | None = None
         self.final: dict[str, Any] | None = None
         self.changed = trio.Event()
         self.server_stopped = False
 
     async def decide(self, table: int, observation: Any) -> dict[str, Any]:
+        """Answer the server's ``decide`` with the person's keys. Only one decision is on
+        screen: a newer one, or the server giving up on this one (its ``default`` event),
+        withdraws it (see :meth:`withdraw`), and the keys go to the next decision only."""
         if self.person is None:
             raise RpcError(Code.INTERNAL_ERROR, "not seated yet")
-        action = await self.person.decide(Observation.from_dict(observation))
+        self.withdraw()  # a decision still on screen is one the server no longer waits for
+        done = self._done = trio.Event()
+        with trio.CancelScope() as scope:
+            self._pending = scope
+            try:
+                action = await self.person.decide(Observation.from_dict(observation))
+            finally:
+                if self._pending is scope:
+                    self._pending = None
+                done.set()
+        if scope.cancelled_caught:  # the server stopped waiting: this reply is never read
+            raise RpcError(Code.INTERNAL_ERROR, "the decision was withdrawn")
         return action.to_dict()
+
+    def withdraw(self) -> None:
+        """Take the decision on screen (if any) back: its prompt goes and its keys end."""
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+
+    async def withdrawn(self) -> None:
+        """Withdraw the decision on screen and wait until its prompt is gone (before the
+        screen closes: a redraw after that would leave the terminal in curses' mode)."""
+        self.withdraw()
+        with trio.move_on_after(LEAVE_TIME):
+            await self._done.wait()
 
     async def notified(self, method: str, params: Any) -> None:
         if method == "shutdown":
@@ -82,8 +113,12 @@ class RemoteSeat:
             return
         if not isinstance(params, list) or len(params) != 2 or params[0] != self.table:
             return
-        if method == "table.event" and self.game is not None:
-            self.game.on_event(Event.from_dict(params[1]))
+        if method == "table.event" and self.game is not None and self.game.ended is None:
+            # (after the end, the tally is the person's: what the seat did while theirs)
+            event = Event.from_dict(params[1])
+            if event.kind == "default" and event.seat == self.seat:
+                self.withdraw()  # the server played the default: that prompt is void
+            self.game.on_event(event)
         elif method == "table.status" and params[1].get("state") == "finished":
             self.final = params[1]
             self.changed.set()
@@ -149,7 +184,7 @@ async def play_remote(
         on_notification=me.notified,
     ) as client:
         info, seat = await me.find_table(client)
-        me.table = int(info["table"])
+        me.table, me.seat = int(info["table"]), seat
         rules = rules_from_options(BlackjackRules(), dict(info["rules"]))
         hint = make_hint(rules)
         chips = int(info["chips"][seat - 1])
@@ -159,9 +194,12 @@ async def play_remote(
             game = Game(screen, view, hint)
             me.game, me.person = game, PersonPlayer(game)
             await game.session(lambda: me.play(client, game, seat))
+            # the seat is given up before its pending decision is withdrawn: a withdrawn
+            # decision is one the table plays its default for, not the person's any more
             if me.token is not None and game.ended in ("quit", "interrupted", "lost"):
                 with trio.move_on_after(LEAVE_TIME), contextlib.suppress(Exception):
                     await client.call("table.leave", me.token)
+            await me.withdrawn()
         if game.ended == "disconnected":
             lost = "the server shut down" if me.server_stopped else _reason(client)
     return Outcome(game.ended or "quit", view.tally, info, lost)

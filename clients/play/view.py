@@ -96,6 +96,10 @@ class TableView:
         self._cards_round = 0
         self._round_chips = chips
         self.bets_seen: set[int] = set()
+        self.phase: str | None = None
+        self.min_bet = 0
+        self.notice: str | None = None
+        """Said with the person's next prompt (the default the server played for them)."""
         self._won = self._lost = self._pushed = 0
 
     # -- what the screen asks ---------------------------------------------------------------
@@ -115,8 +119,9 @@ class TableView:
 
     @property
     def at_stake(self) -> int:
-        """Chips on the table in the person's unsettled hands."""
-        return sum(h.stake for h in self.my_hands if h.outcome is None)
+        """Chips on the table in the person's unsettled hands (or bet, not yet dealt)."""
+        unsettled = sum(h.stake for h in self.my_hands if h.outcome is None)
+        return unsettled + self.bets.get(self.seat, 0)
 
     def say(self, line: str) -> None:
         """Add a line to the narration (the status line shows the newest)."""
@@ -128,6 +133,7 @@ class TableView:
         """Take the chips, the round and the hand to play from an observation."""
         self.chips = observation.chips
         self.round = observation.round
+        self.phase, self.min_bet = observation.phase, observation.min_bet
         if observation.phase == "play":  # the hand to play (a split hand's turn has come)
             self.acting = (observation.seat, observation.hand)
 
@@ -151,6 +157,10 @@ class TableView:
             self._chips(event)
         elif kind == "settle" and event.seat is not None:
             self._settle(event)
+        elif kind == "default" and event.seat == self.seat:
+            self.notice = default_text(self.phase, self.min_bet, event.reason)
+            self.say(self.notice)
+            return
         line = narrate(event, self.seat)
         if line:
             self.say(line)
@@ -228,6 +238,23 @@ def round_result(net: int) -> str:
     return "Round over: you break even"
 
 
+_DEFAULTS = {
+    "bet": "the dealer bet the minimum ({}) for you",
+    "play": "the dealer stood for you",
+    "insurance": "no insurance for you",
+    "surrender": "no surrender for you",
+}
+
+
+def default_text(phase: str | None, min_bet: int, reason: str | None) -> str:
+    """What the table's default for the person's decision in ``phase`` did, and why:
+    "Time ran out: the dealer stood for you"."""
+    what = _DEFAULTS.get(phase or "", "the table played its default for you").format(min_bet)
+    if reason is None or reason.startswith("timeout"):
+        return f"Time ran out: {what}"
+    return f"The table played for you ({reason}): {what}"
+
+
 _OUTCOMES = {
     "win": "win",
     "natural": "win with a blackjack",
@@ -269,5 +296,8 @@ def narrate(event: Event, me: int) -> str | None:
         return f"{who}: {outcome} ({event.total})"
     if kind in ("round", "end", "chips"):
         return None
+    if kind == "default":
+        why = "ran out of time" if (event.reason or "").startswith("timeout") else event.reason
+        return f"{who} {why}: the table played its default"
     text = event.describe()
     return text[:1].upper() + text[1:]
