@@ -2,13 +2,15 @@
 
 The same :class:`~croupier.clients.play.game.Game`, view and
 :class:`~croupier.clients.play.game.PersonPlayer` as a local game; only the driver
-differs. The connection says ``hello`` as a bot, creates a one-seat table with no time
-limit (``decision_time`` nil) or looks table T up, opens the screen, then takes the seat:
-the server's ``decide`` calls are answered by the person's player and the table's
-``table.event`` notifications feed the view. The session ends as a local one does, plus
-``finished`` (the table finished: its ``reason`` is shown) and ``disconnected`` (the
-connection was lost; :attr:`RemoteSeat.lost` says why). On Q and Ctrl-C the seat is given
-up with ``table.leave`` before the connection closes.
+differs. The connection says ``hello`` as a bot, creates a table (one seat: no time limit,
+``decision_time`` nil) or looks table T up, opens the screen, then takes the seat: the
+server's ``decide`` calls are answered by the person's player and the table's
+``table.event`` notifications feed the view. A decision time short for a person is
+warned about; a decision the server stops waiting for (its ``default`` event, or a newer
+``decide``) is withdrawn from the screen (:meth:`RemoteSeat.withdraw`). The session ends
+as a local one does, plus ``finished`` (the table finished: its ``reason`` is shown) and
+``disconnected`` (the connection was lost; :attr:`Outcome.lost` says why). On Q and
+Ctrl-C the seat is given up with ``table.leave`` before the connection closes.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import trio
 from croupier.clients.bot.sdk import unwrap_group
 from croupier.clients.play.game import Game, Hint, PersonPlayer, run_session
 from croupier.clients.play.terminal import Screen
-from croupier.clients.play.view import TableView, Tally
+from croupier.clients.play.view import TableView, Tally, time_text
 from croupier.engine import CroupierError
 from croupier.engine.play import Event, Observation
 from croupier.engine.rules import BlackjackRules, rules_from_options
@@ -190,6 +192,15 @@ async def play_remote(
         chips = int(info["chips"][seat - 1])
         title = f"{info['rule_set']} (table {me.table}, seed {info['seed']})"
         view = TableView(seat, chips, title)
+        short = time_text(me.table, info["decision_time"])
+        if short is not None:  # said at once and again with the first prompt
+            view.say(short)
+            view.notice = short
+        waiting = [s["seat"] for s in info["seats"] if s["kind"] == "free" and s["seat"] != seat]
+        if waiting:
+            players = "player" if len(waiting) == 1 else "players"
+            view.say(f"Table {me.table} waits for {len(waiting)} more {players}; a bot sits with")
+            view.say(f"croupier bot NAME --connect {where.host}:{where.port} --table {me.table}")
         with open_screen() as screen:
             game = Game(screen, view, hint)
             me.game, me.person = game, PersonPlayer(game)

@@ -18,6 +18,11 @@ from croupier.engine.play import Event, Observation
 LOG_LINES = 40
 """How many lines of narration the view keeps (the screen shows the last few)."""
 
+PERSON_TIME = 10.0
+"""Seconds a person needs for a decision: to read the cards and press a key (more for the
+hint). A server table giving less is warned about; a shared table ``croupier play
+--connect`` makes gives this much (the server's largest by default)."""
+
 
 @attrs.frozen
 class Tally:
@@ -244,6 +249,13 @@ _DEFAULTS = {
     "insurance": "no insurance for you",
     "surrender": "no surrender for you",
 }
+
+
+def time_text(table: int, decision_time: float | None) -> str | None:
+    """A warning for a table whose decision time is short for a person (None if it is not)."""
+    if decision_time is None or decision_time >= PERSON_TIME:
+        return None
+    return f"Only {decision_time:g} s per decision at table {table}: then the dealer plays for you"
 
 
 def default_text(phase: str | None, min_bet: int, reason: str | None) -> str:

@@ -21,6 +21,7 @@ from croupier.clients.cli.rules_args import (
     overrides_from_args,
     rules_from_args,
 )
+from croupier.clients.play.view import PERSON_TIME
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -55,7 +56,33 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="T",
         help="with --connect: take the first free seat of table T on the server",
     )
+    parser.add_argument(
+        "--seats",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="with --connect: a new table of N seats, yours the first; the others wait "
+        "for bots (croupier bot NAME --connect HOST:PORT --table T) (default 1)",
+    )
+    parser.add_argument(
+        "--decision-time",
+        type=seconds,
+        metavar="S",
+        help="with --connect: seconds per decision at the new table (default: no limit "
+        f"for one seat, {PERSON_TIME:g} with more; a person needs about {PERSON_TIME:g})",
+    )
     parser.set_defaults(func=run)
+
+
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+    return value
 
 
 def _say(line: str) -> None:
@@ -80,8 +107,14 @@ def run(args: argparse.Namespace) -> int:
         fd = sys.stdin.fileno()
     except (OSError, ValueError):  # a replaced stdin (a test harness, an embedding)
         fd = -1
-    if args.table is not None and args.connect is None:
-        raise CroupierError("--table T joins a table on a server: give --connect HOST:PORT")
+    if args.connect is None:
+        for given, option in (
+            (args.table is not None, "--table T joins"),
+            (args.seats != 1, "--seats N makes"),
+            (args.decision_time is not None, "--decision-time S makes"),
+        ):
+            if given:
+                raise CroupierError(f"{option} a table on a server: give --connect HOST:PORT")
     if args.connect is not None:
         return _remote(args, manager, fd)
     require_terminal(fd)  # before a seed is drawn and reported for a game that cannot start
@@ -110,8 +143,11 @@ def _remote(args: argparse.Namespace, manager: Any, fd: int) -> int:
     from croupier.engine import CroupierError, draw_seed
 
     host, port = args.connect
-    if args.table is not None and (args.seed is not None or overrides_from_args(args)):
-        raise CroupierError("--seed and rule options make a new table; not with --table")
+    new_table = args.seed is not None or overrides_from_args(args) or args.seats != 1
+    if args.table is not None and (new_table or args.decision_time is not None):
+        raise CroupierError(
+            "--seed, --seats, --decision-time and rule options make a new table; not with --table"
+        )
     require_terminal(fd)  # before a table is made on the server
     if args.table is not None:
         where = Where(host, port, args.table)
@@ -121,8 +157,10 @@ def _remote(args: argparse.Namespace, manager: Any, fd: int) -> int:
             "rules": args.rules,
             "options": overrides_from_args(args),
             "seed": draw_seed() if drawn else args.seed,
-            "seats": 1,
-            "decision_time": None,
+            "seats": args.seats,
+            # a person has all the time in the world alone; a shared table needs a limit
+            # (the server's rule): one a person can keep to
+            "decision_time": args.decision_time or (None if args.seats == 1 else PERSON_TIME),
         }
         # a drawn seed is reported once the table exists: a server that cannot be reached
         # or refuses the table is then the only error line
