@@ -104,7 +104,7 @@ def test_out_of_chips_ends_the_game():
     term.press("s", "Out of chips.", "the game is over")
     term.press("q")
     assert term.finish() == 0
-    assert "1 hands: 0 won, 1 lost, 0 pushed; net -1 chip" in term.output()
+    assert "1 hand: 0 won, 1 lost, 0 pushed; net -1 chip" in term.output()
 
 
 def test_ctrl_c_restores_the_terminal():

@@ -102,7 +102,7 @@ def names(codes: list[str]) -> str:
     return ", ".join(card_name(c) for c in codes)
 
 
-def hand_label(view: TableView, index: int, hand: HandState) -> str:
+def hand_label(view: TableView, index: int, hand: HandState, charset: str = "unicode") -> str:
     hands = view.my_hands
     who = "You" if len(hands) == 1 else f"Hand {index + 1} of {len(hands)}"
     parts = [f"{who}: {total_text(hand.cards)}" if hand.cards else who]
@@ -110,7 +110,23 @@ def hand_label(view: TableView, index: int, hand: HandState) -> str:
         parts.append(f"bet {hand.stake}")
     if hand.outcome:
         parts.append("BLACKJACK" if hand.outcome == "natural" else hand.outcome.upper())
-    return "  ·  ".join(parts)
+    return f"  {dot(charset)}  ".join(parts)
+
+
+def dot(charset: str) -> str:
+    """The separator between parts of a line: a middle dot, or ``-`` in ASCII."""
+    return "·" if charset == "unicode" else "-"
+
+
+def dealer_label(dealer: list[str]) -> str:
+    """ "Dealer shows an Ace" / "Dealer shows 10" while the hole card is down (one card
+    is no hand: never "Soft 11"), then "Dealer: 17"."""
+    shown = [c for c in dealer if c != HIDDEN]
+    if HIDDEN in dealer:
+        if len(shown) == 1 and shown[0][:1] == "A":
+            return "Dealer shows an Ace"
+        return f"Dealer shows {total_text(shown)}"
+    return f"Dealer: {total_text(dealer)}" if dealer else "Dealer"
 
 
 def layout(
@@ -118,7 +134,7 @@ def layout(
 ) -> list[Span]:
     """Everything on a ``width`` x ``height`` screen (assumed not :func:`too_small`)."""
     spans: list[Span] = []
-    left = f" croupier blackjack · {view.title}"
+    left = f" croupier blackjack {dot(charset)} {view.title}"
     right = f"Round {view.round}  Chips {view.chips}  Bet {view.at_stake} "
     room = max(0, width - len(right) - 1)  # one blank keeps the two parts apart
     if len(left) > room:  # cut visibly, not in the middle of a number run into "Round"
@@ -128,11 +144,7 @@ def layout(
 
     # the dealer
     dealer = view.dealer
-    if HIDDEN in dealer:
-        label = f"Dealer shows {total_text([c for c in dealer if c != HIDDEN])}"
-    else:
-        label = f"Dealer: {total_text(dealer)}" if dealer else "Dealer"
-    spans.append(Span(2, 2, label, "label"))
+    spans.append(Span(2, 2, dealer_label(dealer), "label"))
     spans += draw_cards(dealer, 3, 2, width, charset)
     if dealer:
         spans.append(Span(6, 2, names(dealer)[: width - 4], "names"))
@@ -154,7 +166,8 @@ def layout(
         style = {"win": "win", "natural": "win", "push": "label"}.get(hand.outcome or "", "label")
         if hand.outcome in ("lose", "bust", "surrender"):
             style = "lose"
-        spans.append(Span(row, 2, (marker + hand_label(view, i, hand))[: width - 4], style))
+        label = marker + hand_label(view, i, hand, charset)
+        spans.append(Span(row, 2, label[: width - 4], style))
         if compact:
             spans += inline_cards(hand.cards, row + 1, 4, charset)
             row += 2

@@ -38,8 +38,9 @@ class Tally:
 
     def line(self) -> str:
         sign = "+" if self.net > 0 else ""
+        hands = "1 hand" if self.hands == 1 else f"{self.hands} hands"
         return (
-            f"{self.hands} hands: {self.won} won, {self.lost} lost, {self.pushed} pushed; "
+            f"{hands}: {self.won} won, {self.lost} lost, {self.pushed} pushed; "
             f"net {sign}{chips_text(self.net)}"
         )
 
@@ -105,6 +106,7 @@ class TableView:
         self.min_bet = 0
         self.notice: str | None = None
         """Said with the person's next prompt (the default the server played for them)."""
+        self._insured = 0  # the person's insurance this round, until it is paid or lost
         self._won = self._lost = self._pushed = 0
 
     # -- what the screen asks ---------------------------------------------------------------
@@ -148,7 +150,9 @@ class TableView:
         if kind == "round":
             self.round = event.round
             self._round_chips = self.chips
+            self._insured = 0
         elif kind == "end" and self.seat in self.bets_seen:
+            self._insurance_lost()
             self.bets_seen.discard(self.seat)
             self.say(round_result(self.chips - self._round_chips))
         elif kind == "deal":
@@ -166,9 +170,37 @@ class TableView:
             self.notice = default_text(self.phase, self.min_bet, event.reason)
             self.say(self.notice)
             return
-        line = narrate(event, self.seat)
+        if kind == "action" and event.seat == self.seat and event.action != "bet":
+            line: str | None = self._own_action(event)
+        else:
+            line = narrate(event, self.seat)
         if line:
             self.say(line)
+        if kind == "peek" and event.outcome == "none":
+            self._insurance_lost()
+
+    def _own_action(self, event: Event) -> str:
+        """What the person did, in words (the cards show the result, not the choice)."""
+        you = "You" if not event.hand else f"Your hand {event.hand + 1}"
+        verb = _OWN.get(event.action or "", event.action or "")
+        if event.action == "insurance" and self._natural():
+            verb = "take even money"
+        elif event.action == "decline":
+            verb = "do not surrender" if self.phase == "surrender" else "decline insurance"
+        elif event.action == "raise":
+            verb = f"raise the bet by {event.amount}"
+        if event.hand:  # "Your hand 2 hits"
+            verb = _third_person(verb)
+        return f"{you} {verb}"
+
+    def _natural(self) -> bool:
+        hands = self.my_hands
+        return len(hands) == 1 and len(hands[0].cards) == 2 and hand_total(hands[0].cards)[0] == 21
+
+    def _insurance_lost(self) -> None:
+        if self._insured:
+            self.say(f"Your insurance is lost ({chips_text(self._insured)})")
+            self._insured = 0
 
     def _new_round(self, round_: int) -> None:
         self._cards_round = round_
@@ -205,6 +237,12 @@ class TableView:
         amount = event.amount or 0
         if event.seat == self.seat:
             self.chips += amount
+            if event.reason == "insurance":
+                self._insured = -amount
+                self.say(f"You put {chips_text(-amount)} on insurance")
+            elif event.reason == "insurance-win":
+                self._insured = 0
+                self.say(f"Insurance pays {chips_text(amount)}")
         if event.reason == "bet":
             self.bets[event.seat or 0] = -amount
             self.bets_seen.add(event.seat or 0)
@@ -231,7 +269,7 @@ class TableView:
 
 def chips_text(n: int) -> str:
     """``"1 chip"``, ``"5 chips"``."""
-    return f"{n} chip" if n == 1 else f"{n} chips"
+    return f"{n} chip" if abs(n) == 1 else f"{n} chips"
 
 
 def round_result(net: int) -> str:
@@ -265,6 +303,23 @@ def default_text(phase: str | None, min_bet: int, reason: str | None) -> str:
     if reason is None or reason.startswith("timeout"):
         return f"Time ran out: {what}"
     return f"The table played for you ({reason}): {what}"
+
+
+_OWN = {
+    "hit": "hit",
+    "stand": "stand",
+    "double": "double down",
+    "split": "split",
+    "surrender": "surrender",
+    "insurance": "take insurance",
+}
+
+
+def _third_person(verb: str) -> str:
+    """ "hit" -> "hits", "double down" -> "doubles down", "do not" -> "does not"."""
+    first, _, rest = verb.partition(" ")
+    first = "does" if first == "do" else first + "s"
+    return f"{first} {rest}".strip()
 
 
 _OUTCOMES = {
@@ -308,6 +363,10 @@ def narrate(event: Event, me: int) -> str | None:
         return f"{who}: {outcome} ({event.total})"
     if kind in ("round", "end", "chips"):
         return None
+    if kind == "leave" and mine:
+        return "You cannot pay the minimum bet and leave the table"
+    if kind == "refused" and mine:
+        return f"The table refused your answer: {event.reason}"
     if kind == "default":
         why = "ran out of time" if (event.reason or "").startswith("timeout") else event.reason
         return f"{who} {why}: the table played its default"
