@@ -66,19 +66,21 @@ def test_a_short_decision_time_is_warned_and_each_default_said(server):
 def test_a_new_shared_table_with_a_decision_time(server):
     where = f"127.0.0.1:{server.port}"
     term = Term("play", "--connect", where, "--seed", "5", "--seats", "2", "--decision-time", "3")
-    screen = term.wait_for(
-        "Table 1 waits for 1 more player; a bot sits with",
-        f"croupier bot NAME --connect {where} --table 1",
-        "Only 3 s per decision at table 1",
-    )
-    info = rpc(server.port, "table.info", [1])
+    screen = term.wait_for("waits for 1 more player; a bot sits with", "Only 3 s per decision")
+    waiting = re.search(r"Table (\d+) waits", screen)
+    assert waiting is not None
+    table = int(waiting.group(1))
+    assert f"croupier bot NAME --connect {where} --table {table}" in screen
+    assert f"Only 3 s per decision at table {table}: then the dealer plays for you" in screen
+    info = rpc(server.port, "table.info", [table])
     assert info["decision_time"] == 3.0 and [s["kind"] for s in info["seats"]] == ["bot", "free"]
     assert "Your bet" not in screen  # waiting: no prompt, nothing at stake, Q quits
     term.press("q")
     assert term.finish() == 0
     term = Term("play", "--connect", where, "--seats", "2")
-    term.wait_for("Table 2 waits for 1 more")
-    info = rpc(server.port, "table.info", [2])
+    waiting = re.search(r"Table (\d+) waits", term.wait_for("waits for 1 more player"))
+    assert waiting is not None
+    info = rpc(server.port, "table.info", [int(waiting.group(1))])
     assert info["decision_time"] == 10.0  # a shared table's default: what a person needs
     assert "per decision" not in term.text
     term.press("q")

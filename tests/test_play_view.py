@@ -129,3 +129,12 @@ def test_a_long_title_is_cut_visibly_and_kept_apart_from_the_counters():
         bar = layout(view, None, 60, MIN_HEIGHT, charset)[0].text
         assert len(bar) == 60 and bar.endswith("Round 0  Chips 100  Bet 0 ")
         assert f"{mark} Round 0" in bar  # cut, marked, then a blank before the counters
+
+
+def test_a_server_tables_title_keeps_its_number_at_80_columns():
+    # server table numbers are 11 digits: the bar gives up its name before the title
+    view = TableView(1, 1000, "vegas-s17 (table 28347645826, seed 9)")
+    bar = layout(view, None, 80, MIN_HEIGHT, "unicode")[0].text
+    assert bar.startswith(" vegas-s17 (table 28347645826, seed 9) ")
+    bar = layout(TableView(1, 100, "classic (seed 5)"), None, 80, MIN_HEIGHT, "unicode")[0].text
+    assert bar.startswith(" croupier blackjack · classic (seed 5) ")

@@ -137,6 +137,8 @@ def layout(
     left = f" croupier blackjack {dot(charset)} {view.title}"
     right = f"Round {view.round}  Chips {view.chips}  Bet {view.at_stake} "
     room = max(0, width - len(right) - 1)  # one blank keeps the two parts apart
+    if len(left) > room:  # the title (a server's table number, the seed) first
+        left = f" {view.title}"
     if len(left) > room:  # cut visibly, not in the middle of a number run into "Round"
         left = left[: max(0, room - 1)] + ("…" if charset == "unicode" else "~")
     bar = left.ljust(width - len(right)) + right
