@@ -13,6 +13,7 @@ import contextlib
 import ipaddress
 import itertools
 import logging
+import secrets
 import signal
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -80,6 +81,15 @@ class ServerLimits:
     flight (then every client is told ``shutdown`` and closed)."""
     max_tables: int = 16
     """Open tables, server-wide (``croupier serve --tables``; used by the tables service)."""
+    tables_per_connection: int = 4
+    """Open tables one connection may have created."""
+    tournaments_per_connection: int = 1
+    """Open tournaments one connection may have started."""
+    max_rounds: int = 1_000_000
+    """Rounds a table may be created for."""
+    abandoned_timeout: float = 30.0
+    """Seconds a table or tournament whose creator has left, with no bot of its own still
+    connected, goes on before it finishes."""
 
     def session_limits(self) -> SessionLimits:
         return SessionLimits(
@@ -185,6 +195,8 @@ class Server:
         )
         self._seed_streams: dict[str, Stream] = {}
         self.state: dict[str, Any] = {}
+        self.operator_key = secrets.token_urlsafe(18)
+        """Stops any table or tournament (``table.stop``, ``tournament.stop``)."""
         """What services keep server-wide, by key (as ``Connection.state`` per connection)."""
         self._ids = itertools.count(1)
         self._game_ids = itertools.count(first_game_id)
@@ -425,6 +437,7 @@ async def run_server(
         if on_seed is not None:
             on_seed(seed)
     server = Server(manager, seed=seed, limits=limits, first_game_id=time_based_first_id())
+    log.info("operator key: %s (table.stop and tournament.stop take it)", server.operator_key)
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
 

@@ -26,6 +26,7 @@ from croupier.engine.players import Player
 from croupier.engine.rules import BlackjackRules
 from croupier.engine.table import Table
 from croupier.protocol.errors import ConnectionClosed, RpcError
+from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import BotSlot, SlotPlayer
 
@@ -150,8 +151,10 @@ class ServerTable:
         decision_time: float,
         autostart: bool,
         vacant_timeout: float,
+        owner: Ownership,
     ) -> None:
         self.server = server
+        self.owner = owner
         self.id = table_id
         self.rule_set = rule_set
         self.rules = rules
@@ -170,6 +173,8 @@ class ServerTable:
         self.engine: Table | None = None
         self.subscribers: dict[int, Subscriber] = {}
         self.stop_requested = False
+        self.stop_reason = "the server is shutting down"
+        self.abandon_pending = False
         self.done = trio.Event()
         self._seat_changed = trio.Event()
 
@@ -295,7 +300,7 @@ class ServerTable:
     async def _play(self, engine: Table) -> str:
         while True:
             if self.stop_requested:
-                return "the server is shutting down"
+                return self.stop_reason
             if self.rounds is not None and self.played >= self.rounds:
                 return f"{self.rounds} rounds played"
             if self.has_bots and not await self._someone_seated():
@@ -346,16 +351,34 @@ class ServerTable:
             sub.conn.session.keepalive.discard(f"table {self.id}")
         self.done.set()
 
-    def stop(self) -> None:
-        """Finish after the hand in progress (a waiting table finishes at once); the rest of
-        the hand has what is left of the server's shutdown grace, in all, so neither a table
-        with no time limit nor a row of silent players can hold the shutdown up."""
-        self.stop_requested = True
+    def stop(self, reason: str = "the server is shutting down", grace: float | None = None) -> None:
+        """Finish after the hand in progress (a waiting table finishes at once), giving the
+        rest of the hand ``grace`` seconds in all (default: what is left of the server's
+        shutdown grace), so neither a table with no time limit nor a row of silent players
+        can hold it up."""
+        if not self.stop_requested:
+            self.stop_requested, self.stop_reason = True, reason
         self.seat_changed()
         if self.engine is not None:
-            self.engine.limit_decisions(self.server.shutdown_left())
+            self.engine.limit_decisions(self.server.shutdown_left() if grace is None else grace)
         if self.state == "waiting":
-            self.finish("the server is shutting down")
+            self.finish(reason)
+
+    def orphaned(self) -> bool:
+        """Its creator has left and no bot of its own is connected: nobody is playing."""
+        return (
+            self.state != "finished"
+            and not self.owner.present
+            and not any(seat.present for seat in self.seats)
+        )
+
+    async def end_if_abandoned(self, after: float) -> None:
+        """Stop the table if it is still orphaned ``after`` seconds from now."""
+        await trio.sleep(after)
+        self.abandon_pending = False
+        if self.orphaned():
+            log.info("table %d: abandoned by its creator", self.id)
+            self.stop("abandoned: its creator left and no bot plays at it", after)
 
     async def flush(self, timeout: float) -> None:
         """Wait up to ``timeout`` seconds for every subscriber to get what was queued."""

@@ -31,6 +31,7 @@ from croupier.engine.rules import BlackjackRules, rules_from_options
 from croupier.engine.table import DECISION_TIME, resolve_rules
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
+from croupier.protocol.ownership import Ownership, check_quota
 from croupier.protocol.prepare import strategy_player
 from croupier.protocol.server import Connection
 from croupier.protocol.slots import check_auto
@@ -61,6 +62,12 @@ class TableService(Service):
         token = Param("token", (str,), doc="a seat token from table.join")
         events = Param("events", (bool,), True, doc="false: no table.event notifications")
         auto = Param("auto", (list,), [], doc="phases the server answers with the default")
+        key = Param(
+            "key",
+            (str, type(None)),
+            None,
+            doc="the table's key (from table.create) or the operator key",
+        )
         return [
             Method(
                 "table.create",
@@ -80,8 +87,8 @@ class TableService(Service):
                     Param("autostart", (bool,), True, doc="start when every seat is taken"),
                 ),
                 self.create,
-                "create a table",
-                returns="table info",
+                "create a table (it belongs to this connection)",
+                returns="table info, and its key",
             ),
             Method(
                 "table.join",
@@ -105,7 +112,23 @@ class TableService(Service):
                 quick=True,
             ),
             Method("table.leave", (token,), self.leave, "give a seat up", "nil", quick=True),
-            Method("table.start", (table,), self.start, "start a full table", "info", quick=True),
+            Method(
+                "table.start",
+                (table, key),
+                self.start,
+                "start a full table (its creator, or with its key or the operator key)",
+                "info",
+                quick=True,
+            ),
+            Method(
+                "table.stop",
+                (table, key),
+                self.stop,
+                "finish a table after the hand in progress (its creator, or with its key "
+                "or the operator key)",
+                "info",
+                quick=True,
+            ),
             Method(
                 "table.watch", (table,), self.watch, "receive a table's events", "info", quick=True
             ),
@@ -132,6 +155,11 @@ class TableService(Service):
 
     def _open(self) -> int:
         return sum(t.state != "finished" for t in self.tables.values())
+
+    def _owned_open(self, conn: Connection) -> int:
+        return sum(
+            t.state != "finished" and t.owner.conn_id == conn.id for t in self.tables.values()
+        )
 
     def _forget_finished(self) -> None:
         finished = [i for i, t in self.tables.items() if t.state == "finished"]
@@ -177,6 +205,7 @@ class TableService(Service):
         server = conn.server
         if server.stopping:
             raise RpcError(Code.SHUTTING_DOWN, "the server is shutting down")
+        check_quota(self._owned_open(conn), server.limits.tables_per_connection, "tables")
         if self._open() >= server.limits.max_tables:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {server.limits.max_tables} open tables")
         base = server.manager.rule_sets.get(rules).rules
@@ -204,8 +233,9 @@ class TableService(Service):
             decision_time = math.inf
         elif not 0 < decision_time <= limit:
             raise RpcError(Code.BAD_INPUT, f"decision_time must be in (0, {limit:g}] seconds")
-        if rounds is not None and rounds < 1:
-            raise RpcError(Code.BAD_INPUT, f"rounds must be at least 1 (or nil), not {rounds}")
+        most = server.limits.max_rounds
+        if rounds is not None and not 1 <= rounds <= most:
+            raise RpcError(Code.BAD_INPUT, f"rounds must be 1 to {most:,} (or nil), not {rounds}")
         if rounds is None and fill and len(fill) == seats and None not in fill:
             raise RpcError(Code.BAD_INPUT, "a table of strategies only needs a number of rounds")
         fill_players = await self._fill_players(conn, fill, table_rules)
@@ -222,6 +252,7 @@ class TableService(Service):
             decision_time=decision_time,
             autostart=autostart,
             vacant_timeout=self.vacant_timeout,
+            owner=Ownership(conn.id),
         )
         self._forget_finished()
         self.tables[table.id] = table
@@ -231,7 +262,7 @@ class TableService(Service):
         else:  # waits for its bots, or (autostart false) for table.start
             expire = partial(table.expire_unclaimed, self.unclaimed_timeout)
             server.spawn(expire, f"table {table.id} waits for bots")
-        return table.info()
+        return {**table.info(), "key": table.owner.key}
 
     async def join(
         self, conn: Connection, table: int, seat: int | None, events: bool, auto: list[Any]
@@ -281,14 +312,25 @@ class TableService(Service):
         table.seat_changed()
         log.info("table %d: seat %d is given up by %s", table.id, index, conn)
 
-    async def start(self, conn: Connection, table: int) -> dict[str, Any]:
+    async def start(self, conn: Connection, table: int, key: str | None) -> dict[str, Any]:
         found = self._get(table)
+        found.owner.check(conn, key, f"table {table}", "start")
         if found.state != "waiting":
             raise RpcError(Code.BAD_INPUT, f"table {table} is {found.state}, not waiting")
         if not found.ready():
             free = ", ".join(str(s.index) for s in found.seats if s.free)
             raise RpcError(Code.BAD_INPUT, f"table {table} has free seats: {free}")
         found.start(conn.server.manager)
+        return found.info()
+
+    async def stop(self, conn: Connection, table: int, key: str | None) -> dict[str, Any]:
+        found = self._get(table)
+        found.owner.check(conn, key, f"table {table}", "stop")
+        if found.state != "finished":
+            who = "its creator" if conn.id == found.owner.conn_id else str(conn)
+            log.info("table %d stopped by %s", table, who)
+            found.stop(f"stopped by {who}", conn.server.limits.decision_timeout)
+            await found.done.wait()
         return found.info()
 
     async def watch(self, conn: Connection, table: int) -> dict[str, Any]:
@@ -309,7 +351,10 @@ class TableService(Service):
 
     # -- lifecycle -------------------------------------------------------------------------
     async def connection_closed(self, connection: Connection) -> None:
+        server = connection.server
         for table in self.tables.values():
+            if table.owner.conn_id == connection.id:
+                table.owner.present = False
             table.unsubscribe(connection)  # ends its pump task, which would wait for ever
             for seat in table.seats:
                 if seat.conn is connection and table.state != "finished":
@@ -321,6 +366,10 @@ class TableService(Service):
                         table.id,
                         seat.index,
                     )
+            if table.orphaned() and not table.abandon_pending:
+                table.abandon_pending = True
+                wait = partial(table.end_if_abandoned, server.limits.abandoned_timeout)
+                server.spawn(wait, f"table {table.id} abandoned?")
 
     async def shutdown(self) -> None:
         """Let every table finish its hand in progress, then flush what watchers are owed."""

@@ -3,6 +3,7 @@ autostart, and what a connection that went away leaves behind."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -28,24 +29,38 @@ async def served_briefly(nursery):
     server.stop()
 
 
-async def test_open_tables_are_limited(served):
-    async with connect("127.0.0.1", served.port, name="c", role="bot") as c:
-        for _ in range(served.limits.max_tables):
-            table = await c.call_named("table.create", {"seats": 2})
-            await c.call("table.join", table["table"])  # a seated bot: the table waits on
-        with pytest.raises(RpcError) as exc:
-            await c.call_named("table.create", {})
+async def test_open_tables_are_limited_per_client_and_in_all(served):
+    limits = served.limits
+    each = limits.tables_per_connection
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [
+            await stack.enter_async_context(
+                connect("127.0.0.1", served.port, name=f"c{i}", role="bot")
+            )
+            for i in range(limits.max_tables // each + 1)
+        ]
+        for c in clients[:-1]:
+            for _ in range(each):
+                table = await c.call_named("table.create", {"seats": 2})
+                await c.call("table.join", table["table"])  # a seated bot: the table waits on
+            with pytest.raises(RpcError, match=f"a client runs at most {each} open tables"):
+                await c.call_named("table.create", {})  # its own quota
+        with pytest.raises(RpcError, match=f"at most {limits.max_tables} open tables") as exc:
+            await clients[-1].call_named("table.create", {})  # the server's
         assert exc.value.code == Code.LIMIT_EXCEEDED
-        listed = await c.call("table.list")
-        assert len(listed) == served.limits.max_tables
+        listed = await clients[0].call("table.list")
+        assert len(listed) == limits.max_tables
         assert {t["state"] for t in listed} == {"waiting"}
 
 
 async def test_a_table_nobody_sits_at_expires_and_frees_its_slot(served_briefly):
     served = served_briefly
-    async with connect("127.0.0.1", served.port, name="hog") as hog:
-        for _ in range(served.limits.max_tables):
-            await hog.call_named("table.create", {"seats": 2})
+    each = served.limits.tables_per_connection
+    async with contextlib.AsyncExitStack() as stack:
+        for i in range(served.limits.max_tables // each):
+            hog = await stack.enter_async_context(connect("127.0.0.1", served.port, name=f"h{i}"))
+            for _ in range(each):
+                await hog.call_named("table.create", {"seats": 2})
         with pytest.raises(RpcError) as full:
             await hog.call_named("table.create", {"seats": 2})
         assert full.value.code == Code.LIMIT_EXCEEDED

@@ -1,0 +1,57 @@
+"""Who a table or tournament belongs to, and what one client may run at once.
+
+A table or tournament belongs to the connection that created it. That connection may start
+and stop it; so may any connection that shows its **key** (returned to the creator, for
+use after a reconnection) or the server's **operator key** (``croupier serve`` logs it at
+start). A client runs a bounded number of tables and tournaments at once, so one client
+cannot take every slot; and what its creator left behind with nobody playing in it
+finishes on its own (see :meth:`Ownership.abandoned`).
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+import attrs
+
+from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.server import Connection
+
+
+@attrs.define(eq=False)
+class Ownership:
+    """The creator of a table or tournament: its connection id and its key."""
+
+    conn_id: int
+    key: str = attrs.field(factory=lambda: secrets.token_urlsafe(18), repr=False)
+    present: bool = True
+    """False once the creator's connection has closed."""
+
+    def allows(self, conn: Connection, key: str | None) -> bool:
+        """The creator itself, or anyone with the key or the operator key."""
+        if conn.id == self.conn_id:
+            return True
+        if not key:
+            return False
+        return hmac.compare_digest(key, self.key) or hmac.compare_digest(
+            key, conn.server.operator_key
+        )
+
+    def check(self, conn: Connection, key: str | None, what: str, verb: str) -> None:
+        """Raise ``not-allowed`` unless :meth:`allows`."""
+        if not self.allows(conn, key):
+            raise RpcError(
+                Code.NOT_ALLOWED,
+                f"{what} belongs to another client: only its creator, or whoever has its "
+                f"key or the operator key, may {verb} it",
+            )
+
+
+def check_quota(owned_open: int, limit: int, what: str) -> None:
+    """Refuse a client one more open ``what`` than it may run at once."""
+    if owned_open >= limit:
+        raise RpcError(
+            Code.LIMIT_EXCEEDED,
+            f"a client runs at most {limit} open {what} at once: stop or finish one first",
+        )

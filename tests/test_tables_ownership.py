@@ -1,0 +1,77 @@
+"""A table belongs to its creator: only it (or its key, or the operator) starts or stops
+it, and one its creator left with nobody playing finishes on its own."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+from croupier.engine import PluginManager
+from croupier.protocol import Code, RpcError, Server, ServerLimits, connect
+
+
+async def serve(nursery, **limits) -> tuple[Server, int]:
+    server = Server(PluginManager(autoload=False), seed=9, limits=ServerLimits(**limits))
+    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    return server, port
+
+
+async def test_only_the_creator_its_key_or_the_operator_start_and_stop_a_table(nursery):
+    server, port = await serve(nursery)
+    held = {"fill": ["lim17"], "rounds": 5, "autostart": False}
+    async with (
+        connect("127.0.0.1", port, name="owner") as owner,
+        connect("127.0.0.1", port, name="stranger") as stranger,
+    ):
+        mine = await owner.call_named("table.create", held)
+        table, key = mine["table"], mine["key"]
+        assert "key" not in await stranger.call("table.info", table)  # only the creator has it
+        for method in ("table.start", "table.stop"):
+            with pytest.raises(RpcError, match="belongs to another client") as exc:
+                await stranger.call(method, table)
+            assert exc.value.code == Code.NOT_ALLOWED
+            with pytest.raises(RpcError, match="belongs to another client"):
+                await stranger.call(method, table, "not-the-key")
+        assert (await stranger.call("table.start", table, key))["state"] == "playing"
+
+        endless = await owner.call_named("table.create", {"fill": ["lim17"], "rounds": 10**6})
+        stopped = await stranger.call("table.stop", endless["table"], server.operator_key)
+        assert stopped["state"] == "finished" and stopped["reason"].startswith("stopped by #")
+        assert stopped["chips"][0] + stopped["house"] == 1000  # settled, chips conserved
+
+        again = await owner.call_named("table.create", {"fill": ["lim17"], "rounds": 10**6})
+        done = await owner.call("table.stop", again["table"])
+        assert done["reason"] == "stopped by its creator" and done["played"] < 10**6
+
+
+async def test_a_table_its_creator_left_with_nobody_playing_finishes(nursery):
+    _, port = await serve(nursery, abandoned_timeout=0.5)
+    async with connect("127.0.0.1", port, name="leaves") as c:
+        rich = {"starting_chips": 10**9}  # plays on until stopped
+        params = {"fill": ["lim17"], "rounds": 10**6, "options": rich}
+        info = await c.call_named("table.create", params)
+    async with connect("127.0.0.1", port, name="w") as w:
+        with trio.fail_after(10):
+            while (await w.call("table.info", info["table"]))["state"] != "finished":
+                await trio.sleep(0.1)
+        final = await w.call("table.info", info["table"])
+    assert final["reason"] == "abandoned: its creator left and no bot plays at it"
+    assert final["chips"][0] + final["house"] == 10**9
+
+
+async def test_a_table_whose_creator_left_plays_on_for_its_bots(nursery):
+    _, port = await serve(nursery, abandoned_timeout=0.2)
+    async with connect("127.0.0.1", port, name="bot", role="bot", handlers={"decide": stand}) as b:
+        async with connect("127.0.0.1", port, name="creator") as c:
+            params = {"seats": 2, "fill": ["lim17"], "options": {"starting_chips": 10**9}}
+            info = await c.call_named("table.create", params)
+        await b.call("table.join", info["table"])
+        await trio.sleep(1.0)  # well past the timeout: the bot is playing, it goes on
+        now = await b.call("table.info", info["table"])
+        assert now["state"] == "playing", now["reason"]
+
+
+async def stand(table, observation):
+    if observation["phase"] == "bet":
+        return {"kind": "bet", "amount": observation["min_bet"]}
+    return {"kind": "stand" if observation["phase"] == "play" else "decline"}
