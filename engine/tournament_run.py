@@ -148,11 +148,15 @@ async def _play_job(
 async def _play_some(
     order: Iterator[int],
     results: list[TableResult | None],
-    work: tuple[PluginManager, TournamentConfig, Sequence[Entry], list[TableJob], bool],
+    work: tuple[
+        PluginManager, TournamentConfig, Sequence[Entry], list[TableJob], bool, Callable[[], bool]
+    ],
 ) -> None:
-    """Play the tables ``order`` hands out until there are none left."""
-    manager, config, entries, jobs, log = work
+    """Play the tables ``order`` hands out until there are none left (or it is stopping)."""
+    manager, config, entries, jobs, log, stopping = work
     for i in order:
+        if stopping():
+            return
         results[i] = await _play_job(manager, config, entries, jobs[i], log)
 
 
@@ -202,9 +206,12 @@ async def play_tournament(
     concurrency: int = 1,
     write: LogWriter | None = None,
     progress: Progress | None = None,
+    stopping: Callable[[], bool] = lambda: False,
 ) -> TournamentResult:
     """Play the tournament in this trio loop; ``progress(n)`` after each round, with the
     number of runs that played it (``tourneys * rounds`` in all, fewer if runs end early).
+    Once ``stopping()`` is true no new table starts: the tables being played finish, are
+    booked, and the result holds the standings so far.
 
     A round's tables are played by at most ``concurrency`` tasks pulling them in turn, and
     building and booking them yields to the loop every :data:`SLICE` tables: a tournament
@@ -214,7 +221,7 @@ async def play_tournament(
     if write is not None:
         write(_header(config, tournament.names))
     log = write is not None
-    while tournament.begin_round():
+    while not stopping() and tournament.begin_round():
         jobs: list[TableJob] = []
         since = 0
         for t in range(1, len(tournament.runs) + 1):
@@ -225,11 +232,10 @@ async def play_tournament(
         runs_before = len({job.tourney for job in jobs})
         results: list[TableResult | None] = [None] * len(jobs)
         order = iter(range(len(jobs)))  # the tasks share it: each table is played once
+        work = (manager, config, entries, jobs, log, stopping)
         async with trio.open_nursery() as nursery:
             for _ in range(min(max(1, concurrency), len(jobs))):
-                nursery.start_soon(
-                    _play_some, order, results, (manager, config, entries, jobs, log)
-                )
+                nursery.start_soon(_play_some, order, results, work)
         done = [r for r in results if r is not None]
         if write is not None:  # the log books a round at once, as the local runner does
             _book(tournament, done, write, progress, runs_before)

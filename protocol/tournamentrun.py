@@ -22,6 +22,7 @@ from croupier.engine.play import Action, Observation
 from croupier.engine.players import Player, StrategyPlayer
 from croupier.engine.tournament import TournamentConfig
 from croupier.engine.tournament_run import TournamentResult, play_tournament
+from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import BotSlot, SlotPlayer
 from croupier.protocol.tablerun import Subscriber
@@ -86,8 +87,15 @@ class ServerTournament:
         bots: list[str],
         strategies: dict[str, Strategy],
         join_time: float,
+        owner: Ownership,
+        join_key: str | None,
     ) -> None:
         self.server = server
+        self.owner = owner
+        self.join_key = join_key
+        """The secret a bot needs to take a ``tcp`` seat (None: any bot may)."""
+        self.stop_reason: str | None = None
+        self.abandon_pending = False
         self.id = tournament_id
         self.config = config
         self.rule_set = rule_set
@@ -221,9 +229,39 @@ class ServerTournament:
             self._status()
 
         self.result = await play_tournament(
-            manager, self.config, entries, concurrency=CONCURRENCY, progress=progress
+            manager,
+            self.config,
+            entries,
+            concurrency=CONCURRENCY,
+            progress=progress,
+            stopping=lambda: self.stop_reason is not None,
         )
-        return "played"
+        return self.stop_reason or "played"
+
+    def stop(self, reason: str) -> None:
+        """Start no new table: the tables in play finish, and the result holds the
+        standings so far (a tournament still waiting for its bots finishes at once)."""
+        if self.stop_reason is None:
+            self.stop_reason = reason
+        if self.state == "waiting":
+            self.scope.cancel()
+            self.finish(reason)
+
+    def orphaned(self) -> bool:
+        """Its creator has left and none of its ``tcp`` bots is connected."""
+        return (
+            self.state != "finished"
+            and not self.owner.present
+            and not any(seat.present for seat in self.tcp)
+        )
+
+    async def end_if_abandoned(self, after: float) -> None:
+        """Stop the tournament if it is still orphaned ``after`` seconds from now."""
+        await trio.sleep(after)
+        self.abandon_pending = False
+        if self.orphaned():
+            log.info("tournament %d: abandoned by its creator", self.id)
+            self.stop("abandoned: its creator left and none of its tcp bots is connected")
 
     def finish(self, reason: str) -> None:
         if self.state == "finished":

@@ -12,8 +12,11 @@ and reports its progress and its result (the local tournament's result, as data)
 
 from __future__ import annotations
 
+import hmac
 import logging
+import secrets
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 import trio
@@ -24,6 +27,7 @@ from croupier.engine.table import resolve_rules
 from croupier.engine.tournament import HANDS, MAX_FAULTS, ROUNDS, TOURNEYS, TournamentConfig
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
+from croupier.protocol.ownership import Ownership, check_quota
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import check_auto
@@ -36,7 +40,7 @@ MAX_OPEN = 4
 """Tournaments waiting or playing at once, server-wide."""
 KEEP_FINISHED = 16
 """Finished tournaments kept for ``tournament.info`` and ``tournament.list``."""
-MAX_HANDS = 10_000_000
+MAX_HANDS = 2_000_000
 """The most hands a tournament may ask for (tourneys x rounds x hands x entries)."""
 
 
@@ -64,6 +68,9 @@ class TournamentService(Service):
     def methods(self) -> Iterable[Method]:
         tournament = Param("tournament", (int,), doc="a tournament id")
         auto = Param("auto", (list,), [], doc="phases the server answers with the default")
+        key = Param(
+            "key", (str, type(None)), None, doc="its key (tournament.start) or the operator's"
+        )
         return [
             Method(
                 "tournament.start",
@@ -78,14 +85,29 @@ class TournamentService(Service):
                     Param("join_time", (float,), 60.0, doc="seconds the tcp seats may take"),
                     Param("rules", (str,), "koth", doc="a rule set name"),
                     Param("options", (dict,), {}, doc="rule options to override"),
+                    Param("open", (bool,), False, doc="true: any bot may take a tcp seat"),
                 ),
                 self.start,
-                "start a tournament (it waits for its tcp bots); the caller gets its status",
+                "start a tournament (it waits for its tcp bots; it belongs to this "
+                "connection); the caller gets its status",
+                returns="tournament info, its key and its join_key",
+            ),
+            Method(
+                "tournament.stop",
+                (tournament, key),
+                self.stop,
+                "finish a tournament once the tables in play are done, with the standings so "
+                "far (its creator, or with its key or the operator key)",
                 returns="tournament info",
+                quick=True,
             ),
             Method(
                 "tournament.join",
-                (tournament, auto),
+                (
+                    tournament,
+                    auto,
+                    Param("key", (str, type(None)), None, doc="the join key (nil: an open one)"),
+                ),
                 self.join,
                 "take a free tcp seat; this connection then answers its decide calls",
                 returns="{tournament, entry, token, info}",
@@ -132,10 +154,15 @@ class TournamentService(Service):
         join_time: float,
         rules: str,
         options: dict[str, Any],
+        open: bool,
     ) -> dict[str, Any]:
         server = conn.server
         if server.stopping:
             raise RpcError(Code.SHUTTING_DOWN, "the server is shutting down")
+        owned = sum(
+            t.state != "finished" and t.owner.conn_id == conn.id for t in self.tournaments.values()
+        )
+        check_quota(owned, server.limits.tournaments_per_connection, "tournaments")
         if sum(t.state != "finished" for t in self.tournaments.values()) >= MAX_OPEN:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {MAX_OPEN} open tournaments")
         if not 1 <= len(bots) <= MAX_ENTRIES:
@@ -172,7 +199,15 @@ class TournamentService(Service):
         # the event loop
         strategies = await prepare_strategies(conn, strategies, config.rules)
         found_t = ServerTournament(
-            server, server.next_game_id(), config, rules, list(bots), strategies, join_time
+            server,
+            server.next_game_id(),
+            config,
+            rules,
+            list(bots),
+            strategies,
+            join_time,
+            Ownership(conn.id),
+            None if open or TCP not in bots else secrets.token_urlsafe(12),
         )
         finished = [i for i, t in self.tournaments.items() if t.state == "finished"]
         for old in finished[: max(0, len(finished) - KEEP_FINISHED)]:
@@ -181,13 +216,21 @@ class TournamentService(Service):
         found_t.subscribe(conn)
         log.info("tournament %d created by %s (%d bots)", found_t.id, conn, len(bots))
         server.spawn(lambda: found_t.run(server.manager), f"tournament {found_t.id}")
-        return found_t.info()
+        return {**found_t.info(), "key": found_t.owner.key, "join_key": found_t.join_key}
 
-    async def join(self, conn: Connection, tournament: int, auto: list[Any]) -> dict[str, Any]:
+    async def join(
+        self, conn: Connection, tournament: int, auto: list[Any], key: str | None
+    ) -> dict[str, Any]:
         phases = check_auto(auto)
         if conn.role == "watcher":
             raise RpcError(Code.BAD_INPUT, "a watcher cannot take a seat; say hello as a bot")
         found = self._get(tournament)
+        if found.join_key is not None and not (key and hmac.compare_digest(key, found.join_key)):
+            raise RpcError(
+                Code.NOT_ALLOWED,
+                f"tournament {tournament} is not open: a tcp seat needs the join key its "
+                "creator got from tournament.start",
+            )
         if found.state != "waiting":
             raise RpcError(Code.BAD_INPUT, f"tournament {tournament} is {found.state}")
         free = [seat for seat in found.tcp if seat.token is None]
@@ -233,12 +276,29 @@ class TournamentService(Service):
     async def list_all(self, conn: Connection) -> list[dict[str, Any]]:
         return [t.info() for t in self.tournaments.values()]
 
+    async def stop(self, conn: Connection, tournament: int, key: str | None) -> dict[str, Any]:
+        found = self._get(tournament)
+        found.owner.check(conn, key, f"tournament {tournament}", "stop")
+        if found.state != "finished":
+            who = "its creator" if conn.id == found.owner.conn_id else str(conn)
+            log.info("tournament %d stopped by %s", tournament, who)
+            found.stop(f"stopped by {who}")
+            await found.done.wait()
+        return found.info()
+
     async def connection_closed(self, connection: Connection) -> None:
+        server = connection.server
         for found in self.tournaments.values():
             found.unsubscribe(connection)  # ends its pump task, which would wait for ever
+            if found.owner.conn_id == connection.id:
+                found.owner.present = False
             for seat in found.tcp:
                 if seat.conn is connection:
                     seat.conn = None
+            if found.orphaned() and not found.abandon_pending:
+                found.abandon_pending = True
+                wait = partial(found.end_if_abandoned, server.limits.abandoned_timeout)
+                server.spawn(wait, f"tournament {found.id} abandoned?")
 
     async def shutdown(self) -> None:
         """Stop every open tournament (it finishes without a result) and tell its watchers."""

@@ -43,9 +43,14 @@ def test_a_tcp_seat_is_taken_by_croupier_bot(cli, where):
         assert proc.stderr is not None
         line = proc.stderr.readline()
         found = re.search(r"waits 60 s for 1 tcp bot: croupier bot NAME --connect \S+ "
-                          r"--tournament (\d+)", line)  # fmt: skip
+                          r"--tournament (\d+) --key (\S+)$", line)  # fmt: skip
         assert found, line
-        status, out, err = cli("bot", "lim17", "--connect", where, "--tournament", found[1])
+        tid, key = found[1], found[2]
+        status, _, err = cli("bot", "lim17", "--connect", where, "--tournament", tid)
+        assert status == 1 and "is not open: a tcp seat needs the join key" in err  # a stranger
+        status, out, err = cli(
+            "bot", "lim17", "--connect", where, "--tournament", tid, "--key", key
+        )
         assert status == 0, err
         assert "lim17 takes entry 1 of tournament" in err
         assert re.match(r"tournament \d+: lim17 \(entry 1\) ranks [12] of 2 with", out)

@@ -18,6 +18,7 @@ from croupier.engine.tournament_run import StrategyEntry, TournamentResult, play
 from croupier.protocol import Code, RpcError, Server, connect
 
 SETTINGS = {"tourneys": 3, "rounds": 4, "hands": 5, "seed": 77}
+OPEN = {**SETTINGS, "open": True}  # any bot may take a tcp seat (no join key)
 
 
 @pytest.fixture
@@ -73,7 +74,7 @@ async def test_tcp_bots_get_the_standings_of_the_same_strategies_played_locally(
     status = Status()
     async with connect("127.0.0.1", served.port, name="t", on_notification=status) as c:
         info = await c.call_named(
-            "tournament.start", {"bots": ["lim17", "tcp", "mimic-dealer", "tcp"], **SETTINGS}
+            "tournament.start", {"bots": ["lim17", "tcp", "mimic-dealer", "tcp"], **OPEN}
         )
         assert info["state"] == "waiting" and info["rules"]["dealer"] == rules.to_dict()["dealer"]
         assert [e["kind"] for e in info["entries"]] == ["strategy", "tcp", "strategy", "tcp"]
@@ -122,7 +123,7 @@ async def test_silent_and_vanished_bots_get_the_default_and_the_tournament_goes_
     async with connect("127.0.0.1", served.port, name="t", on_notification=status) as c:
         info = await c.call_named(
             "tournament.start",
-            {"bots": ["tcp", "lim17", "tcp"], "decision_time": 0.05, "max_faults": 0, **SETTINGS},
+            {"bots": ["tcp", "lim17", "tcp"], "decision_time": 0.05, "max_faults": 0, **OPEN},
         )
         tid = info["tournament"]
         async with connect(
@@ -181,9 +182,9 @@ async def test_seats_of_a_tournament_are_checked(served):
         with pytest.raises(RpcError, match="no tournament 9"):
             await b.call("tournament.join", 9)
         info = await b.call_named("tournament.start", {"bots": ["tcp"], "join_time": 5.0})
-        await b.call("tournament.join", info["tournament"])  # the one tcp seat: it starts
+        await b.call("tournament.join", info["tournament"], [], info["join_key"])  # it starts
         with pytest.raises(RpcError) as caught:
-            await b.call("tournament.join", info["tournament"])
+            await b.call("tournament.join", info["tournament"], [], info["join_key"])
         assert caught.value.code in (Code.SEAT_TAKEN, Code.BAD_INPUT)
         with pytest.raises(RpcError) as caught:
             await b.call("tournament.rejoin", "not-a-token")
@@ -192,7 +193,7 @@ async def test_seats_of_a_tournament_are_checked(served):
 
 async def test_a_watcher_cannot_take_a_tcp_seat_over(served):
     async with connect("127.0.0.1", served.port, name="b", role="bot") as b:
-        info = await b.call_named("tournament.start", {"bots": ["tcp", "tcp"], **SETTINGS})
+        info = await b.call_named("tournament.start", {"bots": ["tcp", "tcp"], **OPEN})
         joined = await b.call("tournament.join", info["tournament"])  # one of two: it waits
         async with connect("127.0.0.1", served.port, name="eyes", role="watcher") as watcher:
             with pytest.raises(RpcError) as looking:
@@ -211,7 +212,7 @@ async def test_a_bot_takes_its_tcp_seat_back_with_its_token(served):
 
     async with connect("127.0.0.1", served.port, name="t", on_notification=status) as c:
         info = await c.call_named(
-            "tournament.start", {"bots": ["tcp", "lim17"], "decision_time": 0.5, **SETTINGS}
+            "tournament.start", {"bots": ["tcp", "lim17"], "decision_time": 0.5, **OPEN}
         )
         async with connect("127.0.0.1", served.port, name="first", role="bot") as first:
             joined = await first.call("tournament.join", info["tournament"])
@@ -234,7 +235,7 @@ async def test_basic_plays_a_server_tournament_under_the_contests_rules(served):
     """``basic`` is bound to the tournament's rules on the server, so it never faults."""
     status = Status()
     async with connect("127.0.0.1", served.port, name="t", on_notification=status) as c:
-        await c.call_named("tournament.start", {"bots": ["basic", "lim17"], **SETTINGS})
+        await c.call_named("tournament.start", {"bots": ["basic", "lim17"], **OPEN})
         with trio.fail_after(30):
             await status.finished.wait()
     standings = {s["name"]: s for s in status.infos[-1]["result"]["standings"]}
@@ -243,10 +244,13 @@ async def test_basic_plays_a_server_tournament_under_the_contests_rules(served):
 
 async def test_tables_and_tournaments_never_share_an_id(served):
     """``decide``'s first parameter is a table or a tournament: one id space for both."""
-    async with connect("127.0.0.1", served.port, name="t") as c:
+    async with (
+        connect("127.0.0.1", served.port, name="t") as c,
+        connect("127.0.0.1", served.port, name="u") as u,  # one open tournament each
+    ):
         started = await c.call_named("tournament.start", {"bots": ["tcp"], "join_time": 5.0})
         table = await c.call_named("table.create", {"seats": 1, "autostart": False})
-        again = await c.call_named("tournament.start", {"bots": ["tcp"], "join_time": 5.0})
+        again = await u.call_named("tournament.start", {"bots": ["tcp"], "join_time": 5.0})
     ids = [started["tournament"], table["table"], again["tournament"]]
     assert len(set(ids)) == 3
 
@@ -257,7 +261,7 @@ async def test_a_watcher_that_went_away_leaves_no_task_behind(served):
         return [t.name for t in served._tasks.child_tasks if " -> " in t.name]
 
     async with connect("127.0.0.1", served.port, name="c") as c:
-        info = await c.call_named("tournament.start", {"bots": ["tcp", "lim17"], **SETTINGS})
+        info = await c.call_named("tournament.start", {"bots": ["tcp", "lim17"], **OPEN})
         async with connect("127.0.0.1", served.port, name="w") as w:
             await w.call("tournament.watch", info["tournament"])
             before = len(pumps())

@@ -37,9 +37,10 @@ log = logging.getLogger("croupier.bot")
 class _Entry:
     """What one :func:`join_tournament` call remembers across reconnections."""
 
-    def __init__(self, bot: Bot, tournament: int) -> None:
+    def __init__(self, bot: Bot, tournament: int, key: str | None) -> None:
         self.bot = bot
         self.tournament = tournament
+        self.key = key
         self.token: str | None = None
         self.entry = 0
         self.final: dict[str, Any] | None = None
@@ -79,7 +80,7 @@ async def _session(me: _Entry, host: str, port: int, on_seated: Callable[..., No
         else:
             info = await client.call("tournament.info", me.tournament)
             await maybe_await(me.bot.setup(info))
-            joined = await client.call("tournament.join", me.tournament, auto)
+            joined = await client.call("tournament.join", me.tournament, auto, me.key)
             me.token, me.entry = joined["token"], joined["entry"]
             if on_seated is not None:
                 on_seated(joined)
@@ -93,14 +94,16 @@ async def join_tournament(
     port: int = DEFAULT_PORT,
     *,
     tournament: int,
+    key: str | None = None,
     name: str | None = None,
     reconnect: int = 5,
     on_seated: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
-    """Take a ``tcp`` seat of tournament ``tournament`` and play until it finishes; its
-    final info (``result`` holds the standings; ``entry`` of ``on_seated``'s argument is
-    the bot's entry number). Errors are one-line :class:`CroupierError` or :class:`RpcError`."""
-    me = _Entry(as_bot(bot, name), tournament)
+    """Take a ``tcp`` seat of tournament ``tournament`` (``key``: its join key, which the
+    tournament's creator got, unless it is open) and play until it finishes; its final info
+    (``result`` holds the standings; ``entry`` of ``on_seated``'s argument is the bot's
+    entry number). Errors are one-line :class:`CroupierError` or :class:`RpcError`."""
+    me = _Entry(as_bot(bot, name), tournament, key)
     while True:
         try:
             try:

@@ -69,10 +69,11 @@ def run_remote(manager: PluginManager, args: argparse.Namespace) -> TournamentRe
             tid = info["tournament"]
             tcp = sum(entry["kind"] == "tcp" for entry in info["entries"])
             if tcp:
+                key = f" --key {info['join_key']}" if info.get("join_key") else ""
                 print(
                     f"croupier: tournament {tid} on {host}:{port} (seed {info['seed']}) waits "
                     f"{args.join_time:g} s for {tcp} tcp bot{'s' * (tcp > 1)}: croupier bot "
-                    f"NAME --connect {host}:{port} --tournament {tid}",
+                    f"NAME --connect {host}:{port} --tournament {tid}{key}",
                     file=sys.stderr,
                 )
             done = 0

@@ -60,6 +60,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="ID",
         help="take a tcp seat of tournament ID on the server (croupier tournament --connect)",
     )
+    parser.add_argument(
+        "--key",
+        metavar="KEY",
+        help="the tournament's join key (croupier tournament --connect prints it)",
+    )
     parser.add_argument("--seat", type=positive_int, help="seat (default: the first free)")
     new = parser.add_argument_group("a new table (without --table)")
     new.add_argument("--seats", type=positive_int, default=1, help="seats (default 1)")
@@ -149,7 +154,9 @@ def _tournament(bot: Bot, host: str, port: int, args: argparse.Namespace) -> int
 
     try:
         final = trio.run(
-            lambda: join_tournament(bot, host, port, tournament=args.tournament, on_seated=seated)
+            lambda: join_tournament(
+                bot, host, port, tournament=args.tournament, key=args.key, on_seated=seated
+            )
         )
     except RpcError as exc:
         raise CroupierError(f"the server refused: {exc}") from None
