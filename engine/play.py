@@ -215,7 +215,19 @@ class Event:
 
     @classmethod
     def from_dict(cls, data: Any) -> Event:
-        return _from_plain(cls, data)
+        """An event read back from a log or the wire, each field of its own type (a seat
+        given as ``""``, ``[]`` or ``1.5`` is a one-line error, not a crash later)."""
+        event = _from_plain(cls, data)
+        for field, kinds in _EVENT_TYPES.items():
+            value = getattr(event, field)
+            if value is None and field not in ("kind", "round"):
+                continue
+            if isinstance(value, bool) != (kinds is bool) or not isinstance(value, kinds):
+                expected = {int: "an integer", str: "text", bool: "true or false"}[kinds]
+                raise CroupierError(
+                    f"an event's {field} must be {expected}, not {shown(data.get(field))}"
+                )
+        return event
 
     def describe(self) -> str:
         """One English sentence for people: "the dealer draws the Five of Hearts"."""
@@ -258,6 +270,21 @@ class Event:
         if k == "end":
             return f"round {self.round} is over"
         return f"{k} {self.to_dict()}"
+
+
+_EVENT_TYPES: dict[str, type] = {
+    "kind": str,
+    "round": int,
+    "seat": int,
+    "hand": int,
+    "card": str,
+    "action": str,
+    "amount": int,
+    "total": int,
+    "soft": bool,
+    "outcome": str,
+    "reason": str,
+}
 
 
 def _card_name(code: str | None) -> str:

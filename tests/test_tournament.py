@@ -207,6 +207,12 @@ def test_replay_reproduces_and_checks(manager, tmp_path):
     for message, log in cases.items():
         with pytest.raises(CroupierError, match=message):
             replay_tournament(manager, log)
+    # an action's seat of the wrong type is a one-line error (it was an internal error, 70)
+    i = next(i for i, line in enumerate(lines) if line.get("kind") == "action")
+    for bad_seat, shown in (("", "''"), ([], r"\[\]"), (1.5, "1.5"), (True, "True")):
+        bad = [*text[:i], json.dumps({**lines[i], "seat": bad_seat}), *text[i + 1 :]]
+        with pytest.raises(CroupierError, match=f"an event's seat must be an integer, not {shown}"):
+            replay_tournament(manager, bad)
 
 
 def test_bookkeeping_refuses_foreign_results(manager):
