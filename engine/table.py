@@ -155,7 +155,10 @@ class Table:
                 try:
                     answer = cast(object, await player.decide(observation))
                 except Exception as exc:  # a broken player never stops the table
-                    return self._default(decision, f"error: {one_line(exc)}")
+                    # a player's own account of its failure is said as it is; anything
+                    # else is a bug, named by its type
+                    said = str(exc) if isinstance(exc, CroupierError) else one_line(exc)
+                    return self._default(decision, f"error: {said}")
                 finally:
                     self._pending = None
             if scope.cancelled_caught:

@@ -14,12 +14,13 @@ from typing import Any
 import attrs
 
 from croupier.engine import CroupierError
+from croupier.engine.errors import shown
 from croupier.engine.play import Action, Observation
-from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcError
 from croupier.protocol.server import Connection
 
 
-class SeatVacant(Exception):
+class SeatVacant(CroupierError):
     """Raised to the engine when an empty or abandoned seat must decide: it gets the
     default, like a silent bot."""
 
@@ -95,9 +96,17 @@ class SlotPlayer:
         if observation.phase in self.slot.auto and observation.refused is None:
             return auto_action(observation)
         await self.before_call(conn)
-        answer = await conn.call(
-            "decide",
-            [self.game, observation.to_dict()],
-            timeout=self.decision_time + 1.0,  # the engine's own limit comes first
-        )
+        try:
+            answer = await conn.call(
+                "decide",
+                [self.game, observation.to_dict()],
+                timeout=self.decision_time + 1.0,  # the engine's own limit comes first
+            )
+        except ConnectionClosed:
+            raise SeatVacant("the bot's connection closed") from None
+        except CallTimeout:
+            raise CroupierError("the bot did not answer in time") from None
+        except RpcError as exc:
+            said = shown(exc.message, 80)
+            raise CroupierError(f"the bot answered with an error: {said}") from None
         return parse_answer(answer)

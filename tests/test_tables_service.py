@@ -109,6 +109,26 @@ async def test_a_huge_answer_is_quoted_short_and_the_events_go_on(served):
     assert rec.statuses[-1]["played"] == 2 and len(rec.kinds("end")) == 2
 
 
+async def test_a_default_says_in_words_what_the_bot_did(served):
+    """Events said 'error: RpcError: ...' and 'SeatVacant: ...': class names, not words."""
+    rec = Recorder()
+
+    async def broken(table: int, observation: Any) -> Any:
+        raise ValueError("my bug")
+
+    async with connect(
+        "127.0.0.1", served.port, name="broken", role="bot",
+        handlers={"decide": broken}, on_notification=rec,
+    ) as bot:  # fmt: skip
+        info = await bot.call_named("table.create", {"rounds": 1, "seed": 3})
+        await bot.call("table.join", info["table"])
+        with trio.fail_after(20):
+            await rec.finished.wait()
+    reasons = {d["reason"] for d in rec.kinds("default")}
+    assert reasons and all(r.startswith("error: the bot answered with an error: ") for r in reasons)
+    assert not any("RpcError" in r or "SeatVacant" in r for r in reasons)
+
+
 async def test_an_illegal_action_is_refused_then_defaulted(served):
     rec = Recorder()
     seen: list[Any] = []
@@ -163,7 +183,7 @@ async def test_a_bot_that_disconnects_mid_hand_comes_back_with_its_token(served)
         with trio.fail_after(5):
             while not watcher.kinds("default"):
                 await trio.sleep(0.01)
-        assert "ConnectionClosed" in watcher.kinds("default")[0]["reason"]
+        assert watcher.kinds("default")[0]["reason"] == "error: the bot's connection closed"
 
         async def stand(table: int, observation: Any) -> Any:
             # a legal answer in every phase (insurance comes up by round 11), so the only
