@@ -26,7 +26,7 @@ import trio
 from croupier.engine.errors import CroupierError, one_line
 from croupier.engine.ledger import Ledger
 from croupier.engine.manager import PluginManager
-from croupier.engine.play import Action, Event
+from croupier.engine.play import Action, Event, Observation
 from croupier.engine.players import Player
 from croupier.engine.round import Decision, TableCore, check_action, default_action
 from croupier.engine.rules import BlackjackRules, format_payout
@@ -90,6 +90,7 @@ class Table:
         decision_time: float = DECISION_TIME,
         attempts: int = ATTEMPTS,
         listeners: Sequence[Callable[[Event], None]] = (),
+        stalls: Callable[[], float] | None = None,
     ) -> None:
         if decision_time <= 0 or attempts < 1:
             raise CroupierError("a table needs a positive decision time and at least 1 attempt")
@@ -107,6 +108,9 @@ class Table:
         self.core = build_core(manager, rules, seed, chips, emit=self._emit)
         self._pending: trio.CancelScope | None = None  # the decision being waited for
         self._cutoff = math.inf  # no decision waits past this time (trio's clock)
+        self.stalls = stalls
+        """Seconds the event loop has been unable to run so far (a server's watch), or
+        None: a decision's time does not count time the table itself could not listen."""
 
     def limit_decisions(self, seconds: float) -> None:
         """Every decision from now on, the one being waited for included, ends within
@@ -148,23 +152,15 @@ class Table:
         refused: str | None = None
         for _ in range(self.attempts):
             observation = self.core.observe(decision, refused)
-            answer: object = None
-            deadline = min(trio.current_time() + self.decision_time, self._cutoff)
-            with trio.move_on_at(deadline) as scope:
-                self._pending = scope
-                try:
-                    answer = cast(object, await player.decide(observation))
-                except Exception as exc:  # a broken player never stops the table
-                    # a player's own account of its failure is said as it is; anything
-                    # else is a bug, named by its type
-                    said = str(exc) if isinstance(exc, CroupierError) else one_line(exc)
-                    return self._default(decision, f"error: {said}")
-                finally:
-                    self._pending = None
-            if scope.cancelled_caught:
-                if scope.deadline >= self._cutoff:
-                    return self._default(decision, "no time left: the table is stopping")
-                return self._default(decision, f"timeout after {self.decision_time:g}s")
+            how, answer = await self._answer(player, observation)
+            if how == "error":
+                # a player's own account of its failure is said as it is; anything else is
+                # a bug, named by its type
+                exc = cast(Exception, answer)
+                said = str(exc) if isinstance(exc, CroupierError) else one_line(exc)
+                return self._default(decision, f"error: {said}")
+            if how == "timeout":
+                return self._default(decision, cast(str, answer))
             if isinstance(answer, Action):
                 refused = check_action(decision, answer)
                 if refused is None:
@@ -173,6 +169,48 @@ class Table:
                 refused = f"expected an Action, got {type(answer).__name__}"
             self._seat_event("refused", decision, refused)
         return self._default(decision, f"{self.attempts} answers refused")
+
+    async def _answer(self, player: Player, observation: Observation) -> tuple[str, object]:
+        """``("answer", action)``, ``("error", exception)`` or ``("timeout", reason)``.
+
+        The player has ``decision_time`` seconds, plus any time the event loop could not run
+        meanwhile (``stalls``): an answer that waited in a socket while the server was busy
+        is still in time. The call goes on while the deadline moves, and is cancelled only
+        once the time is up (or the table is stopping: see :meth:`limit_decisions`).
+        """
+        outcome: list[tuple[str, object]] = []
+        done = trio.Event()
+
+        async def ask() -> None:
+            try:
+                outcome.append(("answer", await player.decide(observation)))
+            except Exception as exc:  # a broken player never stops the table
+                outcome.append(("error", exc))
+            done.set()
+
+        stalled = self.stalls() if self.stalls is not None else 0.0
+        deadline = min(trio.current_time() + self.decision_time, self._cutoff)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(ask)
+            while True:
+                with trio.move_on_at(deadline) as wait:
+                    self._pending = wait
+                    try:
+                        await done.wait()
+                    finally:
+                        self._pending = None
+                if done.is_set():
+                    return outcome[0]
+                deadline = wait.deadline  # limit_decisions may have brought it forward
+                if deadline >= self._cutoff:
+                    nursery.cancel_scope.cancel()
+                    return "timeout", "no time left: the table is stopping"
+                now = self.stalls() if self.stalls is not None else stalled
+                if now <= stalled:
+                    nursery.cancel_scope.cancel()
+                    return "timeout", f"timeout after {self.decision_time:g}s"
+                deadline = min(deadline + now - stalled, self._cutoff)  # the server's time
+                stalled = now
 
     def _seat_event(self, kind: str, decision: Decision, reason: str) -> None:
         if self.listeners:

@@ -33,6 +33,7 @@ from croupier.engine import (
 from croupier.protocol.codec import DEFAULT_MAX_MESSAGE_SIZE, Notification, Request, encode
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.fairpool import FairPool
+from croupier.protocol.loopwatch import LoopWatch
 from croupier.protocol.methods import MethodTable, Service
 from croupier.protocol.session import ERROR_NOTIFICATION, Session, SessionLimits
 
@@ -195,6 +196,8 @@ class Server:
         )
         self._seed_streams: dict[str, Stream] = {}
         self.state: dict[str, Any] = {}
+        self.loop_watch = LoopWatch()
+        """The event loop's stalls: a bot's decision time does not count them."""
         self.operator_key = secrets.token_urlsafe(18)
         """Stops any table or tournament (``table.stop``, ``tournament.stop``)."""
         """What services keep server-wide, by key (as ``Connection.state`` per connection)."""
@@ -253,6 +256,13 @@ class Server:
         self.addresses = [listener.socket.getsockname()[:2] for listener in listeners]
         async with trio.open_nursery() as connections:
             self._tasks = connections
+            watching = trio.CancelScope()
+
+            async def watch_loop() -> None:
+                with watching:
+                    await self.loop_watch.run()
+
+            connections.start_soon(watch_loop, name="loop watch")
             with trio.CancelScope() as scope:
                 self._accept_scope = scope
                 if self._stopping:
@@ -276,6 +286,7 @@ class Server:
             for listener in listeners:
                 await listener.aclose()
             await self._shutdown()
+            watching.cancel()
         log.info("stopped")
 
     def spawn(self, fn: Callable[[], Awaitable[None]], name: str) -> None:

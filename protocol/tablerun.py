@@ -277,6 +277,7 @@ class ServerTable:
                 players,
                 decision_time=self.decision_time,
                 listeners=[self._on_event],
+                stalls=self.server.loop_watch.stalled,
             )
         except Exception:
             self.finish("internal error: the table could not start")

@@ -372,3 +372,54 @@ async def test_a_stopping_tables_decisions_share_one_deadline(autojump_clock):
     defaults = [e for e in events if e.kind == "default"]
     assert len(defaults) >= 2 and {e.seat for e in defaults} >= {1, 2}
     assert all(e.reason == "no time left: the table is stopping" for e in defaults)
+
+
+@pytest.mark.parametrize("stalled", [0.0, 1.5])
+async def test_a_decision_does_not_count_time_the_table_could_not_listen(autojump_clock, stalled):
+    """A bot that answered in time while the server was frozen (its answer waiting in a
+    socket) got a timeout default: a wrong game result. Time the loop lost is given back."""
+    from croupier.engine.play import Action
+
+    class Slow:
+        async def decide(self, observation):
+            if observation.phase == "bet":
+                return Action("bet", observation.min_bet)
+            await trio.sleep(2.5)  # 0.5 s late by the clock, in time once stalls are given back
+            return Action("stand")
+
+    start = trio.current_time()
+
+    def stalls() -> float:  # the loop "froze" for ``stalled`` seconds one second in
+        return stalled if trio.current_time() - start > 1.0 else 0.0
+
+    rules = MANAGER.rule_sets.get("vegas-s17").rules.evolve(insurance=False, surrender="none")
+    events: list = []
+    table = Table(
+        MANAGER, rules, 8, [Slow()], decision_time=2, listeners=[events.append], stalls=stalls
+    )
+    await table.play_round()
+    defaults = [e for e in events if e.kind == "default"]
+    if stalled:
+        assert not defaults
+        assert any(e.kind == "action" and e.action == "stand" for e in events)
+    else:
+        assert [e.reason for e in defaults] == ["timeout after 2s"]
+
+
+async def test_the_loop_watch_counts_the_time_the_loop_could_not_run(mock_clock):
+    import trio.testing
+
+    from croupier.protocol.loopwatch import TICK, LoopWatch
+
+    watch = LoopWatch()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(watch.run)
+        await trio.testing.wait_all_tasks_blocked()
+        mock_clock.jump(TICK)  # on time: nothing lost
+        await trio.testing.wait_all_tasks_blocked()
+        assert watch.stalled() == 0.0
+        mock_clock.jump(1.0)  # the loop could not run for a second
+        assert watch.stalled() == pytest.approx(1.0 - TICK)  # seen before the watch wakes
+        await trio.testing.wait_all_tasks_blocked()
+        assert watch.stalled() == pytest.approx(1.0 - TICK)  # and counted once when it does
+        nursery.cancel_scope.cancel()

@@ -278,5 +278,5 @@ async def test_a_huge_round_runs_on_a_few_tasks_and_yields_while_it_is_built(man
         result = await play_tournament(manager, config, entries, concurrency=8)
         nursery.cancel_scope.cancel()
     assert result.conserved and result.tables == 3_000
-    assert most < 20  # the 8 players, this test's tasks and trio's own
+    assert most < 50  # the 8 tables (a task each, and one per decision), ours, trio's
     assert ticks >= 3_000 // 500  # it let others run while building and booking
