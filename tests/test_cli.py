@@ -177,3 +177,27 @@ def test_every_plugin_failure_is_warned_at_the_start_of_any_command(cli, monkeyp
         "croupier: warning: plugin 'broken': croupier_solvers raised KeyError: 'boom'; "
         "what it contributes is skipped\n"
     )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sim", "--hands", "20000", "--engine", "python", "--seed", "1"],
+        ["stats", "7-bag", "-n", "200000", "--seed", "1"],
+        ["solve", "blackjack", "--rules", "vegas-s17"],
+    ],
+)
+def test_a_reader_that_goes_away_ends_the_command_quietly(argv):
+    """`croupier sim | head -1` exited 1 with no message (rich's own handling): a closed
+    stdout now ends the command as it ends `yes | head`: no message, status 141."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "croupier.clients.cli", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    proc.stdout.close()  # the reader is gone before the first line
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 141, err
+    assert err == ""

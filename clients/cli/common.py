@@ -108,7 +108,14 @@ def stdout_console() -> Console:
     if not console.is_terminal and not os.environ.get("COLUMNS", "").isdigit():
         console = Console(highlight=False, soft_wrap=True, width=UNLIMITED_WIDTH)
     console.push_render_hook(WholeTables(console))
+    console.on_broken_pipe = _reader_gone  # type: ignore[method-assign]
     return console
+
+
+def _reader_gone() -> None:
+    """rich exits with status 1 when stdout's reader goes away; croupier's main handles it
+    as a Unix tool does (quietly, status 141)."""
+    raise BrokenPipeError
 
 
 class WholeTables(RenderHook):

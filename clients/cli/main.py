@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 import traceback
@@ -62,9 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # e.g. `croupier randomize ... | head`
-        sys.stderr.close()
-        return 0
+    except BrokenPipeError:  # e.g. `croupier sim ... | head -1`: stop quietly, as `yes` does
+        return closed_stdout()
     except Exception as exc:  # a bug: still one line unless --debug
         if args.debug:
             traceback.print_exc()
@@ -76,6 +76,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 70
     return int(status or 0)
+
+
+SIGPIPE_STATUS = 128 + 13
+"""What a shell reports for a tool killed by SIGPIPE, as GNU tools are when a reader of
+their output goes away."""
+
+
+def closed_stdout() -> int:
+    """The reader of stdout went away: say nothing more (the rest of the output, and
+    Python's own flush at exit, go to /dev/null) and exit as a Unix tool does."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return SIGPIPE_STATUS
 
 
 def run() -> NoReturn:  # pragma: no cover - thin wrapper for `python -m`
