@@ -53,7 +53,7 @@ def test_usage_error_is_one_line(cli):
     assert status == 2
     assert out == ""
     assert err.count("\n") == 1
-    assert err.startswith("croupier: error: unrecognized arguments: --bogus")
+    assert err.startswith("croupier plugins: error: unrecognized arguments: --bogus")
 
 
 def test_plugins_json_lists_builtins(cli):
@@ -201,3 +201,29 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(argv):
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 141, err
     assert err == ""
+
+
+def test_seeds_are_read_as_people_write_them(cli):
+    def seed_of(text: str) -> object:
+        status, out, err = cli("sim", "--hands", "2", "--seed", text, "--json")
+        return json.loads(out)["seed"] if status == 0 else err
+
+    assert seed_of("007") == 7 and seed_of("0x1f") == 31 and seed_of("1_000") == 1000
+    assert seed_of(str(2**64 - 1)) == 2**64 - 1
+    for bad in ("-3", str(2**64), "99999999999999999999999999", "abc"):
+        err = seed_of(bad)
+        assert isinstance(err, str) and "a seed is" in err and "0 to 2**64-1" in err
+    # the bot checks the seed itself, before any server is asked
+    status, _, err = cli("bot", "lim17", "--connect", "127.0.0.1:1", "--seed", str(2**64))
+    assert status == 2 and "a seed is from 0 to 2**64-1" in err and "server" not in err
+
+
+def test_an_unknown_option_points_to_its_own_commands_help(cli):
+    for argv, where in (
+        (["sim", "--bogus"], "croupier sim"),
+        (["solve", "blackjack", "--bogus"], "croupier solve blackjack"),
+        (["--bogus"], "croupier"),
+    ):
+        status, _, err = cli(*argv)
+        assert status == 2 and err.count("\n") == 1
+        assert err == f"{where}: error: unrecognized arguments: --bogus (see '{where} --help')\n"

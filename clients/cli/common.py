@@ -28,13 +28,22 @@ def add_seed_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+MAX_SEED = 2**64 - 1
+"""The largest seed, locally and on a server alike."""
+
+
 def seed_type(text: str) -> int:
+    """A seed: decimal (leading zeros are fine: ``007`` is 7) or ``0x`` hexadecimal, from 0
+    to 2**64-1."""
+    word = text.strip().replace("_", "")
     try:
-        value = int(text, 0)
+        value = int(word, 10) if word.isdigit() else int(word, 0)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a non-negative integer: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed is a non-negative integer, not {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"a seed is a whole number from 0 to 2**64-1, not {text!r}"
+        ) from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is from 0 to 2**64-1, not {text[:40]!r}")
     return value
 
 

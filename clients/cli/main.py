@@ -43,13 +43,29 @@ def build_parser() -> ArgumentParser:
             continue
         module = importlib.import_module(f"{commands.__name__}.{module_info.name}")
         module.register(sub)
+    for command in _parsers(sub):  # an unknown option is the command's error, not croupier's
+        command.set_defaults(command_parser=command)
     return parser
+
+
+def _parsers(sub: argparse._SubParsersAction[ArgumentParser]) -> list[ArgumentParser]:
+    """Every command's parser, the nested ones (``solve blackjack``) included."""
+    found = []
+    for command in dict.fromkeys(sub.choices.values()):
+        found.append(command)
+        for action in command._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                found.extend(_parsers(action))
+    return found
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (0 ok, 1 error, 2 usage, 130 interrupted)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        where: ArgumentParser = getattr(args, "command_parser", parser)
+        where.error(f"unrecognized arguments: {' '.join(extra)}")
     if not hasattr(args, "func"):
         print(f"{PROG}: error: name a command ('{PROG} --help' lists them)", file=sys.stderr)
         return 2
