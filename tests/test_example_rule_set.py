@@ -60,8 +60,9 @@ def test_the_simulator_and_the_solver_reach_it(mine):
     report = simulate(mine, rules, mine.strategies.get("lim15"), 2_000, 1, seed=1)
     assert report["hands"] == 2_000 and report["ci95"] is not None
     assert mine.solvers.get("dice-ways").solve({"total": 7})["ways"] == 6
-    with pytest.raises(CroupierError, match="'total' must be an integer"):
-        mine.solvers.get("dice-ways").solve({"total": "seven"})
+    for total in ("seven", 1, 13, 99):  # 1 and 99 were taken, with 0 ways
+        with pytest.raises(CroupierError, match="'total' must be an integer from 2 to 12"):
+            mine.solvers.get("dice-ways").solve({"total": total})
     with pytest.raises(CroupierError, match="pays no bonus for a natural"):
         simulate(mine, rules.evolve(blackjack_pays="3:2"), mine.strategies.get("lim15"), 1, 1, 1)
 

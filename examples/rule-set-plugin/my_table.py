@@ -45,8 +45,8 @@ def dice_ways(problem: dict) -> dict:
     """Ways two dice make ``total``: a solver is a pure function of plain data, and refuses
     a bad problem by raising CroupierError (a one-line error everywhere)."""
     total = problem.get("total")
-    if isinstance(total, bool) or not isinstance(total, int):
-        raise CroupierError("'total' must be an integer from 2 to 12")
+    if isinstance(total, bool) or not isinstance(total, int) or not 2 <= total <= 12:
+        raise CroupierError(f"'total' must be an integer from 2 to 12, not {total!r}")
     ways = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == total)
     return {"total": total, "ways": ways, "probability": ways / 36}
 
