@@ -19,7 +19,13 @@ import attrs
 import pluggy
 
 from croupier.engine import hookspecs
-from croupier.engine.errors import CroupierError, PluginError, SpecError, one_line
+from croupier.engine.errors import (
+    CroupierError,
+    PluginError,
+    SpecError,
+    UnknownNameError,
+    one_line,
+)
 from croupier.engine.kernels import SimKernel
 from croupier.engine.players import Strategy
 from croupier.engine.randomizers import (
@@ -282,15 +288,23 @@ class PluginManager:
     def randomizer_factory(self, spec: str) -> RandomizerFactory:
         """The factory for ``spec``: a randomizer's name, or text in some language.
 
-        Names win over languages. Languages are tried in order; the first that accepts the
-        text wins. When none accepts it, the first language's error (if any) is raised, so
-        a typo in Blackjack-language text gets a message that points into the text.
+        Names win over languages, and one word (no blank, no comma) is always a name: an
+        unknown one is an error naming the closest. Languages are tried in order; the first
+        that accepts the text wins. When none accepts it, the first language's error (if
+        any) is raised, so a typo in Blackjack-language text gets a message that points
+        into the text.
         """
         spec = spec.strip()
         if not spec:
             raise SpecError("empty randomizer spec")
         if spec in self.randomizers:
             return self.randomizers.get(spec).factory
+        if not any(c.isspace() or c == "," for c in spec):
+            # one bare word is a name: an unknown one is a mistake (with the closest names),
+            # never a list of one symbol dealt for ever ('sequence of X' says that)
+            error = UnknownNameError("randomizer", spec, self.randomizers.names())
+            error.args = (f"{error} (one symbol for ever is spec text: 'sequence of {spec}')",)
+            raise error
         first_error: SpecError | None = None
         for plugin, language in self.randomizer_languages:
             try:

@@ -94,16 +94,17 @@ def test_third_party_coin_from_the_cli(coin_installed, cli, monkeypatch):  # noq
     assert "at column 6 of 'coin 0.8'" in err
 
 
-def test_a_mistyped_name_gets_a_hint(cli):
-    status, out, err = cli("randomize", "7bag", "-n", "3", "--seed", "1")
-    assert status == 0
-    assert out == "7bag 7bag 7bag\n"  # valid spec text: a one-piece list
-    assert "'7bag' is not a known randomizer" in err
-    assert "did you mean '7-bag'?" in err
-    status, _, err = cli("stats", "tgm-idael", "-n", "10")
-    assert status == 1
-    assert err.count("\n") == 1
-    assert "(did you mean the randomizer 'tgm-ideal'?)" in err
+def test_one_word_is_a_name_and_an_unknown_one_is_an_error(cli):
+    """'nope' dealt 'nope nope nope' and 'tgm4' a warning with exit 0: one word is a name."""
+    for command in ("randomize", "stats"):
+        status, out, err = cli(command, "7bag", "-n", "3", "--seed", "1")
+        assert status == 1 and out == "" and err.count("\n") == 1
+        assert "unknown randomizer '7bag'. Did you mean '7-bag'?" in err
+        assert "one symbol for ever is spec text: 'sequence of 7bag'" in err
+    status, _, err = cli("randomize", "nope", "-n", "5", "--seed", "1")
+    assert status == 1 and "unknown randomizer 'nope'" in err and "Known: 14-bag" in err
+    status, out, _ = cli("randomize", "sequence of nope", "-n", "3", "--seed", "1")
+    assert status == 0 and out == "nope nope nope\n"
 
 
 def test_stats_without_any_interval_is_strict_json(cli):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import sys
 from typing import Any
@@ -15,7 +14,7 @@ from croupier.clients.cli.common import (
     positive_int,
     resolve_seed,
 )
-from croupier.engine import CroupierError, PluginManager, RandomizerFactory, SpecError, Stream
+from croupier.engine import PluginManager, RandomizerFactory, Stream
 
 BATCH = 100_000
 
@@ -52,24 +51,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def resolve_factory(manager: PluginManager, spec: str) -> RandomizerFactory:
-    """The factory for SPEC, with a hint when a mistyped name was taken for spec text."""
-    names = manager.randomizers.names()
-    text = spec.strip()
-    close = difflib.get_close_matches(text, names, n=1)
-    name_like = close and text not in names and not any(c in text for c in " ,")
-    try:
-        factory = manager.randomizer_factory(spec)
-    except SpecError as exc:
-        if name_like:
-            raise CroupierError(f"{exc} (did you mean the randomizer {close[0]!r}?)") from None
-        raise
-    if name_like:
-        print(
-            f"croupier: warning: {text!r} is not a known randomizer, so it was read as spec "
-            f"text (did you mean {close[0]!r}?)",
-            file=sys.stderr,
-        )
-    return factory
+    """The factory for SPEC (an unknown one-word name is refused with the closest names;
+    spec text with a mistake is refused with the column)."""
+    return manager.randomizer_factory(spec)
 
 
 def run(args: argparse.Namespace) -> int:
