@@ -122,4 +122,10 @@ class ConnectionClosed(RpcError):
 
 
 class ProtocolViolation(Exception):
-    """The peer broke the framing (garbage bytes, oversized message): close the connection."""
+    """The peer broke the framing (garbage bytes, oversized message): close the connection.
+
+    ``code`` is the error the peer is told (``invalid-request`` unless said otherwise)."""
+
+    def __init__(self, message: str, code: int = Code.INVALID_REQUEST) -> None:
+        super().__init__(message)
+        self.code = int(code)
