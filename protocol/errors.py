@@ -95,6 +95,11 @@ class RpcError(Exception):
             out["data"] = self.data
         return out
 
+    def to_string(self) -> str:
+        """The error as one string, for clients that asked for string errors in ``hello``:
+        ``name (code): message``."""
+        return f"{self.name} ({int(self.code)}): {self.message}"
+
     @classmethod
     def from_wire(cls, error: Any) -> RpcError:
         """Read the error of a response; tolerate peers that send a bare string or number."""

@@ -284,7 +284,7 @@ class Session(SessionWriter):
             message = parse(obj)
         except InvalidMessage as exc:
             if exc.msgid is not None:
-                await self._send(Response(exc.msgid, exc.to_wire(), None))
+                await self._send(Response(exc.msgid, self._error_wire(exc), None))
             else:
                 await self._send_error_notification(exc)
             return
@@ -306,14 +306,14 @@ class Session(SessionWriter):
     async def _accept_request(self, request: Request) -> None:
         if self._draining:
             error = RpcError(Code.SHUTTING_DOWN, "the server is shutting down")
-            await self._send(Response(request.msgid, error.to_wire(), None))
+            await self._send(Response(request.msgid, self._error_wire(error), None))
             return
         if self._in_flight >= self.limits.max_pending:
             error = RpcError(
                 Code.TOO_MANY_REQUESTS,
                 f"more than {self.limits.max_pending} requests in flight on this connection",
             )
-            await self._send(Response(request.msgid, error.to_wire(), None))
+            await self._send(Response(request.msgid, self._error_wire(error), None))
             return
         assert self._nursery is not None
         self._in_flight += 1
@@ -332,14 +332,14 @@ class Session(SessionWriter):
         try:
             return Response(request.msgid, None, await self.on_request(self, request))
         except RpcError as exc:
-            return Response(request.msgid, exc.to_wire(), None)
+            return Response(request.msgid, self._error_wire(exc), None)
         except Exception as exc:
             log.exception("%s: handler of %r failed", self.name, request.method)
             error = RpcError(
                 Code.INTERNAL_ERROR,
                 f"internal error in {request.method!r}: {type(exc).__name__}",
             )
-            return Response(request.msgid, error.to_wire(), None)
+            return Response(request.msgid, self._error_wire(error), None)
 
     async def _handle(self, request: Request) -> None:
         try:
@@ -359,7 +359,7 @@ class Session(SessionWriter):
         self._linger = True
         with trio.move_on_after(1.0):
             with contextlib.suppress(ConnectionClosed):
-                await self._send(Notification(ERROR_NOTIFICATION, [error.to_wire()]))
+                await self._send(Notification(ERROR_NOTIFICATION, [self._error_wire(error)]))
 
     def _new_msgid(self) -> int:
         for _ in range(len(self._calls) + 1):
