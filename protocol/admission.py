@@ -3,9 +3,10 @@
 - The cap on connections comes from the descriptor limit (``ulimit -n``) as well as from
   ``max_connections``: a server that runs out of descriptors cannot even refuse politely.
 - One peer address holds at most ``max_connections_per_peer`` connections.
-- At the cap, a newcomer takes the slot of an idle connection (nothing in flight either way,
-  nothing keeping it open) of the peer that holds the most connections, longest idle
-  first: connections parked after ``hello`` cannot lock everyone else out.
+- At either cap, a newcomer takes the slot of an idle connection (nothing in flight either
+  way, nothing keeping it open): of the peer that holds the most connections (of its own
+  peer at the per-peer cap), one that never said ``hello`` first, then the longest idle.
+  Silent connections or connections parked after ``hello`` cannot lock anyone out.
 - A refused client reads the error: it is written, the write side is shut, what the client
   sent is drained for a moment, and only then is the socket closed (closing with unread
   data makes the kernel send a reset, which destroys the error before it is read).
@@ -74,16 +75,24 @@ def peer_host(peer: str) -> str:
     return host if sep else peer
 
 
-def pick_victim(connections: Iterable[Connection]) -> Connection | None:
-    """The connection to shed for a newcomer at the cap: an idle one (nothing in flight
-    either way, nothing keeping it open) of the peer holding the most connections, the
-    longest idle of them; None when no connection is idle."""
-    conns = list(connections)
+def pick_victim(connections: Iterable[Connection], host: str | None = None) -> Connection | None:
+    """The connection to shed for a newcomer at a cap: an idle one (nothing in flight
+    either way, nothing keeping it open) of the peer holding the most connections (of
+    ``host`` if given), one that never said ``hello`` first, then the longest idle; None
+    when no such connection is idle."""
+    conns = [c for c in connections if host is None or peer_host(c.peer) == host]
     per_peer = Counter(peer_host(c.peer) for c in conns)
     idle = [c for c in conns if c.session.idle]
     if not idle:
         return None
-    return min(idle, key=lambda c: (-per_peer[peer_host(c.peer)], c.session.last_receive))
+    return min(
+        idle,
+        key=lambda c: (
+            -per_peer[peer_host(c.peer)],
+            c.protocol is not None,
+            c.session.last_receive,
+        ),
+    )
 
 
 async def linger_close(stream: trio.abc.Stream, timeout: float = LINGER) -> None:

@@ -79,7 +79,9 @@ class ServerLimits:
     max_connections_per_peer: int = 256
     """Open connections from one peer address; the next one is told why and closed."""
     max_refusing: int = 32
-    """Refused connections lingering at once so they read why (the rest are just closed)."""
+    """Refused or shed connections draining at once so they read why (each holds a
+    descriptor: beyond this a refused connection is closed at once, and no connection is
+    shed: the newcomer is refused)."""
     max_elements: int = 100_000
     """Arrays, maps and items in one received message (what decoding it costs)."""
     max_buffered: int = 64 << 20
@@ -403,7 +405,7 @@ class Server:
                     ERROR_NOTIFICATION, [RpcError(code, f"connection refused: {reason}").to_wire()]
                 )
             )
-            linger = self._refusing < self.limits.max_refusing
+            linger = self._lingering() < self.limits.max_refusing
             self._refusing += 1
             try:
                 await refuse(stream, data, linger=linger)
@@ -438,23 +440,37 @@ class Server:
         if self._stopping:
             return Code.SHUTTING_DOWN, "shutting down"
         if self._per_peer[host] >= self.limits.max_connections_per_peer:
-            return (
-                Code.LIMIT_EXCEEDED,
-                f"too many connections from {host} "
-                f"(at most {self.limits.max_connections_per_peer})",
+            held = sum(
+                1
+                for c in self.connections.values()
+                if c.session.shedding and peer_host(c.peer) == host
             )
+            if self._per_peer[host] - held >= self.limits.max_connections_per_peer:
+                why = f"too many connections from {host}"
+                if not self._shed(pick_victim(self.connections.values(), host), why):
+                    cap = self.limits.max_connections_per_peer
+                    return Code.LIMIT_EXCEEDED, f"{why} (at most {cap})"
         held = len(self.connections)
         if held >= self.connection_cap:
             held -= sum(1 for c in self.connections.values() if c.session.shedding)
-        if held < self.connection_cap:
-            return None
-        victim = pick_victim(self.connections.values())
-        if victim is None:
+        full = held >= self.connection_cap
+        if full and not self._shed(pick_victim(self.connections.values()), "the server is full"):
             return Code.LIMIT_EXCEEDED, "too many connections"
-        reason = "the server is full and this connection was the longest idle of its peer's"
+        return None
+
+    def _lingering(self) -> int:
+        """Connections refused or shed that are still draining (each holds a descriptor)."""
+        return self._refusing + sum(1 for c in self.connections.values() if c.session.shedding)
+
+    def _shed(self, victim: Connection | None, why: str) -> bool:
+        """Close ``victim`` (idle) to make room for a newcomer; False if there is none, or
+        if ``max_refusing`` connections are draining already (their descriptors count)."""
+        if victim is None or self._lingering() >= self.limits.max_refusing:
+            return False
+        reason = f"{why}; this connection was idle and made room for a new one"
         log.warning("connection %s shed: %s", victim, reason)
         victim.session.shed(RpcError(Code.LIMIT_EXCEEDED, f"{reason}; closing"), reason)
-        return None
+        return True
 
     async def _require_hello(self, conn: Connection) -> None:
         """Close a connection that has not introduced itself in time (it holds a slot)."""

@@ -40,19 +40,45 @@ async def test_the_server_caps_connections_by_ulimit(nursery, monkeypatch):
 async def test_one_peer_holds_at_most_its_share(nursery):
     server = await start(nursery, max_connections_per_peer=2)
     held = [await Raw.connect(server.port) for _ in range(2)]
-    for raw in held:
+    for msgid, raw in enumerate(held, 1):
         await raw.hello()
+        await raw.send([0, msgid, "test.sleep", [1.0]])  # busy: cannot be shed
     extra = await Raw.connect(server.port)
     notice = await extra.receive()
     assert notice[2][0]["code"] == Code.LIMIT_EXCEEDED
-    assert "too many connections from 127.0.0.1" in notice[2][0]["message"]
+    assert "too many connections from 127.0.0.1 (at most 2)" in notice[2][0]["message"]
     assert await extra.receive() is None
+    assert await held[0].receive() == [1, 1, None, "slept"]
     await held[0].aclose()
     with trio.fail_after(2):
         while len(server.connections) > 1:
             await trio.sleep(0.01)
     again = await Raw.connect(server.port)
     assert (await again.hello())[2] is None
+
+
+async def test_silent_connections_of_a_peer_cannot_lock_it_out(nursery):
+    server = await start(nursery, max_connections_per_peer=3, hello_timeout=60)
+    polite = await Raw.connect(server.port)
+    await polite.hello()
+    silent = [await Raw.connect(server.port) for _ in range(2)]
+    with trio.fail_after(2):
+        while len(server.connections) < 3:
+            await trio.sleep(0.01)
+    newcomers = []
+    for _ in range(2):  # each takes the slot of a silent one, not the polite one's
+        newcomer = await Raw.connect(server.port)
+        assert (await newcomer.hello())[2] is None
+        newcomers.append(newcomer)
+    for raw in silent:
+        notice = await raw.receive()
+        assert notice[2][0]["code"] == Code.LIMIT_EXCEEDED
+        assert "too many connections from 127.0.0.1" in notice[2][0]["message"]
+    with trio.fail_after(3):  # the shed ones drain for up to a second
+        while len(server.connections) > 3:
+            await trio.sleep(0.05)
+    assert await polite.call(1, "ping") == [1, 1, None, "pong"]
+    assert await newcomers[-1].call(1, "ping") == [1, 1, None, "pong"]
 
 
 async def test_at_the_cap_the_longest_idle_connection_makes_room(nursery):
