@@ -126,20 +126,55 @@ async def refuse(stream: trio.abc.Stream, data: bytes, *, linger: bool) -> None:
         await stream.aclose()
 
 
+class Handlers:
+    """Connection handlers running, counted from the moment of ``accept`` (a handler task
+    starts a little later; without this count a burst of connections is accepted far past
+    the cap before the first handler has looked at it, and the server runs out of
+    descriptors)."""
+
+    def __init__(
+        self,
+        handler: Callable[[Any], Awaitable[None]],
+        nursery: trio.Nursery,
+        max_open: Callable[[], int] | None = None,
+    ) -> None:
+        self.handler = handler
+        self.nursery = nursery
+        self.max_open = max_open
+        self.open = 0
+
+    def full(self) -> bool:
+        return self.max_open is not None and self.open >= self.max_open()
+
+    def start(self, stream: Any) -> None:
+        self.open += 1
+        self.nursery.start_soon(self._run, stream)
+
+    async def _run(self, stream: Any) -> None:
+        try:
+            await self.handler(stream)
+        finally:
+            self.open -= 1
+
+
 async def accept_forever(
     listener: trio.abc.Listener[Any],
-    handler: Callable[[Any], Awaitable[None]],
-    nursery: trio.Nursery,
+    handlers: Handlers,
     *,
     max_backoff: float = 1.0,
+    pause: float = 0.01,
 ) -> None:
-    """Accept connections and start ``handler`` for each, forever.
+    """Accept connections and start a handler for each, forever.
 
-    Running out of descriptors (or memory) is logged once per episode, without a traceback,
-    and accepting is retried after a back-off that doubles up to ``max_backoff`` seconds.
+    While ``handlers`` is full, nothing is accepted (newcomers wait in the listen backlog
+    for a moment). Running out of descriptors (or memory) is logged once per episode,
+    without a traceback, and accepting is retried after a back-off that doubles up to
+    ``max_backoff`` seconds.
     """
     failures = 0
     while True:
+        while handlers.full():
+            await trio.sleep(pause)
         try:
             stream = await listener.accept()
         except OSError as exc:
@@ -158,15 +193,18 @@ async def accept_forever(
         if failures:
             log.warning("accepting connections again after %d failed attempt(s)", failures)
             failures = 0
-        nursery.start_soon(handler, stream)
+        handlers.start(stream)
 
 
 async def serve_listeners(
     listeners: Iterable[trio.abc.Listener[Any]],
     handler: Callable[[Any], Awaitable[None]],
     nursery: trio.Nursery,
+    max_open: Callable[[], int] | None = None,
 ) -> None:
-    """:func:`accept_forever` on every listener; handlers run in ``nursery``."""
+    """:func:`accept_forever` on every listener; handlers run in ``nursery``, at most
+    ``max_open()`` at once (counted across the listeners)."""
+    handlers = Handlers(handler, nursery, max_open)
     async with trio.open_nursery() as accepting:
         for listener in listeners:
-            accepting.start_soon(accept_forever, listener, handler, nursery)
+            accepting.start_soon(accept_forever, listener, handlers)

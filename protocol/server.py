@@ -326,7 +326,12 @@ class Server:
                         port,
                     )
                 task_status.started(self.addresses)
-                await serve_listeners(listeners, self._handle, connections)
+                await serve_listeners(
+                    listeners,
+                    self._handle,
+                    connections,
+                    max_open=lambda: self.connection_cap + self.limits.max_refusing,
+                )
             for listener in listeners:
                 await listener.aclose()
             await self._shutdown()

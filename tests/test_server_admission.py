@@ -10,7 +10,7 @@ import trio
 
 from croupier.protocol import Code, ServerLimits
 from croupier.protocol import server as server_module
-from croupier.protocol.admission import accept_forever, connection_cap
+from croupier.protocol.admission import Handlers, accept_forever, connection_cap
 from tests.protocol_helpers import Raw, make_server
 
 
@@ -127,7 +127,7 @@ async def test_running_out_of_descriptors_is_logged_once_and_survived(autojump_c
 
     start = trio.current_time()
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(accept_forever, listener, handler, nursery)
+        nursery.start_soon(accept_forever, listener, Handlers(handler, nursery))
         while not handled:
             await trio.sleep(0.5)
         nursery.cancel_scope.cancel()
@@ -138,3 +138,38 @@ async def test_running_out_of_descriptors_is_logged_once_and_survived(autojump_c
     # backed off: 40 failures took tens of seconds, not 40 tight spins
     assert trio.current_time() - start > 20
     assert handled == ["stream"]
+
+
+class EndlessListener(trio.abc.Listener[object]):
+    """Accepts a connection every millisecond, forever."""
+
+    def __init__(self) -> None:
+        self.accepted = 0
+
+    async def accept(self) -> object:
+        await trio.sleep(0.001)
+        self.accepted += 1
+        return self.accepted
+
+    async def aclose(self) -> None:
+        pass
+
+
+async def test_accepting_waits_while_the_handlers_are_full(autojump_clock):
+    listener = EndlessListener()
+    release = trio.Event()
+    seen = []
+
+    async def handler(stream):
+        seen.append(stream)
+        await release.wait()
+
+    async with trio.open_nursery() as nursery:
+        handlers = Handlers(handler, nursery, max_open=lambda: 5)
+        nursery.start_soon(accept_forever, listener, handlers)
+        await trio.sleep(1)
+        assert listener.accepted == 5 and handlers.open == 5  # no more sockets taken
+        release.set()
+        await trio.sleep(0.1)
+        assert listener.accepted > 5
+        nursery.cancel_scope.cancel()
