@@ -49,6 +49,7 @@ from croupier.protocol.codec import (
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.fairpool import FairPool
 from croupier.protocol.loopwatch import LoopWatch
+from croupier.protocol.memory import return_large_buffers
 from croupier.protocol.methods import MethodTable, Service
 from croupier.protocol.session import ERROR_NOTIFICATION, Session, SessionLimits
 
@@ -535,6 +536,7 @@ async def run_server(
     signal during the shutdown stops at once.
     """
     listeners = await listen(host, port)
+    return_large_buffers()
     if seed is None:
         seed = draw_seed()
         if on_seed is not None:
