@@ -146,7 +146,8 @@ class Session(SessionWriter):
         self._receive_scope: trio.CancelScope | None = None
         self._shed: RpcError | None = None
         self._linger = False
-        """Close politely (drain the peer's input) so an error just sent is read."""
+        """Close politely (drain the peer's input) so the error just sent is read."""
+        self._receiving = False
 
     # -- state -----------------------------------------------------------------------------
     @property
@@ -204,9 +205,11 @@ class Session(SessionWriter):
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 self._started.set()
+                self._receiving = True
                 try:
                     await self._receive_loop()
                 finally:
+                    self._receiving = False
                     nursery.cancel_scope.cancel()
         finally:
             await self._finish(self.closed_reason or "closed")
@@ -224,7 +227,7 @@ class Session(SessionWriter):
                 if self._shed is None and await self._receive_until_done(scope, idle):
                     return
             if self._shed is not None:
-                await self._send_error_notification(self._shed)
+                await self._send_error_notification(self._shed, closing=True)
                 return
             if trio.current_time() < self._last_receive + idle:
                 continue
@@ -232,7 +235,8 @@ class Session(SessionWriter):
                 self._last_receive = trio.current_time()
                 continue
             self.closed_reason = f"idle for {idle:g} s"
-            await self._send_error_notification(RpcError(Code.LIMIT_EXCEEDED, "idle timeout"))
+            error = RpcError(Code.LIMIT_EXCEEDED, "idle timeout")
+            await self._send_error_notification(error, closing=True)
             return
 
     async def _receive_until_done(self, scope: trio.CancelScope, idle: float) -> bool:
@@ -260,7 +264,8 @@ class Session(SessionWriter):
                 return True
             except ProtocolViolation as exc:
                 self.closed_reason = str(exc)
-                await self._send_error_notification(RpcError(exc.code, f"{exc}; closing"))
+                error = RpcError(exc.code, f"{exc}; closing")
+                await self._send_error_notification(error, closing=True)
                 return True
 
     async def _receive(self) -> bytes | bytearray:
@@ -355,8 +360,10 @@ class Session(SessionWriter):
             self._quiet.set()
 
     # -- sending (the write path itself is SessionWriter's) ---------------------------
-    async def _send_error_notification(self, error: RpcError) -> None:
-        self._linger = True
+    async def _send_error_notification(self, error: RpcError, closing: bool = False) -> None:
+        """Send ``[2, "error", [error]]``; ``closing``: the connection closes next, politely
+        (see :func:`~croupier.protocol.admission.linger_close`)."""
+        self._linger = self._linger or closing
         with trio.move_on_after(1.0):
             with contextlib.suppress(ConnectionClosed):
                 await self._send(Notification(ERROR_NOTIFICATION, [self._error_wire(error)]))
@@ -448,7 +455,7 @@ class Session(SessionWriter):
         for call in self._calls.values():
             call.done.set()
         self._decoder.release()
-        if self._linger:
+        if self._linger and not self._receiving:  # (only the receive loop reads)
             await linger_close(self.stream)
             return
         with trio.CancelScope(shield=True):

@@ -3,8 +3,6 @@ buffers released when a connection ends."""
 
 from __future__ import annotations
 
-import time
-
 import msgpack
 import pytest
 import trio
@@ -32,11 +30,11 @@ def test_a_megabyte_of_empty_arrays_is_refused_cheaply():
     data = empty_arrays(1_000_000)
     assert len(data) < 1 << 20
     decoder = Decoder(max_elements=100_000)
-    began = time.process_time()
     with pytest.raises(ProtocolViolation, match="arrays, maps and items") as caught:
         list(decoder.feed(data))
-    assert time.process_time() - began < 0.1
     assert caught.value.code == Code.MESSAGE_TOO_LARGE
+    # decoding stopped at the limit: about a tenth of the million arrays were ever built
+    assert 100_000 < decoder._elements <= 100_000 + 10_001
 
 
 def test_one_long_array_is_refused_by_its_header():
