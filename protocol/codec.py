@@ -15,7 +15,7 @@ message in memory.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -112,27 +112,101 @@ def parse(obj: Any) -> Message:
     )
 
 
-class Decoder:
-    """Turns received bytes into decoded objects; no message may exceed ``max_message_size``.
+class BufferBudget:
+    """Bytes of unfinished messages buffered server-wide, across every connection.
 
-    Garbage (bytes that are not msgpack, map keys that are not strings, invalid UTF-8) and
-    a message larger than the limit raise :class:`ProtocolViolation`: the stream cannot be
-    resynchronised, so the connection must close.
-
-    The limit is per message: bytes are fed in pieces of at most the limit and complete
-    messages are taken out after each, so the unpacker holds at most one unfinished message
-    plus one piece (its ``max_buffer_size`` is twice the limit). Back-to-back messages just
-    under the limit are fine; the part of a message received so far is checked after every
-    piece, so a message over the limit is refused before it is all in.
+    Each connection's :class:`Decoder` reports what it holds; when the total passes
+    ``limit`` the decoder holding the most is refused (its connection closes), so many
+    connections each sending an unfinished message just under the size limit cannot pin
+    the server's memory.
     """
 
-    def __init__(self, max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE) -> None:
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.total = 0
+        self._held: dict[Decoder, int] = {}
+
+    def hold(self, decoder: Decoder, nbytes: int) -> Decoder | None:
+        """``decoder`` now holds ``nbytes``; the decoder to refuse if over the limit."""
+        old = self._held.pop(decoder, 0)
+        if nbytes:
+            self._held[decoder] = nbytes
+        self.total += nbytes - old
+        if self.total <= self.limit:
+            return None
+        victim = max(self._held, key=self._held.__getitem__)
+        self.total -= self._held.pop(victim)
+        return victim
+
+
+class Decoder:
+    """Turns received bytes into decoded objects within the bounds of a message's size and
+    cost.
+
+    Garbage (bytes that are not msgpack, map keys that are not strings, invalid UTF-8), a
+    message larger than ``max_message_size`` and one with more than ``max_elements``
+    arrays, maps and items in all raise :class:`ProtocolViolation`: the stream cannot be
+    resynchronised, so the connection must close. (A megabyte of empty arrays is a million
+    objects to build; nesting is bounded by msgpack itself, at 1024 levels.)
+
+    The size limit is per message: bytes are fed in pieces of at most the limit and
+    complete messages are taken out after each, so the unpacker holds at most one
+    unfinished message plus one piece (its ``max_buffer_size`` is twice the limit). The
+    part of a message received so far is checked after every piece, so a message over the
+    limit is refused before it is all in. Once a large message is through, the unpacker
+    (whose buffer keeps its largest size) is replaced, and :meth:`release` drops it for
+    good. With a ``budget``, the unfinished bytes count against a server-wide total, and
+    ``on_evict`` is called when another connection's message makes this decoder the one
+    to refuse.
+    """
+
+    RESET_AFTER = 256 << 10
+    """An unpacker that has buffered this much is replaced once it holds nothing."""
+
+    def __init__(
+        self,
+        max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
+        *,
+        max_elements: int | None = None,
+        budget: BufferBudget | None = None,
+    ) -> None:
         self.max_message_size = max_message_size
-        self._unpacker = msgpack.Unpacker(
-            raw=False, strict_map_key=True, use_list=True, max_buffer_size=2 * max_message_size
-        )
+        self.max_elements = max_elements
+        self.budget = budget
+        self.on_evict: Callable[[], None] | None = None
+        self._elements = 0  # arrays, maps and their items in the message being decoded
+        self._unpacker = self._new_unpacker()
         self._fed = 0  # bytes fed so far
         self._taken = 0  # bytes of the complete messages taken out so far
+        self._peak = 0  # most bytes buffered since the unpacker was made
+
+    def _new_unpacker(self) -> msgpack.Unpacker:
+        options: dict[str, Any] = {}
+        if self.max_elements is not None:
+            options.update(
+                max_array_len=self.max_elements,
+                max_map_len=self.max_elements,
+                list_hook=self._count,
+                object_hook=self._count,
+            )
+        return msgpack.Unpacker(
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            max_buffer_size=2 * self.max_message_size,
+            **options,
+        )
+
+    def _count(self, container: Any) -> Any:
+        self._elements += 1 + len(container)
+        if self.max_elements is not None and self._elements > self.max_elements:
+            raise _TooComplex
+        return container
+
+    @property
+    def buffered(self) -> int:
+        """Bytes of the unfinished message held now."""
+        return self._fed - self._taken
 
     def feed(self, data: bytes | bytearray) -> Iterator[Any]:
         """Feed ``data`` and yield every object that is now complete."""
@@ -145,9 +219,36 @@ class Decoder:
             except msgpack.BufferFull:  # pragma: no cover - prevented by the checks below
                 raise self._too_large() from None
             self._fed += len(piece)
+            self._peak = max(self._peak, self._fed - self._taken)
             yield from self._complete()
             if self._fed - self._taken > limit:  # the unfinished message is already too big
                 raise self._too_large()
+            if self.budget is not None:
+                self._account()
+        if self._fed == self._taken and self._peak > self.RESET_AFTER:
+            self._reset()
+
+    def _account(self) -> None:
+        assert self.budget is not None
+        victim = self.budget.hold(self, self._fed - self._taken)
+        if victim is self:
+            raise ProtocolViolation(
+                f"the server's input buffers are full ({self.budget.limit} bytes of "
+                "unfinished messages); yours is the largest",
+                int(Code.LIMIT_EXCEEDED),
+            )
+        if victim is not None and victim.on_evict is not None:
+            victim.on_evict()
+
+    def _reset(self) -> None:
+        self._unpacker = self._new_unpacker()
+        self._fed = self._taken = self._peak = 0
+
+    def release(self) -> None:
+        """Drop the buffer and the budget's count (the connection has ended)."""
+        if self.budget is not None:
+            self.budget.hold(self, 0)
+        self._reset()
 
     def _complete(self) -> Iterator[Any]:
         while True:
@@ -157,8 +258,15 @@ class Decoder:
                 return
             except msgpack.OutOfData:  # pragma: no cover - Unpacker raises StopIteration
                 return
-            except Exception as exc:  # FormatError, StackError, ValueError, UnicodeError ...
+            except _TooComplex:
+                raise self._too_complex() from None
+            except ValueError as exc:
+                if "exceeds max_" in str(exc):  # an array or map header over the count
+                    raise self._too_complex() from None
                 raise ProtocolViolation(f"malformed msgpack ({type(exc).__name__})") from None
+            except Exception as exc:  # FormatError, StackError, UnicodeError ...
+                raise ProtocolViolation(f"malformed msgpack ({type(exc).__name__})") from None
+            self._elements = 0
             end = self._unpacker.tell()
             if end - self._taken > self.max_message_size:
                 raise self._too_large()
@@ -166,4 +274,17 @@ class Decoder:
             yield obj
 
     def _too_large(self) -> ProtocolViolation:
-        return ProtocolViolation(f"message larger than the limit of {self.max_message_size} bytes")
+        return ProtocolViolation(
+            f"message larger than the limit of {self.max_message_size} bytes",
+            int(Code.MESSAGE_TOO_LARGE),
+        )
+
+    def _too_complex(self) -> ProtocolViolation:
+        return ProtocolViolation(
+            f"message with more than the limit of {self.max_elements} arrays, maps and items",
+            int(Code.MESSAGE_TOO_LARGE),
+        )
+
+
+class _TooComplex(Exception):
+    """Raised by the decoder's hooks to stop decoding a message over ``max_elements``."""

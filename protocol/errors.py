@@ -95,6 +95,11 @@ class RpcError(Exception):
             out["data"] = self.data
         return out
 
+    def to_string(self) -> str:
+        """The error as one string, for clients that asked for string errors in ``hello``:
+        ``name (code): message``."""
+        return f"{self.name} ({int(self.code)}): {self.message}"
+
     @classmethod
     def from_wire(cls, error: Any) -> RpcError:
         """Read the error of a response; tolerate peers that send a bare string or number."""
@@ -122,4 +127,10 @@ class ConnectionClosed(RpcError):
 
 
 class ProtocolViolation(Exception):
-    """The peer broke the framing (garbage bytes, oversized message): close the connection."""
+    """The peer broke the framing (garbage bytes, oversized message): close the connection.
+
+    ``code`` is the error the peer is told (``invalid-request`` unless said otherwise)."""
+
+    def __init__(self, message: str, code: int = Code.INVALID_REQUEST) -> None:
+        super().__init__(message)
+        self.code = int(code)

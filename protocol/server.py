@@ -16,6 +16,7 @@ import logging
 import secrets
 import signal
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
@@ -30,10 +31,25 @@ from croupier.engine import (
     UnknownNameError,
     draw_seed,
 )
-from croupier.protocol.codec import DEFAULT_MAX_MESSAGE_SIZE, Notification, Request, encode
+from croupier.protocol.admission import (
+    connection_cap,
+    descriptor_limit,
+    peer_host,
+    pick_victim,
+    refuse,
+    serve_listeners,
+)
+from croupier.protocol.codec import (
+    DEFAULT_MAX_MESSAGE_SIZE,
+    BufferBudget,
+    Notification,
+    Request,
+    encode,
+)
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.fairpool import FairPool
 from croupier.protocol.loopwatch import LoopWatch
+from croupier.protocol.memory import return_large_buffers
 from croupier.protocol.methods import MethodTable, Service
 from croupier.protocol.session import ERROR_NOTIFICATION, Session, SessionLimits
 
@@ -57,7 +73,21 @@ class ServerLimits:
     hello_timeout: float = 10.0
     """A connection that has not said ``hello`` within this many seconds is closed."""
     max_connections: int = 1024
-    """Open connections, server-wide; the next one is told why and closed."""
+    """Open connections, server-wide, lowered to what ``ulimit -n`` allows (see
+    :func:`~croupier.protocol.admission.connection_cap`). At the cap a newcomer takes the
+    slot of the longest-idle connection of the peer holding the most, or is told why and
+    closed when no connection is idle."""
+    max_connections_per_peer: int = 256
+    """Open connections from one peer address; the next one is told why and closed."""
+    max_refusing: int = 32
+    """Refused or shed connections draining at once so they read why (each holds a
+    descriptor: beyond this a refused connection is closed at once, and no connection is
+    shed: the newcomer is refused)."""
+    max_elements: int = 100_000
+    """Arrays, maps and items in one received message (what decoding it costs)."""
+    max_buffered: int = 64 << 20
+    """Bytes of unfinished messages buffered, server-wide; over it the connection holding
+    the most is closed."""
     max_streams: int = 64
     """Open randomizer streams per connection."""
     max_draw: int = 100_000
@@ -98,6 +128,7 @@ class ServerLimits:
             max_pending=self.max_pending,
             idle_timeout=self.idle_timeout,
             send_timeout=self.send_timeout,
+            max_elements=self.max_elements,
         )
 
 
@@ -177,6 +208,11 @@ class Server:
         self.services = list(default_services() if services is None else services)
         self.methods = MethodTable(self.services)
         self.connections: dict[int, Connection] = {}
+        self.connection_cap = limits.max_connections
+        """Connections held at most: ``max_connections`` lowered to fit ``ulimit -n``."""
+        self.buffers = BufferBudget(limits.max_buffered)
+        self._per_peer: Counter[str] = Counter()
+        self._refusing = 0
         self.addresses: list[tuple[str, int]] = []
         self.solver_pool = FairPool(
             "solver",
@@ -254,6 +290,15 @@ class Server:
     ) -> None:
         """Serve on bound listeners until :meth:`stop` (see :meth:`serve`)."""
         self.addresses = [listener.socket.getsockname()[:2] for listener in listeners]
+        nofile = descriptor_limit()
+        self.connection_cap = connection_cap(self.limits, len(listeners), nofile)
+        if self.connection_cap < self.limits.max_connections:
+            log.warning(
+                "at most %d connections (not %d): 'ulimit -n' is %s",
+                self.connection_cap,
+                self.limits.max_connections,
+                nofile,
+            )
         async with trio.open_nursery() as connections:
             self._tasks = connections
             watching = trio.CancelScope()
@@ -282,7 +327,12 @@ class Server:
                         port,
                     )
                 task_status.started(self.addresses)
-                await trio.serve_listeners(self._handle, listeners, handler_nursery=connections)
+                await serve_listeners(
+                    listeners,
+                    self._handle,
+                    connections,
+                    max_open=lambda: self.connection_cap + self.limits.max_refusing,
+                )
             for listener in listeners:
                 await listener.aclose()
             await self._shutdown()
@@ -349,24 +399,29 @@ class Server:
             limits=self.limits.session_limits(),
             name=f"#{conn_id}",
             is_quick=lambda request: self.methods.is_quick(request.method),
+            budget=self.buffers,
         )
-        if self._stopping or len(self.connections) >= self.limits.max_connections:
-            reason = "shutting down" if self._stopping else "too many connections"
+        host = peer_host(peer)
+        refusal = self._admit(host)
+        if refusal is not None:
+            code, reason = refusal
             log.warning("connection #%d from %s refused: %s", conn_id, peer, reason)
-            code = Code.SHUTTING_DOWN if self._stopping else Code.LIMIT_EXCEEDED
-            error = RpcError(code, f"connection refused: {reason}")
-            with trio.move_on_after(1.0):
-                with contextlib.suppress(
-                    trio.BrokenResourceError, trio.ClosedResourceError, OSError
-                ):
-                    await stream.send_all(
-                        encode(Notification(ERROR_NOTIFICATION, [error.to_wire()]))
-                    )
-            await stream.aclose()
+            data = encode(
+                Notification(
+                    ERROR_NOTIFICATION, [RpcError(code, f"connection refused: {reason}").to_wire()]
+                )
+            )
+            linger = self._lingering() < self.limits.max_refusing
+            self._refusing += 1
+            try:
+                await refuse(stream, data, linger=linger)
+            finally:
+                self._refusing -= 1
             return
         conn = Connection(conn_id, peer, self, session)
         session.on_request = lambda _session, request: self._dispatch(conn, request)
         self.connections[conn_id] = conn
+        self._per_peer[host] += 1
         log.info("connection %s opened", conn)
         try:
             async with trio.open_nursery() as nursery:
@@ -375,6 +430,9 @@ class Server:
                 nursery.cancel_scope.cancel()
         finally:
             del self.connections[conn_id]
+            self._per_peer[host] -= 1
+            if not self._per_peer[host]:
+                del self._per_peer[host]
             for service in self.services:
                 try:
                     await service.connection_closed(conn)
@@ -382,15 +440,50 @@ class Server:
                     log.exception("service %s failed on close", type(service).__name__)
             log.info("connection %s closed: %s", conn, session.closed_reason)
 
+    def _admit(self, host: str) -> tuple[Code, str] | None:
+        """Why a new connection from ``host`` is refused, or None to let it in (after
+        shedding an idle connection when the server is full)."""
+        if self._stopping:
+            return Code.SHUTTING_DOWN, "shutting down"
+        if self._per_peer[host] >= self.limits.max_connections_per_peer:
+            held = sum(
+                1
+                for c in self.connections.values()
+                if c.session.shedding and peer_host(c.peer) == host
+            )
+            if self._per_peer[host] - held >= self.limits.max_connections_per_peer:
+                why = f"too many connections from {host}"
+                if not self._shed(pick_victim(self.connections.values(), host), why):
+                    cap = self.limits.max_connections_per_peer
+                    return Code.LIMIT_EXCEEDED, f"{why} (at most {cap})"
+        held = len(self.connections)
+        if held >= self.connection_cap:
+            held -= sum(1 for c in self.connections.values() if c.session.shedding)
+        full = held >= self.connection_cap
+        if full and not self._shed(pick_victim(self.connections.values()), "the server is full"):
+            return Code.LIMIT_EXCEEDED, "too many connections"
+        return None
+
+    def _lingering(self) -> int:
+        """Connections refused or shed that are still draining (each holds a descriptor)."""
+        return self._refusing + sum(1 for c in self.connections.values() if c.session.shedding)
+
+    def _shed(self, victim: Connection | None, why: str) -> bool:
+        """Close ``victim`` (idle) to make room for a newcomer; False if there is none, or
+        if ``max_refusing`` connections are draining already (their descriptors count)."""
+        if victim is None or self._lingering() >= self.limits.max_refusing:
+            return False
+        reason = f"{why}; this connection was idle and made room for a new one"
+        log.warning("connection %s shed: %s", victim, reason)
+        victim.session.shed(RpcError(Code.LIMIT_EXCEEDED, f"{reason}; closing"), reason)
+        return True
+
     async def _require_hello(self, conn: Connection) -> None:
         """Close a connection that has not introduced itself in time (it holds a slot)."""
         await trio.sleep(self.limits.hello_timeout)
         if conn.protocol is None:
-            conn.session.closed_reason = f"no hello within {self.limits.hello_timeout:g} s"
-            error = RpcError(Code.HELLO_REQUIRED, f"{conn.session.closed_reason}; closing")
-            with trio.move_on_after(1.0), contextlib.suppress(RpcError):
-                await conn.session.notify(ERROR_NOTIFICATION, [error.to_wire()])
-            await conn.session.close()
+            reason = f"no hello within {self.limits.hello_timeout:g} s"
+            conn.session.shed(RpcError(Code.HELLO_REQUIRED, f"{reason}; closing"), reason)
 
     async def _dispatch(self, conn: Connection, request: Request) -> Any:
         method = self.methods.get(request.method)
@@ -443,6 +536,7 @@ async def run_server(
     signal during the shutdown stops at once.
     """
     listeners = await listen(host, port)
+    return_large_buffers()
     if seed is None:
         seed = draw_seed()
         if on_seed is not None:

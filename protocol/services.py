@@ -39,6 +39,14 @@ class CoreService(Service):
                     Param("version", (int,), doc="the protocol version the client speaks"),
                     Param("name", (str,), doc="the client's name, for logs"),
                     Param("role", (str,), "client", doc="one of: " + ", ".join(ROLES)),
+                    Param(
+                        "errors",
+                        (str,),
+                        "map",
+                        doc="'map' (errors are {code, name, message} maps) or 'string' "
+                        "(errors are 'name (code): message' strings, for codecs such as "
+                        "Go's net/rpc that cannot read a map)",
+                    ),
                 ),
                 self.hello,
                 "introduce the client; must be the first call",
@@ -64,7 +72,13 @@ class CoreService(Service):
             ),
         ]
 
-    async def hello(self, conn: Connection, version: int, name: str, role: str) -> dict[str, Any]:
+    async def hello(
+        self, conn: Connection, version: int, name: str, role: str, errors: str = "map"
+    ) -> dict[str, Any]:
+        if errors not in ("map", "string"):
+            raise RpcError(Code.BAD_INPUT, "errors is 'map' or 'string'")
+        if conn.protocol is None:
+            conn.session.string_errors = errors == "string"
         if conn.protocol is not None:
             raise RpcError(Code.INVALID_REQUEST, "'hello' was already called on this connection")
         if version not in SUPPORTED_VERSIONS:

@@ -32,9 +32,11 @@ from typing import Any
 import attrs
 import trio
 
+from croupier.protocol.admission import linger_close
 from croupier.protocol.codec import (
     DEFAULT_MAX_MESSAGE_SIZE,
     MAX_MSGID,
+    BufferBudget,
     Decoder,
     InvalidMessage,
     Notification,
@@ -68,6 +70,8 @@ class SessionLimits:
     max_pending: int = 64
     idle_timeout: float | None = None
     send_timeout: float | None = 30.0
+    max_elements: int | None = None
+    """Arrays, maps and items in one received message (see the codec's ``Decoder``)."""
 
 
 @attrs.define
@@ -102,6 +106,7 @@ class Session(SessionWriter):
         limits: SessionLimits = SessionLimits(),
         name: str = "peer",
         is_quick: Callable[[Request], bool] | None = None,
+        budget: BufferBudget | None = None,
     ) -> None:
         self.stream = stream
         self.on_request = on_request
@@ -117,7 +122,10 @@ class Session(SessionWriter):
         self.closed_reason: str | None = None
         self.keepalive: set[str] = set()
         """Reasons the connection is never idle (a table watch, say); services add to it."""
-        self._decoder = Decoder(limits.max_message_size)
+        self._decoder = Decoder(
+            limits.max_message_size, max_elements=limits.max_elements, budget=budget
+        )
+        self._decoder.on_evict = self._evicted
         self._send_lock = trio.Lock()
         self._socket = (
             stream.socket if os.name == "posix" and isinstance(stream, trio.SocketStream) else None
@@ -135,6 +143,11 @@ class Session(SessionWriter):
         self._closed_event = trio.Event()
         self._nursery: trio.Nursery | None = None
         self._started = trio.Event()
+        self._receive_scope: trio.CancelScope | None = None
+        self._shed: RpcError | None = None
+        self._linger = False
+        """Close politely (drain the peer's input) so the error just sent is read."""
+        self._receiving = False
 
     # -- state -----------------------------------------------------------------------------
     @property
@@ -151,6 +164,36 @@ class Session(SessionWriter):
         """Our requests waiting for the peer's answer."""
         return len(self._calls)
 
+    @property
+    def last_receive(self) -> float:
+        """When the peer last sent something (trio time; the start if it never did)."""
+        return self._last_receive
+
+    @property
+    def idle(self) -> bool:
+        """Nothing in flight either way and nothing keeping the connection open."""
+        return not (self._closed or self._shed or self._in_flight or self._calls or self.keepalive)
+
+    @property
+    def shedding(self) -> bool:
+        """:meth:`shed` was called and the connection is on its way out."""
+        return self._shed is not None and not self._closed
+
+    def shed(self, error: RpcError, reason: str) -> None:
+        """End the connection from outside (a hello not said in time, a slot needed, a
+        memory budget): the receive loop stops, the peer is sent ``error`` as an ``error``
+        notification, and the connection closes politely. Safe to call more than once."""
+        if self._closed or self._shed is not None:
+            return
+        self._shed = error
+        self.closed_reason = reason
+        if self._receive_scope is not None:
+            self._receive_scope.cancel()
+
+    def _evicted(self) -> None:
+        reason = "the server's input buffers are full; the largest unfinished message is refused"
+        self.shed(RpcError(Code.LIMIT_EXCEEDED, f"{reason}; closing"), reason)
+
     # -- running ---------------------------------------------------------------------------
     async def run(self) -> None:
         """Receive and dispatch until the peer closes, idles out or breaks the framing.
@@ -162,9 +205,11 @@ class Session(SessionWriter):
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 self._started.set()
+                self._receiving = True
                 try:
                     await self._receive_loop()
                 finally:
+                    self._receiving = False
                     nursery.cancel_scope.cancel()
         finally:
             await self._finish(self.closed_reason or "closed")
@@ -178,15 +223,20 @@ class Session(SessionWriter):
         self._last_receive = trio.current_time()
         while not self._closed:
             with trio.CancelScope(deadline=self._last_receive + idle) as scope:
-                if await self._receive_until_done(scope, idle):
+                self._receive_scope = scope
+                if self._shed is None and await self._receive_until_done(scope, idle):
                     return
+            if self._shed is not None:
+                await self._send_error_notification(self._shed, closing=True)
+                return
             if trio.current_time() < self._last_receive + idle:
                 continue
             if self._in_flight or self._calls or self.keepalive:
                 self._last_receive = trio.current_time()
                 continue
             self.closed_reason = f"idle for {idle:g} s"
-            await self._send_error_notification(RpcError(Code.LIMIT_EXCEEDED, "idle timeout"))
+            error = RpcError(Code.LIMIT_EXCEEDED, "idle timeout")
+            await self._send_error_notification(error, closing=True)
             return
 
     async def _receive_until_done(self, scope: trio.CancelScope, idle: float) -> bool:
@@ -214,8 +264,8 @@ class Session(SessionWriter):
                 return True
             except ProtocolViolation as exc:
                 self.closed_reason = str(exc)
-                code = Code.MESSAGE_TOO_LARGE if "larger" in str(exc) else Code.INVALID_REQUEST
-                await self._send_error_notification(RpcError(code, f"{exc}; closing"))
+                error = RpcError(exc.code, f"{exc}; closing")
+                await self._send_error_notification(error, closing=True)
                 return True
 
     async def _receive(self) -> bytes | bytearray:
@@ -239,7 +289,7 @@ class Session(SessionWriter):
             message = parse(obj)
         except InvalidMessage as exc:
             if exc.msgid is not None:
-                await self._send(Response(exc.msgid, exc.to_wire(), None))
+                await self._send(Response(exc.msgid, self._error_wire(exc), None))
             else:
                 await self._send_error_notification(exc)
             return
@@ -261,14 +311,14 @@ class Session(SessionWriter):
     async def _accept_request(self, request: Request) -> None:
         if self._draining:
             error = RpcError(Code.SHUTTING_DOWN, "the server is shutting down")
-            await self._send(Response(request.msgid, error.to_wire(), None))
+            await self._send(Response(request.msgid, self._error_wire(error), None))
             return
         if self._in_flight >= self.limits.max_pending:
             error = RpcError(
                 Code.TOO_MANY_REQUESTS,
                 f"more than {self.limits.max_pending} requests in flight on this connection",
             )
-            await self._send(Response(request.msgid, error.to_wire(), None))
+            await self._send(Response(request.msgid, self._error_wire(error), None))
             return
         assert self._nursery is not None
         self._in_flight += 1
@@ -287,14 +337,14 @@ class Session(SessionWriter):
         try:
             return Response(request.msgid, None, await self.on_request(self, request))
         except RpcError as exc:
-            return Response(request.msgid, exc.to_wire(), None)
+            return Response(request.msgid, self._error_wire(exc), None)
         except Exception as exc:
             log.exception("%s: handler of %r failed", self.name, request.method)
             error = RpcError(
                 Code.INTERNAL_ERROR,
                 f"internal error in {request.method!r}: {type(exc).__name__}",
             )
-            return Response(request.msgid, error.to_wire(), None)
+            return Response(request.msgid, self._error_wire(error), None)
 
     async def _handle(self, request: Request) -> None:
         try:
@@ -310,10 +360,13 @@ class Session(SessionWriter):
             self._quiet.set()
 
     # -- sending (the write path itself is SessionWriter's) ---------------------------
-    async def _send_error_notification(self, error: RpcError) -> None:
+    async def _send_error_notification(self, error: RpcError, closing: bool = False) -> None:
+        """Send ``[2, "error", [error]]``; ``closing``: the connection closes next, politely
+        (see :func:`~croupier.protocol.admission.linger_close`)."""
+        self._linger = self._linger or closing
         with trio.move_on_after(1.0):
             with contextlib.suppress(ConnectionClosed):
-                await self._send(Notification(ERROR_NOTIFICATION, [error.to_wire()]))
+                await self._send(Notification(ERROR_NOTIFICATION, [self._error_wire(error)]))
 
     def _new_msgid(self) -> int:
         for _ in range(len(self._calls) + 1):
@@ -401,5 +454,9 @@ class Session(SessionWriter):
         self.closed_reason = reason
         for call in self._calls.values():
             call.done.set()
+        self._decoder.release()
+        if self._linger and not self._receiving:  # (only the receive loop reads)
+            await linger_close(self.stream)
+            return
         with trio.CancelScope(shield=True):
             await self.stream.aclose()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import math
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import trio
 
@@ -41,6 +41,13 @@ class SessionWriter:
 
         async def close(self) -> None: ...
 
+    string_errors = False
+    """Errors go out as ``name (code): message`` strings (``hello(..., errors="string")``)."""
+
+    def _error_wire(self, error: RpcError) -> Any:
+        """An error as this peer wants it: a map, or a string if it asked for that."""
+        return error.to_string() if self.string_errors else error.to_wire()
+
     def _encode(self, message: Message) -> bytes:
         try:
             data = encode(message)
@@ -49,7 +56,7 @@ class SessionWriter:
                 raise RpcError(Code.INVALID_PARAMS, f"cannot encode the message: {exc}") from None
             log.error("%s: result of msgid %d cannot be encoded: %s", self.name, message.msgid, exc)
             error = RpcError(Code.INTERNAL_ERROR, "the result cannot be encoded as msgpack")
-            return encode(Response(message.msgid, error.to_wire(), None))
+            return encode(Response(message.msgid, self._error_wire(error), None))
         if len(data) > self.limits.max_message_size:
             error = RpcError(
                 Code.MESSAGE_TOO_LARGE,
@@ -58,7 +65,7 @@ class SessionWriter:
             )
             if not isinstance(message, Response):
                 raise error
-            return encode(Response(message.msgid, error.to_wire(), None))
+            return encode(Response(message.msgid, self._error_wire(error), None))
         return data
 
     async def _send(self, message: Message) -> None:

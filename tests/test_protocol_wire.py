@@ -231,3 +231,23 @@ async def test_the_pending_limit_refuses_the_excess(nursery):
         await trio.sleep(0.05)
         gate.set()
     assert sorted(outcomes) == ["ok"] * 3 + ["too-many-requests"] * 2
+
+
+async def test_hello_can_ask_for_string_errors(nursery):
+    from tests.protocol_helpers import Raw, make_server
+
+    server, _ = make_server()
+    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    plain = await Raw.connect(port)
+    assert (await plain.call(0, "hello", 1, "go-bot", "client", "string"))[2] is None
+    reply = await plain.call(1, "no.such.method")
+    assert reply[2] == "method-not-found (-32601): unknown method 'no.such.method'"
+    await plain.send(42)  # no msgid: the error notification is a string too
+    assert (await plain.receive())[2] == [
+        "invalid-request (-32600): a message must be a msgpack-rpc array"
+    ]
+    structured = await Raw.connect(port)
+    await structured.hello()
+    assert (await structured.call(1, "no.such.method"))[2]["name"] == "method-not-found"
+    wrong = await Raw.connect(port)
+    assert (await wrong.call(0, "hello", 1, "x", "client", "json"))[2]["name"] == "bad-input"

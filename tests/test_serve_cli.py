@@ -101,3 +101,23 @@ def test_serve_on_an_address_it_cannot_bind_says_so_in_one_line(cli):
 def test_serve_rejects_a_bad_port(cli):
     status, _, err = cli("serve", "--port", "70000")
     assert status == 2 and "a port is 0 to 65535" in err
+
+
+def test_serve_connections_caps_the_connections():
+    proc = start("--seed", "5", "--connections", "1")
+    try:
+        port, _ = wait_for_port(proc)
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as first:
+            unpacker = msgpack.Unpacker(raw=False)
+            assert rpc(first, unpacker, [0, 1, "hello", [1, "first", "client"]])[2] is None
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as second:
+                second_unpacker = msgpack.Unpacker(raw=False)
+                hello = [0, 1, "hello", [1, "second", "client"]]
+                assert rpc(second, second_unpacker, hello)[2] is None
+                # the idle first connection made room for the second
+                notice = rpc(first, unpacker, [0, 2, "ping", []])
+                assert notice[:2] == [2, "error"] and "full" in notice[2][0]["message"]
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)
+    finally:
+        proc.kill()

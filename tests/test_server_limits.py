@@ -120,10 +120,14 @@ async def test_connections_over_the_limit_are_told_and_closed(nursery):
     await first.hello()
     second = await Raw.connect(server.port)
     await second.hello()
+    for raw, msgid in ((first, 1), (second, 2)):  # busy: neither can be shed
+        await raw.send([0, msgid, "test.sleep", [1.0]])
     third = await Raw.connect(server.port)
+    await third.send([0, 0, "hello", [1, "late", "client"]])  # unread by the server
     notice = await third.receive()
     assert notice[2][0]["message"] == "connection refused: too many connections"
-    assert await third.receive() is None
+    assert await third.receive() is None  # a clean end, not a reset
+    assert await first.receive() == [1, 1, None, "slept"]
     await first.aclose()
     with trio.fail_after(2):
         while len(server.connections) > 1:
@@ -278,3 +282,17 @@ async def test_the_size_limit_is_per_message_not_per_read(nursery):
     assert notice[:2] == [2, "error"] and notice[2][0]["code"] == Code.MESSAGE_TOO_LARGE
     assert await raw.receive() is None
     await assert_still_serving(server.port)
+
+
+async def test_a_connection_told_of_an_error_still_shuts_down_cleanly(nursery):
+    server = await start(nursery)
+    raw = await Raw.connect(server.port)
+    await raw.hello()
+    await raw.send(42)  # an error notification; the connection stays open
+    assert (await raw.receive())[:2] == [2, "error"]
+    server.stop()
+    assert await raw.receive() == [2, "shutdown", []]
+    assert await raw.receive() is None
+    with trio.fail_after(2):
+        while server.connections:
+            await trio.sleep(0.01)

@@ -48,6 +48,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="N",
         help="the most tables open at once (default %(default)s)",
     )
+    parser.add_argument(
+        "--connections",
+        type=positive_int,
+        default=ServerLimits().max_connections,
+        metavar="N",
+        help="the most connections open at once, lowered to fit 'ulimit -n' (default %(default)s)",
+    )
     add_seed_argument(parser)
     parser.set_defaults(func=run)
 
@@ -62,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     try:
-        limits = ServerLimits(max_tables=args.tables)
+        limits = ServerLimits(max_tables=args.tables, max_connections=args.connections)
         manager = get_manager()
         trio.run(
             lambda: run_server(
