@@ -159,3 +159,30 @@ def test_a_strategy_that_raises_stops_the_simulation_with_its_name(manager):
     rules = manager.rule_sets.get("vegas-s17").rules
     with pytest.raises(CroupierError, match="strategy 'broken' failed: ZeroDivisionError"):
         simulate(manager, rules, broken, 100, 1, seed=1)
+
+
+def test_the_header_shows_every_override_and_chips_is_refused(cli):
+    argv = ["sim", "--hands", "1e3", "--seed", "1", "--decks", "2", "--h17", "--no-das"]
+    argv += ["--surrender", "none", "--payout", "6:5"]
+    status, out, _ = cli(*argv)
+    assert status == 0
+    header = out.splitlines()[0]
+    assert header.startswith(
+        "vegas-s17 with decks 2, dealer h17, double_after_split no, surrender none, "
+        "blackjack_pays 6:5, strategy lim17"
+    )
+    assert "1,000 initial hands" in header
+    data = json.loads(cli(*argv, "--json")[1])
+    assert data["overrides"] == {
+        "decks": 2,
+        "dealer": "h17",
+        "double_after_split": False,
+        "surrender": "none",
+        "blackjack_pays": "6:5",
+    }
+    assert json.loads(cli("sim", "--hands", "10", "--seed", "1", "--json")[1])["overrides"] == {}
+    status, _, err = cli("sim", "--hands", "3", "--chips", "5")
+    assert status == 1 and "--chips does not apply to croupier sim" in err
+    for bad in ("1.5", "0", "-1", "1e9x", "inf"):
+        status, _, err = cli("sim", "--hands", bad)
+        assert status == 2 and "expected a positive whole number" in err

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from decimal import Decimal, InvalidOperation
 from typing import Any
+
+from rich.markup import escape
 
 from croupier.clients.cli.common import (
     add_json_argument,
@@ -23,6 +26,7 @@ from croupier.engine.chunks import default_workers
 from croupier.engine.simulate import NotCompiled, compiled_job, simulate, simulate_compiled
 
 MAX_WORKERS = 256
+MAX_HANDS = 10**13
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -41,7 +45,10 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--strategy", default="lim17", metavar="NAME", help="strategy (default: lim17)"
     )
     parser.add_argument(
-        "--hands", type=positive_int, default=100_000, help="rounds to deal (default: 100000)"
+        "--hands",
+        type=count_type,
+        default=100_000,
+        help="rounds to deal, e.g. 1000000 or 1e9 (default: 100000)",
     )
     parser.add_argument("--seats", type=positive_int, default=1, help="seats, 1-7 (default: 1)")
     parser.add_argument(
@@ -64,9 +71,35 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     parser.set_defaults(func=run)
 
 
+def _shown(value: Any) -> str:
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+
+def count_type(text: str) -> int:
+    """A positive whole number, written plainly or as ``1e9`` or ``1_000_000``."""
+    try:
+        value = Decimal(text.strip().replace("_", ""))
+    except InvalidOperation:
+        raise argparse.ArgumentTypeError(
+            f"expected a positive whole number, not {text!r}"
+        ) from None
+    if not value.is_finite() or value != value.to_integral_value() or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
+    if value > MAX_HANDS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_HANDS:.0e} hands, not {text!r}")
+    return int(value)
+
+
 def run(args: argparse.Namespace) -> int:
     manager = get_manager()
+    if args.starting_chips is not None:
+        raise CroupierError(
+            "--chips does not apply to croupier sim: every seat has an unlimited bankroll "
+            "and the result is per hand"
+        )
     rules = rules_from_args(manager, args)
+    base = manager.rule_sets.get(args.rules).rules.to_dict()
+    changed = {k: v for k, v in rules.to_dict().items() if base.get(k) != v}
     strategy = manager.strategy(args.strategy, rules)
     if not 1 <= args.seats <= 7:
         raise CroupierError(f"a table has 1 to 7 seats, not {args.seats}")
@@ -101,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
     result: dict[str, Any] = {
         "rules": args.rules,
         "options": rules.to_dict(),
+        "overrides": changed,
         "strategy": strategy.name,
         "seats": args.seats,
         "rounds": args.hands,
@@ -118,9 +152,12 @@ def run(args: argparse.Namespace) -> int:
         else "95% CI {:+.2%} .. {:+.2%}".format(*report["ci95"])
     )
     seats = "seat" if args.seats == 1 else "seats"
+    table = args.rules
+    if changed:  # every option that differs from the rule set, as the table played it
+        table += " with " + ", ".join(f"{k} {_shown(v)}" for k, v in changed.items())
     console.print(
-        f"[bold]{args.rules}[/], strategy {strategy.name}, {args.seats} {seats}, "
-        f"{report['hands']} initial hands (seed {seed}, {report['engine']} engine)"
+        f"[bold]{escape(table)}[/], strategy {strategy.name}, {args.seats} {seats}, "
+        f"{report['hands']:,} initial hands (seed {seed}, {report['engine']} engine)"
     )
     if report.get("partial"):
         console.print(
