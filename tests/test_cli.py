@@ -227,3 +227,24 @@ def test_an_unknown_option_points_to_its_own_commands_help(cli):
         status, _, err = cli(*argv)
         assert status == 2 and err.count("\n") == 1
         assert err == f"{where}: error: unrecognized arguments: --bogus (see '{where} --help')\n"
+
+
+def test_absurd_worker_counts_are_refused_and_the_rest_capped_by_the_work(cli):
+    """--workers 60 started 61 processes for 3 games; --workers 1000 said nothing for a
+    minute. At most 4 per core are accepted, and no more start than there is work for."""
+    from croupier.engine.chunks import default_workers
+
+    limit = 4 * default_workers()
+    for argv in (
+        ["sim", "--hands", "10"],
+        ["tournament", "lim17", "--rounds", "1"],
+        ["solve", "minesweeper", "--play", "--size", "9x9", "--mines", "10", "--games", "3"],
+    ):
+        status, _, err = cli(*argv, "--workers", str(limit + 1))
+        assert status == 2 and err.count("\n") == 1
+        assert f"at most {limit} workers on this machine" in err
+    status, out, _ = cli(
+        "solve", "minesweeper", "--play", "--size", "9x9", "--mines", "10", "--games", "3",
+        "--workers", str(limit), "--seed", "1",
+    )  # fmt: skip
+    assert status == 0 and "on 2 worker(s)" in out  # game 0 here, two more on two workers

@@ -47,6 +47,21 @@ def seed_type(text: str) -> int:
     return value
 
 
+def workers_type(text: str) -> int:
+    """A number of worker processes: at least 1, and at most 4 per core of this machine
+    (more only costs memory: the work is CPU-bound). Commands also never start more than
+    they have work for."""
+    from croupier.engine.chunks import default_workers
+
+    value = positive_int(text)
+    cores = default_workers()
+    if value > 4 * cores:
+        raise argparse.ArgumentTypeError(
+            f"at most {4 * cores} workers on this machine ({cores} cores), not {value}"
+        )
+    return value
+
+
 def positive_int(text: str) -> int:
     try:
         value = int(text)

@@ -18,6 +18,7 @@ from croupier.clients.cli.common import (
     progress,
     resolve_seed,
     stdout_console,
+    workers_type,
 )
 from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
 from croupier.clients.cli.simprogress import sim_progress
@@ -25,7 +26,6 @@ from croupier.engine import CroupierError
 from croupier.engine.chunks import default_workers
 from croupier.engine.simulate import NotCompiled, compiled_job, simulate, simulate_compiled
 
-MAX_WORKERS = 256
 MAX_HANDS = 10**13
 
 
@@ -60,7 +60,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=positive_int,
+        type=workers_type,
         default=None,
         metavar="N",
         help="processes for the compiled engine (default: every core); the result does not "
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             job_ok = None
     seed = resolve_seed(args)
     if args.engine != "python" and job_ok is not None:
-        workers = min(args.workers or default_workers(), MAX_WORKERS)
+        workers = args.workers or default_workers()  # the driver uses no more than chunks
         with sim_progress(args.hands, rules.min_bet) as chunk_tick:
             report = simulate_compiled(
                 manager,

@@ -23,6 +23,7 @@ from croupier.clients.cli.common import (
     progress,
     resolve_seed,
     stdout_console,
+    workers_type,
 )
 from croupier.engine import BlackjackRules, CroupierError, PluginManager, Strategy
 from croupier.engine.botnames import distinct_names, path_labels
@@ -89,7 +90,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=positive_int,
+        type=workers_type,
         default=None,
         help="processes playing tables (default: one per CPU with executable bots, else 1)",
     )

@@ -25,6 +25,7 @@ from croupier.clients.cli.common import (
     print_json,
     progress,
     report_seed,
+    workers_type,
 )
 from croupier.engine import CroupierError, Solver, draw_seed
 from croupier.engine.confidence import wilson_interval
@@ -59,7 +60,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=positive_int,
+        type=workers_type,
         default=min(2, os.cpu_count() or 1),
         help="worker processes for --play (default: 2, or 1 on a one-core machine)",
     )
@@ -248,6 +249,7 @@ def play(args: argparse.Namespace) -> int:
     seed = draw_seed() if args.seed is None else int(args.seed)
     options["seed"] = seed
     _init_worker()
+    workers = max(1, min(args.workers, args.games - 1))  # never more than the games left
     tally = Tally()
     start = time.perf_counter()
     # game 0 here first: bad options fail in it, in one line, before a drawn seed is reported
@@ -257,7 +259,7 @@ def play(args: argparse.Namespace) -> int:
     with progress("playing", args.games) as tick:
         tally.add(result, seconds)
         tick()
-        for result, seconds in _played(options, 1, args.games, args.workers):
+        for result, seconds in _played(options, 1, args.games, workers):
             tally.add(result, seconds)
             tick()
     summary = tally.summary(options, time.perf_counter() - start)
@@ -272,7 +274,7 @@ def play(args: argparse.Namespace) -> int:
             f"guesses per game {summary['guesses_per_game']:.2f}, "
             f"time per game {1000 * summary['seconds_per_game']:.1f} ms "
             f"(worst {1000 * summary['worst_seconds']:.0f} ms), "
-            f"wall {summary['wall_seconds']:.1f} s on {args.workers} worker(s)"
+            f"wall {summary['wall_seconds']:.1f} s on {workers} worker(s)"
         )
     return 0
 
