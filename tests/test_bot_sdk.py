@@ -316,3 +316,61 @@ async def test_events_that_come_before_the_join_answer_wait_for_the_seat():
 
     assert await me.sit(Client(), None, {})  # type: ignore[arg-type]
     assert seen == [("table", 3), ("round", 3), ("deal", 3)]
+
+
+async def test_a_stopped_bot_gives_its_seat_up_at_once(port):
+    """Ctrl-C on a bot left its seat playing defaults for 60 s (3,042 rounds)."""
+    from croupier.protocol import connect
+
+    seated = trio.Event()
+    create = {"seats": 2, "fill": [None, "lim17"], "rounds": 10**6, "decision_time": 5.0}
+    create["options"] = {"starting_chips": 10**9}
+    box: dict[str, Any] = {}
+
+    def on_seated(joined: dict[str, Any]) -> None:
+        box.update(joined)
+        seated.set()
+
+    async def slow(observation: Observation) -> str:
+        await trio.sleep(0.01)
+        return "stand"
+
+    with trio.CancelScope() as stopped:
+
+        async def stop_when_seated() -> None:
+            await seated.wait()
+            await trio.sleep(0.2)  # a few rounds in
+            stopped.cancel()  # what Ctrl-C does to play()
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(stop_when_seated)
+            await play(slow, "127.0.0.1", port, create=create, on_seated=on_seated)
+    async with connect("127.0.0.1", port, name="look") as c:
+        info = await c.call("table.info", box["table"])
+    assert info["seats"][box["seat"] - 1]["kind"] == "free"  # given up, not held by a ghost
+
+
+def test_croupier_bot_says_how_to_fill_the_seats_it_waits_for(threaded_server):
+    import subprocess
+    import sys
+
+    where = f"127.0.0.1:{threaded_server}"
+    argv = ["bot", "lim17", "--connect", where, "--seats", "2", "--rounds", "3", "--seed", "1"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "croupier.clients.cli", *argv],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        first, second = proc.stderr.readline(), proc.stderr.readline()
+    finally:
+        proc.kill()
+        proc.wait()
+    assert "lim17 sits at seat 1 of table" in first
+    table = first.split("of table ")[1].split()[0]
+    assert second == (
+        f"croupier: table {table} waits for 1 more bot: croupier bot NAME --connect {where} "
+        f"--table {table} (or croupier play --connect {where} --table {table})\n"
+    )

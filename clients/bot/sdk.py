@@ -15,6 +15,7 @@ plain function or a coroutine function (the sync and async flavours).
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -170,6 +171,13 @@ def unwrap_group(group: BaseExceptionGroup) -> BaseException:
 
     walk(group)
     return leaves[0] if len(leaves) == 1 else group
+
+
+def _stopping(exc: BaseException) -> bool:
+    """Cancellation or Ctrl-C (alone or grouped): the bot is being stopped, not cut off."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_stopping(e) for e in exc.exceptions)
+    return isinstance(exc, KeyboardInterrupt | trio.Cancelled)
 
 
 async def _session(
@@ -328,10 +336,36 @@ async def play(
     """
     me = _Seat(as_bot(bot, name))
     me.table = table
+    try:
+        return await _play(me, host, port, seat, create or {}, reconnect, on_seated)
+    except BaseException as exc:
+        if _stopping(exc) and me.token is not None and not me.finished.is_set():
+            await _leave(me, host, port)
+        raise
+
+
+async def _leave(me: _Seat, host: str, port: int) -> None:
+    """The bot is being stopped (Ctrl-C): give its seat up at once on a connection of its
+    own, or the seat would play the default for a minute until the table saw nobody."""
+    gone = contextlib.suppress(RpcError, OSError, trio.BrokenResourceError)
+    with trio.CancelScope(shield=True), trio.move_on_after(2.0), gone:
+        async with connect(host, port, name=me.bot.name, role="bot") as client:
+            await client.call("table.leave", me.token)
+
+
+async def _play(
+    me: _Seat,
+    host: str,
+    port: int,
+    seat: int | None,
+    create: Mapping[str, Any],
+    reconnect: int,
+    on_seated: Callable[[dict[str, Any]], None] | None,
+) -> dict[str, Any]:
     while True:
         try:
             try:
-                if await _session(me, host, port, seat, create or {}, on_seated):
+                if await _session(me, host, port, seat, create, on_seated):
                     break
             except BaseExceptionGroup as group:
                 raise unwrap_group(group) from None

@@ -118,6 +118,15 @@ def run(args: argparse.Namespace) -> int:
             f"({info['rule_set']}, seed {info['seed']}; rerun with --seed {info['seed']})",
             file=sys.stderr,
         )
+        free = sum(s["kind"] == "free" for s in info["seats"])
+        if info["state"] == "waiting" and free:
+            print(
+                f"croupier: table {joined['table']} waits for {free} more bot"
+                f"{'s' * (free > 1)}: croupier bot NAME --connect {host}:{port} --table "
+                f"{joined['table']} (or croupier play --connect {host}:{port} --table "
+                f"{joined['table']})",
+                file=sys.stderr,
+            )
 
     try:
         final = trio.run(
