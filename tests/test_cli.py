@@ -248,3 +248,24 @@ def test_absurd_worker_counts_are_refused_and_the_rest_capped_by_the_work(cli):
         "--workers", str(limit), "--seed", "1",
     )  # fmt: skip
     assert status == 0 and "on 2 worker(s)" in out  # game 0 here, two more on two workers
+
+
+def test_a_long_solve_shows_a_spinner_with_its_time(monkeypatch):
+    """`solve blackjack --rules classic --decks 8` was silent for 28.7 s."""
+    import io
+    import time
+
+    from rich.console import Console
+
+    from croupier.clients.cli import common
+
+    screen = io.StringIO()
+    monkeypatch.setattr(common, "Console", lambda **kw: Console(file=screen, force_terminal=True))
+    with common.working("solving blackjack", after=0.05):
+        time.sleep(1.0)  # twenty times the delay before it shows
+    assert "solving blackjack (" in screen.getvalue()
+    quiet = io.StringIO()
+    monkeypatch.setattr(common, "Console", lambda **kw: Console(file=quiet, force_terminal=False))
+    with common.working("solving blackjack", after=0.0):
+        time.sleep(0.3)
+    assert quiet.getvalue() == ""  # not a terminal: nothing

@@ -7,6 +7,8 @@ import json
 import math
 import os
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -184,6 +186,36 @@ def keep_whole(console: Console, table: Table) -> None:
 
 class ProgressTick(Protocol):
     def __call__(self, advance: int = 1) -> None: ...
+
+
+@contextmanager
+def working(description: str, after: float = 1.0) -> Iterator[None]:
+    """A spinner with the elapsed time on stderr for work that has no steps to count (a
+    solve), shown once it has taken ``after`` seconds and only when stderr is a terminal:
+    a long silence looks like a hang."""
+    console = Console(file=sys.stderr)
+    if not console.is_terminal:
+        yield
+        return
+    started = time.monotonic()
+    status = console.status(description)
+    done = threading.Event()
+
+    def show() -> None:
+        if done.wait(after):
+            return
+        status.start()
+        while not done.wait(0.25):
+            status.update(f"{description} ({time.monotonic() - started:.0f} s)")
+
+    thread = threading.Thread(target=show, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        status.stop()
 
 
 @contextmanager

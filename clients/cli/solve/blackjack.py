@@ -8,7 +8,13 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from croupier.clients.cli.common import add_json_argument, get_manager, print_json, stdout_console
+from croupier.clients.cli.common import (
+    add_json_argument,
+    get_manager,
+    print_json,
+    stdout_console,
+    working,
+)
 from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
 
 STYLES = {
@@ -61,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
         problem["dealer"] = True
     if args.hand is not None or args.upcard is not None:
         problem["hand"], problem["upcard"] = args.hand, args.upcard
-    solution = manager.solvers.get("blackjack").solve(problem)
+    with working("solving blackjack"):
+        solution = manager.solvers.get("blackjack").solve(problem)
     if args.json:
         print_json(solution)
     else:
