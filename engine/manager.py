@@ -25,6 +25,7 @@ from croupier.engine.errors import (
     SpecError,
     UnknownNameError,
     one_line,
+    shown,
 )
 from croupier.engine.kernels import SimKernel
 from croupier.engine.players import Strategy
@@ -306,6 +307,7 @@ class PluginManager:
             error.args = (f"{error} (one symbol for ever is spec text: 'sequence of {spec}')",)
             raise error
         first_error: SpecError | None = None
+        broken: str | None = None
         for plugin, language in self.randomizer_languages:
             try:
                 factory = language.parse(spec)
@@ -315,10 +317,13 @@ class PluginManager:
             except Exception as exc:
                 if self.info[plugin].builtin:
                     raise
+                broken = f"plugin {plugin!r}: language {language.name!r} raised {one_line(exc)}"
                 self._note(plugin, f"language {language.name!r} raised {one_line(exc)}")
                 continue
             if factory is not None:
                 return factory
+        if broken is not None:  # a plugin's bug, not (surely) the user's text: say so
+            raise PluginError(f"no language could read {shown(spec, 60)}: {broken}")
         if first_error is not None:
             raise first_error
         known = ", ".join(self.randomizers.names()) or "none"

@@ -25,6 +25,7 @@ import trio
 
 from croupier.engine import (
     CroupierError,
+    PluginError,
     PluginManager,
     SpecError,
     Stream,
@@ -181,6 +182,9 @@ def exposed(addresses: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
 def to_rpc_error(exc: CroupierError) -> RpcError:
     """The structured error for a user error raised by the engine or a plugin."""
     message = str(exc)
+    if isinstance(exc, PluginError):  # a plugin's bug, not the client's input
+        log.error("%s", message)
+        return RpcError(Code.INTERNAL_ERROR, message)
     if isinstance(exc, UnknownNameError):
         return RpcError(Code.UNKNOWN_NAME, message, {"known": exc.known})
     if isinstance(exc, SpecError) and exc.position is not None:

@@ -204,3 +204,19 @@ def test_describe_lists_plugins_and_contributions():
     assert by_name["AbcPlugin"]["contributes"] == {"randomizer": ["abc"], "solver": ["double"]}
     assert by_name["AbcPlugin"]["builtin"] is False
     assert [s["name"] for s in data["skipped"]] == ["Raising"]
+
+
+def test_a_language_that_crashes_is_a_plugin_error_naming_it_not_bad_input():
+    from croupier.engine import PluginError
+
+    def crashing(text: str):
+        raise ZeroDivisionError("a bug in a language")
+
+    class Crashing:
+        @hookimpl
+        def croupier_randomizer_languages(self):
+            return [RandomizerLanguage("crash", "crashes", crashing)]
+
+    pm = make(Crashing())
+    with pytest.raises(PluginError, match="plugin 'Crashing': language 'crash' raised Zero"):
+        pm.randomizer_factory("some text")

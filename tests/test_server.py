@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import trio
 
-from croupier.engine import Stream
+from croupier.engine import CroupierError, Stream
 from croupier.protocol import Code, ConnectionClosed, RpcError, connect
 from tests.protocol_helpers import Raw, make_manager, make_server
 
@@ -299,3 +299,12 @@ async def test_a_server_reachable_from_other_machines_warns_loudly(nursery, capl
     (warning,) = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert "reachable from other machines" in warning and "no authentication" in warning
     server.stop()
+
+
+def test_a_plugins_own_failure_is_an_internal_error_not_bad_input():
+    from croupier.engine import PluginError
+    from croupier.protocol.server import to_rpc_error
+
+    error = to_rpc_error(PluginError("plugin 'x': language 'y' raised ZeroDivisionError"))
+    assert error.code == Code.INTERNAL_ERROR and "plugin 'x'" in error.message
+    assert to_rpc_error(CroupierError("bad spec")).code == Code.BAD_INPUT
