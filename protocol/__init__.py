@@ -7,15 +7,10 @@
 from croupier.protocol.client import Client, connect
 from croupier.protocol.codec import Decoder, Notification, Request, Response, encode, parse
 from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcError
+from croupier.protocol.limits import ServerLimits
 from croupier.protocol.methods import Method, MethodTable, Param, Service
-from croupier.protocol.server import (
-    DEFAULT_PORT,
-    PROTOCOL_VERSION,
-    Connection,
-    Server,
-    ServerLimits,
-    run_server,
-)
+from croupier.protocol.running import run_server
+from croupier.protocol.server import DEFAULT_PORT, PROTOCOL_VERSION, Connection, Server
 from croupier.protocol.session import Session, SessionLimits
 
 __all__ = [

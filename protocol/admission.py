@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 if TYPE_CHECKING:
-    from croupier.protocol.server import Connection, ServerLimits
+    from croupier.protocol.limits import ServerLimits
+    from croupier.protocol.server import Connection
 
 log = logging.getLogger("croupier.server")
 

@@ -14,8 +14,6 @@ import ipaddress
 import itertools
 import logging
 import secrets
-import signal
-import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
@@ -30,7 +28,6 @@ from croupier.engine import (
     SpecError,
     Stream,
     UnknownNameError,
-    draw_seed,
 )
 from croupier.protocol.admission import (
     connection_cap,
@@ -41,7 +38,6 @@ from croupier.protocol.admission import (
     serve_listeners,
 )
 from croupier.protocol.codec import (
-    DEFAULT_MAX_MESSAGE_SIZE,
     BufferBudget,
     Notification,
     Request,
@@ -49,10 +45,10 @@ from croupier.protocol.codec import (
 )
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.fairpool import FairPool
+from croupier.protocol.limits import ServerLimits
 from croupier.protocol.loopwatch import LoopWatch
-from croupier.protocol.memory import return_large_buffers
 from croupier.protocol.methods import MethodTable, Service
-from croupier.protocol.session import ERROR_NOTIFICATION, Session, SessionLimits
+from croupier.protocol.session import ERROR_NOTIFICATION, Session
 
 log = logging.getLogger("croupier.server")
 
@@ -61,76 +57,6 @@ SUPPORTED_VERSIONS = (1,)
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 7171
 SHUTDOWN_NOTIFICATION = "shutdown"
-
-
-@attrs.frozen
-class ServerLimits:
-    """Everything the server bounds, per connection unless said otherwise."""
-
-    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
-    max_pending: int = 64
-    idle_timeout: float | None = 300.0
-    send_timeout: float = 30.0
-    hello_timeout: float = 10.0
-    """A connection that has not said ``hello`` within this many seconds is closed."""
-    max_connections: int = 1024
-    """Open connections, server-wide, lowered to what ``ulimit -n`` allows (see
-    :func:`~croupier.protocol.admission.connection_cap`). At the cap a newcomer takes the
-    slot of the longest-idle connection of the peer holding the most, or is told why and
-    closed when no connection is idle."""
-    max_connections_per_peer: int = 256
-    """Open connections from one peer address; the next one is told why and closed."""
-    max_refusing: int = 32
-    """Refused or shed connections draining at once so they read why (each holds a
-    descriptor: beyond this a refused connection is closed at once, and no connection is
-    shed: the newcomer is refused)."""
-    max_elements: int = 100_000
-    """Arrays, maps and items in one received message (what decoding it costs)."""
-    max_buffered: int = 64 << 20
-    """Bytes of unfinished messages buffered, server-wide; over it the connection holding
-    the most is closed."""
-    max_streams: int = 64
-    """Open randomizer streams per connection."""
-    max_draw: int = 100_000
-    """Symbols in one ``randomizer.draw``."""
-    max_spec: int = 10_000
-    """Characters of the spec text of ``randomizer.open``."""
-    randomizer_threads: int = 2
-    """Randomizer opens and large draws running at once, server-wide (worker threads)."""
-    solver_timeout: float = 60.0
-    """Seconds a solve (or a strategy's chart) may run; it is then stopped."""
-    solver_threads: int = 2
-    """Solves and strategy charts running at once, server-wide (worker processes), at most
-    one of them per connection."""
-    work_queue: int = 1024
-    """Jobs waiting for a solver worker (or for a randomizer one), server-wide."""
-    work_queue_per_connection: int = 4
-    """Jobs of one connection waiting for a solver worker (or a randomizer one)."""
-    decision_timeout: float = 10.0
-    """Default time limit of a call the server makes to a client (``decide``)."""
-    shutdown_grace: float = 5.0
-    """Seconds a shutdown gives, in all, to the hands in progress and the requests in
-    flight (then every client is told ``shutdown`` and closed)."""
-    max_tables: int = 16
-    """Open tables, server-wide (``croupier serve --tables``; used by the tables service)."""
-    tables_per_connection: int = 4
-    """Open tables one connection may have created."""
-    tournaments_per_connection: int = 1
-    """Open tournaments one connection may have started."""
-    max_rounds: int = 1_000_000
-    """Rounds a table may be created for."""
-    abandoned_timeout: float = 30.0
-    """Seconds a table or tournament whose creator has left, with no bot of its own still
-    connected, goes on before it finishes."""
-
-    def session_limits(self) -> SessionLimits:
-        return SessionLimits(
-            max_message_size=self.max_message_size,
-            max_pending=self.max_pending,
-            idle_timeout=self.idle_timeout,
-            send_timeout=self.send_timeout,
-            max_elements=self.max_elements,
-        )
 
 
 @attrs.define(eq=False)
@@ -506,59 +432,3 @@ async def listen(host: str, port: int) -> list[trio.SocketListener]:
         return await trio.open_tcp_listeners(port, host=host)
     except OSError as exc:
         raise CroupierError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-
-
-ID_EPOCH = 1_767_225_600
-"""2026-01-01 00:00 UTC: ``croupier serve`` numbers its tables and tournaments from the
-milliseconds since then at its start."""
-
-
-def time_based_first_id(now: float | None = None) -> int:
-    """The first table or tournament id of a server started at ``now`` (default: now).
-
-    A restarted server must not hand out an id an earlier run gave to someone else's table
-    (an old client would then act on a stranger's table). Until the journal keeps the last
-    id, ids start from the start time in milliseconds: a new run starts above every id of a
-    previous run unless that run created more tables than milliseconds passed between the
-    two starts."""
-    return max(1, int(((time.time() if now is None else now) - ID_EPOCH) * 1000))
-
-
-async def run_server(
-    manager: PluginManager,
-    *,
-    host: str = DEFAULT_HOST,
-    port: int = DEFAULT_PORT,
-    seed: int | None,
-    limits: ServerLimits = ServerLimits(),
-    on_seed: Callable[[int], None] | None = None,
-) -> None:
-    """Serve until SIGINT or SIGTERM, then shut down gracefully (``croupier serve``).
-
-    With ``seed`` None a seed is drawn once the address is bound and handed to ``on_seed``
-    (the CLI reports it): an address that cannot be bound is then the only error. A second
-    signal during the shutdown stops at once.
-    """
-    listeners = await listen(host, port)
-    return_large_buffers()
-    if seed is None:
-        seed = draw_seed()
-        if on_seed is not None:
-            on_seed(seed)
-    server = Server(manager, seed=seed, limits=limits, first_game_id=time_based_first_id())
-    log.info("operator key: %s (table.stop and tournament.stop take it)", server.operator_key)
-    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        async with trio.open_nursery() as nursery:
-
-            async def watch() -> None:
-                async for signum in signals:
-                    if server.stopping:
-                        log.warning("received %s again: stopping now", signal.Signals(signum).name)
-                        nursery.cancel_scope.cancel()
-                        return
-                    log.info("received %s", signal.Signals(signum).name)
-                    server.stop()
-
-            nursery.start_soon(watch)
-            await server.serve_listeners(listeners)
-            nursery.cancel_scope.cancel()

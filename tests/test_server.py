@@ -276,7 +276,7 @@ async def test_200_concurrent_connections(served):
 def test_a_restarted_server_never_hands_out_an_earlier_runs_ids():
     """`croupier serve` numbered tables from 1 on every start, so an old id named a new
     stranger's table; ids now start from the start time in milliseconds."""
-    from croupier.protocol.server import ID_EPOCH, time_based_first_id
+    from croupier.protocol.running import ID_EPOCH, time_based_first_id
 
     first = time_based_first_id(ID_EPOCH + 86_400)
     assert first == 86_400_000

@@ -1,0 +1,81 @@
+"""Everything a croupier server bounds, in one frozen value (``croupier serve`` sets some).
+
+Every limit a client can run into is listed in docs/protocol.md ("Limits") with its default.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from croupier.protocol.codec import DEFAULT_MAX_MESSAGE_SIZE
+from croupier.protocol.session import SessionLimits
+
+
+@attrs.frozen
+class ServerLimits:
+    """Everything the server bounds, per connection unless said otherwise."""
+
+    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
+    max_pending: int = 64
+    idle_timeout: float | None = 300.0
+    send_timeout: float = 30.0
+    hello_timeout: float = 10.0
+    """A connection that has not said ``hello`` within this many seconds is closed."""
+    max_connections: int = 1024
+    """Open connections, server-wide, lowered to what ``ulimit -n`` allows (see
+    :func:`~croupier.protocol.admission.connection_cap`). At the cap a newcomer takes the
+    slot of the longest-idle connection of the peer holding the most, or is told why and
+    closed when no connection is idle."""
+    max_connections_per_peer: int = 256
+    """Open connections from one peer address; the next one is told why and closed."""
+    max_refusing: int = 32
+    """Refused or shed connections draining at once so they read why (each holds a
+    descriptor: beyond this a refused connection is closed at once, and no connection is
+    shed: the newcomer is refused)."""
+    max_elements: int = 100_000
+    """Arrays, maps and items in one received message (what decoding it costs)."""
+    max_buffered: int = 64 << 20
+    """Bytes of unfinished messages buffered, server-wide; over it the connection holding
+    the most is closed."""
+    max_streams: int = 64
+    """Open randomizer streams per connection."""
+    max_draw: int = 100_000
+    """Symbols in one ``randomizer.draw``."""
+    max_spec: int = 10_000
+    """Characters of the spec text of ``randomizer.open``."""
+    randomizer_threads: int = 2
+    """Randomizer opens and large draws running at once, server-wide (worker threads)."""
+    solver_timeout: float = 60.0
+    """Seconds a solve (or a strategy's chart) may run; it is then stopped."""
+    solver_threads: int = 2
+    """Solves and strategy charts running at once, server-wide (worker processes), at most
+    one of them per connection."""
+    work_queue: int = 1024
+    """Jobs waiting for a solver worker (or for a randomizer one), server-wide."""
+    work_queue_per_connection: int = 4
+    """Jobs of one connection waiting for a solver worker (or a randomizer one)."""
+    decision_timeout: float = 10.0
+    """Default time limit of a call the server makes to a client (``decide``)."""
+    shutdown_grace: float = 5.0
+    """Seconds a shutdown gives, in all, to the hands in progress and the requests in
+    flight (then every client is told ``shutdown`` and closed)."""
+    max_tables: int = 16
+    """Open tables, server-wide (``croupier serve --tables``; used by the tables service)."""
+    tables_per_connection: int = 4
+    """Open tables one connection may have created."""
+    tournaments_per_connection: int = 1
+    """Open tournaments one connection may have started."""
+    max_rounds: int = 1_000_000
+    """Rounds a table may be created for."""
+    abandoned_timeout: float = 30.0
+    """Seconds a table or tournament whose creator has left, with no bot of its own still
+    connected, goes on before it finishes."""
+
+    def session_limits(self) -> SessionLimits:
+        return SessionLimits(
+            max_message_size=self.max_message_size,
+            max_pending=self.max_pending,
+            idle_timeout=self.idle_timeout,
+            send_timeout=self.send_timeout,
+            max_elements=self.max_elements,
+        )

@@ -1,0 +1,79 @@
+"""Running a server as a program (``croupier serve``): bind, number, serve until a signal.
+
+:class:`~croupier.protocol.server.Server` is the server itself, embeddable in any trio
+program; :func:`run_server` is what the command runs around it: binding the address first
+(so a port in use is the only error), drawing and reporting the seed, ids that never repeat
+an earlier run's, the operator key, and SIGINT/SIGTERM for a graceful shutdown.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import time
+from collections.abc import Callable
+
+import trio
+
+from croupier.engine import PluginManager, draw_seed
+from croupier.protocol.limits import ServerLimits
+from croupier.protocol.memory import return_large_buffers
+from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT, Server, listen
+
+log = logging.getLogger("croupier.server")
+
+
+ID_EPOCH = 1_767_225_600
+"""2026-01-01 00:00 UTC: ``croupier serve`` numbers its tables and tournaments from the
+milliseconds since then at its start."""
+
+
+def time_based_first_id(now: float | None = None) -> int:
+    """The first table or tournament id of a server started at ``now`` (default: now).
+
+    A restarted server must not hand out an id an earlier run gave to someone else's table
+    (an old client would then act on a stranger's table). Until the journal keeps the last
+    id, ids start from the start time in milliseconds: a new run starts above every id of a
+    previous run unless that run created more tables than milliseconds passed between the
+    two starts."""
+    return max(1, int(((time.time() if now is None else now) - ID_EPOCH) * 1000))
+
+
+async def run_server(
+    manager: PluginManager,
+    *,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    seed: int | None,
+    limits: ServerLimits = ServerLimits(),
+    on_seed: Callable[[int], None] | None = None,
+) -> None:
+    """Serve until SIGINT or SIGTERM, then shut down gracefully (``croupier serve``).
+
+    With ``seed`` None a seed is drawn once the address is bound and handed to ``on_seed``
+    (the CLI reports it): an address that cannot be bound is then the only error. A second
+    signal during the shutdown stops at once.
+    """
+    listeners = await listen(host, port)
+    return_large_buffers()
+    if seed is None:
+        seed = draw_seed()
+        if on_seed is not None:
+            on_seed(seed)
+    server = Server(manager, seed=seed, limits=limits, first_game_id=time_based_first_id())
+    log.info("operator key: %s (table.stop and tournament.stop take it)", server.operator_key)
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+
+            async def watch() -> None:
+                async for signum in signals:
+                    if server.stopping:
+                        log.warning("received %s again: stopping now", signal.Signals(signum).name)
+                        nursery.cancel_scope.cancel()
+                        return
+                    log.info("received %s", signal.Signals(signum).name)
+                    server.stop()
+
+            nursery.start_soon(watch)
+            await server.serve_listeners(listeners)
+            nursery.cancel_scope.cancel()
