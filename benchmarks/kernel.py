@@ -87,7 +87,7 @@ def main() -> None:
     for name, rate in rates.items():
         print(f"  kernel ({name:<5})      {rate:>14,.0f} hands/s   {rate / c_rate:.2f} of C")
 
-    total = 2 * n
+    total = 10 * n  # long enough that starting the workers (numba loads its cache) is noise
     one = best(1, lambda: run_chunks(lim17, 7, total, workers=1))
     two = best(1, lambda: run_chunks(lim17, 7, total, workers=2))
     print(

@@ -26,7 +26,7 @@ from croupier.engine.errors import CroupierError
 from croupier.engine.kernels import KernelJob
 from croupier.engine.seeds import Stream
 
-CHUNK = 250_000
+CHUNK = 1_000_000
 """Rounds per chunk: part of what makes a run reproducible (see the module's text)."""
 
 

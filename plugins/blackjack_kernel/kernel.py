@@ -64,48 +64,50 @@ def _mix(z: np.uint64) -> np.uint64:
 
 
 @njit(cache=True)
-def _below(state: np.ndarray, n: int) -> int:
-    """A uniform integer in ``[0, n)``; ``state[0]`` is the key, ``state[1]`` the counter."""
-    bound = np.uint64(n)
-    while True:
-        state[1] += np.uint64(1)
-        x = _mix(state[0] + state[1] * _GAMMA) >> np.uint64(32)
-        m = x * bound
-        low = m & _LOW32
-        if low >= bound or low >= (_TWO32 - bound) % bound:
-            return int(m >> np.uint64(32))
-
-
-@njit(cache=True)
 def _shuffle(cards: np.ndarray, lo: int, hi: int, state: np.ndarray) -> None:
-    """Fisher-Yates over ``cards[lo:hi]``, from the last card down."""
+    """Fisher-Yates over ``cards[lo:hi]``, from the last card down; ``state`` is ``[key,
+    counter]``. Swap k takes a uniform integer below k + 1 by Lemire's method: the high 32
+    bits ``x`` of the next output, ``m = x * n``, kept when the low 32 bits of ``m`` are at
+    least ``(2^32 - n) mod n`` (then ``m >> 32``), else drawn again. (The generator runs in
+    locals here: a call per draw passing the state array cost a third of the kernel.)"""
+    key = state[0]
+    counter = state[1]
     for k in range(hi - lo - 1, 0, -1):
-        j = _below(state, k + 1)
+        bound = np.uint64(k + 1)
+        while True:
+            counter += np.uint64(1)
+            m = (_mix(key + counter * _GAMMA) >> np.uint64(32)) * bound
+            low = m & _LOW32
+            if low >= bound or low >= (_TWO32 - bound) % bound:
+                break
+        j = int(m >> np.uint64(32))
         a = cards[lo + k]
         cards[lo + k] = cards[lo + j]
         cards[lo + j] = a
+    state[1] = counter
 
 
 @njit(cache=True)
-def _draw(shoe: np.ndarray, spare: np.ndarray, cursor: np.ndarray, state: np.ndarray) -> int:
-    """The next card; ``cursor`` is ``[position, round start, shuffles]``. A shoe that runs
-    dry in a round reshuffles the cards dealt before the round and deals them after the
-    ones in play (the engine's Shoe does the same); -1 if there are none."""
+def _refill(shoe: np.ndarray, spare: np.ndarray, cursor: np.ndarray, state: np.ndarray) -> bool:
+    """The shoe ran dry in a round (``cursor`` is ``[position, round start, shuffles]``):
+    reshuffle the cards dealt before the round and deal them after the ones in play, as the
+    engine's Shoe does; False if there are none.
+
+    Only this rare path is a call: a call passing arrays costs reference counting, and
+    made for every card it cut the kernel's speed six times, so each draw site reads the
+    next card itself."""
     n_cards = len(shoe)
-    if cursor[0] == n_cards:
-        start = cursor[1]
-        if start == 0:
-            return -1
-        _shuffle(shoe, 0, start, state)
-        spare[: n_cards - start] = shoe[start:]
-        spare[n_cards - start :] = shoe[:start]
-        shoe[:] = spare
-        cursor[0] = n_cards - start
-        cursor[1] = 0
-        cursor[2] += 1
-    card = int(shoe[cursor[0]])
-    cursor[0] += 1
-    return card
+    start = cursor[1]
+    if start == 0:
+        return False
+    _shuffle(shoe, 0, start, state)
+    spare[: n_cards - start] = shoe[start:]
+    spare[n_cards - start :] = shoe[:start]
+    shoe[:] = spare
+    cursor[0] = n_cards - start
+    cursor[1] = 0
+    cursor[2] += 1
+    return True
 
 
 @njit(cache=True)
@@ -142,6 +144,16 @@ def play_chunk(
     bet = rules[BET]
     max_hands = rules[MAX_HANDS]
     one_card_aces = rules[HSA] == 0
+    # every rule read once, into locals (array reads in the loop cannot be hoisted by the
+    # compiler, since the loop writes to other arrays)
+    fresh_pack = rules[FRESH] != 0
+    peek = rules[PEEK] != 0
+    rsa = rules[RSA] != 0
+    double_rule = rules[DOUBLE]
+    das = rules[DAS] != 0
+    surrender = rules[SURRENDER] != 0
+    h17 = rules[H17] != 0
+    num, den = rules[NUM], rules[DEN]
     h_hard = np.zeros((seats, max_hands), np.int64)
     h_ace = np.zeros((seats, max_hands), np.bool_)
     h_n = np.zeros((seats, max_hands), np.int64)
@@ -161,7 +173,7 @@ def play_chunk(
     staked = np.zeros(seats, np.int64)
     returned = np.zeros(seats, np.int64)
     for _round in range(rounds):
-        if cursor[0] >= cut or rules[FRESH] != 0:  # cut card out (or a fresh pack each round)
+        if cursor[0] >= cut or fresh_pack:  # cut card out (or a fresh pack each round)
             shoe[:] = fresh
             _shuffle(shoe, 0, n_cards, state)
             cursor[0] = 0
@@ -186,10 +198,11 @@ def play_chunk(
         dealer_ace = False
         up = 0
         for step in range(2 * seats + 2):
-            card = _draw(shoe, spare, cursor, state)
-            if card < 0:  # dry in a round with nothing behind to reshuffle
-                out[:] = -1
+            if cursor[0] == n_cards and not _refill(shoe, spare, cursor, state):
+                out[:] = -1  # dry in a round with nothing behind to reshuffle
                 return out
+            card = int(shoe[cursor[0]])
+            cursor[0] += 1
             value = card + 1
             if step == seats:
                 up = card
@@ -210,25 +223,24 @@ def play_chunk(
         dealer_natural = dealer_hard == 11 and dealer_ace
         for s in range(seats):
             natural[s] = h_hard[s, 0] == 11 and h_ace[s, 0]
-        peeked = rules[PEEK] != 0 and (up == 0 or up == 9)
+        peeked = peek and (up == 0 or up == 9)
         if not (peeked and dealer_natural):
             for s in range(seats):
                 i = 0
                 while i < n_hands[s]:
                     if h_n[s, i] == 1:  # the second card of a split hand
-                        card = _draw(shoe, spare, cursor, state)
-                        if card < 0:  # dry in a round with nothing behind to reshuffle
-                            out[:] = -1
+                        if cursor[0] == n_cards and not _refill(shoe, spare, cursor, state):
+                            out[:] = -1  # dry in a round with nothing behind to reshuffle
                             return out
+                        card = int(shoe[cursor[0]])
+                        cursor[0] += 1
                         h_c1[s, i] = card
                         h_n[s, i] = 2
                         h_hard[s, i] += card + 1
                         h_ace[s, i] = h_ace[s, i] or card == 0
                         if h_aces[s, i] and one_card_aces:
                             h_done[s, i] = not (
-                                h_c0[s, i] == h_c1[s, i]
-                                and n_hands[s] < max_hands
-                                and rules[RSA] != 0
+                                h_c0[s, i] == h_c1[s, i] and n_hands[s] < max_hands and rsa
                             )
                     if _total(h_hard[s, i], h_ace[s, i]) == 21 and h_out[s, i] == _NONE:
                         h_done[s, i] = True
@@ -238,20 +250,16 @@ def play_chunk(
                         total = _total(hard, ace)
                         soft = _soft(hard, ace)
                         pair = h_n[s, i] == 2 and h_c0[s, i] == h_c1[s, i]
-                        can_split = (
-                            pair
-                            and n_hands[s] < max_hands
-                            and (not h_aces[s, i] or rules[RSA] != 0)
-                        )
+                        can_split = pair and n_hands[s] < max_hands and (not h_aces[s, i] or rsa)
                         aces_only = h_aces[s, i] and one_card_aces
                         first = h_moves[s, i] == 0 and h_n[s, i] == 2 and not aces_only
                         can_double = False
                         can_surrender = False
                         if first:
-                            rule = rules[DOUBLE]
+                            rule = double_rule
                             can_double = (
                                 rule != DOUBLE_NONE
-                                and (not h_split[s, i] or rules[DAS] != 0)
+                                and (not h_split[s, i] or das)
                                 and (
                                     rule == DOUBLE_ANY
                                     or (
@@ -263,9 +271,7 @@ def play_chunk(
                                     )
                                 )
                             )
-                            can_surrender = (
-                                rules[SURRENDER] != 0 and not h_split[s, i] and n_hands[s] == 1
-                            )
+                            can_surrender = surrender and not h_split[s, i] and n_hands[s] == 1
                         else:
                             can_split = can_split and aces_only
                         # the chart's letter (see Chart.letter), then its plan
@@ -334,19 +340,18 @@ def play_chunk(
                             h_ace[s, i] = first_card == 0
                             h_split[s, i] = True
                             h_aces[s, i] = aces
-                            card = _draw(shoe, spare, cursor, state)
-                            if card < 0:  # dry in a round with nothing behind to reshuffle
-                                out[:] = -1
+                            if cursor[0] == n_cards and not _refill(shoe, spare, cursor, state):
+                                out[:] = -1  # dry in a round with nothing behind to reshuffle
                                 return out
+                            card = int(shoe[cursor[0]])
+                            cursor[0] += 1
                             h_c1[s, i] = card
                             h_n[s, i] = 2
                             h_hard[s, i] += card + 1
                             h_ace[s, i] = h_ace[s, i] or card == 0
                             if aces and one_card_aces:
                                 h_done[s, i] = not (
-                                    h_c0[s, i] == h_c1[s, i]
-                                    and n_hands[s] < max_hands
-                                    and rules[RSA] != 0
+                                    h_c0[s, i] == h_c1[s, i] and n_hands[s] < max_hands and rsa
                                 )
                             elif _total(h_hard[s, i], h_ace[s, i]) == 21:
                                 h_done[s, i] = True
@@ -357,10 +362,11 @@ def play_chunk(
                                 doubles[s] += 1
                                 h_done[s, i] = True
                             h_moves[s, i] += 1
-                            card = _draw(shoe, spare, cursor, state)
-                            if card < 0:  # dry in a round with nothing behind to reshuffle
-                                out[:] = -1
+                            if cursor[0] == n_cards and not _refill(shoe, spare, cursor, state):
+                                out[:] = -1  # dry in a round with nothing behind to reshuffle
                                 return out
+                            card = int(shoe[cursor[0]])
+                            cursor[0] += 1
                             h_n[s, i] += 1
                             h_hard[s, i] += card + 1
                             h_ace[s, i] = h_ace[s, i] or card == 0
@@ -385,17 +391,14 @@ def play_chunk(
                         break
                     if not (
                         dealer_total < 17
-                        or (
-                            rules[H17] != 0
-                            and dealer_total == 17
-                            and _soft(dealer_hard, dealer_ace)
-                        )
+                        or (h17 and dealer_total == 17 and _soft(dealer_hard, dealer_ace))
                     ):
                         break
-                    card = _draw(shoe, spare, cursor, state)
-                    if card < 0:  # dry in a round with nothing behind to reshuffle
-                        out[:] = -1
+                    if cursor[0] == n_cards and not _refill(shoe, spare, cursor, state):
+                        out[:] = -1  # dry in a round with nothing behind to reshuffle
                         return out
+                    card = int(shoe[cursor[0]])
+                    cursor[0] += 1
                     dealer_hard += card + 1
                     dealer_ace = dealer_ace or card == 0
         dealer_total = _total(dealer_hard, dealer_ace)
@@ -425,7 +428,7 @@ def play_chunk(
                 elif outcome == _PUSH:
                     returned[s] += stake
                 elif outcome == _NATURAL:
-                    returned[s] += stake + (stake * rules[NUM]) // rules[DEN]
+                    returned[s] += stake + (stake * num) // den
                 elif outcome == _SURRENDERED:
                     returned[s] += stake // 2
             net = returned[s] - staked[s]
