@@ -231,13 +231,7 @@ class Server:
             )
         async with trio.open_nursery() as connections:
             self._tasks = connections
-            watching = trio.CancelScope()
-
-            async def watch_loop() -> None:
-                with watching:
-                    await self.loop_watch.run()
-
-            connections.start_soon(watch_loop, name="loop watch")
+            connections.start_soon(self.loop_watch.run, name="loop watch")
             with trio.CancelScope() as scope:
                 self._accept_scope = scope
                 if self._stopping:
@@ -266,7 +260,9 @@ class Server:
             for listener in listeners:
                 await listener.aclose()
             await self._shutdown()
-            watching.cancel()
+            # what is left is background work with nobody to serve (the loop watch, a timer
+            # for an abandoned table): the shutdown's bound holds, so stop it now
+            connections.cancel_scope.cancel()
         log.info("stopped")
 
     def spawn(self, fn: Callable[[], Awaitable[None]], name: str) -> None:

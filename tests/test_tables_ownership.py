@@ -75,3 +75,16 @@ async def stand(table, observation):
     if observation["phase"] == "bet":
         return {"kind": "bet", "amount": observation["min_bet"]}
     return {"kind": "stand" if observation["phase"] == "play" else "decline"}
+
+
+async def test_a_pending_abandoned_timer_does_not_hold_the_shutdown_up():
+    """SIGTERM waited the whole abandoned_timeout (30 s) for a table its creator had left."""
+    server = Server(PluginManager(autoload=False), seed=9, limits=ServerLimits(shutdown_grace=1))
+    with trio.fail_after(10):  # the grace is 1 s; the timer was 30 s
+        async with trio.open_nursery() as nursery:
+            (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+            async with connect("127.0.0.1", port, name="leaves") as c:
+                params = {"fill": ["lim17"], "rounds": 10**6, "options": {"starting_chips": 10**9}}
+                await c.call_named("table.create", params)
+            await trio.sleep(0.2)  # the creator is gone: the 30 s timer is running
+            server.stop()  # serve returns, and the nursery closes, within the grace
