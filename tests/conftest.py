@@ -63,3 +63,18 @@ def threaded_server() -> Iterator[int]:
     yield box["port"]
     trio.from_thread.run_sync(server.stop, trio_token=box["token"])
     thread.join(10)
+
+
+@pytest.fixture
+def server() -> Iterator[Any]:
+    """A real ``croupier serve --seed 3`` process on a free loopback port (``server.port``),
+    for the clients that a person runs against one."""
+    from tests.test_serve_cli import start, wait_for_port
+
+    proc = start("--seed", "3")
+    try:
+        proc.port, _ = wait_for_port(proc)  # type: ignore[attr-defined]
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()

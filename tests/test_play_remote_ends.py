@@ -6,24 +6,11 @@ from __future__ import annotations
 
 import re
 import signal
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.termkit import CROUPIER, Term
-from tests.test_serve_cli import start, wait_for_port
-
-
-@pytest.fixture
-def server() -> Iterator[Any]:
-    proc = start("--seed", "3")
-    try:
-        proc.port, _ = wait_for_port(proc)  # type: ignore[attr-defined]
-        yield proc
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def quit_at_bet(term: Term, server: Any) -> None:

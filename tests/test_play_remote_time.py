@@ -5,26 +5,12 @@ decision time a person can keep to (``--decision-time``, ``--seats``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 import trio
 
 from croupier.protocol import connect
 from tests.termkit import CROUPIER, Term
-from tests.test_serve_cli import start, wait_for_port
-
-
-@pytest.fixture
-def server() -> Iterator[Any]:
-    proc = start("--seed", "3")
-    try:
-        proc.port, _ = wait_for_port(proc)  # type: ignore[attr-defined]
-        yield proc
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def rpc(port: int, method: str, params: Any) -> Any:
