@@ -5,9 +5,10 @@
 Prints hands per second on one core for the kernel playing ``lim17`` and ``basic`` at
 vegas-s17 (one seat), for ``benchmarks/lim17.c`` (the same ``lim17`` play in C, compiled
 here with ``cc -O2``: the machine's limit) and the ratio of the two; the first call's
-compile time (numba caches it, so a second process loads it); and the speed-up of 1 and 2
-worker processes over the engine's chunk driver. Before timing, the C program and the
-kernel must end one chunk with the same totals: the same play, not a similar one.
+compile time (numba caches it, so a second process loads it); and the speed-up of 2
+worker processes (cold: starting them counted; warm: already started) and of a 2-worker
+Dask LocalCluster over one process, through the engine's chunk driver. Before timing, the
+C program and the kernel must end one chunk with the same totals: the same play, not a similar one.
 
 Each figure is the best of ``--repeat`` runs (a shared machine steals time from some runs);
 the ratios are what to compare across machines.
@@ -23,7 +24,8 @@ import time
 from pathlib import Path
 
 from croupier.engine import PluginManager
-from croupier.engine.chunks import run_chunks
+from croupier.engine.chunks import CHUNK, run_chunks
+from croupier.engine.executor import open_executor
 
 HERE = Path(__file__).resolve().parent
 
@@ -87,13 +89,30 @@ def main() -> None:
     for name, rate in rates.items():
         print(f"  kernel ({name:<5})      {rate:>14,.0f} hands/s   {rate / c_rate:.2f} of C")
 
-    total = 10 * n  # long enough that starting the workers (numba loads its cache) is noise
-    one = best(1, lambda: run_chunks(lim17, 7, total, workers=1))
-    two = best(1, lambda: run_chunks(lim17, 7, total, workers=2))
+    total = 10 * n
+    print(f"chunk driver, lim17, {total:,} rounds (speed-up over 1 worker, hands/s):")
+    one = best(1, lambda: run_chunks(lim17, 7, total))
+    print(f"  1 worker, this process     1.00x  {total / one:>14,.0f}")
+    with open_executor(workers=2) as pool:
+        cold = best(1, lambda: run_chunks(lim17, 7, total, executor=pool))  # workers start
+        warm = best(1, lambda: run_chunks(lim17, 7, total, executor=pool))
     print(
-        f"chunk driver, lim17, {total:,} rounds: 1 worker {total / one:,.0f} hands/s, "
-        f"2 workers {total / two:,.0f} hands/s: {one / two:.2f}x"
+        f"  2 workers, cold            {one / cold:.2f}x  {total / cold:>14,.0f}"
+        "  (processes start, load the kernel)"
     )
+    print(f"  2 workers, warm            {one / warm:.2f}x  {total / warm:>14,.0f}")
+    try:
+        from distributed import LocalCluster
+    except ImportError:
+        print("  Dask LocalCluster: not installed (pip install 'croupier[dask]')")
+        return
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
+        open_executor(cluster=cluster.get_client()) as dask,
+    ):
+        run_chunks(lim17, 7, 2 * CHUNK, executor=dask)  # each worker loads the kernel
+        warm = best(1, lambda: run_chunks(lim17, 7, total, executor=dask))
+    print(f"  Dask LocalCluster, 2x1     {one / warm:.2f}x  {total / warm:>14,.0f}  (warm)")
 
 
 if __name__ == "__main__":

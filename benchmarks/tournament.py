@@ -19,6 +19,7 @@ import trio
 
 from croupier.engine import Observation, PluginManager
 from croupier.engine.executable import ExecutablePlayer
+from croupier.engine.executor import open_executor
 from croupier.engine.tournament import TournamentConfig
 from croupier.engine.tournament_run import ExecutableEntry, StrategyEntry, run_tournament
 
@@ -79,7 +80,8 @@ def main() -> None:
         shell = [ExecutableEntry(f"lim15-{i}", (str(BOTS / "lim15.sh"),)) for i in range(8)]
         cfg = TournamentConfig(rules=rules, seed=1, tourneys=4, rounds=5)
         start = time.perf_counter()
-        result = run_tournament(manager, cfg, shell, workers=workers)
+        with open_executor(workers=workers) as executor:
+            result = run_tournament(manager, cfg, shell, executor=executor)
         seconds = time.perf_counter() - start
         print(
             f"{f'  8 shell bots, {workers} worker(s)':<34} {result.hands / seconds:10.0f} hands/s"

@@ -8,21 +8,20 @@ integer sums do not depend on the order they are added in, so a run gives the sa
 on one process, on every core, or on a cluster.
 
 The driver knows nothing of the game: a :class:`~croupier.engine.kernels.KernelJob` brings
-the function that plays a chunk and the data it needs. Ctrl-C (``KeyboardInterrupt``)
+the function that plays a chunk and the data it needs; an
+:class:`~croupier.engine.executor.Executor` says where chunks run. Ctrl-C (``KeyboardInterrupt``)
 stops at once and returns the chunks finished so far, marked partial.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import signal
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import closing
 
 import attrs
 
 from croupier.engine.errors import CroupierError
+from croupier.engine.executor import Executor
 from croupier.engine.kernels import KernelJob
 from croupier.engine.seeds import Stream
 
@@ -41,14 +40,6 @@ def chunk_sizes(rounds: int) -> Iterator[int]:
     yield from (CHUNK for _ in range(full))
     if rest:
         yield rest
-
-
-def default_workers() -> int:
-    """Every core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 @attrs.frozen
@@ -75,70 +66,31 @@ def run_chunks(
     seed: int,
     rounds: int,
     *,
-    workers: int = 1,
+    executor: Executor | None = None,
     progress: Callable[[int, dict[str, int]], None] | None = None,
 ) -> ChunkResult:
-    """Play ``rounds`` rounds of ``job`` on ``workers`` processes (1: in this one).
+    """Play ``rounds`` rounds of ``job`` on ``executor`` (default: this process).
 
     ``progress(rounds_done_now, totals_so_far)`` is called after each chunk, in the order
     chunks finish.
     """
-    if workers < 1:
-        raise CroupierError(f"workers must be at least 1, not {workers}")
     totals = dict.fromkeys(job.fields, 0)
     done = 0
-
-    def add(values: list[int], size: int) -> None:
-        nonlocal done
-        for name, value in zip(job.fields, values, strict=True):
-            totals[name] += value
-        done += size
-        if progress is not None:
-            progress(size, totals)
-
     sizes = list(chunk_sizes(rounds))
+    tasks = ((job, chunk_seed(seed, index), size) for index, size in enumerate(sizes))
+    here = executor or Executor(None, 1, "this process")
     try:
-        if workers == 1 or len(sizes) == 1:
-            for index, size in enumerate(sizes):
-                values = list(job.run(job.data, chunk_seed(seed, index), size))
-                add(_check(job, values, index), size)
-        else:
-            _run_pool(job, seed, sizes, min(workers, len(sizes)), add)
+        with closing(here.map(_play, tasks)) as results:  # Ctrl-C cancels what is queued
+            for index, values in results:
+                _check(job, values, index)
+                for name, value in zip(job.fields, values, strict=True):
+                    totals[name] += value
+                done += sizes[index]
+                if progress is not None:
+                    progress(sizes[index], totals)
     except KeyboardInterrupt:
         return ChunkResult(totals, done, partial=True)
     return ChunkResult(totals, done, partial=False)
-
-
-def _run_pool(
-    job: KernelJob, seed: int, sizes: list[int], workers: int, add: Callable[[list[int], int], None]
-) -> None:
-    """Chunks on a pool of processes, a few in flight per worker (memory stays flat)."""
-    context = multiprocessing.get_context("forkserver")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init)
-    pending: dict[Future[list[int]], tuple[int, int]] = {}
-    upcoming = iter(enumerate(sizes))
-    try:
-        while True:
-            while len(pending) < 2 * workers:
-                nxt = next(upcoming, None)
-                if nxt is None:
-                    break
-                index, size = nxt
-                future = pool.submit(_play, job, chunk_seed(seed, index), size)
-                pending[future] = (index, size)
-            if not pending:
-                break
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                index, size = pending.pop(future)
-                add(_check(job, future.result(), index), size)
-    finally:
-        pool.shutdown(wait=not pending, cancel_futures=True)
-
-
-def _worker_init() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the run and reports what is done."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _play(job: KernelJob, seed: int, rounds: int) -> list[int]:

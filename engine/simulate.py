@@ -24,6 +24,7 @@ import attrs
 
 from croupier.engine.chunks import run_chunks
 from croupier.engine.errors import CroupierError, one_line
+from croupier.engine.executor import Executor
 from croupier.engine.kernels import KernelJob
 from croupier.engine.manager import PluginManager
 from croupier.engine.play import Action
@@ -191,15 +192,15 @@ def simulate_compiled(
     seats: int,
     seed: int,
     *,
-    workers: int = 1,
+    executor: Executor | None = None,
     progress: Callable[[int, dict[str, int]], None] | None = None,
 ) -> dict[str, Any]:
-    """:func:`simulate` on a compiled kernel, in chunks on ``workers`` processes (the same
-    result for any number of workers); ``partial`` is true when Ctrl-C stopped it early.
+    """:func:`simulate` on a compiled kernel, in chunks on ``executor`` (default: this
+    process; the same result wherever they run); ``partial`` is true when Ctrl-C stopped it early.
     Raises :class:`NotCompiled` when no kernel can play these."""
     strategy = strategy.for_rules(rules)
     job = compiled_job(manager, rules, strategy, seats)
-    result = run_chunks(job, seed, rounds, workers=workers, progress=progress)
+    result = run_chunks(job, seed, rounds, executor=executor, progress=progress)
     stats = SimStats(rules.min_bet)
     for name in attrs.fields_dict(SimStats):
         if name != "bet":

@@ -16,10 +16,8 @@ on its job (seed, seats, chips), and results are booked in job order. The log's 
 
 from __future__ import annotations
 
-import multiprocessing
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from functools import partial
 from typing import Any
@@ -28,6 +26,7 @@ import attrs
 import trio
 
 from croupier.engine.executable import BOT_PATH, ExecutablePlayer, bot_environment
+from croupier.engine.executor import Executor
 from croupier.engine.manager import PluginManager
 from croupier.engine.play import Event
 from croupier.engine.players import Player, Strategy, StrategyPlayer
@@ -253,12 +252,13 @@ def run_tournament(
     config: TournamentConfig,
     entries: Sequence[Entry],
     *,
-    workers: int = 1,
+    executor: Executor | None = None,
     write: LogWriter | None = None,
     progress: Progress | None = None,
 ) -> TournamentResult:
-    """Play the tournament, the tables of each round in ``workers`` processes (1: here)."""
-    if workers <= 1:
+    """Play the tournament, the tables of each round on ``executor`` (default: here; the
+    same standings wherever the tables are played)."""
+    if executor is None or executor.pool is None:
         result: TournamentResult = trio.run(
             partial(play_tournament, manager, config, entries, write=write, progress=progress)
         )
@@ -266,12 +266,8 @@ def run_tournament(
     tournament = Tournament(config, [e.name for e in entries])
     if write is not None:
         write(_header(config, tournament.names))
-    context = multiprocessing.get_context("forkserver")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        while jobs := tournament.next_jobs():
-            futures = [
-                pool.submit(_worker_job, config, entries, job, write is not None) for job in jobs
-            ]
-            results = [f.result() for f in futures]
-            _book(tournament, results, write, progress, len({j.tourney for j in jobs}))
+    while jobs := tournament.next_jobs():
+        tasks = ((config, entries, job, write is not None) for job in jobs)
+        results = [result for _, result in executor.map(_worker_job, tasks, ordered=True)]
+        _book(tournament, results, write, progress, len({j.tourney for j in jobs}))
     return _finish(tournament, write)

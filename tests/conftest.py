@@ -78,3 +78,22 @@ def server() -> Iterator[Any]:
     finally:
         proc.kill()
         proc.wait()
+
+
+@pytest.fixture(scope="module")
+def dask_cluster() -> Iterator[Any]:
+    """A Dask cluster inside this process: two one-thread workers reached over TCP, as
+    ``--cluster ADDRESS`` reaches a real one (``distributed`` is in the test extra)."""
+    import logging
+
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tcp",
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        yield cluster

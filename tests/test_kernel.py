@@ -11,6 +11,7 @@ import pytest
 
 from croupier.engine import PluginManager
 from croupier.engine.chunks import CHUNK, chunk_seed, run_chunks
+from croupier.engine.executor import open_executor
 from croupier.engine.round import TableCore
 from croupier.engine.simulate import BANKROLL, SimStats, run_rounds
 from croupier.engine.table import resolve_rules
@@ -95,8 +96,9 @@ def test_a_run_is_the_same_on_one_process_or_two(manager):
         manager, rules, manager.strategy("lim17", rules), 2
     )
     rounds = 2 * CHUNK + 1234
-    one = run_chunks(job, 99, rounds, workers=1)
-    two = run_chunks(job, 99, rounds, workers=2)
+    one = run_chunks(job, 99, rounds)
+    with open_executor(workers=2) as executor:
+        two = run_chunks(job, 99, rounds, executor=executor)
     assert one == two and not one.partial and one.rounds == rounds
     assert one.totals["hands"] == 2 * rounds
     # chunk i is dealt from its own seed: the first chunk alone is the kernel's own run
@@ -116,7 +118,8 @@ def test_basic_earns_the_solvers_edge_from_a_fresh_shoe(manager, rule_set):
     job = manager.sim_kernels.get("blackjack").prepare(
         manager, rules, manager.strategy("basic", rules), 1
     )
-    totals = run_chunks(job, 2026, 4_000_000, workers=2).totals
+    with open_executor(workers=2) as executor:
+        totals = run_chunks(job, 2026, 4_000_000, executor=executor).totals
     n, bet = totals["hands"], rules.min_bet
     mean = totals["net"] / n / bet
     sd = ((totals["net_sq"] / n - (totals["net"] / n) ** 2) ** 0.5) / bet

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from croupier.engine import CroupierError, Stream
+from croupier.engine.executor import open_executor
 from croupier.engine.standings import interval, t_quantile
 from croupier.engine.tournament import Tournament, TournamentConfig, seat, table_sizes
 from croupier.engine.tournament_run import (
@@ -119,8 +120,9 @@ def test_one_or_two_workers_same_standings(manager):
         *strategies(manager, "lim17", "never-bust"),
         *executables("lim15.sh", "double.sh", "overbet.sh"),
     ]
-    one = run_tournament(manager, config, entries, workers=1)
-    two = run_tournament(manager, config, entries, workers=2)
+    one = run_tournament(manager, config, entries)
+    with open_executor(workers=2) as executor:
+        two = run_tournament(manager, config, entries, executor=executor)
     assert one.to_dict() == two.to_dict()
     assert one.conserved
 

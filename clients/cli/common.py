@@ -53,7 +53,7 @@ def workers_type(text: str) -> int:
     """A number of worker processes: at least 1, and at most 4 per core of this machine
     (more only costs memory: the work is CPU-bound). Commands also never start more than
     they have work for."""
-    from croupier.engine.chunks import default_workers
+    from croupier.engine.executor import default_workers
 
     value = positive_int(text)
     cores = default_workers()

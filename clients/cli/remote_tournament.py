@@ -30,7 +30,7 @@ def start_params(manager: PluginManager, args: argparse.Namespace) -> dict[str, 
                 f"with --connect a BOT is a built-in strategy ({known}) or 'tcp', not {bot!r} "
                 "(executables play in local tournaments only)"
             )
-    for flag in ("log", "workers", "overbet"):
+    for flag in ("log", "workers", "cluster", "overbet"):
         if getattr(args, flag) is not None:
             raise CroupierError(f"--{flag} applies to local tournaments only, not with --connect")
     return {

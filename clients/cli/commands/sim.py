@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import ExitStack
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -18,12 +19,13 @@ from croupier.clients.cli.common import (
     progress,
     resolve_seed,
     stdout_console,
-    workers_type,
 )
+from croupier.clients.cli.executing import add_executor_arguments, executor_for
 from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
 from croupier.clients.cli.simprogress import sim_progress
 from croupier.engine import CroupierError
-from croupier.engine.chunks import default_workers
+from croupier.engine.chunks import CHUNK
+from croupier.engine.executor import default_workers
 from croupier.engine.simulate import NotCompiled, compiled_job, simulate, simulate_compiled
 
 MAX_HANDS = 10**13
@@ -58,14 +60,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="compiled: the numba kernel (casino rules, strategies given as charts); python: "
         "the round engine; auto (default): compiled when it can play the table, else python",
     )
-    parser.add_argument(
-        "--workers",
-        type=workers_type,
-        default=None,
-        metavar="N",
-        help="processes for the compiled engine (default: every core); the result does not "
-        "depend on it",
-    )
+    add_executor_arguments(parser, "default: every core; compiled engine only")
     add_seed_argument(parser)
     add_json_argument(parser)
     parser.set_defaults(func=run)
@@ -103,34 +98,45 @@ def run(args: argparse.Namespace) -> int:
     strategy = manager.strategy(args.strategy, rules)
     if not 1 <= args.seats <= 7:
         raise CroupierError(f"a table has 1 to 7 seats, not {args.seats}")
+    if args.cluster and args.engine == "python":
+        raise CroupierError("--cluster runs the compiled engine only, not --engine python")
     report = None
     if args.engine != "python":
         try:
             job_ok = compiled_job(manager, rules, strategy.for_rules(rules), args.seats)
         except NotCompiled as exc:
+            if args.cluster:
+                raise CroupierError(f"--cluster needs the compiled engine: {exc}") from None
             if args.engine == "compiled":
                 raise CroupierError(f"the compiled engine cannot play this: {exc}") from None
             print(f"croupier: notice: simulating in Python: {exc}", file=sys.stderr)
             job_ok = None
-    seed = resolve_seed(args)
-    if args.engine != "python" and job_ok is not None:
-        workers = args.workers or default_workers()  # the driver uses no more than chunks
-        with sim_progress(args.hands, rules.min_bet) as chunk_tick:
-            report = simulate_compiled(
-                manager,
-                rules,
-                strategy,
-                args.hands,
-                args.seats,
-                seed,
-                workers=workers,
-                progress=chunk_tick,
-            )
-        report["engine"] = "compiled"
-    else:
-        with progress("simulating", args.hands) as tick:
-            report = simulate(manager, rules, strategy, args.hands, args.seats, seed, progress=tick)
-        report["engine"] = "python"
+    compiled = args.engine != "python" and job_ok is not None
+    chunks = -(-args.hands // CHUNK)  # never more local workers than chunks
+    with ExitStack() as stack:
+        where = executor_for(args, min(args.workers or default_workers(), chunks))
+        executor = stack.enter_context(where) if compiled else None
+        seed = resolve_seed(args)  # once the cluster answered: an error is the only line
+        if executor is not None:
+            with sim_progress(args.hands, rules.min_bet) as chunk_tick:
+                report = simulate_compiled(
+                    manager,
+                    rules,
+                    strategy,
+                    args.hands,
+                    args.seats,
+                    seed,
+                    executor=executor,
+                    progress=chunk_tick,
+                )
+            report["engine"] = "compiled"
+            report["ran_on"] = executor.where
+        else:
+            with progress("simulating", args.hands) as tick:
+                report = simulate(
+                    manager, rules, strategy, args.hands, args.seats, seed, progress=tick
+                )
+            report["engine"] = "python"
     result: dict[str, Any] = {
         "rules": args.rules,
         "options": rules.to_dict(),
@@ -157,7 +163,8 @@ def run(args: argparse.Namespace) -> int:
         table += " with " + ", ".join(f"{k} {_shown(v)}" for k, v in changed.items())
     console.print(
         f"[bold]{escape(table)}[/], strategy {strategy.name}, {args.seats} {seats}, "
-        f"{report['hands']:,} initial hands (seed {seed}, {report['engine']} engine)"
+        f"{report['hands']:,} initial hands (seed {seed}, {report['engine']} engine"
+        f"{' on ' + report['ran_on'] if 'ran_on' in report else ''})"
     )
     if report.get("partial"):
         console.print(

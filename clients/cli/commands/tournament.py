@@ -23,11 +23,12 @@ from croupier.clients.cli.common import (
     progress,
     resolve_seed,
     stdout_console,
-    workers_type,
 )
+from croupier.clients.cli.executing import add_executor_arguments, executor_for
 from croupier.engine import BlackjackRules, CroupierError, PluginManager, Strategy
 from croupier.engine.botnames import distinct_names, path_labels
 from croupier.engine.executable import BOT_PATH, check_executable, parse_command_line
+from croupier.engine.executor import default_workers
 from croupier.engine.rules import OVERBET_RULES
 from croupier.engine.tournament import (
     HANDS,
@@ -88,12 +89,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="K",
         help=f"disqualify a bot after K faults in a run, 0: never (default: {MAX_FAULTS})",
     )
-    parser.add_argument(
-        "--workers",
-        type=workers_type,
-        default=None,
-        help="processes playing tables (default: one per CPU with executable bots, else 1)",
-    )
+    add_executor_arguments(parser, "default: every core with executable bots, else 1")
     parser.add_argument(
         "--bot-path",
         default=BOT_PATH,
@@ -241,23 +237,24 @@ def run(args: argparse.Namespace) -> int:
     workers = args.workers
     if workers is None:
         executables = any(isinstance(e, ExecutableEntry) for e in entries)
-        workers = (os.cpu_count() or 1) if executables else 1
-    out: IO[str] | None = None
-    if args.log:
+        workers = default_workers() if executables else 1
+    with executor_for(args, workers) as executor:  # a cluster answers before a log is opened
+        out: IO[str] | None = None
+        if args.log:
+            try:
+                out = open(args.log, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+            except OSError as exc:
+                raise CroupierError(f"cannot write {args.log}: {exc.strerror}") from None
         try:
-            out = open(args.log, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise CroupierError(f"cannot write {args.log}: {exc.strerror}") from None
-    config = attrs.evolve(config, seed=resolve_seed(args))
-    try:
-        write = None if out is None else _writer(out)
-        with progress("tournament", args.tourneys * args.rounds) as tick:
-            result = run_tournament(
-                manager, config, entries, workers=workers, write=write, progress=tick
-            )
-    finally:
-        if out is not None:
-            out.close()
+            config = attrs.evolve(config, seed=resolve_seed(args))
+            write = None if out is None else _writer(out)
+            with progress("tournament", args.tourneys * args.rounds) as tick:
+                result = run_tournament(
+                    manager, config, entries, executor=executor, write=write, progress=tick
+                )
+        finally:
+            if out is not None:
+                out.close()
     return show(result, args.json)
 
 

@@ -7,12 +7,9 @@ with the plain-data problems any client could send over the wire.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
-from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 import attrs
@@ -25,10 +22,11 @@ from croupier.clients.cli.common import (
     print_json,
     progress,
     report_seed,
-    workers_type,
 )
+from croupier.clients.cli.executing import add_executor_arguments, executor_for
 from croupier.engine import CroupierError, Solver, draw_seed
 from croupier.engine.confidence import wilson_interval
+from croupier.engine.executor import Executor, default_workers
 
 NAME = "minesweeper"
 MAX_READ = 1_000_000
@@ -58,12 +56,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         default="opening",
         help="safe: corner (0,0) is safe; opening: (3,3) and its neighbours are safe",
     )
-    parser.add_argument(
-        "--workers",
-        type=workers_type,
-        default=min(2, os.cpu_count() or 1),
-        help="worker processes for --play (default: 2, or 1 on a one-core machine)",
-    )
+    add_executor_arguments(parser, "for --play; default: every core")
     add_seed_argument(parser)
     add_json_argument(parser)
     parser.set_defaults(func=run)
@@ -161,10 +154,13 @@ BATCH = 8
 
 def _init_worker() -> None:
     global _solver
-    _solver = get_manager().solvers.get(NAME)
+    if _solver is None:
+        _solver = get_manager().solvers.get(NAME)
 
 
 def _play_batch(problems: list[dict[str, Any]]) -> list[tuple[dict[str, Any], float]]:
+    """Play the games of a batch, in a worker process, on a cluster or here."""
+    _init_worker()
     assert _solver is not None
     played = []
     for problem in problems:
@@ -188,22 +184,13 @@ def _batches(options: dict[str, Any], first: int, games: int) -> Iterator[list[d
 
 
 def _played(
-    options: dict[str, Any], first: int, games: int, workers: int
+    options: dict[str, Any], first: int, games: int, executor: Executor
 ) -> Iterator[tuple[dict[str, Any], float]]:
     """Games ``first..games-1``: each one's result and time, in game order. At most a few
     batches per worker are in flight, so memory stays flat however many games are asked."""
-    if workers == 1 or games - first <= 1:
-        for batch in _batches(options, first, games):
-            yield from _play_batch(batch)
-        return
-    with ProcessPoolExecutor(workers, initializer=_init_worker) as pool:
-        pending: deque[Future[list[tuple[dict[str, Any], float]]]] = deque()
-        for batch in _batches(options, first, games):
-            pending.append(pool.submit(_play_batch, batch))
-            if len(pending) >= 4 * workers:
-                yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
+    batches = ((batch,) for batch in _batches(options, first, games))
+    for _, played in executor.map(_play_batch, batches, ordered=True):
+        yield from played
 
 
 @attrs.define
@@ -249,20 +236,23 @@ def play(args: argparse.Namespace) -> int:
     seed = draw_seed() if args.seed is None else int(args.seed)
     options["seed"] = seed
     _init_worker()
-    workers = max(1, min(args.workers, args.games - 1))  # never more than the games left
-    tally = Tally()
-    start = time.perf_counter()
-    # game 0 here first: bad options fail in it, in one line, before a drawn seed is reported
-    ((result, seconds),) = _play_batch([{"play": {**options, "game": 0}}])
-    if args.seed is None:
-        report_seed(seed)
-    with progress("playing", args.games) as tick:
-        tally.add(result, seconds)
-        tick()
-        for result, seconds in _played(options, 1, args.games, workers):
+    batches = -(-(args.games - 1) // BATCH)
+    workers = max(1, min(args.workers or default_workers(), batches))  # no idle workers
+    with executor_for(args, workers) as executor:  # a cluster answers before anything runs
+        tally = Tally()
+        start = time.perf_counter()
+        # game 0 here first: bad options fail in it, in one line, before a drawn seed is shown
+        ((result, seconds),) = _play_batch([{"play": {**options, "game": 0}}])
+        if args.seed is None:
+            report_seed(seed)
+        with progress("playing", args.games) as tick:
             tally.add(result, seconds)
             tick()
+            for result, seconds in _played(options, 1, args.games, executor):
+                tally.add(result, seconds)
+                tick()
     summary = tally.summary(options, time.perf_counter() - start)
+    summary["ran_on"] = executor.where
     if args.json:
         print_json(summary)
     else:
@@ -274,7 +264,7 @@ def play(args: argparse.Namespace) -> int:
             f"guesses per game {summary['guesses_per_game']:.2f}, "
             f"time per game {1000 * summary['seconds_per_game']:.1f} ms "
             f"(worst {1000 * summary['worst_seconds']:.0f} ms), "
-            f"wall {summary['wall_seconds']:.1f} s on {workers} worker(s)"
+            f"wall {summary['wall_seconds']:.1f} s on {executor.where}"
         )
     return 0
 

@@ -1,0 +1,40 @@
+"""``--workers`` and ``--cluster``: where a command's CPU-bound work runs.
+
+The commands that fan out (``sim``, ``solve minesweeper --play``, ``tournament``) share
+these options and :func:`croupier.engine.executor.open_executor`, so a run gives the same
+result on one process, on every core or on a Dask cluster.
+"""
+
+from __future__ import annotations
+
+import argparse
+from contextlib import AbstractContextManager
+
+from croupier.clients.cli.common import workers_type
+from croupier.engine.executor import Executor, open_executor
+
+
+def add_executor_arguments(parser: argparse.ArgumentParser, workers_help: str) -> None:
+    """``--workers N`` (``workers_help`` says its default) or ``--cluster ADDRESS``."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=workers_type,
+        default=None,
+        metavar="N",
+        help=f"worker processes on this machine ({workers_help}); the result does not depend on it",
+    )
+    where.add_argument(
+        "--cluster",
+        default=None,
+        metavar="ADDRESS",
+        help="run on the Dask cluster whose scheduler is at ADDRESS, e.g. tcp://10.0.0.5:8786 "
+        "(pip install 'croupier[dask]'; its workers need croupier and the same plugins); "
+        "the result is the same as on this machine",
+    )
+
+
+def executor_for(args: argparse.Namespace, workers: int) -> AbstractContextManager[Executor]:
+    """The executor the options ask for: ``args.cluster``, or ``workers`` local processes
+    (the command's choice from ``args.workers``, its default and the work there is)."""
+    return open_executor(workers=workers, cluster=args.cluster)

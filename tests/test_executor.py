@@ -1,0 +1,97 @@
+"""One executor for all fan-out: here, on worker processes, on a Dask cluster; the same
+results wherever tasks run, clear errors for a cluster that is not there."""
+
+from __future__ import annotations
+
+import operator
+
+import pytest
+from distributed import Client
+
+from croupier.engine import CroupierError
+from croupier.engine.chunks import CHUNK, run_chunks
+from croupier.engine.executor import open_executor
+
+TASKS = [(n, 3) for n in range(40)]
+EXPECTED = [n**3 for n in range(40)]
+
+
+@pytest.fixture(params=["here", "processes", "cluster"])
+def executor(request, dask_cluster):
+    where = request.param
+    if where == "cluster":
+        with Client(dask_cluster) as client, open_executor(cluster=client) as pool:
+            yield pool
+    else:
+        with open_executor(workers=1 if where == "here" else 2) as pool:
+            yield pool
+
+
+def test_every_task_runs_once_with_its_index(executor):
+    unordered = list(executor.map(operator.pow, TASKS))
+    assert sorted(i for i, _ in unordered) == list(range(len(TASKS)))
+    assert all(result == EXPECTED[i] for i, result in unordered)
+    assert list(executor.map(operator.pow, TASKS, ordered=True)) == list(enumerate(EXPECTED))
+
+
+def test_a_tasks_error_reaches_the_caller(executor):
+    with pytest.raises(ZeroDivisionError):
+        list(executor.map(operator.floordiv, [(1, 1), (1, 0), (2, 1)], ordered=True))
+
+
+def test_where_is_said(executor, dask_cluster):
+    expected = {1: "this process", 2: "2 worker processes"}.get(executor.slots)
+    if executor.pool is not None and "Dask" in executor.where:
+        assert executor.where == f"the Dask cluster at {dask_cluster.scheduler_address}"
+        assert executor.slots == 2
+    else:
+        assert executor.where == expected
+
+
+def test_a_simulation_is_the_same_wherever_it_runs(manager, executor):
+    rules = manager.rule_sets.get("vegas-h17").rules
+    job = manager.sim_kernels.get("blackjack").prepare(
+        manager, rules, manager.strategy("basic", rules), 3
+    )
+    rounds = 3 * CHUNK // 2 + 17
+    alone = run_chunks(job, 31, rounds)
+    there = run_chunks(job, 31, rounds, executor=executor)
+    assert there == alone and there.rounds == rounds and not there.partial
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("nonsense", "a Dask cluster is its scheduler's address, such as tcp://"),
+        ("http://example.org:80", "a Dask cluster is its scheduler's address"),
+        ("tcp://127.0.0.1:1", "cannot reach the Dask cluster at tcp://127.0.0.1:1: "),
+    ],
+)
+def test_a_cluster_that_is_not_there_is_one_clear_error(address, message):
+    with pytest.raises(CroupierError, match=message), open_executor(cluster=address):
+        pass
+
+
+def test_workers_are_at_least_one():
+    with pytest.raises(CroupierError, match="at least 1"), open_executor(workers=0):
+        pass
+
+
+def test_ctrl_c_returns_the_chunks_done_marked_partial(manager, executor):
+    """Ctrl-C (here: raised by the progress callback after the first chunk is booked)
+    stops the run at once with what was booked, and what was queued is dropped."""
+    rules = manager.rule_sets.get("vegas-s17").rules
+    job = manager.sim_kernels.get("blackjack").prepare(
+        manager, rules, manager.strategy("lim17", rules), 1
+    )
+    booked = []
+
+    def interrupt(rounds, totals):
+        booked.append(dict(totals))
+        raise KeyboardInterrupt
+
+    result = run_chunks(job, 5, 40 * CHUNK, executor=executor, progress=interrupt)
+    assert result.partial and result.rounds == CHUNK
+    assert result.totals == booked[0] and result.totals["hands"] == CHUNK
+    # the executor is still usable: the next run is whole
+    assert not run_chunks(job, 5, 1000, executor=executor).partial
