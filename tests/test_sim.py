@@ -186,3 +186,34 @@ def test_the_header_shows_every_override_and_chips_is_refused(cli):
     for bad in ("1.5", "0", "-1", "1e9x", "inf"):
         status, _, err = cli("sim", "--hands", bad)
         assert status == 2 and "expected a positive whole number" in err
+
+
+def test_sim_deals_from_a_continuous_shuffler_on_request(cli):
+    """--shoe fresh-pack deals every round from a freshly shuffled shoe: the game the
+    solver's edge describes (no cut-card effect)."""
+    argv = ("sim", "--hands", "2000", "--seed", "3", "--strategy", "basic", "--json")
+    status, out, err = cli(*argv, "--shoe", "fresh-pack")
+    assert status == 0, err
+    data = json.loads(out)
+    assert data["options"]["shoe"] == "fresh-pack" and data["overrides"] == {"shoe": "fresh-pack"}
+    assert data["engine"] == "compiled"
+    assert json.loads(cli(*argv)[1])["net_chips"] != data["net_chips"]
+    status, _, err = cli("sim", "--shoe", "csm")
+    assert status == 2 and "argument --shoe: invalid choice: 'csm'" in err
+
+
+@pytest.mark.parametrize(
+    ("ci95", "digits"),
+    [
+        (None, 2),
+        ([-0.08, 0.06], 2),  # half-width 7%
+        ([-0.0455, -0.0313], 2),  # 0.71%
+        ([-0.00455, -0.00313], 3),  # 0.071%: the third decimal
+        ([-0.003671, -0.003530], 4),  # 0.0071% (1e9 hands)
+        ([-0.0036001, -0.0035999], 4),  # never more than four
+    ],
+)
+def test_the_result_shows_the_digits_its_interval_resolves(ci95, digits):
+    from croupier.clients.cli.commands.sim import _digits
+
+    assert _digits(ci95) == digits

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from croupier.engine import BlackjackRules, CroupierError, PluginManager
-from croupier.engine.rules import DOUBLE_RULES, SURRENDER_RULES
+from croupier.engine.rules import DOUBLE_RULES, SHOE_KINDS, SURRENDER_RULES
 
 INFINITE = "inf"
 
@@ -29,6 +29,13 @@ def add_rules_arguments(parser: argparse.ArgumentParser, default: str = "vegas-s
     )
     group.add_argument("--decks", type=decks_type, help="number of decks, or 'inf'")
     group.add_argument("--penetration", type=float, help="fraction of the shoe dealt (0-1]")
+    group.add_argument(
+        "--shoe",
+        choices=SHOE_KINDS,
+        help="casino: dealt down to the cut card (--penetration); fresh-pack: every round "
+        "from a freshly shuffled shoe of --decks decks (a continuous shuffler, as the "
+        "solver's edge assumes); koth: the contest's one deck, refilled",
+    )
     dealer = group.add_mutually_exclusive_group()
     dealer.add_argument(
         "--h17", dest="dealer", action="store_const", const="h17", help="dealer hits soft 17"
@@ -88,6 +95,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser, default: str = "vegas-s
 OVERRIDES = (
     "decks",
     "penetration",
+    "shoe",
     "dealer",
     "betting",
     "double",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from contextlib import ExitStack
 from decimal import Decimal, InvalidOperation
@@ -68,6 +69,19 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 def _shown(value: Any) -> str:
     return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+
+def _digits(ci95: list[float] | None) -> int:
+    """Decimals of a percentage that show the interval's half-width to two significant
+    figures (2 at least, 4 at most): 1e9 hands resolve the third decimal."""
+    if ci95 is None or ci95[1] <= ci95[0]:
+        return 2
+    half = (ci95[1] - ci95[0]) / 2 * 100
+    return max(2, min(4, 1 - math.floor(math.log10(half))))
+
+
+def _percent(value: float, digits: int) -> str:
+    return f"{100 * value:+.{digits}f}%"
 
 
 def count_type(text: str) -> int:
@@ -152,10 +166,11 @@ def run(args: argparse.Namespace) -> int:
         print_json(result)
         return status
     console = stdout_console()
+    digits = _digits(report["ci95"])
     interval = (
         "95% CI needs 2 hands or more"
         if report["ci95"] is None
-        else "95% CI {:+.2%} .. {:+.2%}".format(*report["ci95"])
+        else "95% CI {} .. {}".format(*(_percent(v, digits) for v in report["ci95"]))
     )
     seats = "seat" if args.seats == 1 else "seats"
     table = args.rules
@@ -171,7 +186,8 @@ def run(args: argparse.Namespace) -> int:
             f"[bold yellow]partial:[/] stopped after {report['rounds_played']:,} of "
             f"{args.hands:,} rounds (rerun with --seed {seed} for the whole run)"
         )
-    console.print(f"result per initial hand: {report['mean']:+.2%} of the bet ({interval})")
+    mean = _percent(report["mean"], digits)
+    console.print(f"result per initial hand: {mean} of the bet ({interval})")
     console.print(
         f"wins {report['win_rate']:.2%}  pushes {report['push_rate']:.2%}  "
         f"losses {report['loss_rate']:.2%}"
