@@ -34,6 +34,11 @@ def chunk_seed(seed: int, index: int) -> int:
     return Stream(seed).child("chunk", str(index)).getrandbits(64)
 
 
+def chunk_count(rounds: int) -> int:
+    """How many chunks a run of ``rounds`` rounds has (never more workers are useful)."""
+    return -(-rounds // CHUNK)
+
+
 def chunk_sizes(rounds: int) -> Iterator[int]:
     """The rounds of each chunk, in order."""
     full, rest = divmod(rounds, CHUNK)

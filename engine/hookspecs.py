@@ -1,5 +1,5 @@
-"""The hook specifications: croupier's extension points (randomizers, dealer rules, betting,
-solvers, rule sets, strategies and compiled simulators).
+"""The hook specifications: croupier's extension points (games, randomizers, dealer rules,
+betting, solvers, rule sets, strategies and compiled simulators).
 
 Every hook is a *contribution* hook in the datasette style: it takes no arguments and
 returns an iterable of objects, each with a unique ``name`` and a one-line ``summary``. The
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from croupier.engine.games import Game
     from croupier.engine.kernels import SimKernel
     from croupier.engine.players import Strategy
     from croupier.engine.randomizers import RandomizerKind, RandomizerLanguage
@@ -138,4 +139,18 @@ def croupier_sim_kernels() -> Iterable[SimKernel]:
     or a one-line reason why not; the simulator then says so and plays in Python. A job's
     ``run(data, seed, rounds)`` must be a module-level function (it runs in worker
     processes) and deterministic in its arguments.
+    """
+
+
+@hookspec
+def croupier_games() -> Iterable[Game]:
+    """Contribute table games (baccarat, Three Card Poker, a game of your own).
+
+    Called once, the first time a game is looked up. Return an iterable of
+    :class:`~croupier.engine.games.Game`: the game's options and rule sets, the schema of
+    its actions, observations and events, its built-in strategies, and ``new_core(options,
+    seed, chips, emit)`` making one table's :class:`~croupier.engine.games.GameCore`, whose
+    ``play_round()`` generator yields a :class:`~croupier.engine.games.Turn` per decision.
+    The engine's drivers (the simulator, tables with players) run any game through it; see
+    docs/games.md for the smallest complete game.
     """

@@ -27,6 +27,7 @@ from croupier.engine.errors import (
     one_line,
     shown,
 )
+from croupier.engine.games import Game
 from croupier.engine.kernels import SimKernel
 from croupier.engine.players import Strategy
 from croupier.engine.randomizers import (
@@ -54,6 +55,7 @@ FAMILIES: dict[str, str] = {
     "croupier_solvers": "solver",
     "croupier_strategies": "strategy",
     "croupier_sim_kernels": "simulator kernel",
+    "croupier_games": "game",
 }
 
 
@@ -269,6 +271,10 @@ class PluginManager:
     @property
     def sim_kernels(self) -> Registry[SimKernel]:
         return self.registry("croupier_sim_kernels")
+
+    @property
+    def games(self) -> Registry[Game]:
+        return self.registry("croupier_games")
 
     def strategy(self, name: str, rules: BlackjackRules) -> Strategy:
         """The strategy called ``name``, as played under ``rules`` (see Strategy.for_rules)."""

@@ -23,9 +23,10 @@ from croupier.clients.cli.common import (
 )
 from croupier.clients.cli.executing import add_executor_arguments, executor_for
 from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
+from croupier.clients.cli.simgame import add_game_arguments, run_game
 from croupier.clients.cli.simprogress import sim_progress
 from croupier.engine import CroupierError
-from croupier.engine.chunks import CHUNK
+from croupier.engine.chunks import chunk_count
 from croupier.engine.executor import default_workers
 from croupier.engine.simulate import NotCompiled, compiled_job, simulate, simulate_compiled
 
@@ -35,17 +36,22 @@ MAX_HANDS = 10**13
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     parser = sub.add_parser(
         "sim",
-        help="simulate a strategy at a blackjack table",
+        help="simulate a strategy at a table of blackjack (or another game)",
         description=(
             "Deal HANDS rounds at a table of SEATS seats, every seat playing one built-in "
             "strategy with a flat minimum bet and an unlimited bankroll, and report the "
             "result per initial hand (a 95% confidence interval) and the rates of wins, "
-            "pushes, losses, naturals, busts, doubles and splits."
+            "pushes, losses, naturals, busts, doubles and splits. With --game, another "
+            "game's table: --rules names its rule set, --set NAME=VALUE its options."
         ),
     )
-    add_rules_arguments(parser)
+    add_game_arguments(parser)
+    add_rules_arguments(parser, default=None)
     parser.add_argument(
-        "--strategy", default="lim17", metavar="NAME", help="strategy (default: lim17)"
+        "--strategy",
+        default=None,
+        metavar="NAME",
+        help="strategy (default: lim17; with --game, the game's first)",
     )
     parser.add_argument(
         "--hands",
@@ -101,6 +107,12 @@ def count_type(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     manager = get_manager()
+    if args.game != "blackjack":
+        return run_game(manager, args)
+    args.rules = args.rules or "vegas-s17"
+    args.strategy = args.strategy or "lim17"
+    if args.options:
+        raise CroupierError("--set applies to other games; blackjack has an option per rule")
     if args.starting_chips is not None:
         raise CroupierError(
             "--chips does not apply to croupier sim: every seat has an unlimited bankroll "
@@ -126,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"croupier: notice: simulating in Python: {exc}", file=sys.stderr)
             job_ok = None
     compiled = args.engine != "python" and job_ok is not None
-    chunks = -(-args.hands // CHUNK)  # never more local workers than chunks
+    chunks = chunk_count(args.hands)  # never more local workers than chunks
     with ExitStack() as stack:
         where = executor_for(args, min(args.workers or default_workers(), chunks))
         executor = stack.enter_context(where) if compiled else None

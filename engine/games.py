@@ -1,0 +1,168 @@
+"""Games as plugins: the interface any table game implements for croupier's engine.
+
+A game is played by seats against the house. Its plugin contributes a :class:`Game`
+(through the ``croupier_games`` hook): the rules as plain options with named rule sets, a
+schema of its actions, observations and events that a client can read, built-in
+strategies, and :meth:`Game.new_core`, which makes one table's state between rounds (a
+:class:`GameCore`). The engine's drivers (the simulator's, a table with players) run any
+game's rounds the same way:
+
+- :meth:`GameCore.play_round` is a generator: it yields a :class:`Turn` whenever a seat
+  must decide (whose seat, the legal action kinds, what that seat alone may see, and the
+  default for a silent or faulty player) and receives the action, already checked with
+  :meth:`GameCore.check`; it returns False when no seat could play (nothing happened).
+- Actions are plain mappings with a ``kind`` and the game's own fields (``{"kind": "bet",
+  "on": "banker", "amount": 20}``); observations and events are plain mappings too
+  (events carry ``kind`` and ``round``, and ``text``: the event in words), so the wire,
+  logs and any client use them unchanged.
+- Chips move only through the core's :class:`~croupier.engine.ledger.Ledger`; every stake
+  is taken with a reason that starts with ``"bet"``, so a driver can tell what was staked
+  from what was won. Random draws come from the table's seed stream only, so a table
+  replays from its seed and its actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Mapping, Sequence
+from typing import Any, Protocol
+
+import attrs
+
+from croupier.engine.errors import CroupierError
+from croupier.engine.ledger import Ledger
+
+Plain = Mapping[str, Any]
+"""An action, an observation, an event or options: str keys, plain values."""
+Emit = Callable[[dict[str, Any]], None]
+
+
+@attrs.frozen
+class Field:
+    """One field of an action, an observation or the options: what a client can read."""
+
+    name: str
+    type: str
+    summary: str
+    choices: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "type": self.type, "summary": self.summary}
+        if self.choices:
+            out["choices"] = list(self.choices)
+        return out
+
+
+@attrs.frozen
+class ActionSpec:
+    """An action kind and its fields."""
+
+    kind: str
+    summary: str
+    fields: tuple[Field, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "summary": self.summary,
+            "fields": [f.to_dict() for f in self.fields],
+        }
+
+
+@attrs.frozen
+class Turn:
+    """A decision the game asks of one seat (seats count from 1)."""
+
+    seat: int
+    legal: tuple[str, ...]
+    observation: Plain
+    default: Plain
+
+
+class GameCore(Protocol):
+    """One table of a game: its state between rounds and the flow of a round."""
+
+    ledger: Ledger
+    round: int
+    counts: dict[str, int]
+    """Outcomes counted so far by name (``banker_wins``, ...): the simulator sums them."""
+
+    def play_round(self) -> Generator[Turn, Plain, bool]: ...
+
+    def check(self, turn: Turn, action: Plain) -> str | None:
+        """Why ``action`` cannot answer ``turn``, or None when it can."""
+        ...
+
+
+@attrs.frozen
+class GameStrategy:
+    """A built-in player of a game: ``play(observation) -> action`` (plain data)."""
+
+    name: str
+    summary: str
+    play: Callable[[Plain], Plain]
+
+
+CoreFactory = Callable[[Plain, int, Sequence[int], "Emit | None"], GameCore]
+"""``new_core(options, seed, chips, emit)``: a table's core (seats get ``chips``)."""
+
+
+@attrs.frozen
+class Game:
+    """A table game contributed by a plugin (see the module's text)."""
+
+    name: str
+    summary: str
+    options: tuple[Field, ...]
+    defaults: Plain
+    rule_sets: Mapping[str, Plain]
+    """Named rule sets: each the options that differ from :attr:`defaults`."""
+    check_options: Callable[[Plain], dict[str, Any]]
+    """Validate complete options (raise :class:`CroupierError` with one line) and return
+    them normalised."""
+    new_core: CoreFactory
+    actions: tuple[ActionSpec, ...]
+    observation: tuple[Field, ...]
+    events: Mapping[str, str]
+    strategies: tuple[GameStrategy, ...] = ()
+    counters: tuple[str, ...] = ()
+    """The names in :attr:`GameCore.counts`, in the order reports show them."""
+    max_seats: int = 7
+
+    def rules(self, rule_set: str | None = None, overrides: Plain | None = None) -> dict[str, Any]:
+        """The options of ``rule_set`` (default: the game's defaults) with ``overrides``."""
+        options = dict(self.defaults)
+        if rule_set is not None:
+            if rule_set not in self.rule_sets:
+                known = ", ".join(self.rule_sets)
+                raise CroupierError(f"{self.name} has no rule set {rule_set!r}; known: {known}")
+            options.update(self.rule_sets[rule_set])
+        names = {f.name for f in self.options}
+        for key, value in (overrides or {}).items():
+            if key not in names:
+                raise CroupierError(
+                    f"{self.name} has no option {key!r}; its options: {', '.join(sorted(names))}"
+                )
+            options[key] = value
+        return self.check_options(options)
+
+    def strategy(self, name: str) -> GameStrategy:
+        for strategy in self.strategies:
+            if strategy.name == name:
+                return strategy
+        known = ", ".join(s.name for s in self.strategies) or "none"
+        raise CroupierError(f"{self.name} has no strategy {name!r}; known: {known}")
+
+    def schema(self) -> dict[str, Any]:
+        """What a client needs to play the game: plain data."""
+        return {
+            "name": self.name,
+            "summary": self.summary,
+            "options": [f.to_dict() for f in self.options],
+            "defaults": dict(self.defaults),
+            "rule_sets": {name: dict(o) for name, o in self.rule_sets.items()},
+            "actions": [a.to_dict() for a in self.actions],
+            "observation": [f.to_dict() for f in self.observation],
+            "events": dict(self.events),
+            "strategies": {s.name: s.summary for s in self.strategies},
+            "max_seats": self.max_seats,
+        }
