@@ -14,6 +14,7 @@ from croupier.engine.errors import (
     SpecError,
     UnknownNameError,
 )
+from croupier.engine.games import ActionSpec, Field, Game, GameCore, GameStrategy, Turn
 from croupier.engine.hookspecs import hookimpl
 from croupier.engine.ledger import Ledger, LedgerEntry
 from croupier.engine.manager import PluginFailure, PluginInfo, PluginManager
@@ -40,12 +41,17 @@ except metadata.PackageNotFoundError:  # running from a checkout that was never 
 
 __all__ = [
     "Action",
+    "ActionSpec",
     "BettingScheme",
     "BlackjackRules",
     "CroupierError",
     "DealerRule",
     "DuplicateNameError",
     "Event",
+    "Field",
+    "Game",
+    "GameCore",
+    "GameStrategy",
     "HandView",
     "Ledger",
     "LedgerEntry",
@@ -70,6 +76,7 @@ __all__ = [
     "StrategyPlayer",
     "Stream",
     "Table",
+    "Turn",
     "UniformDraws",
     "UnknownNameError",
     "__version__",

@@ -27,7 +27,7 @@ from croupier.engine.manager import PluginManager
 
 BANKROLL = 10**12
 """Each simulated seat's chips: more than any run can lose."""
-BASE_FIELDS = ("rounds", "hands", "staked", "net", "net_sq", "house")
+BASE_FIELDS = ("rounds", "hands", "staked", "net", "net_sq", "round_net_sq", "house")
 
 
 def play_sync(core: GameCore, strategy: GameStrategy, rounds: int) -> int:
@@ -78,7 +78,7 @@ def run_game_chunk(data: GameSimData, seed: int, rounds: int) -> list[int]:
     strategy = game.strategy(data.strategy)
     core = game.new_core(data.options, seed, [BANKROLL] * data.seats, None)
     accounts = [seat_account(s) for s in range(1, data.seats + 1)]
-    hands = net = net_sq = 0
+    hands = net = net_sq = round_net_sq = 0
     balances = core.ledger.balances
     played = 0
     for _ in range(rounds):
@@ -86,14 +86,18 @@ def run_game_chunk(data: GameSimData, seed: int, rounds: int) -> list[int]:
         if not play_sync(core, strategy, 1):
             break
         played += 1
+        table = 0
         for account, start in zip(accounts, before, strict=True):
             change = balances[account] - start
-            net += change
+            table += change
             net_sq += change * change
+        net += table
+        round_net_sq += table * table  # seats share a round's cards: the round is the unit
         hands += data.seats  # a seat that passed counts as a hand with no stake
     staked = -sum(v for k, v in core.ledger.totals.items() if k.startswith("bet"))
     house = balances["house"]
-    return [played, hands, staked, net, net_sq, house, *(core.counts[c] for c in game.counters)]
+    counts = (core.counts[c] for c in game.counters)
+    return [played, hands, staked, net, net_sq, round_net_sq, house, *counts]
 
 
 def game_job(game: Game, options: Plain, strategy: str, seats: int) -> KernelJob:
@@ -127,12 +131,18 @@ def game_report(
 ) -> dict[str, Any]:
     """Means, standard deviation and intervals from a simulation's integer totals.
 
-    The result per chip staked is the ratio of two sums; its interval treats the stake per
-    hand as fixed (exact for flat bets, the usual case of a strategy's simulation)."""
-    hands, staked, net = totals["hands"], totals["staked"], totals["net"]
+    Seats at one table share its cards, so their results are not independent: intervals
+    come from the spread of whole rounds (the sum over seats), never of single hands. The
+    result per chip staked is a ratio of two sums; its interval treats the stake per hand
+    as fixed (exact for flat bets, the usual case of a strategy's simulation)."""
+    hands, staked, net, rounds = totals["hands"], totals["staked"], totals["net"], totals["rounds"]
     mean = net / hands if hands else 0.0
     sd = math.sqrt(max(0.0, totals["net_sq"] / hands - mean * mean)) if hands else 0.0
-    half = 1.96 * sd / math.sqrt(hands) if hands > 1 else None
+    half = None
+    if rounds > 1:
+        per_round = net / rounds
+        var = max(0.0, (totals["round_net_sq"] - net * per_round) / (rounds - 1))
+        half = 1.96 * math.sqrt(var / rounds) / (hands / rounds)
     per_stake = net / staked if staked else None
     stake = staked / hands if hands else 0.0
     report: dict[str, Any] = {

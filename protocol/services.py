@@ -110,7 +110,7 @@ class CoreService(Service):
 
 
 class DiscoveryService(Service):
-    """What the server can do: plugins, rule sets, randomizers, solvers."""
+    """What the server can do: plugins, rule sets, randomizers, solvers, games."""
 
     def methods(self) -> Iterable[Method]:
         return [
@@ -146,6 +146,16 @@ class DiscoveryService(Service):
                 returns="[{name, summary, plugin, problem}]",
                 quick=True,
             ),
+            Method(
+                "games",
+                (),
+                self.games,
+                "the games plugins contribute, each with the schema of its actions, "
+                "observations and events",
+                returns="[{name, summary, plugin, options, defaults, rule_sets, actions, "
+                "observation, events, strategies, max_seats}]",
+                quick=True,
+            ),
         ]
 
     async def plugins(self, conn: Connection) -> dict[str, Any]:
@@ -174,6 +184,11 @@ class DiscoveryService(Service):
                 for plugin, lang in manager.randomizer_languages
             ],
         }
+
+    async def games(self, conn: Connection) -> list[dict[str, Any]]:
+        return [
+            {**e.item.schema(), "plugin": e.plugin} for e in conn.server.manager.games.entries()
+        ]
 
     async def solvers(self, conn: Connection) -> list[dict[str, Any]]:
         return [

@@ -217,3 +217,15 @@ def test_sim_game_errors_are_one_line_before_a_seed(cli, argv, message):
 def test_an_unknown_game_names_the_known_ones(cli):
     status, _, err = cli("sim", "--game", "poker")
     assert status == 1 and "unknown game 'poker'; known: blackjack, baccarat" in err
+
+
+def test_croupier_games_lists_them(cli):
+    status, out, _ = cli("games", "--json")
+    assert status == 0
+    schema = next(g for g in json.loads(out) if g["name"] == "baccarat")
+    assert schema["rule_sets"]["no-commission"] == {"commission": "none"}
+    status, out, _ = cli("games", "baccarat")
+    assert status == 0 and "rule sets: punto-banco, no-commission, six-deck" in out
+    assert "blackjack" not in out
+    status, _, err = cli("games", "poker")
+    assert status == 1 and "known: blackjack, baccarat" in err

@@ -54,3 +54,26 @@ def test_usable_through_the_engine(coin_installed):
 
 def test_not_loaded_when_autoload_is_disabled(coin_installed):
     assert "coin" not in PluginManager(autoload=False).info
+
+
+def test_a_third_party_game_simulates_with_no_edit_to_croupier(coin_installed, cli, monkeypatch):
+    """The example package's coin-toss (docs/games.md): found, played by the engine's
+    simulator, with its exact edge (-1/51 of the stake) inside the interval."""
+    monkeypatch.setenv("CROUPIER_DISABLE_PLUGIN_AUTOLOAD", "")
+    status, out, _ = cli("plugins", "--json")
+    coin = next(p for p in json.loads(out)["plugins"] if p["name"] == "coin")
+    assert coin["contributes"]["game"] == ["coin-toss"]
+    widths = {}
+    for seats in ("1", "3"):
+        argv = ("sim", "--game", "coin-toss", "--hands", "40000", "--seats", seats)
+        status, out, err = cli(*argv, "--seed", "5", "--workers", "1", "--json")
+        assert status == 0, err
+        report = json.loads(out)
+        low, high = report["result_per_chip_ci95"]
+        assert low < -1 / 51 < high and report["conserved"]
+        assert report["rates"]["edges"] == pytest.approx(1 / 51, abs=0.003)
+        widths[seats] = high - low
+    # three seats call the same coin: three hands a round carry no more information than
+    # one, so the interval is exactly one seat's (counting hands as independent would
+    # have made it sqrt(3) times narrower)
+    assert widths["3"] == pytest.approx(widths["1"], rel=1e-9)

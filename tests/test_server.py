@@ -115,6 +115,12 @@ async def test_discovery(served):
             "plugin": "test",
             "problem": "{a: int, b: int}",
         }
+        games = {g["name"]: g for g in await client.call("games")}
+        baccarat = games["baccarat"]
+        assert baccarat["plugin"] == "baccarat" and baccarat["defaults"]["decks"] == 8
+        bet = next(a for a in baccarat["actions"] if a["kind"] == "bet")
+        assert [f["name"] for f in bet["fields"]] == ["player", "banker", "tie"]
+        assert "coup" in baccarat["events"] and "banker" in baccarat["strategies"]
         methods = {m["name"]: m for m in await client.call("methods")}
         assert methods["randomizer.draw"]["params"][1]["name"] == "n"
         assert {"hello", "ping", "solve", "randomizer.open"} <= set(methods)

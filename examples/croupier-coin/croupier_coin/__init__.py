@@ -1,6 +1,7 @@
 """A biased coin for croupier: ``coin`` is fair, ``coin 0.7`` lands heads 70% of the time.
 
-It contributes one named randomizer and one tiny spec language, through croupier's hooks.
+It contributes one named randomizer and one tiny spec language, through croupier's hooks,
+and a whole table game, ``coin-toss`` (toss.py), the smallest complete croupier game.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import re
 
 from croupier.engine import (
+    Game,
     Randomizer,
     RandomizerFactory,
     RandomizerKind,
@@ -16,6 +18,7 @@ from croupier.engine import (
     Stream,
     hookimpl,
 )
+from croupier_coin.toss import COIN_TOSS
 
 _SPEC = re.compile(r"coin\s+(\S+)\Z")
 
@@ -62,3 +65,9 @@ def croupier_randomizers() -> list[RandomizerKind]:
 @hookimpl
 def croupier_randomizer_languages() -> list[RandomizerLanguage]:
     return [RandomizerLanguage("coin", "'coin P': heads with probability P", parse)]
+
+
+@hookimpl
+def croupier_games() -> list[Game]:
+    """A whole game: see toss.py and docs/games.md."""
+    return [COIN_TOSS]
