@@ -81,9 +81,11 @@ class SimStats:
     """Running totals over initial hands (results in chips; ``bet`` is the flat bet)."""
 
     bet: int
+    rounds: int = 0
     hands: int = 0
     net: int = 0
     net_sq: int = 0
+    round_net_sq: int = 0
     wins: int = 0
     pushes: int = 0
     losses: int = 0
@@ -93,10 +95,13 @@ class SimStats:
     splits: int = 0
 
     def add_round(self, core: TableCore) -> None:
+        self.rounds += 1
+        table = 0
         for seat in core.seats:
             if not seat.present:
                 continue
             net = seat.net
+            table += net
             self.hands += 1
             self.net += net
             self.net_sq += net * net
@@ -110,14 +115,24 @@ class SimStats:
             self.busts += seat.busts > 0
             self.doubles += seat.doubles > 0
             self.splits += seat.splits > 0
+        self.round_net_sq += table * table
 
     def report(self) -> dict[str, Any]:
-        n = self.hands
-        mean = self.net / n / self.bet if n else 0.0
-        ci95: list[float] | None = None  # an interval needs two hands or more
-        if n > 1:
-            var = (self.net_sq - self.net * self.net / n) / (n - 1) / (self.bet * self.bet)
-            half = 1.96 * math.sqrt(max(var, 0.0) / n)
+        """Means per initial hand in bets, the SD of a hand, and 95% intervals.
+
+        Seats at one table share the dealer's hand and the shoe, so their results move
+        together: the interval comes from the spread of whole rounds (the seats' net
+        summed), which is one seat's interval when there is one seat and wider than
+        counting hands as independent when there are several."""
+        n, bet, rounds = self.hands, self.bet, self.rounds
+        mean = self.net / n / bet if n else 0.0
+        sd = (
+            math.sqrt(max(0.0, (self.net_sq - self.net * self.net / n) / (n - 1))) if n > 1 else 0.0
+        )
+        ci95: list[float] | None = None  # an interval needs two rounds or more
+        if rounds > 1:
+            var = (self.round_net_sq - self.net * self.net / rounds) / (rounds - 1)
+            half = 1.96 * math.sqrt(max(var, 0.0) / rounds) / (n / rounds) / bet
             ci95 = [mean - half, mean + half]
         rate = (lambda k: k / n) if n else (lambda k: 0.0)
         return {
@@ -126,6 +141,9 @@ class SimStats:
             "net_chips": self.net,
             "mean": mean,
             "ci95": ci95,
+            "sd": sd / bet,
+            "per_100_hands": 100 * mean,
+            "per_100_hands_ci95": None if ci95 is None else [100 * ci95[0], 100 * ci95[1]],
             "win_rate": rate(self.wins),
             "push_rate": rate(self.pushes),
             "loss_rate": rate(self.losses),
@@ -203,8 +221,9 @@ def simulate_compiled(
     result = run_chunks(job, seed, rounds, executor=executor, progress=progress)
     stats = SimStats(rules.min_bet)
     for name in attrs.fields_dict(SimStats):
-        if name != "bet":
+        if name not in ("bet", "rounds"):
             setattr(stats, name, result.totals[name])
+    stats.rounds = result.rounds
     report = stats.report()
     report["conserved"] = result.totals["house"] == -result.totals["net"]
     report["rounds_played"] = result.rounds

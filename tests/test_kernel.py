@@ -17,7 +17,7 @@ from croupier.engine.simulate import BANKROLL, SimStats, run_rounds
 from croupier.engine.table import resolve_rules
 from tests.kernel_reference import SplitMixShoe
 
-STATS = ("hands", "net", "net_sq", "wins", "pushes", "losses")
+STATS = ("hands", "net", "net_sq", "round_net_sq", "wins", "pushes", "losses")
 RATES = ("naturals", "busts", "doubles", "splits")
 
 

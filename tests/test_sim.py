@@ -217,3 +217,36 @@ def test_the_result_shows_the_digits_its_interval_resolves(ci95, digits):
     from croupier.clients.cli.commands.sim import _digits
 
     assert _digits(ci95) == digits
+
+
+def _round(*nets):
+    from types import SimpleNamespace
+
+    seats = [
+        SimpleNamespace(present=True, net=n, natural=0, busts=0, doubles=0, splits=0) for n in nets
+    ]
+    return SimpleNamespace(seats=seats)
+
+
+def test_seats_that_move_together_get_one_seats_interval():
+    """Seats share the dealer's hand. Two seats winning and losing together carry the
+    information of one: the interval must be one seat's, not sqrt(2) narrower."""
+    from croupier.engine.simulate import SimStats
+
+    one, two = SimStats(10), SimStats(10)
+    for k in range(1000):
+        result = 10 if k % 3 == 0 else -10
+        one.add_round(_round(result))
+        two.add_round(_round(result, result))
+    a, b = one.report(), two.report()
+    assert a["mean"] == b["mean"] == pytest.approx(-0.332)  # 334 wins, 666 losses
+    assert b["ci95"] == pytest.approx(a["ci95"])
+    assert a["sd"] == pytest.approx(b["sd"], rel=1e-3) and a["sd"] == pytest.approx(
+        (8 / 9) ** 0.5, rel=1e-2
+    )
+    assert a["per_100_hands"] == pytest.approx(100 * a["mean"])
+    # seats that move against each other cancel out: no spread of rounds at all
+    opposite = SimStats(10)
+    for k in range(1000):
+        opposite.add_round(_round(10, -10) if k % 2 else _round(-10, 10))
+    assert opposite.report()["ci95"] == [0.0, 0.0]

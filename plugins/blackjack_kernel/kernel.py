@@ -43,9 +43,11 @@ FIELDS = (
     "splits",
     "house",
     "shuffles",
+    "round_net_sq",
 )
 """The totals :func:`play_chunk` returns, in chips and counts (``house``: the house's net,
-which must be minus the players' net: a double-entry check)."""
+which must be minus the players' net: a double-entry check; ``round_net_sq``: the sum over
+rounds of the square of the seats' net together, for intervals)."""
 
 _NONE, _LOSE, _PUSH, _WIN, _NATURAL, _SURRENDERED, _BUST = -1, 0, 1, 2, 3, 4, 5
 
@@ -403,6 +405,7 @@ def play_chunk(
                     dealer_ace = dealer_ace or card == 0
         dealer_total = _total(dealer_hard, dealer_ace)
         # settle (casino betting)
+        table_net = 0
         for s in range(seats):
             for i in range(n_hands[s]):
                 outcome = h_out[s, i]
@@ -446,5 +449,7 @@ def play_chunk(
             out[8] += doubles[s] > 0
             out[9] += splits[s] > 0
             out[10] += staked[s] - returned[s]
+            table_net += net
+        out[12] += table_net * table_net  # seats share the dealer's hand: rounds vary as one
     out[11] = cursor[2]
     return out

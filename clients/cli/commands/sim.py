@@ -200,6 +200,12 @@ def run(args: argparse.Namespace) -> int:
         )
     mean = _percent(report["mean"], digits)
     console.print(f"result per initial hand: {mean} of the bet ({interval})")
+    if report.get("per_100_hands_ci95") is not None:
+        low, high = report["per_100_hands_ci95"]
+        console.print(
+            f"per 100 hands {report['per_100_hands']:+.2f} bets (95% CI {low:+.2f} .. "
+            f"{high:+.2f}), SD per hand {report['sd']:.3f} bets"
+        )
     console.print(
         f"wins {report['win_rate']:.2%}  pushes {report['push_rate']:.2%}  "
         f"losses {report['loss_rate']:.2%}"
