@@ -33,13 +33,19 @@ def sim_progress(rounds: int, bet: int) -> Iterator[ChunkTick]:
     ) as bar:
         task = bar.add_task("simulating", total=rounds, speed="", ev="")
 
+        played = 0
+
         def tick(done: int, totals: dict[str, int]) -> None:
+            nonlocal played
+            played += done
             n = totals["hands"]
             ev = ""
-            if n > 1:
+            if n > 1 and played > 1:
                 mean = totals["net"] / n / bet
-                var = (totals["net_sq"] - totals["net"] ** 2 / n) / (n - 1) / (bet * bet)
-                ev = f"EV {mean:+.3%} ± {1.96 * math.sqrt(max(var, 0.0) / n):.3%}"
+                # the spread of whole rounds: seats at one table move together
+                var = (totals["round_net_sq"] - totals["net"] ** 2 / played) / (played - 1)
+                half = 1.96 * math.sqrt(max(var, 0.0) / played) / (n / played) / bet
+                ev = f"EV {mean:+.3%} ± {half:.3%}"
             speed = bar.tasks[0].speed
             rate = f"{speed:,.0f} rounds/s" if speed else ""
             bar.update(task, advance=done, speed=rate, ev=ev)
