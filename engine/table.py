@@ -17,12 +17,10 @@ card is dealt as ``"#"`` and revealed by a ``reveal`` event).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import cast
 
-import trio
-
+from croupier.engine.decisions import DecisionClock
 from croupier.engine.errors import CroupierError, one_line
 from croupier.engine.ledger import Ledger
 from croupier.engine.manager import PluginManager
@@ -102,24 +100,18 @@ class Table:
         self.seed = seed
         self.players = list(players)
         self.starting_chips = list(chips)
-        self.decision_time = decision_time
+        self.clock = DecisionClock(decision_time, stalls)
         self.attempts = attempts
         self.listeners = list(listeners)
         self.core = build_core(manager, rules, seed, chips, emit=self._emit)
-        self._pending: trio.CancelScope | None = None  # the decision being waited for
-        self._cutoff = math.inf  # no decision waits past this time (trio's clock)
-        self.stalls = stalls
-        """Seconds the event loop has been unable to run so far (a server's watch), or
-        None: a decision's time does not count time the table itself could not listen."""
+
+    @property
+    def decision_time(self) -> float:
+        return self.clock.decision_time
 
     def limit_decisions(self, seconds: float) -> None:
-        """Every decision from now on, the one being waited for included, ends within
-        ``seconds`` from now *in all*: a shutdown's grace bounds the rest of the hand, not
-        each of its decisions, and a table with no time limit (a person at the terminal)
-        still finishes its hand."""
-        self._cutoff = min(self._cutoff, trio.current_time() + seconds)
-        if self._pending is not None:
-            self._pending.deadline = min(self._pending.deadline, self._cutoff)
+        """Every decision from now on ends within ``seconds`` from now, in all."""
+        self.clock.limit_decisions(seconds)
 
     @property
     def ledger(self) -> Ledger:
@@ -171,46 +163,7 @@ class Table:
         return self._default(decision, f"{self.attempts} answers refused")
 
     async def _answer(self, player: Player, observation: Observation) -> tuple[str, object]:
-        """``("answer", action)``, ``("error", exception)`` or ``("timeout", reason)``.
-
-        The player has ``decision_time`` seconds, plus any time the event loop could not run
-        meanwhile (``stalls``): an answer that waited in a socket while the server was busy
-        is still in time. The call goes on while the deadline moves, and is cancelled only
-        once the time is up (or the table is stopping: see :meth:`limit_decisions`).
-        """
-        outcome: list[tuple[str, object]] = []
-        done = trio.Event()
-
-        async def ask() -> None:
-            try:
-                outcome.append(("answer", await player.decide(observation)))
-            except Exception as exc:  # a broken player never stops the table
-                outcome.append(("error", exc))
-            done.set()
-
-        stalled = self.stalls() if self.stalls is not None else 0.0
-        deadline = min(trio.current_time() + self.decision_time, self._cutoff)
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(ask)
-            while True:
-                with trio.move_on_at(deadline) as wait:
-                    self._pending = wait
-                    try:
-                        await done.wait()
-                    finally:
-                        self._pending = None
-                if done.is_set():
-                    return outcome[0]
-                deadline = wait.deadline  # limit_decisions may have brought it forward
-                if deadline >= self._cutoff:
-                    nursery.cancel_scope.cancel()
-                    return "timeout", "no time left: the table is stopping"
-                now = self.stalls() if self.stalls is not None else stalled
-                if now <= stalled:
-                    nursery.cancel_scope.cancel()
-                    return "timeout", f"timeout after {self.decision_time:g}s"
-                deadline = min(deadline + now - stalled, self._cutoff)  # the server's time
-                stalled = now
+        return await self.clock.answer(lambda: player.decide(observation))
 
     def _seat_event(self, kind: str, decision: Decision, reason: str) -> None:
         if self.listeners:
