@@ -1,0 +1,147 @@
+"""A table of any game with seated players: the async driver of a game's rounds.
+
+:class:`GameTable` plays rounds of a :class:`~croupier.engine.games.GameCore` and asks
+each seat's player for its decisions, under the same rules as a blackjack table:
+
+- every answer has ``decision_time`` seconds (the shared
+  :class:`~croupier.engine.decisions.DecisionClock`); a player that times out or raises
+  gets the turn's default at once;
+- an answer the game refuses (:meth:`GameCore.check`) is answered with a ``refused`` event
+  and the player is asked again with the reason in ``observation["refused"]``,
+  ``attempts`` times in all, then it gets the default (a ``default`` event with the
+  reason).
+
+A player is anything with ``async def decide(observation) -> action`` (plain mappings);
+the observation is the game's, plus ``legal`` (the action kinds) and ``refused``.
+Listeners get every public event (a plain mapping) as it happens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from typing import Any, Protocol, cast
+
+from croupier.engine.decisions import DecisionClock
+from croupier.engine.errors import CroupierError, one_line
+from croupier.engine.games import Game, GameStrategy, Plain, Turn
+from croupier.engine.ledger import Ledger
+from croupier.engine.table import ATTEMPTS, DECISION_TIME
+
+
+class GamePlayer(Protocol):
+    async def decide(self, observation: Plain) -> Plain: ...
+
+
+class GameStrategyPlayer:
+    """A game's built-in strategy in a seat."""
+
+    def __init__(self, strategy: GameStrategy) -> None:
+        self.strategy = strategy
+
+    async def decide(self, observation: Plain) -> Plain:
+        return self.strategy.play(observation)
+
+
+class GameTable:
+    """Seats ``1..len(players)`` at one table of ``game`` (see the module's text)."""
+
+    def __init__(
+        self,
+        game: Game,
+        options: Plain,
+        seed: int,
+        players: Sequence[GamePlayer],
+        *,
+        chips: Sequence[int] | None = None,
+        decision_time: float = DECISION_TIME,
+        attempts: int = ATTEMPTS,
+        listeners: Sequence[Callable[[dict[str, Any]], None]] = (),
+        stalls: Callable[[], float] | None = None,
+    ) -> None:
+        if decision_time <= 0 or attempts < 1:
+            raise CroupierError("a table needs a positive decision time and at least 1 attempt")
+        if not 1 <= len(players) <= game.max_seats:
+            raise CroupierError(f"a {game.name} table has 1 to {game.max_seats} seats")
+        if chips is None:
+            chips = [options["starting_chips"]] * len(players)
+        if len(chips) != len(players):
+            raise CroupierError("give starting chips for every seat")
+        self.game = game
+        self.options = dict(options)
+        self.seed = seed
+        self.players = list(players)
+        self.starting_chips = list(chips)
+        self.attempts = attempts
+        self.listeners = list(listeners)
+        self.clock = DecisionClock(decision_time, stalls)
+        self.core = game.new_core(self.options, seed, list(chips), self._emit)
+
+    @property
+    def ledger(self) -> Ledger:
+        return self.core.ledger
+
+    @property
+    def decision_time(self) -> float:
+        return self.clock.decision_time
+
+    def limit_decisions(self, seconds: float) -> None:
+        self.clock.limit_decisions(seconds)
+
+    def _emit(self, event: dict[str, Any]) -> None:
+        for listener in self.listeners:
+            listener(event)
+
+    async def play_round(self) -> bool:
+        """Play one round; False when no seat could play (nothing happened)."""
+        flow = self.core.play_round()
+        try:
+            turn = next(flow)
+            while True:
+                turn = flow.send(await self._ask(turn))
+        except StopIteration as stop:
+            return bool(stop.value)
+
+    async def play(self, rounds: int) -> int:
+        """Play up to ``rounds`` rounds (fewer when no seat can play); returns how many."""
+        for played in range(rounds):
+            if not await self.play_round():
+                return played
+        return rounds
+
+    async def _ask(self, turn: Turn) -> Plain:
+        player = self.players[turn.seat - 1]
+        refused: str | None = None
+        for _ in range(self.attempts):
+            observation = {**turn.observation, "legal": list(turn.legal), "refused": refused}
+            how, answer = await self.clock.answer(partial(player.decide, observation))
+            if how == "error":
+                exc = cast(Exception, answer)
+                said = str(exc) if isinstance(exc, CroupierError) else one_line(exc)
+                return self._default(turn, f"error: {said}")
+            if how == "timeout":
+                return self._default(turn, cast(str, answer))
+            if isinstance(answer, Mapping) and all(isinstance(k, str) for k in answer):
+                refused = self.core.check(turn, answer)
+                if refused is None:
+                    return dict(answer)
+            else:
+                refused = f"expected an action (a mapping with a kind), got {type(answer).__name__}"
+            self._seat_event("refused", turn, refused)
+        return self._default(turn, f"{self.attempts} answers refused")
+
+    def _seat_event(self, kind: str, turn: Turn, reason: str) -> None:
+        said = "'s answer is refused" if kind == "refused" else " gets the default"
+        self._emit(
+            {
+                "kind": kind,
+                "round": self.core.round,
+                "seat": turn.seat,
+                "reason": reason,
+                "text": f"Seat {turn.seat}{said}: {reason}.",
+            }
+        )
+
+    def _default(self, turn: Turn, reason: str) -> Plain:
+        self._seat_event("default", turn, reason)
+        return dict(turn.default)
