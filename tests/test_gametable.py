@@ -79,9 +79,7 @@ async def test_refused_answers_are_said_and_asked_again_then_defaulted(baccarat)
 
 async def test_a_silent_player_gets_the_default_in_its_time(baccarat, autojump_clock):
     start = trio.current_time()
-    table, events, played = await play(
-        baccarat, [Sleeper(), Broken()], rounds=3, decision_time=5.0
-    )
+    table, events, played = await play(baccarat, [Sleeper(), Broken()], rounds=3, decision_time=5.0)
     assert played == 3
     defaults = [e for e in events if e["kind"] == "default"]
     assert [d["seat"] for d in defaults] == [1, 2, 1, 2, 1, 2]
