@@ -89,17 +89,23 @@ class SlotPlayer:
     async def before_call(self, conn: Connection) -> None:
         """Called before each ``decide`` on ``conn`` (a table flushes its events here)."""
 
-    async def decide(self, observation: Observation) -> Action:
+    async def decide(self, observation: Observation | dict[str, Any]) -> Any:
+        """Blackjack's :class:`Observation` gets an :class:`Action`; another game's
+        observation (a mapping) gets the bot's answer as it is: the game checks it."""
         conn = self.slot.conn
         if conn is None or not self.slot.present:
             raise SeatVacant("no bot in the seat")
-        if observation.phase in self.slot.auto and observation.refused is None:
-            return auto_action(observation)
+        if isinstance(observation, Observation):
+            if observation.phase in self.slot.auto and observation.refused is None:
+                return auto_action(observation)
+            blackjack, sent = True, observation.to_dict()
+        else:
+            blackjack, sent = False, observation
         await self.before_call(conn)
         try:
             answer = await conn.call(
                 "decide",
-                [self.game, observation.to_dict()],
+                [self.game, sent],
                 timeout=self.decision_time + 1.0,  # the engine's own limit comes first
             )
         except ConnectionClosed:
@@ -109,4 +115,4 @@ class SlotPlayer:
         except RpcError as exc:
             said = shown(exc.message, 80)
             raise CroupierError(f"the bot answered with an error: {said}") from None
-        return parse_answer(answer)
+        return parse_answer(answer) if blackjack else answer

@@ -21,6 +21,9 @@ import attrs
 import trio
 
 from croupier.engine import PluginManager
+from croupier.engine.games import Game
+from croupier.engine.gametable import GameTable
+from croupier.engine.ledger import seat_account
 from croupier.engine.play import Event
 from croupier.engine.players import Player
 from croupier.engine.rules import BlackjackRules
@@ -141,8 +144,8 @@ class ServerTable:
         server: Server,
         table_id: int,
         *,
-        rule_set: str,
-        rules: BlackjackRules,
+        rule_set: str | None,
+        rules: BlackjackRules | None,
         seed: int,
         seats: int,
         fill: list[str | None],
@@ -152,8 +155,13 @@ class ServerTable:
         autostart: bool,
         vacant_timeout: float,
         owner: Ownership,
+        game: Game | None = None,
+        options: dict[str, Any] | None = None,
     ) -> None:
         self.server = server
+        self.game = game
+        """None: blackjack (``rules``); else a game plugin's, played with ``options``."""
+        self.options = options or {}
         self.owner = owner
         self.id = table_id
         self.rule_set = rule_set
@@ -170,7 +178,7 @@ class ServerTable:
         self.state = "waiting"
         self.reason: str | None = None
         self.played = 0
-        self.engine: Table | None = None
+        self.engine: Table | GameTable | None = None
         self.subscribers: dict[int, Subscriber] = {}
         self.stop_requested = False
         self.stop_reason = "the server is shutting down"
@@ -232,32 +240,40 @@ class ServerTable:
                 self.subscribers.pop(conn_id, None)
                 sub.conn.session.keepalive.discard(f"table {self.id}")
 
-    def _on_event(self, event: Event) -> None:
-        if event.kind == "default":
-            log.info("table %d: %s", self.id, event.describe())
+    def _on_event(self, event: Event | dict[str, Any]) -> None:
+        data = event if isinstance(event, dict) else event.to_dict()
+        if data["kind"] == "default":
+            said = data["text"] if isinstance(event, dict) else event.describe()
+            log.info("table %d: %s", self.id, said)
         if any(sub.events for sub in self.subscribers.values()):
-            self.broadcast(EVENT_NOTIFICATION, [self.id, event.to_dict()])
+            self.broadcast(EVENT_NOTIFICATION, [self.id, data])
 
     # -- running ---------------------------------------------------------------------------
     def info(self) -> dict[str, Any]:
         """The table as plain data (``table.info``, ``table.list``, ``table.status``)."""
+        if self.game is None:
+            assert self.rules is not None
+            rules, chips = self.rules.to_dict(), self.rules.starting_chips
+        else:
+            rules, chips = dict(self.options), self.options["starting_chips"]
         out: dict[str, Any] = {
             "table": self.id,
+            "game": "blackjack" if self.game is None else self.game.name,
             "state": self.state,
             "rule_set": self.rule_set,
-            "rules": self.rules.to_dict(),
+            "rules": rules,
             "seed": self.seed,
             "seats": [seat.describe() for seat in self.seats],
             "rounds": self.rounds,
             "played": self.played,
             "decision_time": None if math.isinf(self.decision_time) else self.decision_time,
             "reason": self.reason,
-            "chips": [self.rules.starting_chips] * len(self.seats),
+            "chips": [chips] * len(self.seats),
             "house": 0,
         }
         if self.engine is not None:
             balances = self.engine.ledger.balances
-            out["chips"] = [balances[seat.account] for seat in self.engine.core.seats]
+            out["chips"] = [balances[seat_account(seat.index)] for seat in self.seats]
             out["house"] = balances["house"]
         return out
 
@@ -265,20 +281,32 @@ class ServerTable:
         """Seat the players and play in the background. Should the engine refuse the table
         (a dealer or betting plugin rejecting its rules), the table finishes at once, so it
         never holds a table slot while waiting for nothing."""
-        players: list[Player] = [
+        players: list[Any] = [
             self.fill_players[seat.index] if seat.strategy is not None else RemotePlayer(self, seat)
             for seat in self.seats
         ]
         try:
-            self.engine = Table(
-                manager,
-                self.rules,
-                self.seed,
-                players,
-                decision_time=self.decision_time,
-                listeners=[self._on_event],
-                stalls=self.server.loop_watch.stalled,
-            )
+            if self.game is not None:
+                self.engine = GameTable(
+                    self.game,
+                    self.options,
+                    self.seed,
+                    players,
+                    decision_time=self.decision_time,
+                    listeners=[self._on_event],
+                    stalls=self.server.loop_watch.stalled,
+                )
+            else:
+                assert self.rules is not None
+                self.engine = Table(
+                    manager,
+                    self.rules,
+                    self.seed,
+                    players,
+                    decision_time=self.decision_time,
+                    listeners=[self._on_event],
+                    stalls=self.server.loop_watch.stalled,
+                )
         except Exception:
             self.finish("internal error: the table could not start")
             raise
@@ -298,7 +326,7 @@ class ServerTable:
         finally:
             self.finish(reason)
 
-    async def _play(self, engine: Table) -> str:
+    async def _play(self, engine: Table | GameTable) -> str:
         while True:
             if self.stop_requested:
                 return self.stop_reason

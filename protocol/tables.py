@@ -22,10 +22,12 @@ import logging
 import math
 from collections.abc import Iterable
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 import trio
 
+from croupier.engine.games import Game
+from croupier.engine.gametable import GameStrategyPlayer
 from croupier.engine.players import Player
 from croupier.engine.rules import BlackjackRules, rules_from_options
 from croupier.engine.table import DECISION_TIME, resolve_rules
@@ -72,7 +74,12 @@ class TableService(Service):
             Method(
                 "table.create",
                 (
-                    Param("rules", (str,), "vegas-s17", doc="a rule set name"),
+                    Param(
+                        "rules",
+                        (str, type(None)),
+                        None,
+                        doc="a rule set name; nil: vegas-s17, or another game's defaults",
+                    ),
                     Param("options", (dict,), {}, doc="rule options to override"),
                     Param("seed", _OPT_INT, None, doc="0 to 2**64-1; nil: the server draws"),
                     Param("seats", (int,), 1, doc="1 to 7"),
@@ -85,6 +92,7 @@ class TableService(Service):
                         doc="seconds per answer; nil: no limit (a table with one bot seat)",
                     ),
                     Param("autostart", (bool,), True, doc="start when every seat is taken"),
+                    Param("game", (str,), "blackjack", doc="the game (see the games method)"),
                 ),
                 self.create,
                 "create a table (it belongs to this connection)",
@@ -193,7 +201,7 @@ class TableService(Service):
     async def create(
         self,
         conn: Connection,
-        rules: str,
+        rules: str | None,
         options: dict[str, Any],
         seed: int | None,
         seats: int,
@@ -201,6 +209,7 @@ class TableService(Service):
         rounds: int | None,
         decision_time: float | None,
         autostart: bool,
+        game: str,
     ) -> dict[str, Any]:
         server = conn.server
         if server.stopping:
@@ -208,11 +217,25 @@ class TableService(Service):
         check_quota(self._owned_open(conn), server.limits.tables_per_connection, "tables")
         if self._open() >= server.limits.max_tables:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {server.limits.max_tables} open tables")
-        base = server.manager.rule_sets.get(rules).rules
-        table_rules = rules_from_options(base, options)
-        if table_rules.decks is None:
-            raise RpcError(Code.BAD_INPUT, "a table needs a finite number of decks")
-        resolve_rules(server.manager, table_rules)  # unknown dealer or betting: unknown-name
+        played: Game | None = None
+        table_rules: BlackjackRules | None = None
+        if game == "blackjack":
+            rules = rules or "vegas-s17"
+            base = server.manager.rule_sets.get(rules).rules
+            table_rules = rules_from_options(base, options)
+            if table_rules.decks is None:
+                raise RpcError(Code.BAD_INPUT, "a table needs a finite number of decks")
+            resolve_rules(server.manager, table_rules)  # unknown dealer or betting: unknown-name
+        else:
+            played = server.manager.games.get(game)  # unknown: unknown-name
+            if rules is not None and rules not in played.rule_sets:
+                known = ", ".join(played.rule_sets)
+                raise RpcError(
+                    Code.UNKNOWN_NAME, f"{game} has no rule set {rules!r}; known: {known}"
+                )
+            options = played.rules(rules, options)
+            if seats > played.max_seats:
+                raise RpcError(Code.BAD_INPUT, f"a {game} table has 1 to {played.max_seats} seats")
         if seed is None:
             seed = server.derive_seed("table")
         elif not 0 <= seed <= MAX_SEED:
@@ -238,7 +261,15 @@ class TableService(Service):
             raise RpcError(Code.BAD_INPUT, f"rounds must be 1 to {most:,} (or nil), not {rounds}")
         if rounds is None and fill and len(fill) == seats and None not in fill:
             raise RpcError(Code.BAD_INPUT, "a table of strategies only needs a number of rounds")
-        fill_players = await self._fill_players(conn, fill, table_rules)
+        if played is None:
+            assert table_rules is not None
+            fill_players = await self._fill_players(conn, fill, table_rules)
+        else:
+            fill_players = {
+                i + 1: cast(Player, GameStrategyPlayer(played.strategy(name)))
+                for i, name in enumerate(fill)
+                if name is not None
+            }
         table = ServerTable(
             server,
             server.next_game_id(),
@@ -253,6 +284,8 @@ class TableService(Service):
             autostart=autostart,
             vacant_timeout=self.vacant_timeout,
             owner=Ownership(conn.id),
+            game=played,
+            options=options if played is not None else None,
         )
         self._forget_finished()
         self.tables[table.id] = table

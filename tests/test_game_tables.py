@@ -1,0 +1,99 @@
+"""Tables of another game on the server: baccarat with a remote bot, a watcher and a
+built-in strategy, the same as blackjack tables but for the game's own data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from croupier.protocol import Code, RpcError, connect
+from tests.servedtables import Recorder, start_table_server
+
+
+@pytest.fixture
+async def served(nursery):
+    server = await start_table_server(nursery, vacant_timeout=30, unclaimed_timeout=30)
+    yield server
+    server.stop()
+
+
+async def test_a_bot_plays_baccarat_against_a_strategy_and_a_watcher_sees_it(served):
+    asked: list[dict[str, Any]] = []
+
+    async def decide(table: int, observation: Any) -> Any:
+        asked.append(observation)
+        if observation["refused"] is None and len(asked) == 1:
+            return {"kind": "bet", "dragon": 20}  # refused: asked again with the reason
+        return {"kind": "bet", "player": 20, "tie": 20}
+
+    watcher = Recorder()
+    async with (
+        connect("127.0.0.1", served.port, name="w", on_notification=watcher) as w,
+        connect("127.0.0.1", served.port, name="b", role="bot", handlers={"decide": decide}) as bot,
+    ):
+        info = await w.call_named(
+            "table.create",
+            {"game": "baccarat", "seats": 2, "fill": [None, "banker"], "rounds": 12, "seed": 8},
+        )
+        assert info["game"] == "baccarat" and info["rules"]["decks"] == 8
+        assert info["rule_set"] is None and info["chips"] == [2000, 2000]
+        await w.call("table.watch", info["table"])
+        joined = await bot.call("table.join", info["table"])
+        assert joined["seat"] == 1
+        await watcher.finished.wait()
+    final = watcher.statuses[-1]
+    assert final["played"] == 12 and final["reason"] == "12 rounds played"
+    assert sum(final["chips"]) + final["house"] == 4000
+    coups = watcher.kinds("coup")
+    assert len(coups) == 12 and all(c["winner"] in ("player", "banker", "tie") for c in coups)
+    refused = watcher.kinds("refused")
+    assert len(refused) == 1 and "not dragon" in refused[0]["reason"]
+    assert asked[1]["refused"] == refused[0]["reason"]
+    assert asked[0]["legal"] == ["bet", "pass"] and asked[0]["min_bet"] == 20
+    # the bot's chips follow from its bets and the coups: player and tie, 20 each
+    chips = 2000
+    for coup in coups:
+        winner = coup["winner"]
+        chips += {"player": 40 - 40, "tie": 20 + 180 - 40, "banker": -40}[winner]
+    assert final["chips"][0] == chips
+
+
+async def test_a_table_of_strategies_is_reproducible_from_its_seed(served):
+    async def once() -> dict[str, Any]:
+        watcher = Recorder()
+        async with connect("127.0.0.1", served.port, name="c", on_notification=watcher) as c:
+            create = {
+                "game": "baccarat",
+                "rules": "no-commission",
+                "seats": 3,
+                "fill": ["banker", "player", "tie"],
+                "rounds": 40,
+                "seed": 3,
+                "autostart": False,
+            }
+            info = await c.call_named("table.create", create)
+            await c.call("table.watch", info["table"])
+            await c.call("table.start", info["table"], info["key"])
+            await watcher.finished.wait()
+            return watcher.statuses[-1]
+
+    first, second = await once(), await once()
+    assert first["chips"] == second["chips"] and first["rules"]["commission"] == "none"
+
+
+@pytest.mark.parametrize(
+    ("params", "code", "message"),
+    [
+        ({"game": "poker"}, Code.UNKNOWN_NAME, "unknown game 'poker'"),
+        ({"game": "baccarat", "rules": "vegas-s17"}, Code.UNKNOWN_NAME, "no rule set 'vegas-s17'"),
+        ({"game": "baccarat", "options": {"h17": True}}, Code.BAD_INPUT, "has no option 'h17'"),
+        ({"game": "baccarat", "fill": ["lim17"], "rounds": 1}, Code.BAD_INPUT, "no strategy"),
+        ({"game": "baccarat", "seats": 8}, Code.BAD_INPUT, "1 to 7 seats"),
+    ],
+)
+async def test_bad_game_tables_are_clear_errors(served, params, code, message):
+    async with connect("127.0.0.1", served.port, name="c") as c:
+        with pytest.raises(RpcError) as caught:
+            await c.call_named("table.create", params)
+    assert caught.value.code == code and message in caught.value.message
