@@ -60,7 +60,7 @@ async def test_strategies_play_and_chips_are_conserved(baccarat):
 async def test_refused_answers_are_said_and_asked_again_then_defaulted(baccarat):
     bad = {"kind": "bet", "dragon": 20}
     player = Scripted([bad, {"kind": "hit"}, bad, {"kind": "bet", "player": 20}])
-    table, events, _ = await play(baccarat, [player], rounds=2)
+    _, events, _ = await play(baccarat, [player], rounds=2)
     refused = [e for e in events if e["kind"] == "refused"]
     assert len(refused) == 3 and "not dragon" in refused[0]["reason"]
     assert player.seen[1]["refused"] == refused[0]["reason"]
@@ -79,7 +79,7 @@ async def test_refused_answers_are_said_and_asked_again_then_defaulted(baccarat)
 
 async def test_a_silent_player_gets_the_default_in_its_time(baccarat, autojump_clock):
     start = trio.current_time()
-    table, events, played = await play(baccarat, [Sleeper(), Broken()], rounds=3, decision_time=5.0)
+    _, events, played = await play(baccarat, [Sleeper(), Broken()], rounds=3, decision_time=5.0)
     assert played == 3
     defaults = [e for e in events if e["kind"] == "default"]
     assert [d["seat"] for d in defaults] == [1, 2, 1, 2, 1, 2]
