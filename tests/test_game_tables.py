@@ -97,3 +97,29 @@ async def test_bad_game_tables_are_clear_errors(served, params, code, message):
         with pytest.raises(RpcError) as caught:
             await c.call_named("table.create", params)
     assert caught.value.code == code and message in caught.value.message
+
+
+async def test_an_sdk_game_bot_plays_baccarat_in_ten_lines(served):
+    from croupier.clients.bot import GameBot, play
+
+    class Counter(GameBot):
+        game = "baccarat"
+        events = True
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.coups: list[str] = []
+
+        def decide(self, observation):
+            return {"kind": "bet", "banker": observation["min_bet"]}
+
+        def on_event(self, event):
+            if event["kind"] == "coup":
+                self.coups.append(event["winner"])
+
+    bot = Counter()
+    final = await play(bot, "127.0.0.1", served.port, create={"seats": 1, "rounds": 10})
+    assert final["game"] == "baccarat" and final["played"] == 10
+    assert len(bot.coups) == 10
+    wins, losses = bot.coups.count("banker"), bot.coups.count("player")
+    assert final["chips"][0] == 2000 + 19 * wins - 20 * losses  # 20 on banker wins 19

@@ -4,7 +4,8 @@
 ``tcp`` seat).
 """
 
+from croupier.clients.bot.gamebot import GameBot
 from croupier.clients.bot.sdk import Bot, FunctionBot, as_bot, play, run
 from croupier.clients.bot.tournament import join_tournament
 
-__all__ = ["Bot", "FunctionBot", "as_bot", "join_tournament", "play", "run"]
+__all__ = ["Bot", "FunctionBot", "GameBot", "as_bot", "join_tournament", "play", "run"]

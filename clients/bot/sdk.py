@@ -140,6 +140,8 @@ async def answer_for(bot: Bot, observation: Any) -> dict[str, Any]:
     action is refused as ``bad-input`` with its reason, so the table's ``default`` event
     says what was wrong (not "internal error")."""
     try:
+        if getattr(bot, "game", "blackjack") != "blackjack":  # a GameBot: the game's maps
+            return await bot.answer_game(observation)  # type: ignore[attr-defined,no-any-return]
         action = await bot.answer(Observation.from_dict(observation))
     except CroupierError as exc:
         raise RpcError(Code.BAD_INPUT, str(exc)) from None
@@ -269,6 +271,9 @@ class _Seat:
 
     async def _notified(self, method: str, data: Any) -> None:
         if method == "table.event":
+            if getattr(self.bot, "game", "blackjack") != "blackjack":
+                await maybe_await(self.bot.on_event(data))  # the game's own event map
+                return
             event = Event.from_dict(data)
             if event.kind == "round":
                 await maybe_await(self.bot.on_round(event.round))
@@ -329,15 +334,18 @@ async def play(
     """Play at a table until it finishes; its final info (``chips``, ``reason``, ...).
 
     Joins table ``table`` (seat ``seat``, or the first free one) or, when ``table`` is None,
-    creates one with ``create`` (``table.create``'s parameters by name). A lost connection
+    creates one with ``create`` (``table.create``'s parameters by name; a
+    :class:`~croupier.clients.bot.gamebot.GameBot` creates a table of its game). A lost connection
     is retried ``reconnect`` times (0.2 s, then doubling up to 5 s, between attempts) and
     the seat taken back with its token. Errors are :class:`CroupierError` or the server's
     :class:`RpcError`, one line each.
     """
     me = _Seat(as_bot(bot, name))
     me.table = table
+    game = getattr(me.bot, "game", "blackjack")
+    create = {"game": game, **(create or {})} if game != "blackjack" else create or {}
     try:
-        return await _play(me, host, port, seat, create or {}, reconnect, on_seated)
+        return await _play(me, host, port, seat, create, reconnect, on_seated)
     except BaseException as exc:
         if _stopping(exc) and me.token is not None and not me.finished.is_set():
             await _leave(me, host, port)
