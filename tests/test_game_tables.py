@@ -123,3 +123,27 @@ async def test_an_sdk_game_bot_plays_baccarat_in_ten_lines(served):
     assert len(bot.coups) == 10
     wins, losses = bot.coups.count("banker"), bot.coups.count("player")
     assert final["chips"][0] == 2000 + 19 * wins - 20 * losses  # 20 on banker wins 19
+
+
+async def test_a_bot_plays_three_card_poker_both_decisions(served):
+    from croupier.clients.bot import GameBot, play
+
+    class Plays(GameBot):
+        game = "three-card-poker"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.phases: list[str] = []
+
+        def decide(self, observation):
+            self.phases.append(observation["phase"])
+            if observation["phase"] == "bet":
+                return {"kind": "bet", "ante": observation["min_bet"]}
+            return {"kind": "play"}
+
+    bot = Plays()
+    create = {"seats": 2, "fill": [None, "optimal"], "rounds": 8, "seed": 4}
+    final = await play(bot, "127.0.0.1", served.port, create=create)
+    assert final["game"] == "three-card-poker" and final["played"] == 8
+    assert bot.phases == ["bet", "play"] * 8
+    assert sum(final["chips"]) + final["house"] == 2000
