@@ -234,12 +234,23 @@ class Analysis:
     cells: dict[tuple[str, int, int], dict[str, float]]  # (kind, row, upcard) -> EVs
 
 
+TD_CHARTS = ("actual", "infinite")
+"""Which chart ``edge_td`` plays: the one built for the rules' own shoe (``actual``), or
+the infinite-deck chart played in that shoe (``infinite``, as many published tables)."""
+
+
 def solve_rules(
     rules: BlackjackRules,
     objective: Objective = "ev",
     on_upcard: Callable[[int], None] | None = None,
+    td_chart: str = "actual",
 ) -> Analysis:
-    """Solve every upcard; ``on_upcard`` is called after each (for progress bars)."""
+    """Solve every upcard; ``on_upcard`` is called after each (for progress bars).
+
+    ``td_chart`` (:data:`TD_CHARTS`) chooses the chart that ``edge_td`` plays, exactly,
+    in the rules' shoe; ``chart`` is that chart."""
+    if td_chart not in TD_CHARTS:
+        raise CroupierError(f"td_chart is actual or infinite, not {td_chart!r}")
     check_rules(rules)
     objective = effective_objective(rules, objective)
     hard: dict[int, list[str]] = {t: ["S"] * 10 for t in HARD_ROWS}
@@ -286,6 +297,8 @@ def solve_rules(
         if on_upcard is not None:
             on_upcard(u)
     chart = Chart(hard=hard, soft=soft, pairs=pairs)
+    if td_chart == "infinite" and rules.decks is not None:
+        chart = solve_rules(rules.evolve(decks=None), objective).chart
     total_td = sum(ChartPlayer(chart, s).round_total() for s in solvers)
     if in_chips(objective):
         return Analysis(rules, objective, chart, -total_cd, -total_td, cells)

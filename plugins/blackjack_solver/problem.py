@@ -26,6 +26,7 @@ from croupier.engine import BlackjackRules, CroupierError, Problem, Solution
 from croupier.engine.rules import rules_from_options
 from croupier.plugins.blackjack_solver import dealer
 from croupier.plugins.blackjack_solver.analysis import (
+    TD_CHARTS,
     UpcardSolver,
     check_rules,
     effective_objective,
@@ -39,7 +40,7 @@ from croupier.plugins.blackjack_solver.classic import solve_classic
 from croupier.plugins.blackjack_solver.hands import INFINITE_PROBS, make_hand
 from croupier.plugins.blackjack_solver.stand import OBJECTIVES, Objective, in_chips
 
-KEYS = ("rules", "objective", "chart", "hand", "upcard", "dealer")
+KEYS = ("rules", "objective", "chart", "hand", "upcard", "dealer", "td_chart")
 TIES_NOTE = (
     "{betting} betting: a tie loses and a natural is an ordinary 21 (paid 1:1, losing to "
     "any dealer 21); EVs from a full shoe"
@@ -88,6 +89,9 @@ def solve(problem: Problem) -> Solution:
     objective = problem.get("objective", "ev")
     if objective not in OBJECTIVES:
         raise CroupierError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+    td_chart = problem.get("td_chart", "actual")
+    if td_chart not in TD_CHARTS:
+        raise CroupierError(f"td_chart is actual or infinite, not {td_chart!r}")
     if rules.dealer == "classic":
         return solve_classic(problem, rules, objective)
     check_rules(rules)
@@ -111,7 +115,7 @@ def solve(problem: Problem) -> Solution:
     if hand is not None:
         out["hand"] = hand_solution(rules, str(hand), str(upcard), solved)
     if want_chart:
-        out.update(chart_solution(rules, solved))
+        out.update(chart_solution(rules, solved, td_chart))
     return out
 
 
@@ -129,8 +133,12 @@ def dealer_table(rules: BlackjackRules) -> dict[str, dict[str, float]]:
     return table
 
 
-def chart_solution(rules: BlackjackRules, objective: Objective) -> dict[str, Any]:
-    analysis = solve_rules(rules, objective)
+def chart_solution(
+    rules: BlackjackRules, objective: Objective, td_chart: str = "actual"
+) -> dict[str, Any]:
+    """The chart, each cell's values and the edges; ``td_chart`` says which chart is
+    shown and played for the total-dependent edge (see :data:`TD_CHARTS`)."""
+    analysis = solve_rules(rules, objective, td_chart=td_chart)
     chart = analysis.chart.to_dict()
     values: dict[str, dict[str, list[dict[str, float]]]] = {"hard": {}, "soft": {}, "pairs": {}}
     for (kind, row, u), cell in analysis.cells.items():
@@ -142,12 +150,20 @@ def chart_solution(rules: BlackjackRules, objective: Objective) -> dict[str, Any
         edge = {
             "composition_dependent": analysis.edge_cd,
             "total_dependent": analysis.edge_td,
+            "total_dependent_chart": _td_chart_said(rules, td_chart),
         }
-        return {"chart": chart, "house_edge": edge}
+        return {"chart": chart, "house_edge": edge, "td_chart": td_chart}
     # hit or stand only: pairs are played by their totals, so their rows say nothing new
     del chart["pairs"], values["pairs"]
     win = {"optimal": analysis.edge_cd, "chart": analysis.edge_td}
-    return {"chart": chart, "win_probability": win}
+    return {"chart": chart, "win_probability": win, "td_chart": td_chart}
+
+
+def _td_chart_said(rules: BlackjackRules, td_chart: str) -> str:
+    shoe = "an infinite deck" if rules.decks is None else f"{rules.decks} deck(s)"
+    if td_chart == "infinite" and rules.decks is not None:
+        return f"the infinite-deck chart, played in {shoe}"
+    return f"the chart built for {shoe}, played in it"
 
 
 def hand_solution(

@@ -53,6 +53,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         default="ev",
         help="maximise expected value (default) or the chance of winning (hit/stand only)",
     )
+    parser.add_argument(
+        "--td-chart",
+        choices=("actual", "infinite"),
+        default="actual",
+        help="the chart the total-dependent edge plays: built for this shoe (default), or "
+        "the infinite-deck chart played in it, as many published tables",
+    )
     add_json_argument(parser)
     parser.set_defaults(func=run)
 
@@ -60,7 +67,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 def run(args: argparse.Namespace) -> int:
     manager = get_manager()
     rules = rules_from_args(manager, args)
-    problem: dict[str, Any] = {"rules": rules.to_dict(), "objective": args.objective}
+    problem: dict[str, Any] = {
+        "rules": rules.to_dict(),
+        "objective": args.objective,
+        "td_chart": args.td_chart,
+    }
     if args.chart:
         problem["chart"] = True
     if args.dealer_table:
@@ -158,8 +169,8 @@ def show_chart(console: Any, solution: dict[str, Any]) -> None:
         edge = solution["house_edge"]
         console.print(
             f"house edge: [bold]{_pct(edge['total_dependent'])}[/bold] playing this chart "
-            f"(total-dependent), {_pct(edge['composition_dependent'])} with "
-            "composition-dependent play"
+            f"(total-dependent: {edge['total_dependent_chart']}), "
+            f"{_pct(edge['composition_dependent'])} with composition-dependent play"
         )
     else:
         win = solution["win_probability"]
