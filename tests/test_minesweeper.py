@@ -196,6 +196,7 @@ def test_best_guess_prefers_a_cell_that_unlocks_the_board(monkeypatch):
     # another cell when it is safe wins, by the exact score the docs state (the endgame
     # search, which would settle this small position exactly, is switched off)
     monkeypatch.setattr(endgame_module, "MAX_SOLUTIONS", 0)
+    monkeypatch.setattr(endgame_module, "TINY_SOLUTIONS", 0)
     monkeypatch.setattr(guess_module, "INTERIOR_CANDIDATES", 4)
     board = parse_board("1???\n????")
     result = analyze(board, 2)
@@ -221,6 +222,7 @@ def test_best_guess_prefers_a_cell_that_unlocks_the_board(monkeypatch):
 
 def test_a_costly_position_is_not_re_solved_for_the_look_ahead(monkeypatch):
     monkeypatch.setattr(endgame_module, "MAX_SOLUTIONS", 0)
+    monkeypatch.setattr(endgame_module, "TINY_SOLUTIONS", 0)
     board = parse_board("1???\n????")
     result = analyze(board, 2)
     assert result.steps > 0
@@ -245,6 +247,7 @@ DEAD_CELL_BOARD = """\
 
 def test_dead_cells_are_passed_over(monkeypatch):
     monkeypatch.setattr(endgame_module, "MAX_SOLUTIONS", 0)
+    monkeypatch.setattr(endgame_module, "TINY_SOLUTIONS", 0)
     result = analyze(parse_board(DEAD_CELL_BOARD), 10)
     dead = 5 * 8 + 4  # (5, 4): the 2 above it leaves one mine for (5, 3) and (5, 5)
     assert safest(result) == dead and result.probabilities[dead] == Fraction(2, 23)
@@ -256,6 +259,7 @@ def test_dead_cells_are_passed_over(monkeypatch):
 
 def test_at_most_two_interior_cells_are_looked_at(monkeypatch):
     monkeypatch.setattr(endgame_module, "MAX_SOLUTIONS", 0)
+    monkeypatch.setattr(endgame_module, "TINY_SOLUTIONS", 0)
     seen = []
     real = guess_module._outcomes
 

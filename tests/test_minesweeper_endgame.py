@@ -124,9 +124,12 @@ def test_an_untouched_board_matches_brute_force():
 def test_too_large_or_out_of_budget_gives_none(monkeypatch):
     analysis = analyze(parse_board("????\n????\n????"), 3)
     assert solve_endgame(analysis, budget=0) is None
-    monkeypatch.setattr(endgame_module, "MAX_SOLUTIONS", 10)
+    monkeypatch.setattr(endgame_module, "TINY_SOLUTIONS", 10)  # 12 cells: a tiny board
     assert solve_endgame(analysis) is None
     assert solve_endgame(analyze(parse_board("?1\n??"), None)) is None
+    big = analyze(parse_board("\n".join(["?????"] * 4)), 3)  # 20 cells: not tiny
+    monkeypatch.setattr(endgame_module, "MAX_SOLUTIONS", 10)
+    assert solve_endgame(big) is None
 
 
 # An expert endgame (dev seed 1, game 548) whose 39 undecided cells once took seconds to

@@ -36,6 +36,11 @@ from croupier.plugins.minesweeper.enumeration import breadth_first
 MAX_SOLUTIONS = 400
 MAX_CELLS = 40
 SEARCH_BUDGET = 2_000_000
+TINY_CELLS = 16
+"""Boards of at most this many cells are *tiny*: the whole game is searched from the first
+guess on, with the larger limits below (a 4x4 board with 4 mines: 1,820 placements)."""
+TINY_SOLUTIONS = 5_000
+TINY_BUDGET = 40_000_000
 
 
 @attrs.frozen
@@ -83,9 +88,11 @@ def _order(cells: list[int], members: list[list[int]]) -> list[int]:
     return breadth_first(touching, members)
 
 
-def _placements(analysis: Analysis, cells: list[int], budget: Budget) -> list[int] | None:
+def _placements(
+    analysis: Analysis, cells: list[int], budget: Budget, limit: int = MAX_SOLUTIONS
+) -> list[int] | None:
     """Every consistent placement over ``cells`` as a bit mask (bit i: ``cells[i]`` mined);
-    ``None`` when there are more than ``MAX_SOLUTIONS``."""
+    ``None`` when there are more than ``limit``."""
     board = analysis.board
     assert analysis.total_mines is not None
     nbrs = neighbours(board.width, board.height)
@@ -111,7 +118,7 @@ def _placements(analysis: Analysis, cells: list[int], budget: Budget) -> list[in
 
     def rec(pos: int, left: int, mask: int) -> None:
         budget.charge(1)
-        if len(out) > MAX_SOLUTIONS:
+        if len(out) > limit:
             return
         if pos == len(order):
             if left == 0 and not any(needs):
@@ -134,29 +141,37 @@ def _placements(analysis: Analysis, cells: list[int], budget: Budget) -> list[in
             room[c] += 1
 
     rec(0, remaining, 0)
-    return out if len(out) <= MAX_SOLUTIONS else None
+    return out if len(out) <= limit else None
 
 
-def solve_endgame(analysis: Analysis, budget: int = SEARCH_BUDGET) -> Endgame | None:
+def solve_endgame(analysis: Analysis, budget: int | None = None) -> Endgame | None:
     """The exact best click, or ``None`` when the position is too large or the budget runs out.
 
     Needs the mine total and a position with no certainly safe cell. ``budget`` counts every
-    step, the enumeration of the placements included (see :class:`Budget`).
+    step, the enumeration of the placements included (see :class:`Budget`); by default
+    :data:`SEARCH_BUDGET`, or :data:`TINY_BUDGET` on a tiny board.
     """
+    if budget is None:
+        budget = TINY_BUDGET if _tiny(analysis) else SEARCH_BUDGET
     return search(analysis, Budget(budget))
+
+
+def _tiny(analysis: Analysis) -> bool:
+    return len(analysis.board.cells) <= TINY_CELLS
 
 
 def search(analysis: Analysis, budget: Budget) -> Endgame | None:
     """:func:`solve_endgame` charging ``budget``, whose ``spent`` then tells the work done."""
     if analysis.total_mines is None or analysis.safes:
         return None
-    if analysis.placements > MAX_SOLUTIONS:
+    limit = TINY_SOLUTIONS if _tiny(analysis) else MAX_SOLUTIONS
+    if analysis.placements > limit:
         return None
     cells = sorted(j for j, p in analysis.probabilities.items() if 0 < p < 1)
     if not cells or len(cells) > MAX_CELLS:
         return None
     try:
-        solutions = _placements(analysis, cells, budget)
+        solutions = _placements(analysis, cells, budget, limit)
     except _OutOfBudget:
         return None
     if solutions is None or len(solutions) != analysis.placements:
@@ -198,11 +213,13 @@ def search(analysis: Analysis, budget: Budget) -> Endgame | None:
         memo[key] = best = _choose(state, revealed)[1]
         return best
 
-    def _choose(state: list[int], revealed: int) -> tuple[int, int]:
+    twins = _orbit_representatives(analysis, cells)
+
+    def _choose(state: list[int], revealed: int, root: bool = False) -> tuple[int, int]:
         budget.charge(len(state) * count)
         safe = []
         for i in range(count):
-            if (revealed >> i) & 1:
+            if (revealed >> i) & 1 or (root and twins[i] != i):
                 continue
             s = sum(1 for mask in state if not (mask >> i) & 1)
             if s:
@@ -220,7 +237,43 @@ def search(analysis: Analysis, budget: Budget) -> Endgame | None:
         return best_cell, best
 
     try:
-        cell, won = _choose(solutions, 0)
+        cell, won = _choose(solutions, 0, root=True)
     except _OutOfBudget:
         return None
     return Endgame(cells[cell], won, len(solutions))
+
+
+def _symmetries(width: int, height: int) -> list[list[int]]:
+    """The board's rotations and reflections, each as a map of cell indices."""
+
+    def at(x: int, y: int) -> int:
+        return y * width + x
+
+    maps = [
+        [at(width - 1 - x, y) for y in range(height) for x in range(width)],
+        [at(x, height - 1 - y) for y in range(height) for x in range(width)],
+        [at(width - 1 - x, height - 1 - y) for y in range(height) for x in range(width)],
+    ]
+    if width == height:
+        n = width - 1
+        maps += [
+            [at(y, x) for y in range(height) for x in range(width)],
+            [at(n - y, n - x) for y in range(height) for x in range(width)],
+            [at(y, n - x) for y in range(height) for x in range(width)],
+            [at(n - y, x) for y in range(height) for x in range(width)],
+        ]
+    return maps
+
+
+def _orbit_representatives(analysis: Analysis, cells: list[int]) -> list[int]:
+    """For each of ``cells`` (by position in the list), the position of the first cell it
+    can be carried to by a symmetry of the board that leaves the position unchanged: such
+    cells are the same click, so the first move tries one of each."""
+    board = analysis.board
+    where = {j: i for i, j in enumerate(cells)}
+    keep = [
+        m
+        for m in _symmetries(board.width, board.height)
+        if all(board.cells[m[i]] == v for i, v in enumerate(board.cells))
+    ]
+    return [min([i] + [where[m[j]] for m in keep if m[j] in where]) for i, j in enumerate(cells)]
