@@ -131,12 +131,18 @@ class Game:
     def rules(self, rule_set: str | None = None, overrides: Plain | None = None) -> dict[str, Any]:
         """The options of ``rule_set`` (default: the game's defaults) with ``overrides``."""
         options = dict(self.defaults)
+        names = {f.name for f in self.options}
         if rule_set is not None:
             if rule_set not in self.rule_sets:
                 known = ", ".join(self.rule_sets)
                 raise CroupierError(f"{self.name} has no rule set {rule_set!r}; known: {known}")
+            unknown = set(self.rule_sets[rule_set]) - names
+            if unknown:
+                raise CroupierError(
+                    f"{self.name}'s rule set {rule_set!r} sets unknown option(s) "
+                    f"{', '.join(sorted(unknown))}"
+                )
             options.update(self.rule_sets[rule_set])
-        names = {f.name for f in self.options}
         for key, value in (overrides or {}).items():
             if key not in names:
                 raise CroupierError(

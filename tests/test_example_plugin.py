@@ -77,3 +77,9 @@ def test_a_third_party_game_simulates_with_no_edit_to_croupier(coin_installed, c
     # one, so the interval is exactly one seat's (counting hands as independent would
     # have made it sqrt(3) times narrower)
     assert widths["3"] == pytest.approx(widths["1"], rel=1e-9)
+
+
+def test_the_example_package_passes_the_plugin_check(coin_installed, cli, monkeypatch):
+    monkeypatch.setenv("CROUPIER_DISABLE_PLUGIN_AUTOLOAD", "")
+    status, out, err = cli("plugins", "--check", "coin")
+    assert (status, out) == (0, "ok: coin checked\n"), err

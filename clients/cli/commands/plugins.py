@@ -8,6 +8,7 @@ from typing import Any
 from rich.table import Table
 
 from croupier.clients.cli.common import add_json_argument, get_manager, print_json, stdout_console
+from croupier.engine import CroupierError
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -20,11 +21,22 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "it contributes. Third-party plugins that failed to load are listed as skipped."
         ),
     )
+    parser.add_argument(
+        "--check",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="NAME",
+        help="exercise the plugins' contributions (or plugin NAME's): types, rule sets, "
+        "randomizers, and a few seeded rounds of each game; one line per problem",
+    )
     add_json_argument(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.check is not None:
+        return check(args)
     description = get_manager().describe()
     if args.json:
         print_json(description)
@@ -47,3 +59,23 @@ def run(args: argparse.Namespace) -> int:
     for error in description["errors"]:
         console.print(f"[red]error[/]: {error}")
     return 0
+
+
+def check(args: argparse.Namespace) -> int:
+    """``--check``: 0 when every check passes, 1 with one line per problem."""
+    from croupier.engine.plugincheck import check_plugins
+
+    manager = get_manager()
+    if args.check and args.check not in manager.info:
+        known = ", ".join(manager.info)
+        raise CroupierError(f"no plugin named {args.check!r} is installed; known: {known}")
+    problems = check_plugins(manager, args.check or None)
+    if args.json:
+        print_json({"plugin": args.check or None, "problems": problems})
+    else:
+        for problem in problems:
+            print(problem)
+        if not problems:
+            checked = args.check or f"{len(manager.info)} plugins"
+            print(f"ok: {checked} checked")
+    return 1 if problems else 0

@@ -1,0 +1,183 @@
+"""The plugin author's check: load a plugin's contributions and exercise them.
+
+``croupier plugins --check [NAME]`` and :func:`check_plugins` (callable from a plugin's own
+tests: ``assert check_plugins(PluginManager(), "mine") == []``) report one line per
+problem, never raise:
+
+- every contribution has the type its family needs (checked now, not at first use), a
+  non-empty name and a one-line summary;
+- a rule set's dealer rule and betting scheme exist, and its rules make a table;
+- a randomizer builds from a seed stream and deals, the same symbols from the same seed;
+- a game's default options and every rule set pass its own check; its schema is plain
+  data; a few seeded rounds at a full table, played by a random legal player (each turn
+  answered at random by the turn's default or one of the game's strategies, all of which
+  must be legal), conserve chips, emit plain events with ``kind``, ``round`` and
+  ``text``, give plain observations, and come out the same from the same seed (the
+  table replays from its seed and the actions it received).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+from croupier.engine.errors import CroupierError, one_line
+from croupier.engine.games import Game, Plain, Turn
+from croupier.engine.manager import FAMILIES, PluginManager
+from croupier.engine.players import Strategy
+from croupier.engine.randomizers import RandomizerKind, RandomizerLanguage
+from croupier.engine.rules import RuleSet
+from croupier.engine.seeds import Stream
+from croupier.engine.solvers import Solver
+from croupier.engine.table import build_core, resolve_rules
+from croupier.engine.tablerules import BettingScheme, DealerRule
+
+ROUNDS = 30
+SEEDS = (1, 2)
+
+KINDS: dict[str, type] = {
+    "croupier_randomizers": RandomizerKind,
+    "croupier_randomizer_languages": RandomizerLanguage,
+    "croupier_dealer_rules": DealerRule,
+    "croupier_betting_schemes": BettingScheme,
+    "croupier_rule_sets": RuleSet,
+    "croupier_solvers": Solver,
+    "croupier_strategies": Strategy,
+    "croupier_games": Game,
+}
+
+
+def check_plugins(manager: PluginManager, name: str | None = None) -> list[str]:
+    """Problems of plugin ``name`` (or of every plugin), one line each."""
+    if name is not None and name not in manager.info:
+        return [f"no plugin named {name!r} is installed; known: {', '.join(manager.info)}"]
+    problems: list[str] = []
+    for hook, family in FAMILIES.items():
+        try:
+            found = manager.contributions(hook)  # a raising hook is noted in failures
+        except CroupierError as exc:
+            problems.append(one_line(exc))
+            continue
+        for plugin, item in found:
+            if name is not None and plugin != name:
+                continue
+            where = f"{plugin}: {family} {getattr(item, 'name', '?')!r}"
+            problems += [f"{where}: {p}" for p in _check_item(manager, hook, item)]
+    failures = [f"{f.name}: {f.message}" for f in manager.failures if name in (None, f.name)]
+    return list(dict.fromkeys(failures + problems))
+
+
+def _check_item(manager: PluginManager, hook: str, item: Any) -> list[str]:
+    kind = KINDS.get(hook)
+    if kind is not None and not isinstance(item, kind):
+        return [f"is a {type(item).__name__}, not a {kind.__name__}"]
+    summary = getattr(item, "summary", "")
+    if not isinstance(summary, str) or not summary.strip() or "\n" in summary.strip():
+        return ["needs a one-line summary"]
+    checks: dict[str, Callable[[PluginManager, Any], list[str]]] = {
+        "croupier_rule_sets": _check_rule_set,
+        "croupier_randomizers": _check_randomizer,
+        "croupier_games": _check_game,
+    }
+    check = checks.get(hook)
+    if check is None:
+        return []
+    try:
+        return check(manager, item)
+    except Exception as exc:  # the plugin's own bug: reported, never raised
+        return [f"raised {one_line(exc)}"]
+
+
+def _check_rule_set(manager: PluginManager, rule_set: RuleSet) -> list[str]:
+    try:
+        resolve_rules(manager, rule_set.rules)
+        build_core(manager, rule_set.rules, 1, [rule_set.rules.starting_chips])
+    except CroupierError as exc:
+        return [f"makes no table: {exc}"]
+    return []
+
+
+def _check_randomizer(manager: PluginManager, kind: RandomizerKind) -> list[str]:
+    first = kind.factory(Stream(7)).deal(20)
+    again = kind.factory(Stream(7)).deal(20)
+    if len(first) != 20:
+        return [f"dealt {len(first)} symbols when asked for 20"]
+    if list(first) != list(again):
+        return ["deals differently from the same seed"]
+    return []
+
+
+def _plain(value: Any) -> bool:
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _check_game(manager: PluginManager, game: Game) -> list[str]:
+    problems: list[str] = []
+    options = game.rules()
+    for rule_set in game.rule_sets:
+        try:
+            game.rules(rule_set)
+        except CroupierError as exc:
+            problems.append(f"rule set {rule_set!r} is refused by its own check: {exc}")
+    if not _plain(game.schema()):
+        problems.append("its schema is not plain data (str, numbers, lists, maps)")
+    if not game.strategies:
+        problems.append("has no strategy: the simulator and tables need one")
+        return problems
+    for seed in SEEDS:
+        first = _play(game, options, seed, problems)
+        if problems:
+            return problems
+        if _play(game, options, seed, problems) != first:
+            problems.append(f"seed {seed}: the same seed and answers gave other events or chips")
+    return problems
+
+
+def _play(game: Game, options: Plain, seed: int, problems: list[str]) -> list[Any]:
+    """``ROUNDS`` rounds at a full table answered at random (the turn's default or a
+    strategy's answer, chosen by a generator seeded with ``seed``); the events seen and
+    the balances they leave."""
+    events: list[dict[str, Any]] = []
+    seats = min(game.max_seats, 3)
+    core = game.new_core(
+        options, seed, [options.get("starting_chips", 1000)] * seats, events.append
+    )
+    choose = random.Random(seed)
+    for _ in range(ROUNDS):
+        flow = core.play_round()
+        try:
+            turn = next(flow)
+            while True:
+                turn = flow.send(_answer(game, core, turn, choose, problems))
+                if problems:
+                    return [events]
+        except StopIteration:
+            pass
+        if not core.ledger.conserved():
+            problems.append(f"seed {seed}, round {core.round}: chips are not conserved")
+            return [events]
+    for event in events:
+        if not _plain(event) or not all(k in event for k in ("kind", "round", "text")):
+            problems.append(f"an event is not a plain map with kind, round and text: {event!r:.80}")
+            break
+    return [events, core.ledger.balances]
+
+
+def _answer(game: Game, core: Any, turn: Turn, choose: random.Random, problems: list[str]) -> Plain:
+    if not _plain(dict(turn.observation)):
+        problems.append(f"round {core.round}: an observation is not plain data")
+    options = [("the default", dict(turn.default))]
+    options += [(f"strategy {s.name!r}", dict(s.play(turn.observation))) for s in game.strategies]
+    for who, action in options:
+        refused = core.check(turn, action)
+        if refused is not None:
+            problems.append(
+                f"round {core.round}: {who} answered {action} and was refused: {refused}"
+            )
+    return choose.choice(options)[1]
