@@ -4,7 +4,10 @@ Split from :mod:`croupier.plugins.minesweeper.analysis`, which builds the constr
 and components and combines the results: this module holds only the backtracking search over
 one component's boxes (:func:`_search`), its memory by component shape (:func:`_remembered`,
 ``ENUMERATION_CACHE`` shapes) and the node budget that turns a hopeless position into a
-one-line :class:`TooComplexError` (:func:`_enumerate`). ``NODE_BUDGET`` is read here, so
+one-line :class:`TooComplexError` (:func:`_enumerate`). A component the search does not
+finish within ``SEARCH_FIRST`` steps is counted instead by the frontier dynamic program
+(:mod:`~croupier.plugins.minesweeper.frontier`), whose steps are charged to the same
+budget at ``1 / DP_STEP_COST`` each. ``NODE_BUDGET`` is read here, so
 patch it on this module.
 """
 
@@ -16,8 +19,14 @@ from functools import lru_cache
 from math import comb
 
 from croupier.engine import CroupierError
+from croupier.plugins.minesweeper import frontier
 
 NODE_BUDGET = 500_000
+SEARCH_FIRST = 20_000
+"""Steps the backtracking search gets before a component is counted by the frontier
+dynamic program instead (small components are faster to list than to count)."""
+DP_STEP_COST = 50
+"""Steps of the dynamic program per step of the budget (what they cost, measured)."""
 MAX_DEPTH = 900
 MAX_LISTED_SETS = 8
 ENUMERATION_CACHE = 4096
@@ -44,7 +53,13 @@ def _enumerate(
     runs out, exactly as if the component were enumerated afresh (see :func:`_remembered`).
     The results are shared between calls and must not be modified.
     """
-    weights, leaves, steps = _remembered(sizes, needs, cons_boxes, NODE_BUDGET)
+    try:
+        weights, leaves, steps = _remembered(sizes, needs, cons_boxes, SEARCH_FIRST)
+    except TooComplexError:
+        counted, steps = _counted(sizes, needs, cons_boxes, NODE_BUDGET)
+        if counted is None:
+            raise _too_complex() from None
+        weights, leaves = counted, []
     budget[0] -= steps
     if budget[0] < 0:
         raise _too_complex()
@@ -68,6 +83,26 @@ def _remembered(
     budget = [limit]
     weights, leaves = _search(sizes, needs, cons_boxes, budget)
     return weights, leaves, limit - budget[0]
+
+
+@lru_cache(maxsize=ENUMERATION_CACHE)
+def _counted(
+    sizes: tuple[int, ...],
+    needs: tuple[int, ...],
+    cons_boxes: tuple[tuple[int, ...], ...],
+    limit: int,
+) -> tuple[Weights | None, int]:
+    """A component counted by :mod:`~croupier.plugins.minesweeper.frontier` within ``limit``
+    budget steps (``None`` beyond), and the budget steps it took, the failed search's
+    included."""
+    box_cons: list[list[int]] = [[] for _ in sizes]
+    for c, members in enumerate(cons_boxes):
+        for b in members:
+            box_cons[b].append(c)
+    order = breadth_first(box_cons, cons_boxes)
+    room = (limit - SEARCH_FIRST) * DP_STEP_COST
+    weights, steps = frontier.count(sizes, needs, cons_boxes, order, room)
+    return weights, SEARCH_FIRST + -(-steps // DP_STEP_COST)
 
 
 def breadth_first(links: Sequence[Sequence[int]], members: Sequence[Sequence[int]]) -> list[int]:
