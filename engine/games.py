@@ -127,6 +127,14 @@ class Game:
     counters: tuple[str, ...] = ()
     """The names in :attr:`GameCore.counts`, in the order reports show them."""
     max_seats: int = 7
+    min_chips: Callable[[Plain], int] | None = None
+    """The fewest chips a seat needs to play a round under these options (default: the
+    ``min_bet`` option, else 1): a tournament's bot with fewer has left the run."""
+
+    def seat_minimum(self, options: Plain) -> int:
+        if self.min_chips is not None:
+            return self.min_chips(options)
+        return int(options.get("min_bet", 1))
 
     def rules(self, rule_set: str | None = None, overrides: Plain | None = None) -> dict[str, Any]:
         """The options of ``rule_set`` (default: the game's defaults) with ``overrides``."""

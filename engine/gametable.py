@@ -76,6 +76,11 @@ class GameTable:
         self.listeners = list(listeners)
         self.clock = DecisionClock(decision_time, stalls)
         self.core = game.new_core(self.options, seed, list(chips), self._emit)
+        self.hands = [0] * len(self.players)
+        """Rounds each seat was asked to decide in (a tournament's hands)."""
+        self.faults = [0] * len(self.players)
+        """Defaults each seat was given (a silent, faulty or refused player)."""
+        self.decisions = 0
 
     @property
     def ledger(self) -> Ledger:
@@ -95,12 +100,17 @@ class GameTable:
     async def play_round(self) -> bool:
         """Play one round; False when no seat could play (nothing happened)."""
         flow = self.core.play_round()
+        asked: set[int] = set()
         try:
             turn = next(flow)
             while True:
+                asked.add(turn.seat)
                 turn = flow.send(await self._ask(turn))
         except StopIteration as stop:
             return bool(stop.value)
+        finally:
+            for seat in asked:
+                self.hands[seat - 1] += 1
 
     async def play(self, rounds: int) -> int:
         """Play up to ``rounds`` rounds (fewer when no seat can play); returns how many."""
@@ -114,6 +124,7 @@ class GameTable:
         refused: str | None = None
         for _ in range(self.attempts):
             observation = {**turn.observation, "legal": list(turn.legal), "refused": refused}
+            self.decisions += 1
             how, answer = await self.clock.answer(partial(player.decide, observation))
             if how == "error":
                 exc = cast(Exception, answer)
@@ -143,5 +154,6 @@ class GameTable:
         )
 
     def _default(self, turn: Turn, reason: str) -> Plain:
+        self.faults[turn.seat - 1] += 1
         self._seat_event("default", turn, reason)
         return dict(turn.default)

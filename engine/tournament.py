@@ -71,7 +71,8 @@ MAX_TOURNEYS = 10_000
 class TournamentConfig:
     """Everything that fixes a tournament's outcome, with the bots' play."""
 
-    rules: BlackjackRules
+    rules: BlackjackRules | None
+    """Blackjack's rules; None for another game (``game``, played with ``options``)."""
     seed: int
     tourneys: int = TOURNEYS
     rounds: int = ROUNDS
@@ -79,8 +80,30 @@ class TournamentConfig:
     table_size: int = TABLE_SIZE
     decision_time: float = DECISION_TIME
     max_faults: int = MAX_FAULTS
+    game: str = "blackjack"
+    options: dict[str, Any] | None = None
+    """A game's complete options (its ``rules()``), for any game but blackjack."""
+    min_chips: int = 1
+    """The chips another game's seat needs to play a round (its ``seat_minimum``)."""
+
+    @property
+    def starting_chips(self) -> int:
+        if self.rules is not None:
+            return self.rules.starting_chips
+        assert self.options is not None
+        return int(self.options["starting_chips"])
+
+    @property
+    def min_bet(self) -> int:
+        if self.rules is not None:
+            return self.rules.min_bet
+        return self.min_chips
 
     def __attrs_post_init__(self) -> None:
+        if (self.game == "blackjack") != (self.rules is not None) or (
+            self.game != "blackjack" and self.options is None
+        ):
+            raise CroupierError("a tournament has blackjack rules, or another game's options")
         for field, low in (("tourneys", 1), ("rounds", 1), ("hands", 1), ("max_faults", 0)):
             value = getattr(self, field)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
@@ -99,14 +122,17 @@ class TournamentConfig:
 
     def to_dict(self) -> dict[str, Any]:
         data = attrs.asdict(self, recurse=False)
-        data["rules"] = self.rules.to_dict()
+        data["rules"] = None if self.rules is None else self.rules.to_dict()
+        if self.game == "blackjack":  # logs from before games stay byte for byte the same
+            del data["game"], data["options"], data["min_chips"]
         return data
 
     @classmethod
     def from_dict(cls, data: Any) -> TournamentConfig:
         try:
             fields = dict(data)
-            fields["rules"] = rules_from_log(dict(fields["rules"]))
+            if fields.get("rules") is not None:
+                fields["rules"] = rules_from_log(dict(fields["rules"]))
             return cls(**fields)
         except (KeyError, TypeError, ValueError) as exc:
             raise CroupierError(f"bad tournament settings: {exc}") from None
@@ -207,7 +233,7 @@ class Tournament:
         self.config = config
         self.names = distinct_names(names)  # same-named entries told apart in the standings
         n = len(names)
-        start = config.rules.starting_chips
+        start = config.starting_chips
         self.runs = [
             Run([start] * n, [0] * n, [0] * n, [False] * n) for _ in range(config.tourneys)
         ]
@@ -222,7 +248,7 @@ class Tournament:
 
     def live(self, run: Run) -> list[int]:
         """The bots of ``run`` that play its next round."""
-        low = self.config.rules.min_bet
+        low = self.config.min_bet
         return [
             bot for bot, chips in enumerate(run.chips) if chips >= low and not run.disqualified[bot]
         ]
@@ -297,13 +323,13 @@ class Tournament:
             run = self.runs[t - 1]
             total = sum(run.chips) + run.house
             self.conserved = self.conserved and total == len(self.names) * (
-                self.config.rules.starting_chips
+                self.config.starting_chips
             )
         return notes
 
     def standings(self) -> list[Standing]:
         n = len(self.names)
-        low = self.config.rules.min_bet
+        low = self.config.min_bet
         return rank(
             self.names,
             [[run.chips[b] for run in self.runs] for b in range(n)],

@@ -27,6 +27,9 @@ import trio
 
 from croupier.engine.executable import BOT_PATH, ExecutablePlayer, bot_environment
 from croupier.engine.executor import Executor
+from croupier.engine.games import GameStrategy
+from croupier.engine.gametable import GameStrategyPlayer, GameTable
+from croupier.engine.ledger import seat_account
 from croupier.engine.manager import PluginManager
 from croupier.engine.play import Event
 from croupier.engine.players import Player, Strategy, StrategyPlayer
@@ -100,6 +103,9 @@ async def play_table(
     log: bool = False,
 ) -> TableResult:
     """Play one table's hands; its result (and its log lines when ``log``)."""
+    if config.game != "blackjack":
+        return await _play_game_table(manager, config, job, players)
+    assert config.rules is not None
     tally = SeatTally.of(len(job.bots))
     lines: list[dict[str, Any]] = []
 
@@ -130,6 +136,57 @@ async def play_table(
         table.ledger.conserved(),
         tuple(header + lines),
     )
+
+
+async def _play_game_table(
+    manager: PluginManager, config: TournamentConfig, job: TableJob, players: Sequence[Any]
+) -> TableResult:
+    """A table of another game: the same result, counted by the game's table."""
+    assert config.options is not None
+    table = GameTable(
+        manager.games.get(config.game),
+        config.options,
+        job.seed,
+        players,
+        chips=job.chips,
+        decision_time=config.decision_time,
+        attempts=ATTEMPTS,
+    )
+    await table.play(config.hands)
+    chips = tuple(table.ledger.balances[seat_account(i + 1)] for i in range(len(players)))
+    return TableResult(
+        job,
+        chips,
+        tuple(table.hands),
+        tuple(table.faults),
+        table.decisions,
+        table.ledger.conserved(),
+        (),
+    )
+
+
+@attrs.frozen
+class GameStrategyEntry:
+    """A game's built-in strategy, played in-process.
+
+    It pickles as its game's and strategy's names, found again among a worker's plugins:
+    a plugin's strategy may be a closure, which does not pickle.
+    """
+
+    name: str
+    game: str
+    strategy: GameStrategy
+
+    def player(self, stack: ExitStack) -> Any:
+        return GameStrategyPlayer(self.strategy)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_game_strategy_entry, (self.name, self.game, self.strategy.name))
+
+
+def _game_strategy_entry(name: str, game: str, strategy: str) -> GameStrategyEntry:
+    found = {s.name: s for s in _worker_manager().games.get(game).strategies}
+    return GameStrategyEntry(name, game, found[strategy])
 
 
 async def _play_job(
@@ -166,11 +223,16 @@ def _worker_job(
     config: TournamentConfig, entries: Sequence[Entry], job: TableJob, log: bool
 ) -> TableResult:
     """A pool worker's task: one table, with the installed plugins loaded once per worker."""
+    result: TableResult = trio.run(_play_job, _worker_manager(), config, entries, job, log)
+    return result
+
+
+def _worker_manager() -> PluginManager:
+    """The installed plugins, loaded once per worker process."""
     global _WORKER_MANAGER
     if _WORKER_MANAGER is None:
         _WORKER_MANAGER = PluginManager()
-    result: TableResult = trio.run(_play_job, _WORKER_MANAGER, config, entries, job, log)
-    return result
+    return _WORKER_MANAGER
 
 
 Progress = Callable[[int], None]

@@ -175,7 +175,7 @@ class ServerTournament:
             "state": self.state,
             "reason": self.reason,
             "rule_set": self.rule_set,
-            "rules": self.config.rules.to_dict(),
+            "rules": None if self.config.rules is None else self.config.rules.to_dict(),
             "seed": self.config.seed,
             "settings": self.config.to_dict(),
             "entries": entries,

@@ -197,6 +197,7 @@ class TournamentService(Service):
         config = _config(rules, options, seed, settings, server)
         # rules-dependent strategies (basic) play the tournament's own rules, solved off
         # the event loop
+        assert config.rules is not None  # a server tournament is blackjack's
         strategies = await prepare_strategies(conn, strategies, config.rules)
         found_t = ServerTournament(
             server,

@@ -147,3 +147,36 @@ async def test_a_bot_plays_three_card_poker_both_decisions(served):
     assert final["game"] == "three-card-poker" and final["played"] == 8
     assert bot.phases == ["bet", "play"] * 8
     assert sum(final["chips"]) + final["house"] == 2000
+
+
+def test_local_tournaments_of_other_games(cli):
+    import json
+
+    argv = ("tournament", "--game", "baccarat", "banker", "tie", "player", "--tourneys", "6")
+    argv += ("--rounds", "10", "--seed", "2", "--json")
+    status, out, err = cli(*argv)
+    assert status == 0, err
+    result = json.loads(out)
+    assert {s["name"] for s in result["standings"]} == {"banker", "tie", "player"}
+    assert all(s["hands"] == 6 * 10 * 5 and s["faults"] == 0 for s in result["standings"])
+    status, again, _ = cli(*argv, "--workers", "2")
+    assert json.loads(again)["standings"] == result["standings"]  # wherever tables are played
+    status, out, err = cli(
+        "tournament", "--game", "three-card-poker", "optimal", "always-play", "pair-plus",
+        "--tourneys", "4", "--rounds", "50", "--seed", "3", "--json",
+    )  # fmt: skip
+    assert status == 0, err
+    standings = json.loads(out)["standings"]
+    assert all(s["faults"] == 0 for s in standings)  # pair plus only when it can pay
+    for s in standings:  # a bot that cannot cover an ante and its play has left the run
+        assert s["broke"] == sum(score < 20 for score in s["scores"])
+    for extra, message in [
+        (
+            ("lim17",),
+            "a baccarat tournament seats its strategies (player, banker, tie), not 'lim17'",
+        ),
+        (("banker", "--log", "x.jsonl"), "--log applies to blackjack tournaments only"),
+        (("banker", "--set", "decks=0"), "a baccarat shoe holds 1 to 16 decks, not 0"),
+    ]:
+        status, _, err = cli("tournament", "--game", "baccarat", *extra)
+        assert status == 1 and message in err, err

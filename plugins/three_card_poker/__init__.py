@@ -35,8 +35,13 @@ def _always(observation: Plain) -> Plain:
 def _pair_plus(observation: Plain) -> Plain:
     if observation["phase"] == "bet":
         low = observation["min_bet"]
-        return {"kind": "bet", "ante": low, "pair_plus": low}
+        side = low if observation["chips"] >= 3 * low else 0  # the ante, the play and this
+        return {"kind": "bet", "ante": low, "pair_plus": side}
     return _optimal(observation)
+
+
+def _ante_and_play(options: Plain) -> int:
+    return 2 * int(options["min_bet"])  # a seat must be able to play its ante
 
 
 THREE_CARD_POKER = Game(
@@ -101,9 +106,14 @@ THREE_CARD_POKER = Game(
     strategies=(
         GameStrategy("optimal", "ante the minimum; play exactly when the solver says so", _optimal),
         GameStrategy("always-play", "ante the minimum and always play", _always),
-        GameStrategy("pair-plus", "the optimal play, with a minimum pair plus bet", _pair_plus),
+        GameStrategy(
+            "pair-plus",
+            "the optimal play, with a minimum pair plus bet when it can pay",
+            _pair_plus,
+        ),
     ),
     counters=COUNTERS,
+    min_chips=_ante_and_play,
 )
 
 SOLVER = Solver(

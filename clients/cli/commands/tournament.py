@@ -40,6 +40,7 @@ from croupier.engine.tournament import (
 )
 from croupier.engine.tournament_run import (
     ExecutableEntry,
+    GameStrategyEntry,
     StrategyEntry,
     TournamentResult,
     replay_tournament,
@@ -52,7 +53,7 @@ RULE_SET = "koth"
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     parser = sub.add_parser(
         "tournament",
-        help="run a King-of-the-Hill blackjack tournament between bots",
+        help="run a King-of-the-Hill blackjack tournament between bots (or of another game)",
         description=(
             "Play T independent runs (tourneys) of R rounds: each round seats the bots at "
             "tables of four (balanced when the count is not a multiple of four) for five "
@@ -65,6 +66,21 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument(
         "bots", nargs="*", metavar="BOT", help="executable path, quoted command line or strategy"
+    )
+    parser.add_argument(
+        "--game",
+        default="blackjack",
+        metavar="NAME",
+        help="another game (see 'croupier games'): BOTs are its strategies, tables seat "
+        "them, standings by chips as for blackjack (default: blackjack, the contest)",
+    )
+    parser.add_argument(
+        "--set",
+        dest="options",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of --game's table, e.g. --set commission=none (repeat for more)",
     )
     parser.add_argument(
         "--tourneys", type=positive_int, default=TOURNEYS, help=f"runs (default: {TOURNEYS})"
@@ -217,15 +233,25 @@ def run(args: argparse.Namespace) -> int:
         return show(result, args.json, replayed=True)
     if not args.bots:
         raise CroupierError("name at least one BOT (an executable or a strategy), or --replay")
-    if args.connect is not None:
-        from croupier.clients.cli.remote_tournament import run_remote
+    if args.game != "blackjack":
+        config, entries = game_tournament(manager, args)
+    else:
+        if args.options:
+            raise CroupierError("--set applies to --game; the contest's rules are fixed")
+        if args.connect is not None:
+            from croupier.clients.cli.remote_tournament import run_remote
 
-        return show(run_remote(manager, args), args.json)
-    rules = manager.rule_sets.get(RULE_SET).rules
-    if args.overbet is not None:
-        rules = rules.evolve(overbet=args.overbet)
-    entries = entries_for(manager, args.bots, args.bot_path, rules)
-    config = TournamentConfig(  # checked before a seed is drawn: an error is the only line
+            return show(run_remote(manager, args), args.json)
+        rules = manager.rule_sets.get(RULE_SET).rules
+        if args.overbet is not None:
+            rules = rules.evolve(overbet=args.overbet)
+        entries = entries_for(manager, args.bots, args.bot_path, rules)
+        config = contest_config(args, rules)
+    return play_local(manager, args, config, entries)
+
+
+def contest_config(args: argparse.Namespace, rules: BlackjackRules) -> TournamentConfig:
+    return TournamentConfig(  # checked before a seed is drawn: an error is the only line
         rules=rules,
         seed=0,
         tourneys=args.tourneys,
@@ -234,6 +260,58 @@ def run(args: argparse.Namespace) -> int:
         decision_time=args.time_limit,
         max_faults=args.max_faults,
     )
+
+
+def game_tournament(
+    manager: PluginManager, args: argparse.Namespace
+) -> tuple[TournamentConfig, list[Entry]]:
+    """The config and entries of a tournament of another game: its strategies only."""
+    from croupier.clients.cli.simgame import find_game, game_overrides
+
+    game = find_game(manager, args.game)
+    for flag, value in (
+        ("--connect", args.connect),
+        ("--log", args.log),
+        ("--overbet", args.overbet),
+    ):
+        if value is not None:
+            raise CroupierError(f"{flag} applies to blackjack tournaments only, not --game")
+    options = game.rules(None, game_overrides(args, {f.name for f in game.options}, game.name))
+    known = {s.name: s for s in game.strategies}
+    unknown = [bot for bot in args.bots if bot not in known]
+    if unknown:
+        raise CroupierError(
+            f"a {game.name} tournament seats its strategies ({', '.join(known)}), "
+            f"not {unknown[0]!r}"
+        )
+    names = distinct_names(list(args.bots))
+    entries: list[Entry] = [
+        GameStrategyEntry(name, game.name, known[bot])
+        for name, bot in zip(names, args.bots, strict=True)
+    ]
+    config = TournamentConfig(
+        rules=None,
+        seed=0,
+        tourneys=args.tourneys,
+        rounds=args.rounds,
+        hands=args.hands,
+        decision_time=args.time_limit,
+        max_faults=args.max_faults,
+        game=game.name,
+        options=options,
+        min_chips=game.seat_minimum(options),
+        table_size=min(4, game.max_seats),
+    )
+    return config, entries
+
+
+def play_local(
+    manager: PluginManager,
+    args: argparse.Namespace,
+    config: TournamentConfig,
+    entries: list[Entry],
+) -> int:
+    """Play the tournament here (workers or a cluster), its log written as it goes."""
     workers = args.workers
     if workers is None:
         executables = any(isinstance(e, ExecutableEntry) for e in entries)
@@ -276,7 +354,8 @@ def show(result: TournamentResult, as_json: bool, replayed: bool = False) -> int
     console = stdout_console()
     verb = "replayed" if replayed else "played"
     console.print(
-        f"[bold]King of the Hill[/]: {len(result.names)} bots, {config.tourneys} tourneys of "
+        f"[bold]{'King of the Hill' if config.game == 'blackjack' else config.game}[/]: "
+        f"{len(result.names)} bots, {config.tourneys} tourneys of "
         f"{config.rounds} rounds x {config.hands} hands (seed {config.seed}); {verb} "
         f"{result.tables} tables, {result.hands} hands, {result.decisions} decisions"
     )
