@@ -180,3 +180,31 @@ def test_local_tournaments_of_other_games(cli):
     ]:
         status, _, err = cli("tournament", "--game", "baccarat", *extra)
         assert status == 1 and message in err, err
+
+
+def test_croupier_bot_plays_another_games_strategy(cli, threaded_server):
+    import json
+
+    where = f"127.0.0.1:{threaded_server}"
+    argv = ("bot", "banker", "--game", "baccarat", "--connect", where, "--seed", "5")
+    status, out, err = cli(*argv, "--rounds", "30", "--seats", "2", "--fill", "-", "player")
+    assert status == 0, err
+    assert "banker sits at seat 1 of table 1 (baccarat, seed 5" in err
+    assert out.startswith("table 1: 30 rounds (30 rounds played); banker in seat 1: ")
+    status, out, err = cli(*argv, "--rules", "no-commission", "--set", "min_bet=5", "--json")
+    table = json.loads(out)["table"]
+    assert status == 0 and table["rule_set"] == "no-commission", err
+    assert table["rules"]["commission"] == "none" and table["rules"]["min_bet"] == 5
+    net = json.loads(out)["net"]
+    assert table["chips"][0] == 2000 + net and sum(table["chips"]) + table["house"] == 2000
+    for extra, message in [
+        (("--h17",), "--h17/--s17 is a blackjack rule; baccarat's options are"),
+        (("--set", "decks=99"), "a baccarat shoe holds 1 to 16 decks, not 99"),
+        (("--rules", "vegas-s17"), "baccarat has no rule set 'vegas-s17'"),
+    ]:
+        status, _, err = cli(*argv, *extra)
+        assert status == 1 and message in err and err.count("\n") == 1, err
+    status, _, err = cli("bot", "lim17", "--game", "baccarat", "--connect", where)
+    assert status == 1 and "baccarat has no strategy 'lim17'; known: player, banker" in err
+    status, _, err = cli("bot", "lim17", "--connect", where, "--set", "decks=2")
+    assert status == 1 and "--set applies to --game" in err

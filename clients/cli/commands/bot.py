@@ -9,6 +9,7 @@ from typing import Any
 
 import trio
 
+from croupier.clients.bot.gamebot import GameBot
 from croupier.clients.bot.samples import SAMPLES, sample_bot
 from croupier.clients.bot.sdk import Bot, play
 from croupier.clients.bot.tournament import join_tournament
@@ -20,7 +21,9 @@ from croupier.clients.cli.common import (
     print_json,
 )
 from croupier.clients.cli.rules_args import add_rules_arguments, overrides_from_args
-from croupier.engine import CroupierError
+from croupier.clients.cli.simgame import add_game_arguments, find_game, game_overrides
+from croupier.engine import CroupierError, PluginManager
+from croupier.engine.games import GameStrategy
 from croupier.protocol import RpcError
 from croupier.protocol.server import DEFAULT_PORT
 
@@ -45,7 +48,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             f"take a seat at it. Bots: {listing}."
         ),
     )
-    parser.add_argument("name", metavar="NAME", help="lim17, basic or hilo")
+    parser.add_argument(
+        "name", metavar="NAME", help="lim17, basic or hilo; with --game, one of its strategies"
+    )
     parser.add_argument(
         "--connect",
         type=address,
@@ -84,26 +89,35 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="seconds per answer (default 2)",
     )
     add_seed_argument(new)
-    add_rules_arguments(parser)
+    add_rules_arguments(parser, default=None)
+    add_game_arguments(parser)
     add_json_argument(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     manager = get_manager()
-    bot = sample_bot(args.name, manager)
+    bot: Bot
+    if args.game != "blackjack":
+        bot, options = game_bot(manager, args)
+    else:
+        if args.options:
+            raise CroupierError("--set applies to --game; blackjack has a flag per rule")
+        bot, options = sample_bot(args.name, manager), overrides_from_args(args)
     host, port = args.connect
     _say_warnings()
     if args.tournament is not None:
         if args.table is not None:
             raise CroupierError("--table and --tournament exclude each other")
+        if args.game != "blackjack":
+            raise CroupierError("server tournaments are blackjack's; --game plays at tables")
         return _tournament(bot, host, port, args)
     if args.table is None and args.seat is not None and args.seat > args.seats:
         # checked here: the server would create the table before refusing the seat
         raise CroupierError(f"--seat {args.seat} is not a seat of a {args.seats}-seat table")
     create = {
         "rules": args.rules,
-        "options": overrides_from_args(args),
+        "options": options,
         "seed": args.seed,
         "seats": args.seats,
         "fill": [None if f == "-" else f for f in args.fill],
@@ -115,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
         info = joined["info"]
         print(
             f"croupier: {bot.name} sits at seat {joined['seat']} of table {joined['table']} "
-            f"({info['rule_set']}, seed {info['seed']}; rerun with --seed {info['seed']})",
+            f"({info['rule_set'] or info.get('game')}, seed {info['seed']}; "
+            f"rerun with --seed {info['seed']})",
             file=sys.stderr,
         )
         free = sum(s["kind"] == "free" for s in info["seats"])
@@ -147,6 +162,27 @@ def run(args: argparse.Namespace) -> int:
             f"{bot.name} in seat {seat}: {final['chips'][seat - 1]} chips, net {net:+d}"
         )
     return 0
+
+
+def game_bot(manager: PluginManager, args: argparse.Namespace) -> tuple[Bot, dict[str, Any]]:
+    """A bot playing another game's built-in strategy, and the options of a new table."""
+    game = find_game(manager, args.game)
+    strategy = game.strategy(args.name)
+    options = game_overrides(args, {f.name for f in game.options}, game.name)
+    game.rules(args.rules, options)  # a bad option is refused here, before connecting
+    return StrategyGameBot(game.name, strategy), options
+
+
+class StrategyGameBot(GameBot):
+    """A game's built-in strategy as a remote bot."""
+
+    def __init__(self, game: str, strategy: GameStrategy) -> None:
+        self.game = game
+        self.name = strategy.name
+        self.strategy = strategy
+
+    def decide(self, observation: Any) -> Any:
+        return self.strategy.play(observation)
 
 
 def _tournament(bot: Bot, host: str, port: int, args: argparse.Namespace) -> int:
