@@ -24,6 +24,26 @@ def one_line(exc: BaseException, limit: int = 200) -> str:
     return f"{type(exc).__name__}: {first}"
 
 
+def kind_of(value: object) -> str:
+    """What ``value`` is, in the wire's words (msgpack's types), never a Python class name:
+    an error about a remote bot's answer is read by people writing bots in any language."""
+    if value is None:
+        return "nil"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, bytes | bytearray):
+        return "binary data"
+    if isinstance(value, list | tuple):
+        return "an array"
+    if isinstance(value, dict):
+        return "a map"
+    return "an object"
+
+
 def shown(value: object, limit: int = 40) -> str:
     """``repr(value)`` for an error message, cut to about ``limit`` characters: what is
     quoted may come from a stranger (a bot's answer, an option on the wire), and a message

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any, Protocol, cast
 
 from croupier.engine.decisions import DecisionClock
-from croupier.engine.errors import CroupierError, one_line
+from croupier.engine.errors import CroupierError, kind_of, one_line
 from croupier.engine.games import Game, GameStrategy, Plain, Turn
 from croupier.engine.ledger import Ledger
 from croupier.engine.table import ATTEMPTS, DECISION_TIME
@@ -136,8 +136,10 @@ class GameTable:
                 refused = self.core.check(turn, answer)
                 if refused is None:
                     return dict(answer)
+            elif isinstance(answer, Mapping):
+                refused = "an action map's keys are text"
             else:
-                refused = f"expected an action (a mapping with a kind), got {type(answer).__name__}"
+                refused = f"an answer is an action map (with a kind), not {kind_of(answer)}"
             self._seat_event("refused", turn, refused)
         return self._default(turn, f"{self.attempts} answers refused")
 

@@ -13,7 +13,7 @@ from typing import Any, Literal, TypeVar
 import attrs
 
 from croupier.engine.cards import HIDDEN, RANKS, card, name
-from croupier.engine.errors import CroupierError, shown
+from croupier.engine.errors import CroupierError, kind_of, shown
 
 Phase = Literal["bet", "insurance", "surrender", "play"]
 PHASES: tuple[str, ...] = ("bet", "insurance", "surrender", "play")
@@ -53,12 +53,16 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _from_plain(cls: type[T], data: Any) -> T:
+def _from_plain(cls: type[T], data: Any, *, growing: bool = False) -> T:
+    """``cls`` from a plain map; an unknown field is an error, or skipped when ``growing``
+    (a client reading a newer server, which may add fields)."""
     if not isinstance(data, dict):
-        raise CroupierError(f"a {cls.__name__} is a mapping, not {type(data).__name__}")
+        raise CroupierError(f"a {cls.__name__} is a map, not {kind_of(data)}")
     fields = attrs.fields_dict(cls)  # type: ignore[arg-type]
     unknown = set(data) - set(fields)
-    if unknown:
+    if growing:
+        data = {k: v for k, v in data.items() if k not in unknown}
+    elif unknown:
         raise CroupierError(
             f"unknown {cls.__name__} field(s): {shown(', '.join(sorted(unknown)), 80)}"
         )
@@ -182,6 +186,12 @@ class Observation:
     def from_dict(cls, data: Any) -> Observation:
         return _from_plain(cls, data)
 
+    @classmethod
+    def read(cls, data: Any) -> Observation:
+        """An observation a client got from a server: fields it does not know (a newer
+        server's) are ignored, so a deployed bot keeps working when the server grows."""
+        return _from_plain(cls, data, growing=True)
+
 
 @attrs.frozen
 class Event:
@@ -217,7 +227,16 @@ class Event:
     def from_dict(cls, data: Any) -> Event:
         """An event read back from a log or the wire, each field of its own type (a seat
         given as ``""``, ``[]`` or ``1.5`` is a one-line error, not a crash later)."""
-        event = _from_plain(cls, data)
+        return cls._checked(data, _from_plain(cls, data))
+
+    @classmethod
+    def read(cls, data: Any) -> Event:
+        """An event a client got from a server: as :meth:`from_dict`, but fields it does not
+        know (a newer server's) are ignored."""
+        return cls._checked(data, _from_plain(cls, data, growing=True))
+
+    @staticmethod
+    def _checked(data: Any, event: Event) -> Event:
         for field, kinds in _EVENT_TYPES.items():
             value = getattr(event, field)
             if value is None and field not in ("kind", "round"):

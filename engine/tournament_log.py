@@ -65,11 +65,14 @@ class TournamentResult:
 
     @classmethod
     def from_dict(cls, data: Any) -> TournamentResult:
-        """The result back from :meth:`to_dict`'s data (e.g. a server's ``tournament.info``)."""
+        """The result back from :meth:`to_dict`'s data (e.g. a server's ``tournament.info``).
+        A standing's fields this version does not know (a newer server's) are ignored; the
+        settings are not: they fix the outcome."""
+        known = set(attrs.fields_dict(Standing))
         try:
             standings = []
             for s in data["standings"]:
-                fields = dict(s)
+                fields = {k: v for k, v in dict(s).items() if k in known}
                 fields["scores"] = tuple(fields["scores"])
                 standings.append(Standing(**fields))
             return cls(

@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from croupier.engine import CroupierError
-from croupier.engine.errors import shown
+from croupier.engine.errors import kind_of, shown
 from croupier.engine.play import Action, Observation
 from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcError
 from croupier.protocol.server import Connection
@@ -32,7 +32,7 @@ def parse_answer(answer: object) -> Action:
         return Action.parse(answer)
     if isinstance(answer, dict):
         return Action.from_dict(answer)
-    raise CroupierError(f"an answer is an action map or text, not {type(answer).__name__}")
+    raise CroupierError(f"an answer is an action map or text, not {kind_of(answer)}")
 
 
 @attrs.define(eq=False)

@@ -20,7 +20,8 @@ from typing import Any
 import attrs
 import trio
 
-from croupier.engine import PluginManager
+from croupier.engine import CroupierError, PluginManager
+from croupier.engine.errors import one_line
 from croupier.engine.games import Game
 from croupier.engine.gametable import GameTable
 from croupier.engine.ledger import seat_account
@@ -28,7 +29,7 @@ from croupier.engine.play import Event
 from croupier.engine.players import Player
 from croupier.engine.rules import BlackjackRules
 from croupier.engine.table import Table
-from croupier.protocol.errors import ConnectionClosed, RpcError
+from croupier.protocol.errors import Code, ConnectionClosed, RpcError
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import BotSlot, SlotPlayer
@@ -134,6 +135,16 @@ class RemotePlayer(SlotPlayer):
         sub = self.table.subscribers.get(conn.id)
         if sub is not None:
             await sub.flushed()
+
+
+def game_plugin_bug(manager: PluginManager, game: Game, exc: BaseException) -> str:
+    """The one line for a game plugin's own bug (anything it raises but a
+    :class:`CroupierError`), naming the plugin: an ``internal-error``, not the client's
+    ``bad-input``. The traceback goes to the server's log."""
+    plugin = manager.games.entry(game.name).plugin
+    said = f"internal error in plugin {plugin!r} (game {game.name!r}): {one_line(exc)}"
+    log.error("%s", said, exc_info=exc)
+    return said
 
 
 class ServerTable:
@@ -307,9 +318,13 @@ class ServerTable:
                     listeners=[self._on_event],
                     stalls=self.server.loop_watch.stalled,
                 )
-        except Exception:
-            self.finish("internal error: the table could not start")
-            raise
+        except Exception as exc:
+            if self.game is None or isinstance(exc, CroupierError):
+                self.finish("internal error: the table could not start")
+                raise
+            said = game_plugin_bug(manager, self.game, exc)
+            self.finish(said)
+            raise RpcError(Code.INTERNAL_ERROR, said) from None
         self.state = "playing"
         self.seat_changed()
         log.info("table %d starts (%s, seed %d)", self.id, self.rule_set, self.seed)
@@ -321,8 +336,11 @@ class ServerTable:
         reason = "internal error"
         try:
             reason = await self._play(self.engine)
-        except Exception:
-            log.exception("table %d failed", self.id)
+        except Exception as exc:
+            if self.game is not None:
+                reason = game_plugin_bug(self.server.manager, self.game, exc)
+            else:
+                log.exception("table %d failed", self.id)
         finally:
             self.finish(reason)
 

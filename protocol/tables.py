@@ -26,6 +26,7 @@ from typing import Any, cast
 
 import trio
 
+from croupier.engine import CroupierError
 from croupier.engine.games import Game
 from croupier.engine.gametable import GameStrategyPlayer
 from croupier.engine.players import Player
@@ -37,7 +38,7 @@ from croupier.protocol.ownership import Ownership, check_quota
 from croupier.protocol.prepare import strategy_player
 from croupier.protocol.server import Connection
 from croupier.protocol.slots import check_auto
-from croupier.protocol.tablerun import ServerTable
+from croupier.protocol.tablerun import ServerTable, game_plugin_bug
 
 log = logging.getLogger("croupier.tables")
 
@@ -233,7 +234,14 @@ class TableService(Service):
                 raise RpcError(
                     Code.UNKNOWN_NAME, f"{game} has no rule set {rules!r}; known: {known}"
                 )
-            options = played.rules(rules, options)
+            try:
+                options = played.rules(rules, options)
+            except CroupierError:
+                raise
+            except Exception as exc:
+                raise RpcError(
+                    Code.INTERNAL_ERROR, game_plugin_bug(server.manager, played, exc)
+                ) from None
             if seats > played.max_seats:
                 raise RpcError(Code.BAD_INPUT, f"a {game} table has 1 to {played.max_seats} seats")
         if seed is None:

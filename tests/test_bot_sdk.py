@@ -10,7 +10,7 @@ import trio
 
 from croupier.clients.bot import Bot, play, run
 from croupier.clients.bot.samples import Basic, Count, HiLo, sample_bot
-from croupier.engine import PluginManager, UnknownNameError
+from croupier.engine import CroupierError, PluginManager, UnknownNameError
 from croupier.engine.cards import VALUES, card, total_of
 from croupier.engine.play import Event, Observation
 from croupier.engine.players import strategy_action
@@ -70,6 +70,22 @@ async def test_a_class_bot_gets_its_hooks_in_order(port):
     rounds = [entry for entry in bot.log if entry.startswith("round")]
     assert rounds == ["round 1", "round 2", "round 3", "round 4"]
     assert bot.log.count("end") == 4 and bot.log[0] == "round 1"
+
+
+async def test_a_bot_keeps_working_when_the_server_adds_fields(port, monkeypatch):
+    """A newer server may add fields to observations and events: a deployed bot ignores
+    them (the same bot fails if the reader is strict, as the last lines show)."""
+    observation_dict, event_dict = Observation.to_dict, Event.to_dict
+    monkeypatch.setattr(Observation, "to_dict", lambda o: {**observation_dict(o), "mood": 1})
+    monkeypatch.setattr(Event, "to_dict", lambda e: {**event_dict(e), "lights": ["dim"]})
+    bot = HiLo(PluginManager(autoload=False))
+    final = await play(bot, "127.0.0.1", port, create={"rounds": 6, "seed": 3})
+    assert final["played"] == 6 and final["reason"] == "6 rounds played"
+    assert bot.count.remaining < 52 * 6  # it counted cards from events with a new field
+    sent = {**observation_dict(Observation("play", 1, 1, ("stand",), 10)), "mood": 1}
+    assert Observation.read(sent).phase == "play"
+    with pytest.raises(CroupierError, match="unknown Observation field"):
+        Observation.from_dict(sent)  # a strict reader (logs, the server) still refuses
 
 
 async def test_the_sync_flavour_runs_in_its_own_thread(port):

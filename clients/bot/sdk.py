@@ -142,7 +142,7 @@ async def answer_for(bot: Bot, observation: Any) -> dict[str, Any]:
     try:
         if getattr(bot, "game", "blackjack") != "blackjack":  # a GameBot: the game's maps
             return await bot.answer_game(observation)  # type: ignore[attr-defined,no-any-return]
-        action = await bot.answer(Observation.from_dict(observation))
+        action = await bot.answer(Observation.read(observation))
     except CroupierError as exc:
         raise RpcError(Code.BAD_INPUT, str(exc)) from None
     return action.to_dict()
@@ -274,7 +274,7 @@ class _Seat:
             if getattr(self.bot, "game", "blackjack") != "blackjack":
                 await maybe_await(self.bot.on_event(data))  # the game's own event map
                 return
-            event = Event.from_dict(data)
+            event = Event.read(data)
             if event.kind == "round":
                 await maybe_await(self.bot.on_round(event.round))
             await maybe_await(self.bot.on_event(event))

@@ -86,7 +86,7 @@ class RemoteSeat:
         with trio.CancelScope() as scope:
             self._pending = scope
             try:
-                action = await self.person.decide(Observation.from_dict(observation))
+                action = await self.person.decide(Observation.read(observation))
             finally:
                 if self._pending is scope:
                     self._pending = None
@@ -117,7 +117,7 @@ class RemoteSeat:
             return
         if method == "table.event" and self.game is not None and self.game.ended is None:
             # (after the end, the tally is the person's: what the seat did while theirs)
-            event = Event.from_dict(params[1])
+            event = Event.read(params[1])
             if event.kind == "default" and event.seat == self.seat:
                 self.withdraw()  # the server played the default: that prompt is void
             self.game.on_event(event)
