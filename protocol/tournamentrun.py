@@ -18,14 +18,15 @@ import attrs
 import trio
 
 from croupier.engine import PluginManager, Strategy
-from croupier.engine.play import Action, Observation
+from croupier.engine.games import GameStrategy
+from croupier.engine.gametable import GameStrategyPlayer
 from croupier.engine.players import Player, StrategyPlayer
 from croupier.engine.tournament import TournamentConfig
 from croupier.engine.tournament_run import TournamentResult, play_tournament
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import BotSlot, SlotPlayer
-from croupier.protocol.tablerun import Subscriber
+from croupier.protocol.tablerun import Subscriber, game_plugin_bug
 
 log = logging.getLogger("croupier.tournaments")
 
@@ -39,22 +40,24 @@ class _Yielding:
     """A strategy's player that lets the server's other tasks run before each decision (a
     tournament of strategies only would otherwise hold the loop for whole tables)."""
 
-    def __init__(self, inner: Player) -> None:
+    def __init__(self, inner: Player | GameStrategyPlayer) -> None:
         self.inner = inner
 
-    async def decide(self, observation: Observation) -> Action:
+    async def decide(self, observation: Any) -> Any:  # blackjack's Observation or a map
         await trio.sleep(0)
         return await self.inner.decide(observation)
 
 
 @attrs.frozen
 class ServerStrategyEntry:
-    """A built-in strategy entered on the server."""
+    """A built-in strategy entered on the server (blackjack's, or another game's)."""
 
     name: str
-    strategy: Strategy
+    strategy: Strategy | GameStrategy
 
-    def player(self, stack: ExitStack) -> Player:
+    def player(self, stack: ExitStack) -> Any:
+        if isinstance(self.strategy, GameStrategy):
+            return _Yielding(GameStrategyPlayer(self.strategy))
         return _Yielding(StrategyPlayer(self.strategy))
 
 
@@ -83,9 +86,9 @@ class ServerTournament:
         server: Server,
         tournament_id: int,
         config: TournamentConfig,
-        rule_set: str,
+        rule_set: str | None,
         bots: list[str],
-        strategies: dict[str, Strategy],
+        strategies: dict[str, Strategy | GameStrategy],
         join_time: float,
         owner: Ownership,
         join_key: str | None,
@@ -174,8 +177,11 @@ class ServerTournament:
             "tournament": self.id,
             "state": self.state,
             "reason": self.reason,
+            "game": self.config.game,
             "rule_set": self.rule_set,
-            "rules": None if self.config.rules is None else self.config.rules.to_dict(),
+            "rules": dict(self.config.options or {})
+            if self.config.rules is None
+            else self.config.rules.to_dict(),
             "seed": self.config.seed,
             "settings": self.config.to_dict(),
             "entries": entries,
@@ -204,8 +210,11 @@ class ServerTournament:
                         )
                         return
                 reason = await self._play(manager)
-        except Exception:
-            log.exception("tournament %d failed", self.id)
+        except Exception as exc:
+            if self.config.game == "blackjack":
+                log.exception("tournament %d failed", self.id)
+            else:
+                reason = game_plugin_bug(manager, manager.games.get(self.config.game), exc)
         finally:
             self.finish(reason)
 

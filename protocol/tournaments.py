@@ -21,7 +21,8 @@ from typing import Any
 
 import trio
 
-from croupier.engine import Strategy
+from croupier.engine import CroupierError, Strategy
+from croupier.engine.games import Game
 from croupier.engine.rules import rules_from_options
 from croupier.engine.table import resolve_rules
 from croupier.engine.tournament import HANDS, MAX_FAULTS, ROUNDS, TOURNEYS, TournamentConfig
@@ -31,6 +32,7 @@ from croupier.protocol.ownership import Ownership, check_quota
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import check_auto
+from croupier.protocol.tablerun import game_plugin_bug
 from croupier.protocol.tournamentrun import TCP, ServerTournament
 
 log = logging.getLogger("croupier.tournaments")
@@ -59,6 +61,53 @@ def _config(
     return TournamentConfig(rules=rules, seed=seed, **settings)
 
 
+def _game_config(
+    game: Game,
+    rule_set: str | None,
+    options: dict[str, Any],
+    seed: int,
+    settings: dict[str, Any],
+    server: Server,
+) -> TournamentConfig:
+    if rule_set is not None and rule_set not in game.rule_sets:
+        known = ", ".join(game.rule_sets)
+        raise RpcError(
+            Code.UNKNOWN_NAME, f"{game.name} has no rule set {rule_set!r}; known: {known}"
+        )
+    try:
+        chosen = game.rules(rule_set, options)
+        least = game.seat_minimum(chosen)
+    except CroupierError:
+        raise
+    except Exception as exc:
+        raise RpcError(Code.INTERNAL_ERROR, game_plugin_bug(server.manager, game, exc)) from None
+    return TournamentConfig(
+        rules=None,
+        seed=seed,
+        game=game.name,
+        options=chosen,
+        min_chips=least,
+        table_size=min(4, game.max_seats),
+        **settings,
+    )
+
+
+def _strategies(server: Server, game: Game | None, bots: list[str]) -> dict[str, Any]:
+    """The strategies the entries name (blackjack's, or ``game``'s), by name."""
+    strategies: dict[str, Any] = {}
+    for bot in bots:
+        if bot == TCP or bot in strategies:
+            continue
+        if game is not None:
+            strategies[bot] = game.strategy(bot)  # unknown: one line with the known ones
+            continue
+        found: object = server.manager.strategies.get(bot)
+        if not isinstance(found, Strategy):
+            raise RpcError(Code.BAD_INPUT, f"strategy {bot!r} cannot play a tournament")
+        strategies[bot] = found
+    return strategies
+
+
 class TournamentService(Service):
     """Tournaments on the server (see the module docstring)."""
 
@@ -83,8 +132,14 @@ class TournamentService(Service):
                     Param("decision_time", (float,), 2.0, doc="seconds per answer"),
                     Param("max_faults", (int,), MAX_FAULTS, doc="faults per run; 0: never DQ"),
                     Param("join_time", (float,), 60.0, doc="seconds the tcp seats may take"),
-                    Param("rules", (str,), "koth", doc="a rule set name"),
+                    Param(
+                        "rules",
+                        (str, type(None)),
+                        None,
+                        doc="a rule set name; nil: koth, or another game's defaults",
+                    ),
                     Param("options", (dict,), {}, doc="rule options to override"),
+                    Param("game", (str,), "blackjack", doc="the game (see the games method)"),
                     Param("open", (bool,), False, doc="true: any bot may take a tcp seat"),
                 ),
                 self.start,
@@ -152,9 +207,10 @@ class TournamentService(Service):
         decision_time: float,
         max_faults: int,
         join_time: float,
-        rules: str,
+        rules: str | None,
         options: dict[str, Any],
         open: bool,
+        game: str,
     ) -> dict[str, Any]:
         server = conn.server
         if server.stopping:
@@ -167,15 +223,10 @@ class TournamentService(Service):
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {MAX_OPEN} open tournaments")
         if not 1 <= len(bots) <= MAX_ENTRIES:
             raise RpcError(Code.BAD_INPUT, f"a tournament has 1 to {MAX_ENTRIES} bots")
-        strategies: dict[str, Strategy] = {}
-        for bot in bots:
-            if not isinstance(bot, str):
-                raise RpcError(Code.BAD_INPUT, "bots holds strategy names or 'tcp'")
-            if bot != TCP and bot not in strategies:
-                found: object = server.manager.strategies.get(bot)
-                if not isinstance(found, Strategy):
-                    raise RpcError(Code.BAD_INPUT, f"strategy {bot!r} cannot play a tournament")
-                strategies[bot] = found
+        if any(not isinstance(bot, str) for bot in bots):
+            raise RpcError(Code.BAD_INPUT, "bots holds strategy names or 'tcp'")
+        played = None if game == "blackjack" else server.manager.games.get(game)
+        strategies = _strategies(server, played, bots)
         limit = server.limits.decision_timeout
         if not 0 < decision_time <= limit:
             raise RpcError(Code.BAD_INPUT, f"decision_time must be in (0, {limit:g}] seconds")
@@ -194,16 +245,19 @@ class TournamentService(Service):
             "decision_time": decision_time,
             "max_faults": max_faults,
         }
-        config = _config(rules, options, seed, settings, server)
-        # rules-dependent strategies (basic) play the tournament's own rules, solved off
-        # the event loop
-        assert config.rules is not None  # a server tournament is blackjack's
-        strategies = await prepare_strategies(conn, strategies, config.rules)
+        if played is None:
+            config = _config(rules or "koth", options, seed, settings, server)
+            # rules-dependent strategies (basic) play the tournament's own rules, solved off
+            # the event loop
+            assert config.rules is not None
+            strategies = await prepare_strategies(conn, strategies, config.rules)
+        else:
+            config = _game_config(played, rules, options, seed, settings, server)
         found_t = ServerTournament(
             server,
             server.next_game_id(),
             config,
-            rules,
+            rules or ("koth" if played is None else None),
             list(bots),
             strategies,
             join_time,

@@ -23,7 +23,18 @@ from croupier.protocol import RpcError, connect
 def start_params(manager: PluginManager, args: argparse.Namespace) -> dict[str, Any]:
     """``tournament.start``'s parameters from the command line (BOTs checked here first,
     so a typo is the same one-line error as in a local run)."""
-    for bot in args.bots:
+    extra: dict[str, Any] = {}
+    if args.game != "blackjack":
+        from croupier.clients.cli.simgame import find_game, game_overrides
+
+        game = find_game(manager, args.game)
+        options = game_overrides(args, {f.name for f in game.options}, game.name)
+        game.rules(None, options)  # a bad option: the same line as in a local run
+        for bot in args.bots:
+            if bot != "tcp":
+                game.strategy(bot)
+        extra = {"game": game.name, "options": options}
+    for bot in args.bots if not extra else ():
         if bot != "tcp" and bot not in manager.strategies:
             known = ", ".join(manager.strategies.names())
             raise CroupierError(
@@ -42,6 +53,7 @@ def start_params(manager: PluginManager, args: argparse.Namespace) -> dict[str, 
         "decision_time": args.time_limit,
         "max_faults": args.max_faults,
         "join_time": args.join_time,
+        **extra,
     }
 
 

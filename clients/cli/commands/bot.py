@@ -109,8 +109,6 @@ def run(args: argparse.Namespace) -> int:
     if args.tournament is not None:
         if args.table is not None:
             raise CroupierError("--table and --tournament exclude each other")
-        if args.game != "blackjack":
-            raise CroupierError("server tournaments are blackjack's; --game plays at tables")
         return _tournament(bot, host, port, args)
     if args.table is None and args.seat is not None and args.seat > args.seats:
         # checked here: the server would create the table before refusing the seat

@@ -233,6 +233,10 @@ def run(args: argparse.Namespace) -> int:
         return show(result, args.json, replayed=True)
     if not args.bots:
         raise CroupierError("name at least one BOT (an executable or a strategy), or --replay")
+    if args.game != "blackjack" and args.connect is not None:
+        from croupier.clients.cli.remote_tournament import run_remote
+
+        return show(run_remote(manager, args), args.json)
     if args.game != "blackjack":
         config, entries = game_tournament(manager, args)
     else:
@@ -270,7 +274,6 @@ def game_tournament(
 
     game = find_game(manager, args.game)
     for flag, value in (
-        ("--connect", args.connect),
         ("--log", args.log),
         ("--overbet", args.overbet),
     ):
@@ -282,7 +285,7 @@ def game_tournament(
     if unknown:
         raise CroupierError(
             f"a {game.name} tournament seats its strategies ({', '.join(known)}), "
-            f"not {unknown[0]!r}"
+            f"not {unknown[0]!r}" + (" ('tcp' seats need --connect)" if unknown[0] == "tcp" else "")
         )
     names = distinct_names(list(args.bots))
     entries: list[Entry] = [
