@@ -19,6 +19,7 @@ from typing import Any
 import attrs
 
 from croupier.engine import CroupierError
+from croupier.engine.charts import first_legal
 from croupier.plugins.blackjack_solver.cards import ACE, RANKS, hand_total, rank_of
 
 UPCARD_ORDER: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)  # 2..9, T, A
@@ -27,18 +28,6 @@ SOFT_ROWS = tuple(range(12, 22))
 PAIR_ROWS = tuple(range(10))
 LETTERS = ("H", "S", "Dh", "Ds", "P", "Ph", "Rh", "Rs", "Rp")
 ACTIONS = ("hit", "stand", "double", "split", "surrender")
-
-_PLAN = {  # letter -> actions in order of preference
-    "H": ("hit",),
-    "S": ("stand",),
-    "Dh": ("double", "hit"),
-    "Ds": ("double", "stand"),
-    "P": ("split", "hit"),
-    "Ph": ("split", "hit"),
-    "Rh": ("surrender", "hit"),
-    "Rs": ("surrender", "stand"),
-    "Rp": ("surrender", "split", "hit"),
-}
 
 
 def card_rank(card: str | int) -> int:
@@ -92,11 +81,7 @@ class Chart:
         legal = tuple(legal_actions)
         if not legal:
             raise CroupierError("no legal action to choose from")
-        letter = self.letter(cards, upcard, can_split="split" in legal)
-        for action in (*_PLAN[letter], "stand", "hit"):
-            if action in legal:
-                return action
-        return legal[0]
+        return first_legal(self.letter(cards, upcard, can_split="split" in legal), legal)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data: upcards ``2``..``A`` and one list of letters per row."""

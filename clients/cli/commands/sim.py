@@ -26,6 +26,7 @@ from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
 from croupier.clients.cli.simgame import add_game_arguments, run_game
 from croupier.clients.cli.simprogress import sim_progress
 from croupier.engine import CroupierError
+from croupier.engine.charts import chart_strategy
 from croupier.engine.chunks import chunk_count
 from croupier.engine.executor import default_workers
 from croupier.engine.simulate import NotCompiled, compiled_job, simulate, simulate_compiled
@@ -51,7 +52,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--strategy",
         default=None,
         metavar="NAME",
-        help="strategy (default: lim17; with --game, the game's first)",
+        help="strategy (default: lim17; with --game, the game's first), or a chart file "
+        "FILE.csv (croupier solve blackjack --csv writes one)",
     )
     parser.add_argument(
         "--hands",
@@ -121,7 +123,10 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(manager, args)
     base = manager.rule_sets.get(args.rules).rules.to_dict()
     changed = {k: v for k, v in rules.to_dict().items() if base.get(k) != v}
-    strategy = manager.strategy(args.strategy, rules)
+    if args.strategy.lower().endswith(".csv"):
+        strategy = chart_strategy(args.strategy)
+    else:
+        strategy = manager.strategy(args.strategy, rules)
     if not 1 <= args.seats <= 7:
         raise CroupierError(f"a table has 1 to 7 seats, not {args.seats}")
     if args.cluster and args.engine == "python":

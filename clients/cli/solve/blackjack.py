@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import csv
+import io
+import sys
 from typing import Any
 
 from rich.table import Table
@@ -16,6 +19,7 @@ from croupier.clients.cli.common import (
     working,
 )
 from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
+from croupier.engine import CroupierError
 
 STYLES = {
     "H": "bold red",
@@ -60,6 +64,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="the chart the total-dependent edge plays: built for this shoe (default), or "
         "the infinite-deck chart played in it, as many published tables",
     )
+    parser.add_argument(
+        "--csv",
+        action="store_true",
+        help="print the chart as CSV, the file 'croupier sim --strategy FILE.csv' plays",
+    )
     add_json_argument(parser)
     parser.set_defaults(func=run)
 
@@ -72,7 +81,13 @@ def run(args: argparse.Namespace) -> int:
         "objective": args.objective,
         "td_chart": args.td_chart,
     }
-    if args.chart:
+    if args.csv and (args.json or args.dealer_table or args.hand or args.upcard):
+        raise CroupierError("--csv prints the chart alone: no --json, --dealer or --hand")
+    if args.csv and args.objective != "ev":
+        raise CroupierError(
+            "--csv prints the EV chart; the win-probability chart is not a strategy file"
+        )
+    if args.chart or args.csv:
         problem["chart"] = True
     if args.dealer_table:
         problem["dealer"] = True
@@ -80,11 +95,24 @@ def run(args: argparse.Namespace) -> int:
         problem["hand"], problem["upcard"] = args.hand, args.upcard
     with working("solving blackjack"):
         solution = manager.solvers.get("blackjack").solve(problem)
-    if args.json:
+    if args.csv:
+        sys.stdout.write(chart_csv(solution["chart"]))
+    elif args.json:
         print_json(solution)
     else:
         show(solution)
     return 0
+
+
+def chart_csv(chart: dict[str, Any]) -> str:
+    """The solver's chart as the CSV that :mod:`croupier.engine.charts` reads."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["hand", *chart["upcards"]])
+    for section, name in (("hard", "hard"), ("soft", "soft"), ("pairs", "pair")):
+        for key, letters in chart[section].items():
+            writer.writerow([f"{name} {key.split(',')[0]}", *letters])
+    return out.getvalue()
 
 
 def _pct(x: float) -> str:
