@@ -13,7 +13,8 @@ each seat's player for its decisions, under the same rules as a blackjack table:
 
 A player is anything with ``async def decide(observation) -> action`` (plain mappings);
 the observation is the game's, plus ``legal`` (the action kinds) and ``refused``.
-Listeners get every public event (a plain mapping) as it happens.
+Listeners get every public event (a plain mapping) as it happens, the table's ``action``
+event for each action it applies included (see :mod:`~croupier.engine.gamelog`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any, Protocol, cast
 
 from croupier.engine.decisions import DecisionClock
 from croupier.engine.errors import CroupierError, kind_of, one_line
+from croupier.engine.gamelog import GameTally, action_event
 from croupier.engine.games import Game, GameStrategy, Plain, Turn
 from croupier.engine.ledger import Ledger
 from croupier.engine.table import ATTEMPTS, DECISION_TIME
@@ -75,12 +77,9 @@ class GameTable:
         self.attempts = attempts
         self.listeners = list(listeners)
         self.clock = DecisionClock(decision_time, stalls)
+        self.tally = GameTally.of(len(self.players))
+        """Rounds each seat played, its faults, and the actions applied, from the events."""
         self.core = game.new_core(self.options, seed, list(chips), self._emit)
-        self.hands = [0] * len(self.players)
-        """Rounds each seat was asked to decide in (a tournament's hands)."""
-        self.faults = [0] * len(self.players)
-        """Defaults each seat was given (a silent, faulty or refused player)."""
-        self.decisions = 0
 
     @property
     def ledger(self) -> Ledger:
@@ -94,23 +93,21 @@ class GameTable:
         self.clock.limit_decisions(seconds)
 
     def _emit(self, event: dict[str, Any]) -> None:
+        self.tally.add(event)
         for listener in self.listeners:
             listener(event)
 
     async def play_round(self) -> bool:
         """Play one round; False when no seat could play (nothing happened)."""
         flow = self.core.play_round()
-        asked: set[int] = set()
         try:
             turn = next(flow)
             while True:
-                asked.add(turn.seat)
-                turn = flow.send(await self._ask(turn))
+                action = await self._ask(turn)
+                self._emit(action_event(turn, action, self.core.round))
+                turn = flow.send(action)
         except StopIteration as stop:
             return bool(stop.value)
-        finally:
-            for seat in asked:
-                self.hands[seat - 1] += 1
 
     async def play(self, rounds: int) -> int:
         """Play up to ``rounds`` rounds (fewer when no seat can play); returns how many."""
@@ -124,7 +121,6 @@ class GameTable:
         refused: str | None = None
         for _ in range(self.attempts):
             observation = {**turn.observation, "legal": list(turn.legal), "refused": refused}
-            self.decisions += 1
             how, answer = await self.clock.answer(partial(player.decide, observation))
             if how == "error":
                 exc = cast(Exception, answer)
@@ -156,6 +152,5 @@ class GameTable:
         )
 
     def _default(self, turn: Turn, reason: str) -> Plain:
-        self.faults[turn.seat - 1] += 1
         self._seat_event("default", turn, reason)
         return dict(turn.default)

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from croupier.engine.errors import CroupierError, one_line
+from croupier.engine.gamelog import LOG_NAME, LOG_VERSION, action_event, replay_game
 from croupier.engine.games import Game, Plain, Turn
 from croupier.engine.manager import FAMILIES, PluginManager
 from croupier.engine.players import Strategy
@@ -136,6 +137,16 @@ def _check_game(manager: PluginManager, game: Game) -> list[str]:
             return problems
         if _play(game, options, seed, problems) != first:
             problems.append(f"seed {seed}: the same seed and answers gave other events or chips")
+            return problems
+        header = {"log": LOG_NAME, "version": LOG_VERSION, "game": game.name}
+        header |= {"options": options, "seed": seed, "chips": first[2]}
+        lines = [json.dumps(header), *(json.dumps(e) for e in first[0])]
+        try:
+            replay_game(manager, lines)
+        except CroupierError as exc:
+            problems.append(f"seed {seed}: its table log does not replay: {exc}")
+        except Exception as exc:
+            problems.append(f"seed {seed}: replaying its table log raised {one_line(exc)}")
     return problems
 
 
@@ -145,16 +156,17 @@ def _play(game: Game, options: Plain, seed: int, problems: list[str]) -> list[An
     the balances they leave."""
     events: list[dict[str, Any]] = []
     seats = min(game.max_seats, 3)
-    core = game.new_core(
-        options, seed, [options.get("starting_chips", 1000)] * seats, events.append
-    )
+    chips = [options.get("starting_chips", 1000)] * seats
+    core = game.new_core(options, seed, chips, events.append)
     choose = random.Random(seed)
     for _ in range(ROUNDS):
         flow = core.play_round()
         try:
             turn = next(flow)
             while True:
-                turn = flow.send(_answer(game, core, turn, choose, problems))
+                action = _answer(game, core, turn, choose, problems)
+                events.append(action_event(turn, action, core.round))  # as a table logs it
+                turn = flow.send(action)
                 if problems:
                     return [events]
         except StopIteration:
@@ -166,7 +178,7 @@ def _play(game: Game, options: Plain, seed: int, problems: list[str]) -> list[An
         if not _plain(event) or not all(k in event for k in ("kind", "round", "text")):
             problems.append(f"an event is not a plain map with kind, round and text: {event!r:.80}")
             break
-    return [events, core.ledger.balances]
+    return [events, core.ledger.balances, chips]
 
 
 def _answer(game: Game, core: Any, turn: Turn, choose: random.Random, problems: list[str]) -> Plain:

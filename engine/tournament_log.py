@@ -21,6 +21,8 @@ from typing import Any
 import attrs
 
 from croupier.engine.errors import CroupierError
+from croupier.engine.gamelog import GameTally, read_game_log, replay_game
+from croupier.engine.ledger import seat_account
 from croupier.engine.manager import PluginManager
 from croupier.engine.rules import rules_from_log
 from croupier.engine.standings import Standing
@@ -181,6 +183,8 @@ def replay_tournament(manager: PluginManager, lines: Iterable[str]) -> Tournamen
 def _replay_table(
     manager: PluginManager, config: TournamentConfig, job: TableJob, lines: list[str]
 ) -> TableResult:
+    if config.game != "blackjack":
+        return _replay_game_table(manager, config, job, lines)
     try:
         core = replay(manager, lines)
         header, events = read_log(lines)
@@ -195,6 +199,33 @@ def _replay_table(
     for event in events:
         tally.add(event)
     chips = tuple(core.ledger.balances[seat.account] for seat in core.seats)
+    return TableResult(
+        job,
+        chips,
+        tuple(tally.hands),
+        tuple(tally.faults),
+        tally.decisions,
+        core.ledger.conserved(),
+    )
+
+
+def _replay_game_table(
+    manager: PluginManager, config: TournamentConfig, job: TableJob, lines: list[str]
+) -> TableResult:
+    try:
+        core = replay_game(manager, lines)
+        header, events = read_game_log(lines)
+    except CroupierError as exc:
+        where = f"tourney {job.tourney} round {job.round} table {job.table}"
+        raise CroupierError(f"{where}: {exc}") from None
+    if int(header["seed"]) != job.seed or tuple(header["chips"]) != job.chips:
+        raise CroupierError(f"the log's table {job.to_dict()} has another seed or chips")
+    if header.get("game") != config.game or header.get("options") != config.options:
+        raise CroupierError(f"the log's table {job.to_dict()} has another game or options")
+    tally = GameTally.of(len(job.bots))
+    for event in events:
+        tally.add(event)
+    chips = tuple(core.ledger.balances[seat_account(i + 1)] for i in range(len(job.bots)))
     return TableResult(
         job,
         chips,

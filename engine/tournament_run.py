@@ -27,6 +27,7 @@ import trio
 
 from croupier.engine.executable import BOT_PATH, ExecutablePlayer, bot_environment
 from croupier.engine.executor import Executor
+from croupier.engine.gamelog import game_log_header
 from croupier.engine.games import GameStrategy
 from croupier.engine.gametable import GameStrategyPlayer, GameTable
 from croupier.engine.ledger import seat_account
@@ -104,7 +105,7 @@ async def play_table(
 ) -> TableResult:
     """Play one table's hands; its result (and its log lines when ``log``)."""
     if config.game != "blackjack":
-        return await _play_game_table(manager, config, job, players)
+        return await _play_game_table(manager, config, job, players, log)
     assert config.rules is not None
     tally = SeatTally.of(len(job.bots))
     lines: list[dict[str, Any]] = []
@@ -139,10 +140,15 @@ async def play_table(
 
 
 async def _play_game_table(
-    manager: PluginManager, config: TournamentConfig, job: TableJob, players: Sequence[Any]
+    manager: PluginManager,
+    config: TournamentConfig,
+    job: TableJob,
+    players: Sequence[Any],
+    log: bool,
 ) -> TableResult:
     """A table of another game: the same result, counted by the game's table."""
     assert config.options is not None
+    lines: list[dict[str, Any]] = []
     table = GameTable(
         manager.games.get(config.game),
         config.options,
@@ -151,17 +157,20 @@ async def _play_game_table(
         chips=job.chips,
         decision_time=config.decision_time,
         attempts=ATTEMPTS,
+        listeners=[lines.append] if log else [],
     )
+    header = [game_log_header(table)] if log else []
     await table.play(config.hands)
     chips = tuple(table.ledger.balances[seat_account(i + 1)] for i in range(len(players)))
+    tally = table.tally
     return TableResult(
         job,
         chips,
-        tuple(table.hands),
-        tuple(table.faults),
-        table.decisions,
+        tuple(tally.hands),
+        tuple(tally.faults),
+        tally.decisions,
         table.ledger.conserved(),
-        (),
+        tuple(header + lines),
     )
 
 

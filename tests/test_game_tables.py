@@ -149,6 +149,23 @@ async def test_a_bot_plays_three_card_poker_both_decisions(served):
     assert sum(final["chips"]) + final["house"] == 2000
 
 
+def test_a_game_tournaments_log_replays_and_an_edit_is_caught(cli, tmp_path):
+    log = tmp_path / "bac.jsonl"
+    argv = ("tournament", "--game", "baccarat", "banker", "tie", "player", "player")
+    status, out, err = cli(
+        *argv, "--tourneys", "3", "--rounds", "4", "--seed", "6", "--log", str(log)
+    )
+    assert status == 0, err
+    status, again, err = cli("tournament", "--replay", str(log))
+    assert status == 0 and again.replace("replayed", "played") == out, err
+    lines = log.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if '"kind": "action"' in line and "tie" in line)
+    lines[at] = lines[at].replace('"tie": 20', '"tie": 40')
+    log.write_text("\n".join(lines) + "\n")
+    status, _, err = cli("tournament", "--replay", str(log))
+    assert status == 1 and "replay differs at event" in err and err.count("\n") == 1
+
+
 def test_local_tournaments_of_other_games(cli):
     import json
 
@@ -175,7 +192,6 @@ def test_local_tournaments_of_other_games(cli):
             ("lim17",),
             "a baccarat tournament seats its strategies (player, banker, tie), not 'lim17'",
         ),
-        (("banker", "--log", "x.jsonl"), "--log applies to blackjack tournaments only"),
         (("banker", "--set", "decks=0"), "a baccarat shoe holds 1 to 16 decks, not 0"),
     ]:
         status, _, err = cli("tournament", "--game", "baccarat", *extra)

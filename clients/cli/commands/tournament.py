@@ -273,10 +273,7 @@ def game_tournament(
     from croupier.clients.cli.simgame import find_game, game_overrides
 
     game = find_game(manager, args.game)
-    for flag, value in (
-        ("--log", args.log),
-        ("--overbet", args.overbet),
-    ):
+    for flag, value in (("--overbet", args.overbet),):
         if value is not None:
             raise CroupierError(f"{flag} applies to blackjack tournaments only, not --game")
     options = game.rules(None, game_overrides(args, {f.name for f in game.options}, game.name))

@@ -1,0 +1,176 @@
+"""A game table's history as JSON lines, its replay, and the tally of its seats.
+
+The first line is a header (``{"log": "croupier-game-table", "version": 1, "game": ...,
+"options": {...}, "seed": ..., "chips": [...]}``), then every public event of the table,
+one per line. The table says which action it applied for each turn in an ``action``
+event (``{"kind": "action", "round", "seat", "action": {...}}``, the answer after checks,
+time limits and defaults), so replaying those actions from the seed reproduces every event
+of the game and therefore the ledger. ``refused`` and ``default`` events record how the
+original players behaved; a replay does not repeat them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import IO, TYPE_CHECKING, Any
+
+import attrs
+
+from croupier.engine.errors import CroupierError
+from croupier.engine.games import GameCore, Plain, Turn
+
+if TYPE_CHECKING:
+    from croupier.engine.gametable import GameTable
+    from croupier.engine.manager import PluginManager
+
+LOG_NAME = "croupier-game-table"
+LOG_VERSION = 1
+DRIVER_EVENTS = ("refused", "default")
+"""Events about a player's behaviour rather than the game; a replay does not repeat them."""
+
+
+def action_event(turn: Turn, action: Plain, round_: int) -> dict[str, Any]:
+    """The event that records the action applied for ``turn``."""
+    fields = " ".join(f"{k} {v}" for k, v in action.items() if k != "kind")
+    said = f"{action.get('kind')} {fields}".strip()
+    return {
+        "kind": "action",
+        "round": round_,
+        "seat": turn.seat,
+        "action": dict(action),
+        "text": f"Seat {turn.seat}: {said}.",
+    }
+
+
+@attrs.define
+class GameTally:
+    """Rounds played (a round in which the seat was asked), faults (defaults given) and
+    decisions (actions applied) per seat, counted from a table's events: as they happen,
+    or from a log when it is replayed."""
+
+    hands: list[int]
+    faults: list[int]
+    decisions: int = 0
+    _rounds: set[tuple[int, int]] = attrs.field(factory=set)
+
+    @classmethod
+    def of(cls, seats: int) -> GameTally:
+        return cls([0] * seats, [0] * seats)
+
+    def add(self, event: Mapping[str, Any]) -> None:
+        seat = event.get("seat")
+        if not isinstance(seat, int) or not 1 <= seat <= len(self.hands):
+            return
+        if event.get("kind") == "default":
+            self.faults[seat - 1] += 1
+        elif event.get("kind") == "action":
+            self.decisions += 1
+            key = (seat, event.get("round", 0))
+            if key not in self._rounds:
+                self._rounds.add(key)
+                self.hands[seat - 1] += 1
+
+
+def game_log_header(table: GameTable) -> dict[str, Any]:
+    return {
+        "log": LOG_NAME,
+        "version": LOG_VERSION,
+        "game": table.game.name,
+        "options": table.options,
+        "seed": table.seed,
+        "chips": table.starting_chips,
+    }
+
+
+class GameEventLog:
+    """A table listener writing the header, then every event, as JSON lines to ``out``."""
+
+    def __init__(self, table: GameTable, out: IO[str]) -> None:
+        self.out = out
+        out.write(json.dumps(game_log_header(table)) + "\n")
+        table.listeners.append(self)
+
+    def __call__(self, event: Mapping[str, Any]) -> None:
+        self.out.write(json.dumps(event) + "\n")
+
+
+def read_game_log(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and events of a game table's log (one-line errors for anything
+    malformed)."""
+    header: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CroupierError(f"line {number} of the log is not JSON: {exc.msg}") from None
+        if header is None:
+            if not isinstance(data, dict) or data.get("log") != LOG_NAME:
+                raise CroupierError("not a croupier game table log (no header line)")
+            if data.get("version") != LOG_VERSION:
+                raise CroupierError(f"unsupported game table log version {data.get('version')!r}")
+            header = data
+            continue
+        if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+            raise CroupierError(f"line {number} of the log is not an event (a map with a kind)")
+        events.append(data)
+    if header is None:
+        raise CroupierError("the table log is empty")
+    return header, events
+
+
+def replay_game(manager: PluginManager, lines: Iterable[str]) -> GameCore:
+    """Replay a game table's log from its seed and its actions; the replayed core (its
+    ``ledger`` is the point). Raises :class:`CroupierError` naming the first event that
+    differs, so a log that was edited or comes from other options is caught."""
+    header, events = read_game_log(lines)
+    try:
+        game = manager.games.get(str(header["game"]))
+        options = game.rules(None, dict(header["options"]))
+        seed = int(header["seed"])
+        chips = [int(c) for c in header["chips"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CroupierError(f"bad game table log header: {exc}") from None
+    answers: list[list[Plain]] = [[] for _ in chips]
+    for event in events:
+        if event["kind"] == "action":
+            seat, action = event.get("seat"), event.get("action")
+            if not isinstance(seat, int) or not 1 <= seat <= len(chips):
+                raise CroupierError(f"the log names seat {seat!r}, which does not exist")
+            if not isinstance(action, dict):
+                raise CroupierError(f"the log's action for seat {seat} is not a map")
+            answers[seat - 1].append(action)
+    replayed: list[dict[str, Any]] = []
+    core = game.new_core(options, seed, chips, replayed.append)
+    expected = [e for e in events if e["kind"] not in DRIVER_EVENTS]
+    while len(replayed) < len(expected) and _replay_round(core, answers, replayed):
+        pass
+    replayed = json.loads(json.dumps(replayed))  # as the log holds them (lists, not tuples)
+    for i, (a, b) in enumerate(zip(expected, replayed, strict=False)):
+        if a != b:
+            raise CroupierError(f"replay differs at event {i + 1}: log {a}, replay {b}")
+    if len(expected) != len(replayed):
+        raise CroupierError(f"the replay has {len(replayed)} events, the log {len(expected)}")
+    return core
+
+
+def _replay_round(core: GameCore, answers: list[list[Plain]], out: list[dict[str, Any]]) -> bool:
+    flow = core.play_round()
+    try:
+        turn = next(flow)
+        while True:
+            queue = answers[turn.seat - 1]
+            if not queue:
+                raise CroupierError(f"the log has no answer for seat {turn.seat}")
+            action = queue.pop(0)
+            if action != dict(turn.default):
+                reason = core.check(turn, action)
+                if reason is not None:
+                    raise CroupierError(f"the log's answer for seat {turn.seat}: {reason}")
+            out.append(action_event(turn, action, core.round))
+            turn = flow.send(action)
+    except StopIteration as stop:
+        return bool(stop.value)
