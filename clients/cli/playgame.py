@@ -189,10 +189,10 @@ def _remote(
         ending = f"Table {end.table} has finished: {end.info.get('reason') or 'finished'}."
     else:
         ending = ENDINGS[end.ended]
-        if end.ended == "quit":
+        if end.ended in ("quit", "interrupted"):
             ending += (
                 f" Table {end.table} plays your open decision's default to end round "
                 f"{person.round}"
                 + ("." if end.settled else "; it had not finished that round yet.")
             )
-    return _finish(ending, end.tally, False)
+    return _finish(ending, end.tally, end.ended == "interrupted")

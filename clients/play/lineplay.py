@@ -307,11 +307,16 @@ async def play_remote(
 
     bot.on_seated = seated
     finals: list[dict[str, Any]] = []
-    async with trio.open_nursery() as nursery:
-        person.quit_scope = nursery.cancel_scope
-        nursery.start_soon(person.read_lines)
-        finals.append(await play(bot, host, port, table=table, create=create))
-        nursery.cancel_scope.cancel()  # the reader
+    try:
+        async with trio.open_nursery() as nursery:
+            person.quit_scope = nursery.cancel_scope
+            nursery.start_soon(person.read_lines)
+            finals.append(await play(bot, host, port, table=table, create=create))
+            nursery.cancel_scope.cancel()  # the reader
+    except BaseException as exc:
+        if not interrupted(exc) or not bot.table:
+            raise
+        person.ended = "interrupted"  # Ctrl-C: the SDK has left the seat; tell the tally
     settled = True
     if finals:
         final = finals[0]
