@@ -109,3 +109,31 @@ def test_a_decision_shows_the_fields_the_refusal_and_the_legal_actions():
     helped = "\n".join(help_lines(THREE_CARD_POKER.observation, THREE_CARD_POKER.actions, ["bet"]))
     assert "ante N: the ante" in helped and "e.g. bet ante 10; bet ante=10 pair_plus=10" in helped
     assert "cards: your three cards (play phase)" in helped
+
+
+def test_ambiguous_prefixes_of_fields_and_choices():
+    spec = (
+        ActionSpec(
+            "bet",
+            "",
+            (
+                Field("pick", "str", "", ("high", "hold")),
+                Field("plus", "int", ""),
+                Field("amount", "int", ""),
+            ),
+        ),
+    )
+    with pytest.raises(BadLine, match="'p' could be the field pick or plus; type more of it"):
+        parse_action("bet p=3", spec, ["bet"])
+    with pytest.raises(BadLine, match="'h' could be high or hold; type more of it"):
+        parse_action("bet h 5", spec, ["bet"])
+    with pytest.raises(BadLine, match="'h' could be high or hold"):
+        parse_action("bet pick=h", spec, ["bet"])
+    assert parse_action("bet ho 5 a 2", spec, ["bet"]) == {
+        "kind": "bet",
+        "pick": "hold",
+        "plus": 5,  # a bare value: the first free field that takes it
+        "amount": 2,
+    }
+    with pytest.raises(BadLine, match="plus is given twice"):
+        parse_action("bet 5 plus 2", spec, ["bet"])

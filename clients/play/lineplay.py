@@ -242,7 +242,6 @@ class PersonBot(GameBot):
         self.person = person
         self.minimum = 1
         """The chips the seat needs for a round, from the table's options once seated."""
-
         self.on_seated: Callable[[dict[str, Any]], None] | None = None
         """Called once, with ``table``, ``seat`` and ``info``, when the seat is taken (before
         the table's first events reach :meth:`on_event`)."""

@@ -128,7 +128,7 @@ def _unique(word: str, names: Sequence[str], what: str) -> str | None:
         return word
     found = [n for n in names if n.startswith(word)]
     if len(found) > 1:
-        raise BadLine(f"{word!r} could be the {what} {' or '.join(found)}; type more of it")
+        raise BadLine(f"{word!r} could be {what}{' or '.join(found)}; type more of it")
     return found[0] if found else None
 
 
@@ -145,7 +145,7 @@ def number(word: str) -> Any:
 def convert(field: Field, word: str) -> Any:
     """``word`` as ``field``'s value, checked against its type and choices."""
     if field.choices:
-        chosen = _unique(word.lower(), field.choices, f"{field.name}")
+        chosen = _unique(word.lower(), field.choices, "")
         if chosen is None:
             raise BadLine(f"{field.name} is {' or '.join(field.choices)}, not {word!r}")
         return chosen
@@ -171,9 +171,9 @@ def parse_action(line: str, actions: Sequence[ActionSpec], legal: Sequence[str])
         raise BadLine(f"type an action: {' or '.join(legal)} ({COMMANDS})")
     first = words[0].lower()
     kinds = [spec.kind for spec in actions]
-    kind = _unique(first, list(legal), "action")
+    kind = _unique(first, list(legal), "the action ")
     if kind is None:
-        other = _unique(first, [k for k in kinds if k not in legal], "action")
+        other = _unique(first, [k for k in kinds if k not in legal], "the action ")
         if other is not None:
             raise BadLine(f"{other} is not possible now; you may {' or '.join(legal)}")
         raise BadLine(f"{words[0]!r} is not an action; you may {' or '.join(legal)} (or help)")
@@ -191,7 +191,7 @@ def parse_action(line: str, actions: Sequence[ActionSpec], legal: Sequence[str])
         i += 1
         name, eq, raw = word.partition("=")
         if eq:
-            chosen = _unique(name.lower(), names, "field")
+            chosen = _unique(name.lower(), names, "the field ")
             if chosen is None:
                 raise BadLine(f"{kind} has no field {name!r}; its fields: {', '.join(names)}")
             _give(given, by_name[chosen], raw)
@@ -227,7 +227,7 @@ def _field_word(
             return field, low
     if number(word) != word:
         return None  # a number is a value, never a prefix
-    named = _unique(low, [f.name for f in spec.fields], "field")
+    named = _unique(low, [f.name for f in spec.fields], "the field ")
     if named is not None:
         return next(f for f in spec.fields if f.name == named), None
     open_choices = [(f, c) for f in spec.fields if f.name not in given for c in f.choices]
