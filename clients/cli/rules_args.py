@@ -21,11 +21,13 @@ def decks_type(text: str) -> int | str:
         raise argparse.ArgumentTypeError(f"decks is a number or 'inf', not {text!r}") from None
 
 
-def add_rules_arguments(parser: argparse.ArgumentParser, default: str | None = "vegas-s17") -> None:
+def add_rules_arguments(
+    parser: argparse.ArgumentParser, default: str | None = "vegas-s17", blackjack: str = "vegas-s17"
+) -> None:
     """Add ``--rules`` and one option per overridable rule to ``parser`` (``default`` None:
-    the command resolves it, per game)."""
+    the command resolves it, per game: ``blackjack`` for blackjack)."""
     group = parser.add_argument_group("rules (a rule set, then overrides)")
-    shown = default or "vegas-s17; with --game, the game's standard rules"
+    shown = default or f"{blackjack}; with --game, the game's standard rules"
     group.add_argument(
         "--rules", default=default, metavar="NAME", help=f"rule set (default: {shown})"
     )

@@ -186,6 +186,10 @@ async def play_remote(
         on_notification=me.notified,
     ) as client:
         info, seat = await me.find_table(client)
+        if info.get("game", "blackjack") != "blackjack":
+            raise CroupierError(
+                f"table {info['table']} plays {info['game']}: croupier play --game {info['game']}"
+            )
         me.table, me.seat = int(info["table"]), seat
         rules = rules_from_options(BlackjackRules(), dict(info["rules"]))
         hint = make_hint(rules)

@@ -132,11 +132,12 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         free = sum(s["kind"] == "free" for s in info["seats"])
+        game = "" if args.game == "blackjack" else f" --game {args.game}"
         if info["state"] == "waiting" and free:
             print(
                 f"croupier: table {joined['table']} waits for {free} more bot"
-                f"{'s' * (free > 1)}: croupier bot NAME --connect {host}:{port} --table "
-                f"{joined['table']} (or croupier play --connect {host}:{port} --table "
+                f"{'s' * (free > 1)}: croupier bot NAME{game} --connect {host}:{port} --table "
+                f"{joined['table']} (or croupier play{game} --connect {host}:{port} --table "
                 f"{joined['table']})",
                 file=sys.stderr,
             )

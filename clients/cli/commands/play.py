@@ -1,5 +1,6 @@
 """``croupier play``: full-screen blackjack in the terminal, at a table of the local engine
-or (``--connect``) at a table on a croupier server."""
+or (``--connect``) at a table on a croupier server; ``--game NAME`` plays any other
+installed game line by line (:mod:`croupier.clients.cli.playgame`)."""
 
 from __future__ import annotations
 
@@ -21,26 +22,32 @@ from croupier.clients.cli.rules_args import (
     overrides_from_args,
     rules_from_args,
 )
+from croupier.clients.cli.simgame import add_game_arguments
 from croupier.clients.play.view import PERSON_TIME
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     parser = sub.add_parser(
         "play",
-        help="play blackjack in the terminal",
+        help="play blackjack (or, with --game, any game) in the terminal",
         description=(
             "Full-screen blackjack at a table of the local engine: single keys (H hit, "
             "S stand, D double, P split, R surrender, Q quit; only the legal ones are "
             "offered), a running tally shown when you quit. '--rules classic' is the "
             "classic console game: a fresh pack each hand, the dealer draws to your total, "
-            "21 wins at once, ties go to the dealer."
+            "21 wins at once, ties go to the dealer. With --game NAME, any installed game "
+            "line by line: each event as it happens, and at your turn what you see and the "
+            "legal actions; type one such as 'bet banker 20', 'bet banker=20 tie=5' or "
+            "'fold' (a unique prefix works), 'help' for the actions, 'q' to quit."
         ),
     )
-    add_rules_arguments(parser, default="classic")
+    add_rules_arguments(parser, default=None, blackjack="classic")
+    add_game_arguments(parser)
     parser.add_argument(
         "--ascii",
         action="store_true",
-        help="draw cards with ASCII only (default: Unicode when the locale is UTF-8)",
+        help="draw cards with ASCII only (default: Unicode when the locale is UTF-8; "
+        "blackjack only)",
     )
     add_seed_argument(parser)
     parser.add_argument(
@@ -62,7 +69,16 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         default=1,
         metavar="N",
         help="with --connect: a new table of N seats, yours the first; the others wait "
-        "for bots (croupier bot NAME --connect HOST:PORT --table T) (default 1)",
+        "for bots (croupier bot NAME --connect HOST:PORT --table T) (default 1); with "
+        "--game, locally too: seats 2 to N play the game's strategies (--fill)",
+    )
+    parser.add_argument(
+        "--fill",
+        nargs="+",
+        default=[],
+        metavar="STRATEGY",
+        help="with --game: the strategies of seats 2, 3, ... (default: the game's first; "
+        "with --connect, '-' leaves a seat for a bot)",
     )
     parser.add_argument(
         "--decision-time",
@@ -98,6 +114,14 @@ def run(args: argparse.Namespace) -> int:
     from croupier.engine import CroupierError
 
     manager = get_manager()
+    if args.game != "blackjack":
+        from croupier.clients.cli.playgame import run_lines
+
+        return run_lines(manager, args)
+    for given, flag in ((args.options, "--set"), (args.fill, "--fill")):
+        if given:
+            raise CroupierError(f"{flag} applies to --game; blackjack's play has a flag per rule")
+    args.rules = args.rules or "classic"
     rules = rules_from_args(manager, args)
     if rules.starting_chips < rules.min_bet:
         raise CroupierError(

@@ -1,0 +1,137 @@
+"""``croupier play --game NAME --connect HOST:PORT [--table T]`` end to end: the CLI, its
+input a string, at tables of a server in a thread; the server's table checked afterwards
+(chips conserved, the tally its own)."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import pytest
+import trio
+
+from croupier.protocol import connect
+from tests.test_play_lines_cli import tally
+
+AT = re.compile(r"at table (\d+) on 127\.0\.0\.1:\d+")
+
+
+@pytest.fixture
+def play(cli, monkeypatch):
+    def run(text: str, *argv: str) -> tuple[int, str, str]:
+        monkeypatch.setattr("sys.stdin", io.StringIO(text))
+        return cli("play", *argv)
+
+    return run
+
+
+async def _call(port: int, method: str, *params: Any, **named: Any) -> Any:
+    async with connect("127.0.0.1", port, name="test") as client:
+        if named:
+            return await client.call_named(method, named)
+        return await client.call(method, *params)
+
+
+def call(port: int, method: str, *params: Any, **named: Any) -> Any:
+    return trio.run(lambda: _call(port, method, *params, **named))
+
+
+def table_of(out: str) -> int:
+    found = AT.search(out)
+    assert found, out
+    return int(found.group(1))
+
+
+def test_baccarat_at_a_new_server_table_with_a_strategy(play, threaded_server):
+    where = f"127.0.0.1:{threaded_server}"
+    lines = ["bet banker 20", "pass", "bet tie 5", "bet player=40 tie=20", "q"]
+    status, out, err = play(
+        "\n".join(lines) + "\n",
+        "--game", "baccarat", "--connect", where, "--seats", "2", "--fill", "tie", "--seed", "7",
+    )  # fmt: skip
+    assert status == 0, err
+    assert "Traceback" not in out + err
+    table = table_of(out)
+    assert f"baccarat (standard rules, seed 7) at table {table} on {where}: seat 1 you; " in out
+    assert "seat 2 tie." in out and "per decision" not in out  # no time limit
+    assert "Seat 1 bets 20 on banker." in out and "Seat 1 sits this coup out." in out
+    assert "refused: a stake is from 20 to 2000 chips, not 5 on tie" in out
+    assert "Seat 1 bets 40 on player, 20 on tie." in out
+    assert f"You leave the table. Table {table} plays your open decision's default to end " in out
+    assert "round 4." in out  # and the tally waited for that round
+    info = call(threaded_server, "table.info", table)
+    assert sum(info["chips"]) + info["house"] == 2 * 2000
+    assert info["seats"][1] == {"seat": 2, "kind": "strategy", "player": "tie"}
+    rounds, chips, net = tally(out)
+    assert rounds == info["played"] == 4
+    assert chips == info["chips"][0] and net == chips - 2000
+
+
+def test_the_game_ends_when_the_person_cannot_pay(play, threaded_server):
+    where = f"127.0.0.1:{threaded_server}"
+    status, out, err = play(
+        "bet 10\nfold\n", "--game", "three-card-poker", "--connect", where, "--chips", "20"
+    )
+    assert status == 0, err
+    assert "croupier: seed " in err  # drawn by the server, reported
+    table = table_of(out)
+    assert "Seat 1 folds." in out and "and 10 chips." in out
+    assert "You are out of chips: the game is over." in out  # seen in the result event
+    assert tally(out) == (1, 10, -10)
+    info = call(threaded_server, "table.info", table)
+    assert info["played"] == 1 and info["chips"] == [10] and info["house"] == 10
+
+
+def test_a_free_seat_of_table_t(play, threaded_server):
+    made = call(
+        threaded_server,
+        "table.create",
+        game="three-card-poker",
+        seats=2,
+        fill=["optimal"],
+        rounds=3,
+        decision_time=10,
+    )
+    table = made["table"]
+    where = f"127.0.0.1:{threaded_server}"
+    lines = ["bet ante 10 pair_plus 10", "play", "pass", "bet 20", "fold"]
+    status, out, err = play(
+        "\n".join(lines) + "\n",
+        "--game", "three-card-poker", "--connect", where, "--table", str(table),
+    )  # fmt: skip
+    assert status == 0, err
+    assert f"at table {table} on {where}: seat 1 optimal; seat 2 you." in out
+    assert "10 s per decision: then the table plays for you." in out
+    assert "Your turn, seat 2:" in out and "phase bet · round 1 · seat 2" in out
+    assert "Seat 2 plays." in out and "Seat 2 sits this round out." in out
+    assert f"Table {table} has finished: 3 rounds played." in out
+    info = call(threaded_server, "table.info", table)
+    assert sum(info["chips"]) + info["house"] == 2 * 1000
+    assert tally(out) == (3, info["chips"][1], info["chips"][1] - 1000)
+
+
+def test_remote_refusals_are_one_line(play, threaded_server):
+    where = f"127.0.0.1:{threaded_server}"
+    status, _, err = play("", "--game", "baccarat", "--connect", where, "--table", "1",
+                          "--seed", "3")  # fmt: skip
+    assert status == 1 and "make a new table; not with --table" in err
+    status, _, err = play("", "--game", "baccarat", "--connect", where, "--table", "99")
+    assert status == 1 and err.startswith("croupier: error: the server refused: ")
+    made = call(threaded_server, "table.create", game="baccarat", seats=2, fill=["banker"])
+    status, _, err = play("", "--game", "three-card-poker", "--connect", where,
+                          "--table", str(made["table"]))  # fmt: skip
+    assert status == 1
+    assert f"table {made['table']} plays baccarat: croupier play --game baccarat" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_seat_given_up_after_its_table_finished_is_no_error(threaded_server):
+    """The SDK leaves a stopped bot's seat; when the table has just finished (its tokens
+    are gone) the refusal is no error (it once came out wrapped in an exception group)."""
+    from croupier.clients.bot.gamebot import GameBot
+    from croupier.clients.bot.sdk import _leave, _Seat
+
+    me = _Seat(GameBot())
+    me.token = "a token of a finished table"
+    trio.run(_leave, me, "127.0.0.1", threaded_server)
