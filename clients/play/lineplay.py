@@ -106,13 +106,14 @@ class LinePerson:
 
     def on_event(self, event: Mapping[str, Any]) -> None:
         """Print a public event. This seat's own ``refused`` events are left out (the next
-        prompt says the reason); its ``default`` event takes its open decision back."""
+        prompt says the reason), and the table's ``action`` records (the game's own events
+        say the same in its words); its ``default`` event takes its open decision back."""
         if isinstance(event.get("round"), int):
             self.round = max(self.round, event["round"])
         mine = event.get("seat") == self.seat
         if mine and isinstance(event.get("chips"), int):
             self.chips = event["chips"]
-        if mine and event.get("kind") == "refused":
+        if (mine and event.get("kind") == "refused") or event.get("kind") == "action":
             return
         if mine and event.get("kind") == "default" and self._pending is not None:
             self._pending.cancel()
