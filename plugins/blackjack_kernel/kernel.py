@@ -33,8 +33,8 @@ DOUBLE_ANY, DOUBLE_9_11, DOUBLE_10_11, DOUBLE_NONE = range(4)
 # chart letters, as in the solver's charts (H S Dh Ds P Ph Rh Rs Rp)
 H, S, DH, DS, P, PH, RH, RS, RP = range(9)
 HIT, STAND, DOUBLE_A, SPLIT_A, SURRENDER_A = range(5)
-# what a hand may do, as bits of the index into the table of moves (see _moves)
-MAY_DOUBLE, MAY_SPLIT, MAY_SURRENDER, ACES_ONLY = 1, 2, 4, 8
+# what a hand may do, as bits of the index into the table of plans (see _plans)
+FIRST_MOVE, SPLIT_HAND, MAY_SPLIT, ACES_ONLY = 1, 2, 4, 8
 # rows of the kernel's scratch table: per seat, and per live hand (see play_chunk)
 FIRST, SECOND, NET, LIVE_SEAT, LIVE_TOTAL, LIVE_STAKE = range(6)
 
@@ -107,36 +107,56 @@ def _refill(
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _moves() -> np.ndarray:
-    """The move for a chart letter and what the hand may do: ``moves[letter * 16 + flags]``
-    (flags: ``MAY_DOUBLE | MAY_SPLIT | MAY_SURRENDER | ACES_ONLY``), as Chart.letter's plan:
-    a letter's first choice when the hand may make it, else its fallback; a split ace that
-    takes one card stands where it would hit."""
-    moves = np.empty(9 * 16, np.int64)
-    for letter in range(9):
-        for flags in range(16):
-            can_double = flags & MAY_DOUBLE != 0
-            can_split = flags & MAY_SPLIT != 0
-            can_surrender = flags & MAY_SURRENDER != 0
-            action = STAND
-            if letter == H:
-                action = HIT
-            elif letter == DH:
-                action = DOUBLE_A if can_double else HIT
-            elif letter == DS:
-                action = DOUBLE_A if can_double else STAND
-            elif letter in (P, PH):
-                action = SPLIT_A if can_split else HIT
-            elif letter == RH:
-                action = SURRENDER_A if can_surrender else HIT
-            elif letter == RS:
-                action = SURRENDER_A if can_surrender else STAND
-            elif letter == RP:
-                action = SURRENDER_A if can_surrender else SPLIT_A if can_split else HIT
-            if action == HIT and flags & ACES_ONLY != 0:
-                action = STAND  # one card to split aces: hit is not legal
-            moves[letter * 16 + flags] = action
-    return moves
+def _plans(rules: np.ndarray, chart: np.ndarray) -> np.ndarray:
+    """The move for each upcard, chart row and state of the hand, at ``up * 1056 + (kind *
+    22 + row) * 16 + flags`` (kind: hard or soft total, or pair by rank; flags:
+    ``FIRST_MOVE | SPLIT_HAND | MAY_SPLIT | ACES_ONLY``). It is Chart.letter's plan under
+    these rules: a letter's first choice when the hand may make it, else its fallback (a
+    first move may double by the doubling rule, after a split only with DAS, and surrender
+    on the hand dealt); a total of 21 stands; a split ace that takes one card stands where
+    it would hit. One load per decision in the round."""
+    double_rule = rules[DOUBLE]
+    plans = np.empty(10 * 3 * 22 * 16, np.int8)
+    for up in range(10):
+        for row in range(3 * 22):
+            kind, key = row // 22, row % 22
+            letter = chart[kind, key, up]
+            soft = kind == 1 or (kind == 2 and key == 0)
+            total = (12 if key == 0 else 2 * key + 2) if kind == 2 else key
+            doubles_here = double_rule == DOUBLE_ANY or (
+                not soft
+                and (
+                    (double_rule == DOUBLE_9_11 and 9 <= total <= 11)
+                    or (double_rule == DOUBLE_10_11 and 10 <= total <= 11)
+                )
+            )
+            for flags in range(16):
+                first = flags & FIRST_MOVE != 0
+                split_hand = flags & SPLIT_HAND != 0
+                can_double = first and doubles_here and (not split_hand or rules[DAS] != 0)
+                can_surrender = first and not split_hand and rules[SURRENDER] != 0
+                can_split = flags & MAY_SPLIT != 0
+                action = STAND
+                if total >= 21:
+                    action = STAND
+                elif letter == H:
+                    action = HIT
+                elif letter == DH:
+                    action = DOUBLE_A if can_double else HIT
+                elif letter == DS:
+                    action = DOUBLE_A if can_double else STAND
+                elif letter in (P, PH):
+                    action = SPLIT_A if can_split else HIT
+                elif letter == RH:
+                    action = SURRENDER_A if can_surrender else HIT
+                elif letter == RS:
+                    action = SURRENDER_A if can_surrender else STAND
+                elif letter == RP:
+                    action = SURRENDER_A if can_surrender else SPLIT_A if can_split else HIT
+                if action == HIT and flags & ACES_ONLY != 0:
+                    action = STAND  # one card to split aces: hit is not legal
+                plans[up * 1056 + row * 16 + flags] = action
+    return plans
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -166,24 +186,10 @@ def play_chunk(
     fresh_pack = rules[FRESH] != 0
     peek = rules[PEEK] != 0
     rsa = rules[RSA] != 0
-    das = rules[DAS] != 0
-    surrender = rules[SURRENDER] != 0
     h17 = rules[H17] != 0
     num, den = rules[NUM], rules[DEN]
     natural_pays = bet + (bet * num) // den  # a natural's return (whole chips)
-    moves = _moves()
-    # may a first move double, by softness and total (before the split and DAS rules)
-    double_rule = rules[DOUBLE]
-    doubles_at = np.zeros(2 * 22, np.bool_)
-    for total in range(22):
-        for soft in range(2):
-            doubles_at[soft * 22 + total] = double_rule == DOUBLE_ANY or (
-                soft == 0
-                and (
-                    (double_rule == DOUBLE_9_11 and 9 <= total <= 11)
-                    or (double_rule == DOUBLE_10_11 and 10 <= total <= 11)
-                )
-            )
+    plans = _plans(rules, chart)
     # per seat: the first two cards, and the seat's net before its live hands are settled;
     # live hands (played out, neither bust nor surrendered): seat, total and stake
     seat = np.zeros((6, seats * max_hands), np.int64)
@@ -235,6 +241,7 @@ def play_chunk(
         dealer_hard = up + hole + 2
         dealer_ace = up == 0 or hole == 0
         dealer_natural = dealer_hard == 11 and dealer_ace
+        up_plans = up * 1056
         peeked_natural = dealer_natural and peek and (up == 0 or up == 9)
         n_live = 0
         for s in range(seats):
@@ -262,26 +269,17 @@ def play_chunk(
             while True:
                 live = True
                 aces_only = aces and one_card_aces
+                flags = ACES_ONLY if aces_only else FIRST_MOVE
+                if split_hand:
+                    flags |= SPLIT_HAND
                 while not done:
                     soft = ace and hard <= 11
                     total = hard + 10 if soft else hard
-                    hands = splits + 1
-                    # c1 < 0: the hand has more than two cards
-                    can_split = c0 == c1 and hands < max_hands and (not aces or rsa)
-                    flags = ACES_ONLY if aces_only else 0
-                    if c1 >= 0 and not aces_only:  # the hand's first move
-                        if doubles_at[soft * 22 + total] and (not split_hand or das):
-                            flags |= MAY_DOUBLE
-                        if surrender and not split_hand and hands == 1:
-                            flags |= MAY_SURRENDER
-                    if total >= 21:
-                        letter = S
-                    elif can_split:
-                        flags |= MAY_SPLIT
-                        letter = chart[2, c0, up]
+                    # c1 < 0 once the hand has more than two cards
+                    if c0 == c1 and splits + 1 < max_hands and (not aces or rsa):
+                        action = plans[up_plans + (44 + c0) * 16 + (flags | MAY_SPLIT)]
                     else:
-                        letter = chart[1 if soft else 0, total, up]
-                    action = moves[letter * 16 + flags]
+                        action = plans[up_plans + (soft * 22 + total) * 16 + flags]
                     if action == STAND:
                         break
                     if action == SURRENDER_A:
@@ -304,6 +302,7 @@ def play_chunk(
                         split_hand = True
                         aces = c0 == 0
                         aces_only = aces and one_card_aces
+                        flags = SPLIT_HAND | (ACES_ONLY if aces_only else FIRST_MOVE)
                         c1 = card
                         hard = c0 + c1 + 2
                         ace = c0 == 0 or c1 == 0
@@ -317,6 +316,7 @@ def play_chunk(
                         doubled = True
                         done = True
                     c1 = -1
+                    flags &= ~FIRST_MOVE
                     hard += card + 1
                     ace = ace or card == 0
                     now = hard + 10 if ace and hard <= 11 else hard
