@@ -2,21 +2,27 @@
 
     .venv/bin/python benchmarks/kernel.py [--rounds N] [--repeat R]
 
-Prints hands per second on one core for the kernel playing ``lim17`` and ``basic`` at
-vegas-s17 (one seat), for ``benchmarks/lim17.c`` (the same ``lim17`` play in C, compiled
-here with ``cc -O2``: the machine's limit) and the ratio of the two; the first call's
-compile time (numba caches it, so a second process loads it); and the speed-up of 2
-worker processes (cold: starting them counted; warm: already started) and of a 2-worker
-Dask LocalCluster over one process, through the engine's chunk driver. Before timing, the
-C program and the kernel must end one chunk with the same totals: the same play, not a similar one.
+Prints the first call's time in a fresh process with its own empty numba cache
+(``NUMBA_CACHE_DIR``: cold, it compiles) and again in a second process (warm, it loads
+what the first one cached); hands per second on one core for the kernel playing ``lim17``
+and ``basic`` at vegas-s17 (one seat) and for ``benchmarks/lim17.c`` (the same ``lim17``
+play in C, compiled here with ``cc -O2``: the machine's limit), with the ratio of the two;
+and the speed-up of 2 worker processes (cold: starting them counted; warm: already
+started) and of a 2-worker Dask LocalCluster over one process, through the engine's chunk
+driver. Before timing, the C program and the kernel must end one chunk with the same
+totals: the same play, not a similar one.
 
-Each figure is the best of ``--repeat`` runs (a shared machine steals time from some runs);
-the ratios are what to compare across machines.
+The C program and the kernel take turns, ``--repeat`` times, and each figure is the best
+of its runs, in wall-clock time and in CPU time (the C program's from ``getrusage`` of
+children, the kernel's ``time.process_time``): a shared machine steals time from some
+runs, and less of it from CPU time. The ratios are what to compare across machines.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -30,6 +36,33 @@ from croupier.engine.executor import open_executor
 HERE = Path(__file__).resolve().parent
 
 
+FIRST_CALL = """
+import time
+start = time.perf_counter()
+from croupier.engine import PluginManager
+from croupier.plugins.blackjack_kernel import kernel
+manager = PluginManager()
+rules = manager.rule_sets.get("vegas-s17").rules
+basic = manager.strategy("basic", rules)
+job = manager.sim_kernels.get("blackjack").prepare(manager, rules, basic, 1)
+ready = time.perf_counter()
+job.run(job.data, 1, 10)
+print(ready - start, time.perf_counter() - ready)
+"""
+
+
+def first_calls() -> list[tuple[float, float]]:
+    """(import, first call) seconds in two fresh processes sharing a new numba cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        runs = []
+        for _ in range(2):
+            answer = subprocess.check_output([sys.executable, "-c", FIRST_CALL], env=env)
+            load, call = answer.split()
+            runs.append((float(load), float(call)))
+        return runs
+
+
 def best(runs: int, work: object) -> float:
     times = []
     for _ in range(runs):
@@ -37,6 +70,18 @@ def best(runs: int, work: object) -> float:
         work()  # type: ignore[operator]
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(work: object, cpu: object) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one run of ``work``, CPU time by ``cpu()``."""
+    wall, used = time.perf_counter(), cpu()  # type: ignore[operator]
+    work()  # type: ignore[operator]
+    return time.perf_counter() - wall, cpu() - used  # type: ignore[operator]
 
 
 def main() -> None:
@@ -54,9 +99,12 @@ def main() -> None:
     lim17 = jobs["lim17"]
     assert not isinstance(lim17, str)
 
-    start = time.perf_counter()
-    lim17.run(lim17.data, 1, 10)
-    print(f"first call (compile, or load from numba's cache): {time.perf_counter() - start:.2f} s")
+    (load, cold), (_, warm) = first_calls()
+    print(
+        f"first call in a fresh process: {cold:.2f} s with an empty numba cache (compiles), "
+        f"{warm:.2f} s from the cache it left (imports before it: {load:.2f} s)"
+    )
+    lim17.run(lim17.data, 1, 10)  # this process loads it too
 
     with tempfile.TemporaryDirectory() as tmp:
         program = Path(tmp) / "lim17"
@@ -74,20 +122,28 @@ def main() -> None:
         if not same:
             sys.exit(f"C {c_totals} vs kernel {k_totals}")
         n = args.rounds
-        c_time = best(
-            args.repeat,
-            lambda: subprocess.run([program, "7", str(n)], check=True, capture_output=True),
-        )
+        runs: dict[str, list[tuple[float, float]]] = {"C": [], **{name: [] for name in jobs}}
+        for _ in range(args.repeat):  # in turns, so each sees the machine's load alike
+            runs["C"].append(
+                timed(
+                    lambda: subprocess.run([program, "7", str(n)], check=True, capture_output=True),
+                    children_cpu,
+                )
+            )
+            for name, job in jobs.items():
+                assert not isinstance(job, str)
+                runs[name].append(timed(lambda job=job: job.run(job.data, 7, n), time.process_time))
 
-    rates = {}
-    for name, job in jobs.items():
-        assert not isinstance(job, str)
-        rates[name] = n / best(args.repeat, lambda job=job: job.run(job.data, 7, n))
-    c_rate = n / c_time
-    print(f"{n:,} rounds, one seat, vegas-s17, best of {args.repeat}:")
-    print(f"  C program (lim17)    {c_rate:>14,.0f} hands/s")
-    for name, rate in rates.items():
-        print(f"  kernel ({name:<5})      {rate:>14,.0f} hands/s   {rate / c_rate:.2f} of C")
+    wall = {name: n / min(w for w, _ in times) for name, times in runs.items()}
+    cpu = {name: n / min(c for _, c in times) for name, times in runs.items()}
+    print(f"{n:,} rounds, one seat, vegas-s17, best of {args.repeat}, hands/s:")
+    print(f"{'':22s}{'wall-clock':>14s}{'':10s}{'CPU time':>14s}")
+    print(f"  C program (lim17)   {wall['C']:>14,.0f}{'':10s}{cpu['C']:>14,.0f}")
+    for name in jobs:
+        print(
+            f"  kernel ({name:<5})      {wall[name]:>14,.0f} {wall[name] / wall['C']:.2f} of C"
+            f"{cpu[name]:>14,.0f} {cpu[name] / cpu['C']:.2f} of C"
+        )
 
     total = 10 * n
     print(f"chunk driver, lim17, {total:,} rounds (speed-up over 1 worker, hands/s):")
