@@ -18,6 +18,8 @@ play. docs/tables.md gives the recipe to reproduce a chunk elsewhere.
 Speed: the round runs in locals (the shoe position, the generator, the hand being played
 and the totals), since values kept in arrays are loaded and stored again around every
 write to another array; only the rare paths (a shuffle, a shoe running dry) are calls.
+The hottest reads index with ``np.uint64(...)``: numba checks a signed index for a
+negative value (counting from the end) on every read, and an unsigned one never.
 """
 
 from __future__ import annotations
@@ -82,9 +84,10 @@ def _shuffle(cards: np.ndarray, lo: int, hi: int, key: np.uint64, counter: np.ui
             if low >= bound or low >= (_TWO32 - bound) % bound:
                 break
         j = int(m >> np.uint64(32))
-        a = cards[lo + k]
-        cards[lo + k] = cards[lo + j]
-        cards[lo + j] = a
+        i = np.uint64(lo + k)
+        a = cards[i]
+        cards[i] = cards[np.uint64(lo + j)]
+        cards[np.uint64(lo + j)] = a
     return counter
 
 
@@ -214,14 +217,14 @@ def play_chunk(
                     return out
                 counter = _refill(shoe, spare, start, key, counter)
                 pos, start, shuffles = n_cards - start, 0, shuffles + 1
-            seat[FIRST, s] = shoe[pos]
+            seat[FIRST, s] = shoe[np.uint64(pos)]
             pos += 1
         if pos == n_cards:
             if start == 0:
                 return out
             counter = _refill(shoe, spare, start, key, counter)
             pos, start, shuffles = n_cards - start, 0, shuffles + 1
-        up = int(shoe[pos])
+        up = int(shoe[np.uint64(pos)])
         pos += 1
         for s in range(seats):
             if pos == n_cards:
@@ -229,14 +232,14 @@ def play_chunk(
                     return out
                 counter = _refill(shoe, spare, start, key, counter)
                 pos, start, shuffles = n_cards - start, 0, shuffles + 1
-            seat[SECOND, s] = shoe[pos]
+            seat[SECOND, s] = shoe[np.uint64(pos)]
             pos += 1
         if pos == n_cards:
             if start == 0:
                 return out
             counter = _refill(shoe, spare, start, key, counter)
             pos, start, shuffles = n_cards - start, 0, shuffles + 1
-        hole = int(shoe[pos])
+        hole = int(shoe[np.uint64(pos)])
         pos += 1
         dealer_hard = up + hole + 2
         dealer_ace = up == 0 or hole == 0
@@ -277,9 +280,9 @@ def play_chunk(
                     total = hard + 10 if soft else hard
                     # c1 < 0 once the hand has more than two cards
                     if c0 == c1 and splits + 1 < max_hands and (not aces or rsa):
-                        action = plans[up_plans + (44 + c0) * 16 + (flags | MAY_SPLIT)]
+                        action = plans[np.uint64(up_plans + (44 + c0) * 16 + (flags | MAY_SPLIT))]
                     else:
-                        action = plans[up_plans + (soft * 22 + total) * 16 + flags]
+                        action = plans[np.uint64(up_plans + (soft * 22 + total) * 16 + flags)]
                     if action == STAND:
                         break
                     if action == SURRENDER_A:
@@ -292,7 +295,7 @@ def play_chunk(
                             return out
                         counter = _refill(shoe, spare, start, key, counter)
                         pos, start, shuffles = n_cards - start, 0, shuffles + 1
-                    card = int(shoe[pos])
+                    card = int(shoe[np.uint64(pos)])
                     pos += 1
                     if action == SPLIT_A:  # this hand keeps c0 and takes a new second card
                         splits += 1
@@ -340,7 +343,7 @@ def play_chunk(
                         return out
                     counter = _refill(shoe, spare, start, key, counter)
                     pos, start, shuffles = n_cards - start, 0, shuffles + 1
-                c1 = int(shoe[pos])
+                c1 = int(shoe[np.uint64(pos)])
                 pos += 1
                 stake = bet
                 hard = c0 + c1 + 2
@@ -363,7 +366,7 @@ def play_chunk(
                         return out
                     counter = _refill(shoe, spare, start, key, counter)
                     pos, start, shuffles = n_cards - start, 0, shuffles + 1
-                card = int(shoe[pos])
+                card = int(shoe[np.uint64(pos)])
                 pos += 1
                 dealer_hard += card + 1
                 dealer_ace = dealer_ace or card == 0
