@@ -8,9 +8,12 @@ what the first one cached); hands per second on one core for the kernel playing 
 and ``basic`` at vegas-s17 (one seat) and for ``benchmarks/lim17.c`` (the same ``lim17``
 play in C, compiled here with ``cc -O2``: the machine's limit), with the ratio of the two;
 and the speed-up of 2 worker processes (cold: starting them counted; warm: already
-started) and of a 2-worker Dask LocalCluster over one process, through the engine's chunk
-driver. Before timing, the C program and the kernel must end one chunk with the same
-totals: the same play, not a similar one.
+started), of 2 threads of this process (the kernel releases the GIL, as under Dask's
+thread workers) and of a 2-worker Dask LocalCluster over one process, through the
+engine's chunk driver, beside the speed-up of two copies of the C program at once over
+one (what the machine gives two processes right now: on a shared machine, less than 2).
+Before timing, the C program and the kernel must end one chunk with the same totals: the
+same play, not a similar one.
 
 The C program and the kernel take turns, ``--repeat`` times, and each figure is the best
 of its runs, in wall-clock time and in CPU time (the C program's from ``getrusage`` of
@@ -27,11 +30,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from croupier.engine import PluginManager
 from croupier.engine.chunks import CHUNK, run_chunks
-from croupier.engine.executor import open_executor
+from croupier.engine.executor import Executor, open_executor
+from croupier.engine.kernels import KernelJob
 
 HERE = Path(__file__).resolve().parent
 
@@ -45,21 +50,22 @@ manager = PluginManager()
 rules = manager.rule_sets.get("vegas-s17").rules
 basic = manager.strategy("basic", rules)
 job = manager.sim_kernels.get("blackjack").prepare(manager, rules, basic, 1)
-ready = time.perf_counter()
+ready, ready_cpu = time.perf_counter(), time.process_time()
 job.run(job.data, 1, 10)
-print(ready - start, time.perf_counter() - ready)
+print(ready - start, time.perf_counter() - ready, time.process_time() - ready_cpu)
 """
 
 
-def first_calls() -> list[tuple[float, float]]:
-    """(import, first call) seconds in two fresh processes sharing a new numba cache."""
+def first_calls() -> list[tuple[float, float, float]]:
+    """(imports, first call, its CPU time) in seconds, in two fresh processes sharing a new
+    numba cache."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         runs = []
         for _ in range(2):
             answer = subprocess.check_output([sys.executable, "-c", FIRST_CALL], env=env)
-            load, call = answer.split()
-            runs.append((float(load), float(call)))
+            load, call, cpu = answer.split()
+            runs.append((float(load), float(call), float(cpu)))
         return runs
 
 
@@ -99,10 +105,11 @@ def main() -> None:
     lim17 = jobs["lim17"]
     assert not isinstance(lim17, str)
 
-    (load, cold), (_, warm) = first_calls()
+    (load, cold, cold_cpu), (_, warm, warm_cpu) = first_calls()
     print(
-        f"first call in a fresh process: {cold:.2f} s with an empty numba cache (compiles), "
-        f"{warm:.2f} s from the cache it left (imports before it: {load:.2f} s)"
+        f"first call in a fresh process, wall-clock (CPU time): {cold:.2f} s ({cold_cpu:.2f} s) "
+        f"with an empty numba cache (compiles), {warm:.2f} s ({warm_cpu:.2f} s) from the cache "
+        f"it left; imports before it {load:.2f} s"
     )
     lim17.run(lim17.data, 1, 10)  # this process loads it too
 
@@ -121,22 +128,32 @@ def main() -> None:
         )
         if not same:
             sys.exit(f"C {c_totals} vs kernel {k_totals}")
-        n = args.rounds
-        runs: dict[str, list[tuple[float, float]]] = {"C": [], **{name: [] for name in jobs}}
-        for _ in range(args.repeat):  # in turns, so each sees the machine's load alike
-            runs["C"].append(
-                timed(
-                    lambda: subprocess.run([program, "7", str(n)], check=True, capture_output=True),
-                    children_cpu,
-                )
-            )
-            for name, job in jobs.items():
-                assert not isinstance(job, str)
-                runs[name].append(timed(lambda job=job: job.run(job.data, 7, n), time.process_time))
+        one_core(program, jobs, args.rounds, args.repeat)
+        two_at_once(program, lim17, 10 * args.rounds)
 
+
+def c_run(program: Path, rounds: int, copies: int = 1) -> None:
+    """``copies`` runs of the C program at once, ``rounds`` rounds each."""
+    runs = [
+        subprocess.Popen([program, "7", str(rounds)], stdout=subprocess.DEVNULL)
+        for _ in range(copies)
+    ]
+    for run in runs:
+        if run.wait() != 0:
+            sys.exit("the C program failed")
+
+
+def one_core(program: Path, jobs: dict[str, KernelJob | str], n: int, repeat: int) -> None:
+    """Hands/s of the C program and the kernel, in turns, and their ratio."""
+    runs: dict[str, list[tuple[float, float]]] = {"C": [], **{name: [] for name in jobs}}
+    for _ in range(repeat):  # in turns, so each sees the machine's load alike
+        runs["C"].append(timed(lambda: c_run(program, n), children_cpu))
+        for name, job in jobs.items():
+            assert not isinstance(job, str)
+            runs[name].append(timed(lambda job=job: job.run(job.data, 7, n), time.process_time))
     wall = {name: n / min(w for w, _ in times) for name, times in runs.items()}
     cpu = {name: n / min(c for _, c in times) for name, times in runs.items()}
-    print(f"{n:,} rounds, one seat, vegas-s17, best of {args.repeat}, hands/s:")
+    print(f"{n:,} rounds, one seat, vegas-s17, best of {repeat}, hands/s:")
     print(f"{'':22s}{'wall-clock':>14s}{'':10s}{'CPU time':>14s}")
     print(f"  C program (lim17)   {wall['C']:>14,.0f}{'':10s}{cpu['C']:>14,.0f}")
     for name in jobs:
@@ -145,18 +162,33 @@ def main() -> None:
             f"{cpu[name]:>14,.0f} {cpu[name] / cpu['C']:.2f} of C"
         )
 
-    total = 10 * n
-    print(f"chunk driver, lim17, {total:,} rounds (speed-up over 1 worker, hands/s):")
+
+def two_at_once(program: Path, lim17: KernelJob, total: int) -> None:
+    """The speed-up of two workers over one through the chunk driver, beside two copies of
+    the C program over one (what the machine gives two at once right now)."""
+    print(f"two at once, {total:,} rounds in all (speed-up over one, hands/s):")
+    c_one = best(1, lambda: c_run(program, total))
+    c_two = best(1, lambda: c_run(program, total // 2, copies=2))
+    limit = c_one / c_two
+    print(f"  C program, 2 copies        {limit:.2f}x  {total / c_two:>14,.0f}  (the machine's)")
     one = best(1, lambda: run_chunks(lim17, 7, total))
-    print(f"  1 worker, this process     1.00x  {total / one:>14,.0f}")
+    print(f"  kernel, 1 worker (here)    1.00x  {total / one:>14,.0f}")
+
+    def line(label: str, seconds: float, note: str = "") -> None:
+        speedup = one / seconds
+        print(
+            f"  {label:<26s} {speedup:.2f}x  {total / seconds:>14,.0f}"
+            f"  {speedup / limit:.2f} of C's{note}"
+        )
+
     with open_executor(workers=2) as pool:
         cold = best(1, lambda: run_chunks(lim17, 7, total, executor=pool))  # workers start
         warm = best(1, lambda: run_chunks(lim17, 7, total, executor=pool))
-    print(
-        f"  2 workers, cold            {one / cold:.2f}x  {total / cold:>14,.0f}"
-        "  (processes start, load the kernel)"
-    )
-    print(f"  2 workers, warm            {one / warm:.2f}x  {total / warm:>14,.0f}")
+    line("2 workers, cold", cold, "  (processes start, load the kernel)")
+    line("2 workers, warm", warm)
+    with ThreadPoolExecutor(2) as threads:  # the kernel releases the GIL (nogil)
+        warm = best(1, lambda: run_chunks(lim17, 7, total, executor=Executor(threads, 2, "")))
+    line("2 threads (nogil)", warm)
     try:
         from distributed import LocalCluster
     except ImportError:
@@ -168,7 +200,7 @@ def main() -> None:
     ):
         run_chunks(lim17, 7, 2 * CHUNK, executor=dask)  # each worker loads the kernel
         warm = best(1, lambda: run_chunks(lim17, 7, total, executor=dask))
-    print(f"  Dask LocalCluster, 2x1     {one / warm:.2f}x  {total / warm:>14,.0f}  (warm)")
+    line("Dask LocalCluster, 2x1", warm, "  (warm)")
 
 
 if __name__ == "__main__":
