@@ -95,11 +95,12 @@ def _shuffle(cards: np.ndarray, lo: int, hi: int, key: np.uint64, counter: np.ui
 def _refill(
     shoe: np.ndarray, spare: np.ndarray, start: int, key: np.uint64, counter: np.uint64
 ) -> np.uint64:
-    """The shoe ran dry in a round that began at ``start`` (> 0): reshuffle the cards dealt
+    """The shoe ran dry in a round that began at ``start``: reshuffle the cards dealt
     before the round and deal them after the ones in play, as the engine's Shoe does; the
-    round then begins at 0 and the next card is at ``len(shoe) - start``. Returns the
-    generator's counter. Only this rare path is a call: each draw site reads the next card
-    itself (a call per card, passing arrays, cost reference counting)."""
+    round then begins at 0 and the next card is at ``len(shoe) - start`` (with no cards
+    before the round, ``start`` 0, the shoe is left as it is). Returns the generator's
+    counter. Only this rare path is a call: each draw site reads the next card itself (a
+    call per card, passing arrays, cost reference counting)."""
     n_cards = len(shoe)
     counter = _shuffle(shoe, 0, start, key, counter)
     for k in range(n_cards):
@@ -168,7 +169,9 @@ def play_chunk(
 ) -> np.ndarray:
     """Play ``rounds`` rounds; the totals named by ``FIELDS`` (all -1 if the shoe ran dry
     in a round with no discards to reshuffle)."""
-    out = np.full(len(FIELDS), -1, np.int64)
+    out = np.empty(len(FIELDS), np.int64)  # all -1 until the end: a chunk not played
+    for k in range(len(FIELDS)):
+        out[k] = -1
     key = np.uint64(seed)
     counter = np.uint64(0)
     n_cards = rules[DECKS] * 52
@@ -179,7 +182,7 @@ def play_chunk(
             for _copy in range(16 if rank == 9 else 4):
                 fresh[k] = rank
                 k += 1
-    shoe = fresh.copy()
+    shoe = np.empty(n_cards, np.int8)  # shuffled from fresh before the first round
     spare = np.empty(n_cards, np.int8)
     # every rule read once, into locals
     cut = rules[CUT]
@@ -195,8 +198,9 @@ def play_chunk(
     plans = _plans(rules, chart)
     # per seat: the first two cards, and the seat's net before its live hands are settled;
     # live hands (played out, neither bust nor surrendered): seat, total and stake
-    seat = np.zeros((6, seats * max_hands), np.int64)
+    seat = np.empty((6, seats * max_hands), np.int64)  # each entry written before it is read
     pos = n_cards  # a fresh shoe is shuffled before the first round
+    dry = False
     shuffles = 0
     n_net = n_net_sq = n_wins = n_pushes = n_losses = 0
     n_naturals = n_busts = n_doubles = n_splits = n_round_sq = 0
@@ -210,35 +214,32 @@ def play_chunk(
             shuffles += 1
         start = pos
         # the deal: a card to each seat, the upcard, a second card each, the hole card
-        # (each draw: the shoe running dry reshuffles its discards, or ends the chunk)
+        # (at each draw the shoe may run dry and reshuffle its discards; with none, the
+        # round is played out on the same cards again and the chunk ends after it, unplayed)
         for s in range(seats):
             if pos == n_cards:
-                if start == 0:
-                    return out
+                dry = dry or start == 0
                 counter = _refill(shoe, spare, start, key, counter)
-                pos, start, shuffles = n_cards - start, 0, shuffles + 1
+                pos, start, shuffles = (n_cards - start) % n_cards, 0, shuffles + 1
             seat[FIRST, s] = shoe[np.uint64(pos)]
             pos += 1
         if pos == n_cards:
-            if start == 0:
-                return out
+            dry = dry or start == 0
             counter = _refill(shoe, spare, start, key, counter)
-            pos, start, shuffles = n_cards - start, 0, shuffles + 1
+            pos, start, shuffles = (n_cards - start) % n_cards, 0, shuffles + 1
         up = int(shoe[np.uint64(pos)])
         pos += 1
         for s in range(seats):
             if pos == n_cards:
-                if start == 0:
-                    return out
+                dry = dry or start == 0
                 counter = _refill(shoe, spare, start, key, counter)
-                pos, start, shuffles = n_cards - start, 0, shuffles + 1
+                pos, start, shuffles = (n_cards - start) % n_cards, 0, shuffles + 1
             seat[SECOND, s] = shoe[np.uint64(pos)]
             pos += 1
         if pos == n_cards:
-            if start == 0:
-                return out
+            dry = dry or start == 0
             counter = _refill(shoe, spare, start, key, counter)
-            pos, start, shuffles = n_cards - start, 0, shuffles + 1
+            pos, start, shuffles = (n_cards - start) % n_cards, 0, shuffles + 1
         hole = int(shoe[np.uint64(pos)])
         pos += 1
         dealer_hard = up + hole + 2
@@ -291,10 +292,9 @@ def play_chunk(
                         live = False
                         break
                     if pos == n_cards:
-                        if start == 0:
-                            return out
+                        dry = dry or start == 0
                         counter = _refill(shoe, spare, start, key, counter)
-                        pos, start, shuffles = n_cards - start, 0, shuffles + 1
+                        pos, start, shuffles = (n_cards - start) % n_cards, 0, shuffles + 1
                     card = int(shoe[np.uint64(pos)])
                     pos += 1
                     if action == SPLIT_A:  # this hand keeps c0 and takes a new second card
@@ -339,10 +339,9 @@ def play_chunk(
                 # the next hand split off: its second card now
                 waiting -= 1
                 if pos == n_cards:
-                    if start == 0:
-                        return out
+                    dry = dry or start == 0
                     counter = _refill(shoe, spare, start, key, counter)
-                    pos, start, shuffles = n_cards - start, 0, shuffles + 1
+                    pos, start, shuffles = (n_cards - start) % n_cards, 0, shuffles + 1
                 c1 = int(shoe[np.uint64(pos)])
                 pos += 1
                 stake = bet
@@ -362,10 +361,9 @@ def play_chunk(
                 if not (dealer_total < 17 or (dealer_total == 17 and h17 and dealer_soft)):
                     break
                 if pos == n_cards:
-                    if start == 0:
-                        return out
+                    dry = dry or start == 0
                     counter = _refill(shoe, spare, start, key, counter)
-                    pos, start, shuffles = n_cards - start, 0, shuffles + 1
+                    pos, start, shuffles = (n_cards - start) % n_cards, 0, shuffles + 1
                 card = int(shoe[np.uint64(pos)])
                 pos += 1
                 dealer_hard += card + 1
@@ -389,6 +387,8 @@ def play_chunk(
             n_pushes += net == 0
             table_net += net
         n_round_sq += table_net * table_net  # seats share the dealer's hand: rounds vary as one
+        if dry:
+            return out
     out[0], out[1], out[2], out[3] = rounds * seats, n_net, n_net_sq, n_wins
     out[4], out[5], out[6], out[7] = n_pushes, n_losses, n_naturals, n_busts
     out[8], out[9], out[10] = n_doubles, n_splits, staked - returned
