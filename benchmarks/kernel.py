@@ -11,7 +11,8 @@ and the speed-up of 2 worker processes (cold: starting them counted; warm: alrea
 started), of 2 threads of this process (the kernel releases the GIL, as under Dask's
 thread workers) and of a 2-worker Dask LocalCluster over one process, through the
 engine's chunk driver, beside the speed-up of two copies of the C program at once over
-one (what the machine gives two processes right now: on a shared machine, less than 2).
+one (what the machine gives two processes right now: on a shared machine, less than 2),
+also in turns.
 Before timing, the C program and the kernel must end one chunk with the same totals: the
 same play, not a similar one.
 
@@ -129,7 +130,7 @@ def main() -> None:
         if not same:
             sys.exit(f"C {c_totals} vs kernel {k_totals}")
         one_core(program, jobs, args.rounds, args.repeat)
-        two_at_once(program, lim17, 10 * args.rounds)
+        two_at_once(program, lim17, 10 * args.rounds, args.repeat)
 
 
 def c_run(program: Path, rounds: int, copies: int = 1) -> None:
@@ -163,32 +164,46 @@ def one_core(program: Path, jobs: dict[str, KernelJob | str], n: int, repeat: in
         )
 
 
-def two_at_once(program: Path, lim17: KernelJob, total: int) -> None:
+def two_at_once(program: Path, lim17: KernelJob, total: int, repeat: int) -> None:
     """The speed-up of two workers over one through the chunk driver, beside two copies of
-    the C program over one (what the machine gives two at once right now)."""
-    print(f"two at once, {total:,} rounds in all (speed-up over one, hands/s):")
-    c_one = best(1, lambda: c_run(program, total))
-    c_two = best(1, lambda: c_run(program, total // 2, copies=2))
-    limit = c_one / c_two
-    print(f"  C program, 2 copies        {limit:.2f}x  {total / c_two:>14,.0f}  (the machine's)")
-    one = best(1, lambda: run_chunks(lim17, 7, total))
-    print(f"  kernel, 1 worker (here)    1.00x  {total / one:>14,.0f}")
+    the C program over one (what the machine gives two at once right now); all in turns,
+    ``repeat`` times, each the best of its runs."""
+    print(f"two at once, {total:,} rounds in all, best of {repeat} (speed-up over one, hands/s):")
+    times: dict[str, list[float]] = {}
+
+    def timing(label: str, work: object) -> None:
+        times.setdefault(label, []).append(best(1, work))
+
+    with (
+        open_executor(workers=2) as pool,
+        ThreadPoolExecutor(2) as threads,  # the kernel releases the GIL (nogil)
+    ):
+        cold = best(1, lambda: run_chunks(lim17, 7, total, executor=pool))  # workers start
+        for _ in range(repeat):
+            timing("C, 1", lambda: c_run(program, total))
+            timing("C, 2", lambda: c_run(program, total // 2, copies=2))
+            timing("1 worker (here)", lambda: run_chunks(lim17, 7, total))
+            timing("2 workers, warm", lambda: run_chunks(lim17, 7, total, executor=pool))
+            timing(
+                "2 threads (nogil)",
+                lambda: run_chunks(lim17, 7, total, executor=Executor(threads, 2, "")),
+            )
+    fastest = {label: min(runs) for label, runs in times.items()}
+    limit = fastest["C, 1"] / fastest["C, 2"]
+    one = fastest["1 worker (here)"]
+    print(f"  C program, 2 copies        {limit:.2f}x  {total / fastest['C, 2']:>14,.0f}")
 
     def line(label: str, seconds: float, note: str = "") -> None:
         speedup = one / seconds
         print(
-            f"  {label:<26s} {speedup:.2f}x  {total / seconds:>14,.0f}"
+            f"  kernel, {label:<18s} {speedup:.2f}x  {total / seconds:>14,.0f}"
             f"  {speedup / limit:.2f} of C's{note}"
         )
 
-    with open_executor(workers=2) as pool:
-        cold = best(1, lambda: run_chunks(lim17, 7, total, executor=pool))  # workers start
-        warm = best(1, lambda: run_chunks(lim17, 7, total, executor=pool))
-    line("2 workers, cold", cold, "  (processes start, load the kernel)")
-    line("2 workers, warm", warm)
-    with ThreadPoolExecutor(2) as threads:  # the kernel releases the GIL (nogil)
-        warm = best(1, lambda: run_chunks(lim17, 7, total, executor=Executor(threads, 2, "")))
-    line("2 threads (nogil)", warm)
+    print(f"  kernel, 1 worker (here)    1.00x  {total / one:>14,.0f}")
+    line("2 workers, cold", cold, "  (once: processes start, load the kernel)")
+    line("2 workers, warm", fastest["2 workers, warm"])
+    line("2 threads (nogil)", fastest["2 threads (nogil)"])
     try:
         from distributed import LocalCluster
     except ImportError:
@@ -199,8 +214,8 @@ def two_at_once(program: Path, lim17: KernelJob, total: int) -> None:
         open_executor(cluster=cluster.get_client()) as dask,
     ):
         run_chunks(lim17, 7, 2 * CHUNK, executor=dask)  # each worker loads the kernel
-        warm = best(1, lambda: run_chunks(lim17, 7, total, executor=dask))
-    line("Dask LocalCluster, 2x1", warm, "  (warm)")
+        warm = best(repeat, lambda: run_chunks(lim17, 7, total, executor=dask))
+    line("Dask cluster, 2x1", warm, "  (a LocalCluster, warm)")
 
 
 if __name__ == "__main__":
