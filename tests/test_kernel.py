@@ -124,3 +124,41 @@ def test_basic_earns_the_solvers_edge_from_a_fresh_shoe(manager, rule_set):
     mean = totals["net"] / n / bet
     sd = ((totals["net_sq"] / n - (totals["net"] / n) ** 2) ** 0.5) / bet
     assert abs(mean + edge) < 3.5 * sd / n**0.5
+
+
+def test_a_shoe_dry_with_nothing_to_reshuffle_ends_the_chunk_as_it_ends_the_engine(manager):
+    """Seven seats that hit everything and split every pair can run a single fresh deck dry
+    within a round, with no cards dealt before it to reshuffle: the engine's round raises,
+    and the kernel's chunk is all -1. Chunks that never run dry are equal."""
+    from croupier.engine import Strategy
+    from croupier.engine.errors import CroupierError
+    from croupier.engine.kernels import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, PlayTable
+
+    rules = manager.rule_sets.get("vegas-s17").rules.evolve(
+        decks=1, shoe="fresh-pack", resplit_aces=True, hit_split_aces=True, max_split_hands=8
+    )
+    table = PlayTable(
+        {t: ["H"] * 10 for t in HARD_ROWS},
+        {t: ["H"] * 10 for t in SOFT_ROWS},
+        {r: ["P"] * 10 for r in PAIR_ROWS},
+    )
+    greedy = Strategy(
+        "greedy",
+        "splits every pair, hits everything else",
+        lambda hand, up, legal: "split" if "split" in legal else "hit",
+        table=table,
+    )
+    outcomes = []
+    for key in range(1, 11):
+        job = manager.sim_kernels.get("blackjack").prepare(manager, rules, greedy, 7)
+        assert not isinstance(job, str), job
+        try:
+            engine = engine_totals(manager, rules, greedy, key, 20, 7)
+        except CroupierError as exc:
+            assert "ran out" in str(exc)
+            assert list(job.run(job.data, key, 20)) == [-1] * len(job.fields)
+            outcomes.append("dry")
+        else:
+            assert kernel_totals(manager, rules, greedy, key, 20, 7) == engine
+            outcomes.append("played")
+    assert "dry" in outcomes and "played" in outcomes
