@@ -72,7 +72,9 @@ def croupier_dealer_rules() -> Iterable[DealerRule]:
     ``"win"``, and ``plays_out``). ``hits`` is a pure function: the dealer holding
     ``total`` (``soft`` when an ace counts 11) draws while it returns True; ``target`` is the
     best live player total (0 if none). The built-ins are ``s17``, ``h17``, ``koth`` and
-    ``classic``; a rule set names the one it uses in ``BlackjackRules.dealer``.
+    ``classic``; a rule set names the one it uses in ``BlackjackRules.dealer``. A rule
+    whose play equals ``s17``'s or ``h17``'s (checked over every total) is simulated on
+    the compiled kernel; any other in Python (docs/tables.md).
     """
 
 
@@ -89,6 +91,8 @@ def croupier_betting_schemes() -> Iterable[BettingScheme]:
     insurance 2:1) and settles the player's busts and surrenders itself (``outcome`` sees a
     busted dealer as a total above 21). The built-ins are ``casino``,
     ``koth`` and ``classic``; a rule set names the one it uses in ``BlackjackRules.betting``.
+    A scheme that settles as ``casino`` does (checked over every outcome) is simulated on
+    the compiled kernel; any other in Python (docs/tables.md).
     """
 
 
