@@ -11,6 +11,9 @@ MockClock and the order of events is the order the tasks make them.
 from __future__ import annotations
 
 import math
+import operator
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import trio
@@ -46,30 +49,44 @@ class MemoryStream(trio.abc.HalfCloseableStream):
         self._in = incoming
         self._out = outgoing
         self._closed = False
+        self._busy: set[str] = set()
+
+    @contextmanager
+    def _one(self, side: str) -> Iterator[None]:
+        """One task at a time sends (or receives), as trio's streams require."""
+        if side in self._busy:
+            raise trio.BusyResourceError(f"another task is already {side} on this stream")
+        self._busy.add(side)
+        try:
+            yield
+        finally:
+            self._busy.discard(side)
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
-        await trio.lowlevel.checkpoint_if_cancelled()
-        view = memoryview(data)
-        while True:
-            self._check_send()
-            room = self._out.capacity - len(self._out.buffer)
-            if room > 0 and view:
-                self._out.buffer += view[:room]
-                view = view[room:]
-                self._out.wake()
-            if not view:
-                break
-            await self._out.changed.park()
-        await trio.lowlevel.cancel_shielded_checkpoint()
+        with self._one("sending"):
+            await trio.lowlevel.checkpoint_if_cancelled()
+            view = memoryview(data)
+            while True:
+                self._check_send()
+                room = self._out.capacity - len(self._out.buffer)
+                if room > 0 and view:
+                    self._out.buffer += view[:room]
+                    view = view[room:]
+                    self._out.wake()
+                if not view:
+                    break
+                await self._out.changed.park()
+            await trio.lowlevel.cancel_shielded_checkpoint()
 
     async def wait_send_all_might_not_block(self) -> None:
-        await trio.lowlevel.checkpoint_if_cancelled()
-        while True:
-            self._check_send()
-            if len(self._out.buffer) < self._out.capacity:
-                break
-            await self._out.changed.park()
-        await trio.lowlevel.cancel_shielded_checkpoint()
+        with self._one("sending"):
+            await trio.lowlevel.checkpoint_if_cancelled()
+            while True:
+                self._check_send()
+                if len(self._out.buffer) < self._out.capacity:
+                    break
+                await self._out.changed.park()
+            await trio.lowlevel.cancel_shielded_checkpoint()
 
     def _check_send(self) -> None:
         if self._closed or self._out.eof:
@@ -78,26 +95,33 @@ class MemoryStream(trio.abc.HalfCloseableStream):
             raise trio.BrokenResourceError("the peer closed the connection")
 
     async def send_eof(self) -> None:
-        if self._closed:
-            raise trio.ClosedResourceError("this end is closed")
-        self._out.eof = True
-        self._out.wake()
-        await trio.lowlevel.checkpoint()
-
-    async def receive_some(self, max_bytes: int | None = None) -> bytes:
-        await trio.lowlevel.checkpoint_if_cancelled()
-        while True:
+        with self._one("sending"):
             if self._closed:
                 raise trio.ClosedResourceError("this end is closed")
-            if self._in.buffer or self._in.eof:
-                break
-            await self._in.changed.park()
-        n = len(self._in.buffer) if max_bytes is None else min(max_bytes, len(self._in.buffer))
-        data = bytes(self._in.buffer[:n])
-        del self._in.buffer[:n]
-        self._in.wake()
-        await trio.lowlevel.cancel_shielded_checkpoint()
-        return data
+            self._out.eof = True
+            self._out.wake()
+            await trio.lowlevel.checkpoint()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        if max_bytes is not None:
+            max_bytes = operator.index(max_bytes)
+            if max_bytes < 1:
+                raise ValueError("max_bytes must be at least 1")
+        with self._one("receiving"):
+            await trio.lowlevel.checkpoint_if_cancelled()
+            while True:
+                if self._closed:
+                    raise trio.ClosedResourceError("this end is closed")
+                if self._in.buffer or self._in.eof:
+                    break
+                await self._in.changed.park()
+            held = len(self._in.buffer)
+            n = held if max_bytes is None else min(max_bytes, held)
+            data = bytes(self._in.buffer[:n])
+            del self._in.buffer[:n]
+            self._in.wake()
+            await trio.lowlevel.cancel_shielded_checkpoint()
+            return data
 
     async def aclose(self) -> None:
         if not self._closed:
