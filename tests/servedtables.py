@@ -14,11 +14,16 @@ from croupier.protocol.services import default_services
 from croupier.protocol.tables import TableService
 
 
-async def start_table_server(nursery: trio.Nursery, **timeouts: float) -> Server:
-    """A server on a free loopback port whose tables service has the given timeouts
-    (``vacant_timeout``, ``unclaimed_timeout``); its port is ``server.port``."""
+def table_server(**timeouts: float) -> Server:
+    """A server whose tables service has the given timeouts (``vacant_timeout``,
+    ``unclaimed_timeout``); serve it with ``tests.memnet.serve``."""
     services = [*default_services()[:-1], TableService(**timeouts)]
-    server = Server(PluginManager(autoload=False), seed=11, services=services)
+    return Server(PluginManager(autoload=False), seed=11, services=services)
+
+
+async def start_table_server(nursery: trio.Nursery, **timeouts: float) -> Server:
+    """:func:`table_server` on a free loopback port, ``server.port``."""
+    server = table_server(**timeouts)
     (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     server.port = port  # type: ignore[attr-defined]
     return server
