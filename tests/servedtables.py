@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import trio
@@ -36,6 +37,7 @@ class Recorder:
         self.events: list[dict[str, Any]] = []
         self.statuses: list[dict[str, Any]] = []
         self.finished = trio.Event()
+        self._changed = trio.Event()
 
     async def __call__(self, method: str, params: Any) -> None:
         if method == "table.event":
@@ -44,6 +46,14 @@ class Recorder:
             self.statuses.append(params[1])
             if params[1]["state"] == "finished":
                 self.finished.set()
+        self._changed.set()
+        self._changed = trio.Event()
+
+    async def until(self, done: Callable[[], bool]) -> None:
+        """Wait until ``done()`` holds, looked at after each notification (no polling: a
+        table that plays without pause never lets virtual time pass)."""
+        while not done():
+            await self._changed.wait()
 
     def kinds(self, kind: str) -> list[dict[str, Any]]:
         return [e for e in self.events if e["kind"] == kind]
