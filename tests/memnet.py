@@ -10,6 +10,7 @@ MockClock and the order of events is the order the tasks make them.
 
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 from collections.abc import Iterator
@@ -42,14 +43,26 @@ class _Pipe:
         self.changed.unpark_all()
 
 
+class _Address:
+    """Stands in for a socket where only the peer's address is asked for."""
+
+    def __init__(self, peer: tuple[str, int]) -> None:
+        self.peer = peer
+
+    def getpeername(self) -> tuple[str, int]:
+        return self.peer
+
+
 class MemoryStream(trio.abc.HalfCloseableStream):
     """One end of an in-memory connection (see :func:`stream_pair`)."""
 
-    def __init__(self, incoming: _Pipe, outgoing: _Pipe) -> None:
+    def __init__(self, incoming: _Pipe, outgoing: _Pipe, peer: tuple[str, int]) -> None:
         self._in = incoming
         self._out = outgoing
         self._closed = False
         self._busy: set[str] = set()
+        self.socket = _Address(peer)
+        """Where the server looks up its peer's address (as on a ``trio.SocketStream``)."""
 
     @contextmanager
     def _one(self, side: str) -> Iterator[None]:
@@ -134,22 +147,30 @@ class MemoryStream(trio.abc.HalfCloseableStream):
         await trio.lowlevel.checkpoint()
 
 
-def stream_pair(capacity: int = CAPACITY) -> tuple[MemoryStream, MemoryStream]:
-    """Two connected ends; each way holds at most ``capacity`` unread bytes."""
+def stream_pair(
+    capacity: int = CAPACITY, peers: tuple[tuple[str, int], tuple[str, int]] = (("?", 0), ("?", 0))
+) -> tuple[MemoryStream, MemoryStream]:
+    """Two connected ends; each way holds at most ``capacity`` unread bytes. ``peers``: the
+    address each end's peer appears to have."""
     there, back = _Pipe(capacity), _Pipe(capacity)
-    return MemoryStream(back, there), MemoryStream(there, back)
+    return MemoryStream(back, there, peers[0]), MemoryStream(there, back, peers[1])
 
 
 class MemoryNet(trio.abc.Listener[MemoryStream]):
     """A listener handing the server one end of every :meth:`dial`, in order."""
 
+    ADDRESS = ("127.0.0.1", 7171)
+    """What the clients see as the server's address."""
+
     def __init__(self, capacity: int = CAPACITY) -> None:
         self.capacity = capacity
         self._send, self._accepting = trio.open_memory_channel[MemoryStream](math.inf)
+        self._ports = itertools.count(40000)
 
-    def dial(self) -> MemoryStream:
-        """A new connection: the client's end (the server accepts the other)."""
-        client, server = stream_pair(self.capacity)
+    def dial(self, host: str = "127.0.0.1") -> MemoryStream:
+        """A new connection from ``host`` (a new port each time, as the server sees it):
+        the client's end (the server accepts the other)."""
+        client, server = stream_pair(self.capacity, (self.ADDRESS, (host, next(self._ports))))
         self._send.send_nowait(server)
         return client
 
@@ -175,9 +196,9 @@ class MemoryNet(trio.abc.Listener[MemoryStream]):
 
         return connect
 
-    def raw(self) -> Raw:
-        """A raw msgpack client on a new connection."""
-        return Raw(self.dial())
+    def raw(self, host: str = "127.0.0.1") -> Raw:
+        """A raw msgpack client on a new connection from ``host``."""
+        return Raw(self.dial(host))
 
 
 async def serve(nursery: trio.Nursery, server: Server) -> MemoryNet:
