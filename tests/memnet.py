@@ -13,14 +13,14 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractAsyncContextManager, contextmanager
 from typing import Any
 
 import trio
 
 from croupier.protocol import Server
-from croupier.protocol.client import connect_stream
+from croupier.protocol.client import Client, connect_stream
 from tests.protocol_helpers import Raw
 
 CAPACITY = 64 << 10
@@ -183,15 +183,15 @@ class MemoryNet(trio.abc.Listener[MemoryStream]):
     async def aclose(self) -> None:
         await self._accepting.aclose()
 
-    def connect(self, *, name: str, **options: Any) -> Any:
+    def connect(self, *, name: str, **options: Any) -> AbstractAsyncContextManager[Client]:
         """``croupier.protocol.connect`` to the server on this net (same options)."""
         return connect_stream(self.dial(), name=name, peer="memnet", **options)
 
-    def connector(self) -> Any:
+    def connector(self) -> Callable[..., AbstractAsyncContextManager[Client]]:
         """A stand-in for ``connect(host, port, ...)`` that ignores the address (for
         clients, like the bot SDK, that connect by themselves)."""
 
-        def connect(_host: str, _port: int, **options: Any) -> Any:
+        def connect(_host: str, _port: int, **options: Any) -> AbstractAsyncContextManager[Client]:
             return self.connect(**options)
 
         return connect
