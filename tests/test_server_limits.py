@@ -208,7 +208,7 @@ async def test_a_long_draw_holds_up_no_other_connection(nursery, virtual_clock):
 
         async with trio.open_nursery() as inner:
             inner.start_soon(long_draw)
-            await trio.to_thread.run_sync(AT_GATE.wait)  # the draw waits on the gate
+            assert await trio.to_thread.run_sync(AT_GATE.wait, 20)  # the draw waits at the gate
             # were it dealt in the event loop, nothing would answer (until the gate's 20 s)
             assert await other.call("ping") == "pong"
             mine = (await other.call("randomizer.open", "tetromino", 2))["stream"]
