@@ -107,6 +107,35 @@ async def connect(
         ) from None
     except OSError as exc:
         raise CroupierError(f"cannot connect to {host}:{port}: {_reason(exc)}") from None
+    async with connect_stream(
+        stream,
+        name=name,
+        role=role,
+        handlers=handlers,
+        on_notification=on_notification,
+        limits=limits,
+        version=version,
+        timeout=timeout,
+        peer=f"{host}:{port}",
+    ) as client:
+        yield client
+
+
+@asynccontextmanager
+async def connect_stream(
+    stream: trio.abc.Stream,
+    *,
+    name: str,
+    role: str = "client",
+    handlers: Mapping[str, RequestCallback] | None = None,
+    on_notification: NotificationCallback | None = None,
+    limits: SessionLimits = DEFAULT_LIMITS,
+    version: int = PROTOCOL_VERSION,
+    timeout: float = 10.0,
+    peer: str = "stream",
+) -> AsyncIterator[Client]:
+    """:func:`connect` over a stream that is already open (the tests' in-memory ones);
+    ``peer`` names the server in the session's log lines."""
 
     async def notified(_session: Session, notification: Notification) -> None:
         if on_notification is not None:
@@ -114,7 +143,7 @@ async def connect(
             if inspect.isawaitable(result):  # a plain function works as well as a coroutine
                 await result
 
-    session = Session(stream, on_notification=notified, limits=limits, name=f"server {host}:{port}")
+    session = Session(stream, on_notification=notified, limits=limits, name=f"server {peer}")
     client = Client(session, handlers or {})
     session.on_request = client._answer
     async with trio.open_nursery() as nursery:

@@ -214,12 +214,18 @@ class Server:
 
     async def serve_listeners(
         self,
-        listeners: list[trio.SocketListener],
+        listeners: Sequence[trio.abc.Listener[Any]],
         *,
         task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
     ) -> None:
-        """Serve on bound listeners until :meth:`stop` (see :meth:`serve`)."""
-        self.addresses = [listener.socket.getsockname()[:2] for listener in listeners]
+        """Serve on bound listeners until :meth:`stop` (see :meth:`serve`). Any trio
+        listener will do (the tests serve on in-memory ones); the addresses reported are
+        those of the socket listeners."""
+        self.addresses = [
+            listener.socket.getsockname()[:2]
+            for listener in listeners
+            if isinstance(listener, trio.SocketListener)
+        ]
         nofile = descriptor_limit()
         self.connection_cap = connection_cap(self.limits, len(listeners), nofile)
         if self.connection_cap < self.limits.max_connections:

@@ -97,3 +97,16 @@ def dask_cluster() -> Iterator[Any]:
         silence_logs=logging.ERROR,
     ) as cluster:
         yield cluster
+
+
+@pytest.fixture
+def virtual_clock(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """An autojump MockClock on which the server's threads and worker processes take no
+    time (see tests/workclock.py); a test that names it runs on it."""
+    from trio.testing import MockClock
+
+    from tests.workclock import hold_during_work
+
+    clock = MockClock(autojump_threshold=0)
+    hold_during_work(clock, monkeypatch)
+    return clock

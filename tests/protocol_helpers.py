@@ -36,6 +36,8 @@ class Pick:
 
 GATE = threading.Event()
 """Holds every ``gated`` draw (in whatever thread it runs) until a test sets it."""
+AT_GATE = threading.Event()
+"""Set by a ``gated`` draw when it starts waiting for :data:`GATE`."""
 
 
 class Gated(Pick):
@@ -43,8 +45,10 @@ class Gated(Pick):
     a draw that takes seconds."""
 
     def deal(self, n: int) -> list[str]:
-        if n > 1 and not GATE.wait(20):
-            raise RuntimeError("the test never opened the gate")
+        if n > 1:
+            AT_GATE.set()
+            if not GATE.wait(20):
+                raise RuntimeError("the test never opened the gate")
         return super().deal(n)
 
 
@@ -155,9 +159,9 @@ def make_server(seed: int = 7, **limits: Any) -> tuple[Server, AskService]:
 
 
 class Raw:
-    """A client that is not ours: a TCP socket and msgpack, nothing else."""
+    """A client that is not ours: a byte stream (a TCP socket, say) and msgpack, nothing else."""
 
-    def __init__(self, stream: trio.SocketStream) -> None:
+    def __init__(self, stream: trio.abc.Stream) -> None:
         self.stream = stream
         self.unpacker = msgpack.Unpacker(raw=False)
         self.sent = bytearray()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import trio
@@ -14,11 +15,16 @@ from croupier.protocol.services import default_services
 from croupier.protocol.tables import TableService
 
 
-async def start_table_server(nursery: trio.Nursery, **timeouts: float) -> Server:
-    """A server on a free loopback port whose tables service has the given timeouts
-    (``vacant_timeout``, ``unclaimed_timeout``); its port is ``server.port``."""
+def table_server(**timeouts: float) -> Server:
+    """A server whose tables service has the given timeouts (``vacant_timeout``,
+    ``unclaimed_timeout``); serve it with ``tests.memnet.serve``."""
     services = [*default_services()[:-1], TableService(**timeouts)]
-    server = Server(PluginManager(autoload=False), seed=11, services=services)
+    return Server(PluginManager(autoload=False), seed=11, services=services)
+
+
+async def start_table_server(nursery: trio.Nursery, **timeouts: float) -> Server:
+    """:func:`table_server` on a free loopback port, ``server.port``."""
+    server = table_server(**timeouts)
     (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     server.port = port  # type: ignore[attr-defined]
     return server
@@ -31,6 +37,7 @@ class Recorder:
         self.events: list[dict[str, Any]] = []
         self.statuses: list[dict[str, Any]] = []
         self.finished = trio.Event()
+        self._changed = trio.Event()
 
     async def __call__(self, method: str, params: Any) -> None:
         if method == "table.event":
@@ -39,6 +46,14 @@ class Recorder:
             self.statuses.append(params[1])
             if params[1]["state"] == "finished":
                 self.finished.set()
+        self._changed.set()
+        self._changed = trio.Event()
+
+    async def until(self, done: Callable[[], bool]) -> None:
+        """Wait until ``done()`` holds, looked at after each notification (no polling: a
+        table that plays without pause never lets virtual time pass)."""
+        while not done():
+            await self._changed.wait()
 
     def kinds(self, kind: str) -> list[dict[str, Any]]:
         return [e for e in self.events if e["kind"] == kind]

@@ -1,4 +1,5 @@
-"""The server over real loopback sockets: handshake, discovery, streams, solvers, callbacks."""
+"""The server over an in-memory network on virtual time: handshake, discovery, streams,
+solvers, callbacks."""
 
 from __future__ import annotations
 
@@ -6,22 +7,22 @@ import pytest
 import trio
 
 from croupier.engine import CroupierError, Stream
-from croupier.protocol import Code, ConnectionClosed, RpcError, connect
-from tests.protocol_helpers import Raw, make_manager, make_server
+from croupier.protocol import Code, ConnectionClosed, RpcError
+from tests import memnet
+from tests.protocol_helpers import make_manager, make_server
 
 
 @pytest.fixture
 async def served(nursery):
     server, ask = make_server()
-    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
-    server.port = port
+    await memnet.serve(nursery, server)
     server.ask = ask
     yield server
     server.stop()
 
 
-async def test_a_raw_msgpack_socket_speaks_to_the_server(served):
-    raw = await Raw.connect(served.port)
+async def test_a_raw_msgpack_socket_speaks_to_the_server(served, virtual_clock):
+    raw = served.net.raw()
     hello = await raw.hello()
     assert hello[:3] == [1, 0, None]
     assert hello[3]["protocol"] == 1 and hello[3]["server"].startswith("croupier ")
@@ -38,8 +39,8 @@ async def test_a_raw_msgpack_socket_speaks_to_the_server(served):
     await raw.aclose()
 
 
-async def test_hello_is_required_first_and_checks_version_name_and_role(served):
-    raw = await Raw.connect(served.port)
+async def test_hello_is_required_first_and_checks_version_name_and_role(served, virtual_clock):
+    raw = served.net.raw()
     reply = await raw.call(1, "ping")
     assert reply[2]["code"] == Code.HELLO_REQUIRED and reply[3] is None
     reply = await raw.call(2, "hello", 2, "bot", "bot")
@@ -75,9 +76,9 @@ async def test_hello_is_required_first_and_checks_version_name_and_role(served):
     ],
 )
 async def test_bad_requests_get_error_responses_and_the_connection_lives(
-    served, request_, code, fragment
+    served, virtual_clock, request_, code, fragment
 ):
-    raw = await Raw.connect(served.port)
+    raw = served.net.raw()
     await raw.hello()
     await raw.send(request_)
     reply = await raw.receive()
@@ -87,14 +88,14 @@ async def test_bad_requests_get_error_responses_and_the_connection_lives(
     await raw.aclose()
 
 
-async def test_params_by_name_are_accepted(served):
-    async with connect("127.0.0.1", served.port, name="t") as client:
+async def test_params_by_name_are_accepted(served, virtual_clock):
+    async with served.net.connect(name="t") as client:
         opened = await client.call_named("randomizer.open", {"spec": "pick a,b", "seed": 3})
         assert opened["symbols"] == ["a", "b"] and opened["seed"] == 3
 
 
-async def test_discovery(served):
-    async with connect("127.0.0.1", served.port, name="t") as client:
+async def test_discovery(served, virtual_clock):
+    async with served.net.connect(name="t") as client:
         plugins = await client.call("plugins")
         assert {p["name"] for p in plugins["plugins"]} >= {"rule-sets", "test"}
         rule_sets = await client.call("rule_sets")
@@ -126,9 +127,9 @@ async def test_discovery(served):
         assert {"hello", "ping", "solve", "randomizer.open"} <= set(methods)
 
 
-async def test_streams_match_the_engine_and_seeds_are_reported(served):
+async def test_streams_match_the_engine_and_seeds_are_reported(served, virtual_clock):
     manager = make_manager()
-    async with connect("127.0.0.1", served.port, name="t") as client:
+    async with served.net.connect(name="t") as client:
         first = await client.call("randomizer.open", "pick A,B,C,D")
         drawn = await client.call("randomizer.draw", first["stream"], 7)
         drawn += await client.call("randomizer.draw", first["stream"], 13)
@@ -146,8 +147,8 @@ async def test_streams_match_the_engine_and_seeds_are_reported(served):
     assert other.derive_seed("randomizer") != first["seed"]
 
 
-async def test_stream_errors_are_structured(served):
-    async with connect("127.0.0.1", served.port, name="t") as client:
+async def test_stream_errors_are_structured(served, virtual_clock):
+    async with served.net.connect(name="t") as client:
         with pytest.raises(RpcError) as info:
             await client.call("randomizer.open", "pick a,,b", 1)
         assert info.value.code == Code.BAD_INPUT
@@ -164,8 +165,8 @@ async def test_stream_errors_are_structured(served):
             await client.call("randomizer.open", "tetromino", 1)
 
 
-async def test_the_solver_route_calls_any_solver_by_name(served):
-    async with connect("127.0.0.1", served.port, name="t") as client:
+async def test_the_solver_route_calls_any_solver_by_name(served, virtual_clock):
+    async with served.net.connect(name="t") as client:
         assert await client.call("solve", "add", {"a": 2, "b": 40}) == {"sum": 42}
         with pytest.raises(RpcError, match="needs integers") as info:
             await client.call("solve", "add", {"a": "2"})
@@ -177,9 +178,11 @@ async def test_the_solver_route_calls_any_solver_by_name(served):
 
 
 async def test_a_slow_solver_is_cut_off(nursery):
+    """On the real clock (the solve sleeps in a real worker process): it cannot end in less
+    than its 0.5 s, so the 0.1 s limit stops it however slow the machine is."""
     server, _ = make_server(solver_timeout=0.1)
-    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
-    async with connect("127.0.0.1", port, name="t") as client:
+    net = await memnet.serve(nursery, server)
+    async with net.connect(name="t") as client:
         with pytest.raises(RpcError, match=r"ran for 0\.1 s and was stopped") as info:
             await client.call("solve", "slow", {"seconds": 0.5})
         assert info.value.code == Code.LIMIT_EXCEEDED
@@ -187,22 +190,20 @@ async def test_a_slow_solver_is_cut_off(nursery):
     server.stop()
 
 
-async def test_the_server_calls_the_client_and_gets_its_answer(served):
+async def test_the_server_calls_the_client_and_gets_its_answer(served, virtual_clock):
     seen = []
 
     async def decide(observation):
         seen.append(observation)
         return "stand"
 
-    async with connect(
-        "127.0.0.1", served.port, name="bot", role="bot", handlers={"decide": decide}
-    ) as client:
+    async with served.net.connect(name="bot", role="bot", handlers={"decide": decide}) as client:
         assert await client.call("test.ask") == {"action": "stand"}
     assert seen == [{"hand": ["A", "7"], "legal": ["hit", "stand"]}]
 
 
-async def test_a_client_that_never_answers_times_out_and_the_server_goes_on(served):
-    raw = await Raw.connect(served.port)
+async def test_a_client_that_never_answers_times_out_and_the_server_goes_on(served, virtual_clock):
+    raw = served.net.raw()
     await raw.hello()
     await raw.send([0, 1, "test.ask", [0.2]])
     request = await raw.receive()  # the server's decide request, which we ignore
@@ -215,9 +216,9 @@ async def test_a_client_that_never_answers_times_out_and_the_server_goes_on(serv
     await raw.aclose()
 
 
-async def test_a_client_that_disconnects_mid_call(served):
+async def test_a_client_that_disconnects_mid_call(served, virtual_clock):
     """A table calls a bot from its own task (not a request handler), as tables will."""
-    raw = await Raw.connect(served.port)
+    raw = served.net.raw()
     await raw.hello()
     (conn,) = served.connections.values()
     assert conn.client == "raw" and conn.role == "client"
@@ -233,26 +234,28 @@ async def test_a_client_that_disconnects_mid_call(served):
     with trio.fail_after(2):
         while served.connections:
             await trio.sleep(0.01)
-    async with connect("127.0.0.1", served.port, name="next") as client:
+    async with served.net.connect(name="next") as client:
         assert await client.call("ping") == "pong"
 
 
-async def test_a_client_answering_decide_with_an_error(served):
+async def test_a_client_answering_decide_with_an_error(served, virtual_clock):
     async def decide(observation):
         raise RpcError(Code.BAD_INPUT, "cannot decide")
 
-    async with connect("127.0.0.1", served.port, name="b", handlers={"decide": decide}) as client:
+    async with served.net.connect(name="b", handlers={"decide": decide}) as client:
         assert await client.call("test.ask") == {"default": "stand", "because": "bad-input"}
 
 
-async def test_a_client_handler_is_checked_against_its_own_signature_every_time(served):
+async def test_a_client_handler_is_checked_against_its_own_signature_every_time(
+    served, virtual_clock
+):
     async def two(observation, extra):
         return "hit"
 
     async def one(observation):
         return "stand"
 
-    async with connect("127.0.0.1", served.port, name="b", handlers={"decide": two}) as client:
+    async with served.net.connect(name="b", handlers={"decide": two}) as client:
         for _ in range(2):  # the second call checks against the signature kept from the first
             answer = await client.call("test.ask")
             assert answer == {"default": "stand", "because": "invalid-params"}
@@ -260,11 +263,11 @@ async def test_a_client_handler_is_checked_against_its_own_signature_every_time(
         assert await client.call("test.ask") == {"action": "stand"}
 
 
-async def test_200_concurrent_connections(served):
+async def test_200_concurrent_connections(served, virtual_clock):
     results = []
 
     async def one(i):
-        async with connect("127.0.0.1", served.port, name=f"c{i}") as client:
+        async with served.net.connect(name=f"c{i}") as client:
             await trio.sleep(0.01)
             opened = await client.call("randomizer.open", "tetromino", i)
             results.append((i, await client.call("randomizer.draw", opened["stream"], 3)))

@@ -1,5 +1,6 @@
 """Connection slots: the descriptor-derived cap, the per-peer cap, shedding idle connections
-at the cap, polite refusals, and an accept loop that survives running out of descriptors."""
+at the cap, polite refusals, and an accept loop that survives running out of descriptors.
+On the memory net (its connections come from 127.0.0.1) and virtual time."""
 
 from __future__ import annotations
 
@@ -11,13 +12,13 @@ import trio
 from croupier.protocol import Code, ServerLimits
 from croupier.protocol import server as server_module
 from croupier.protocol.admission import Handlers, accept_forever, connection_cap
-from tests.protocol_helpers import Raw, make_server
+from tests import memnet
+from tests.protocol_helpers import make_server
 
 
 async def start(nursery, **limits):
     server, _ = make_server(**limits)
-    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
-    server.port = port
+    await memnet.serve(nursery, server)
     return server
 
 
@@ -31,43 +32,45 @@ def test_the_cap_leaves_descriptors_for_everything_else():
     assert connection_cap(limits, listeners=1, nofile=10) == 1
 
 
-async def test_the_server_caps_connections_by_ulimit(nursery, monkeypatch):
+async def test_the_server_caps_connections_by_ulimit(nursery, virtual_clock, monkeypatch):
     monkeypatch.setattr(server_module, "descriptor_limit", lambda: 1024)
     server = await start(nursery)
     assert server.connection_cap == connection_cap(server.limits, 1, 1024) < 1024
 
 
-async def test_one_peer_holds_at_most_its_share(nursery):
+async def test_one_peer_holds_at_most_its_share(nursery, virtual_clock):
     server = await start(nursery, max_connections_per_peer=2)
-    held = [await Raw.connect(server.port) for _ in range(2)]
+    held = [server.net.raw() for _ in range(2)]
     for msgid, raw in enumerate(held, 1):
         await raw.hello()
         await raw.send([0, msgid, "test.sleep", [1.0]])  # busy: cannot be shed
-    extra = await Raw.connect(server.port)
+    extra = server.net.raw()
     notice = await extra.receive()
     assert notice[2][0]["code"] == Code.LIMIT_EXCEEDED
     assert "too many connections from 127.0.0.1 (at most 2)" in notice[2][0]["message"]
     assert await extra.receive() is None
+    elsewhere = server.net.raw("192.0.2.7")  # another peer has its own share
+    assert (await elsewhere.hello())[2] is None
     assert await held[0].receive() == [1, 1, None, "slept"]
     await held[0].aclose()
     with trio.fail_after(2):
-        while len(server.connections) > 1:
+        while len(server.connections) > 2:
             await trio.sleep(0.01)
-    again = await Raw.connect(server.port)
+    again = server.net.raw()
     assert (await again.hello())[2] is None
 
 
-async def test_silent_connections_of_a_peer_cannot_lock_it_out(nursery):
+async def test_silent_connections_of_a_peer_cannot_lock_it_out(nursery, virtual_clock):
     server = await start(nursery, max_connections_per_peer=3, hello_timeout=60)
-    polite = await Raw.connect(server.port)
+    polite = server.net.raw()
     await polite.hello()
-    silent = [await Raw.connect(server.port) for _ in range(2)]
+    silent = [server.net.raw() for _ in range(2)]
     with trio.fail_after(2):
         while len(server.connections) < 3:
             await trio.sleep(0.01)
     newcomers = []
     for _ in range(2):  # each takes the slot of a silent one, not the polite one's
-        newcomer = await Raw.connect(server.port)
+        newcomer = server.net.raw()
         assert (await newcomer.hello())[2] is None
         newcomers.append(newcomer)
     for raw in silent:
@@ -81,14 +84,14 @@ async def test_silent_connections_of_a_peer_cannot_lock_it_out(nursery):
     assert await newcomers[-1].call(1, "ping") == [1, 1, None, "pong"]
 
 
-async def test_at_the_cap_the_longest_idle_connection_makes_room(nursery):
+async def test_at_the_cap_the_longest_idle_connection_makes_room(nursery, virtual_clock):
     server = await start(nursery, max_connections=2, idle_timeout=300)
-    parked = await Raw.connect(server.port)
+    parked = server.net.raw()
     await parked.hello()
     await trio.sleep(0.05)
-    active = await Raw.connect(server.port)
+    active = server.net.raw()
     await active.hello()
-    newcomer = await Raw.connect(server.port)
+    newcomer = server.net.raw()
     assert (await newcomer.hello())[2] is None
     notice = await parked.receive()
     assert notice[2][0]["code"] == Code.LIMIT_EXCEEDED and "full" in notice[2][0]["message"]

@@ -1,4 +1,7 @@
-"""A stranger cannot break the server: garbage, oversized input, floods, idling, shutdown."""
+"""A stranger cannot break the server: garbage, oversized input, floods, idling, shutdown.
+
+The server runs on an in-memory network (tests/memnet.py) on virtual time: every time
+limit is exact and nothing depends on how loaded the machine is."""
 
 from __future__ import annotations
 
@@ -8,29 +11,30 @@ import socket
 import msgpack
 import pytest
 import trio
+from trio.testing import wait_all_tasks_blocked
 
 from croupier.engine import CroupierError, Stream
 from croupier.protocol import Code, RpcError, connect
-from tests.protocol_helpers import GATE, Raw, make_server
+from tests import memnet
+from tests.protocol_helpers import AT_GATE, GATE, make_server
 
 
 async def start(nursery, **limits):
     server, _ = make_server(**limits)
-    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
-    server.port = port
+    await memnet.serve(nursery, server)
     return server
 
 
-async def assert_still_serving(port):
-    async with connect("127.0.0.1", port, name="next") as client:
+async def assert_still_serving(server):
+    async with server.net.connect(name="next") as client:
         assert await client.call("ping") == "pong"
 
 
-async def test_garbage_framing_closes_that_connection_only(nursery):
+async def test_garbage_framing_closes_that_connection_only(nursery, virtual_clock):
     server = await start(nursery)
-    bystander = await Raw.connect(server.port)
+    bystander = server.net.raw()
     await bystander.hello()
-    raw = await Raw.connect(server.port)
+    raw = server.net.raw()
     await raw.hello()
     await raw.send_bytes(b"\xc1\xc1\xc1")
     notice = await raw.receive()
@@ -39,22 +43,22 @@ async def test_garbage_framing_closes_that_connection_only(nursery):
     assert "malformed msgpack" in notice[2][0]["message"]
     assert await raw.receive() is None  # closed
     assert await bystander.call(1, "ping") == [1, 1, None, "pong"]
-    await assert_still_serving(server.port)
+    await assert_still_serving(server)
 
 
-async def test_invalid_utf8_and_non_string_keys_are_garbage_too(nursery):
+async def test_invalid_utf8_and_non_string_keys_are_garbage_too(nursery, virtual_clock):
     server = await start(nursery)
     for data in (b"\x94\x00\x01\xa2\xff\xfe\x90", b"\x94\x00\x01\xa4ping\x91\x81\x01\x02"):
-        raw = await Raw.connect(server.port)
+        raw = server.net.raw()
         await raw.send_bytes(data)
         assert (await raw.receive())[1] == "error"
         assert await raw.receive() is None
-    await assert_still_serving(server.port)
+    await assert_still_serving(server)
 
 
-async def test_a_message_without_msgid_gets_an_error_notification(nursery):
+async def test_a_message_without_msgid_gets_an_error_notification(nursery, virtual_clock):
     server = await start(nursery)
-    raw = await Raw.connect(server.port)
+    raw = server.net.raw()
     await raw.hello()
     for junk in (42, "hello", [9, 9, 9], {"method": "ping"}):
         await raw.send(junk)
@@ -63,9 +67,9 @@ async def test_a_message_without_msgid_gets_an_error_notification(nursery):
     assert await raw.call(1, "ping") == [1, 1, None, "pong"]
 
 
-async def test_an_oversized_message_closes_the_connection(nursery):
+async def test_an_oversized_message_closes_the_connection(nursery, virtual_clock):
     server = await start(nursery, max_message_size=4096)
-    raw = await Raw.connect(server.port)
+    raw = server.net.raw()
     await raw.hello()
     big = msgpack.packb([0, 1, "solve", ["add", {"pad": "x" * 10_000}]])
     with contextlib.suppress(trio.BrokenResourceError):  # the server may close first
@@ -73,12 +77,12 @@ async def test_an_oversized_message_closes_the_connection(nursery):
     notice = await raw.receive()
     assert notice[:2] == [2, "error"] and notice[2][0]["code"] == Code.MESSAGE_TOO_LARGE
     assert await raw.receive() is None
-    await assert_still_serving(server.port)
+    await assert_still_serving(server)
 
 
-async def test_a_reply_over_the_size_limit_is_an_error_not_a_crash(nursery):
+async def test_a_reply_over_the_size_limit_is_an_error_not_a_crash(nursery, virtual_clock):
     server = await start(nursery, max_message_size=4096)
-    async with connect("127.0.0.1", server.port, name="t") as client:
+    async with server.net.connect(name="t") as client:
         opened = await client.call("randomizer.open", "tetromino", 1)
         try:
             await client.call("randomizer.draw", opened["stream"], 5000)
@@ -89,9 +93,9 @@ async def test_a_reply_over_the_size_limit_is_an_error_not_a_crash(nursery):
         assert len(await client.call("randomizer.draw", opened["stream"], 100)) == 100
 
 
-async def test_too_many_requests_in_flight(nursery):
+async def test_too_many_requests_in_flight(nursery, virtual_clock):
     server = await start(nursery, max_pending=4)
-    raw = await Raw.connect(server.port)
+    raw = server.net.raw()
     await raw.hello()
     for msgid in range(1, 7):
         await raw.send([0, msgid, "test.sleep", [0.3]])
@@ -102,27 +106,27 @@ async def test_too_many_requests_in_flight(nursery):
     assert sorted(r[1] for r in replies if r[3] == "slept") == [1, 2, 3, 4]
 
 
-async def test_an_idle_connection_is_closed_but_a_busy_one_is_not(nursery):
+async def test_an_idle_connection_is_closed_but_a_busy_one_is_not(nursery, virtual_clock):
     server = await start(nursery, idle_timeout=0.2)
-    busy = await Raw.connect(server.port)
+    busy = server.net.raw()
     await busy.hello()
     await busy.send([0, 1, "test.sleep", [0.5]])  # in flight longer than the idle timeout
-    idle = await Raw.connect(server.port)
+    idle = server.net.raw()
     notice = await idle.receive()
     assert notice[:2] == [2, "error"] and "idle" in notice[2][0]["message"]
     assert await idle.receive() is None
     assert await busy.receive() == [1, 1, None, "slept"]
 
 
-async def test_connections_over_the_limit_are_told_and_closed(nursery):
+async def test_connections_over_the_limit_are_told_and_closed(nursery, virtual_clock):
     server = await start(nursery, max_connections=2)
-    first = await Raw.connect(server.port)
+    first = server.net.raw()
     await first.hello()
-    second = await Raw.connect(server.port)
+    second = server.net.raw()
     await second.hello()
     for raw, msgid in ((first, 1), (second, 2)):  # busy: neither can be shed
         await raw.send([0, msgid, "test.sleep", [1.0]])
-    third = await Raw.connect(server.port)
+    third = server.net.raw()
     await third.send([0, 0, "hello", [1, "late", "client"]])  # unread by the server
     notice = await third.receive()
     assert notice[2][0]["message"] == "connection refused: too many connections"
@@ -132,12 +136,12 @@ async def test_connections_over_the_limit_are_told_and_closed(nursery):
     with trio.fail_after(2):
         while len(server.connections) > 1:
             await trio.sleep(0.01)
-    await assert_still_serving(server.port)
+    await assert_still_serving(server)
 
 
-async def test_graceful_shutdown_finishes_work_in_flight(nursery):
+async def test_graceful_shutdown_finishes_work_in_flight(nursery, virtual_clock):
     server = await start(nursery, shutdown_grace=2.0)
-    raw = await Raw.connect(server.port)
+    raw = server.net.raw()
     await raw.hello()
     await raw.send([0, 1, "test.sleep", [0.3]])
     await trio.sleep(0.05)
@@ -153,9 +157,9 @@ async def test_graceful_shutdown_finishes_work_in_flight(nursery):
             await trio.sleep(0.01)
 
 
-async def test_a_client_that_never_reads_is_dropped(nursery):
+async def test_a_client_that_never_reads_is_dropped(nursery, virtual_clock):
     server = await start(nursery, send_timeout=0.3, max_pending=200)
-    raw = await Raw.connect(server.port)
+    raw = server.net.raw()
     await raw.hello()
     await raw.send([0, 1, "randomizer.open", ["tetromino", 1]])
     with contextlib.suppress(trio.BrokenResourceError):  # dropped while we still write
@@ -164,13 +168,13 @@ async def test_a_client_that_never_reads_is_dropped(nursery):
     with trio.fail_after(10):
         while server.connections:
             await trio.sleep(0.05)
-    await assert_still_serving(server.port)
+    await assert_still_serving(server)
 
 
-async def test_a_connection_that_never_says_hello_is_closed(nursery):
+async def test_a_connection_that_never_says_hello_is_closed(nursery, virtual_clock):
     server = await start(nursery, hello_timeout=0.2, idle_timeout=60)
-    silent = await Raw.connect(server.port)
-    polite = await Raw.connect(server.port)
+    silent = server.net.raw()
+    polite = server.net.raw()
     await polite.hello()
     notice = await silent.receive()
     assert notice[2][0]["code"] == Code.HELLO_REQUIRED and "no hello within 0.2 s" in str(notice)
@@ -188,12 +192,13 @@ async def test_connecting_to_nothing_is_a_one_line_error():
                 pass
 
 
-async def test_a_long_draw_holds_up_no_other_connection(nursery):
+async def test_a_long_draw_holds_up_no_other_connection(nursery, virtual_clock):
     server = await start(nursery)
     GATE.clear()
+    AT_GATE.clear()
     async with (
-        connect("127.0.0.1", server.port, name="heavy") as heavy,
-        connect("127.0.0.1", server.port, name="other") as other,
+        server.net.connect(name="heavy") as heavy,
+        server.net.connect(name="other") as other,
     ):
         stream = (await heavy.call("randomizer.open", "gated", 1))["stream"]
         drawn: list[list[str]] = []
@@ -201,23 +206,21 @@ async def test_a_long_draw_holds_up_no_other_connection(nursery):
         async def long_draw() -> None:
             drawn.append(await heavy.call("randomizer.draw", stream, 1000))
 
-        nursery.start_soon(long_draw)
-        await trio.sleep(0.1)  # the draw is under way, waiting on the gate in its thread
-        with trio.fail_after(5):  # were it dealt in the event loop, nothing would answer
+        async with trio.open_nursery() as inner:
+            inner.start_soon(long_draw)
+            assert await trio.to_thread.run_sync(AT_GATE.wait, 20)  # the draw waits at the gate
+            # were it dealt in the event loop, nothing would answer (until the gate's 20 s)
             assert await other.call("ping") == "pong"
             mine = (await other.call("randomizer.open", "tetromino", 2))["stream"]
             assert len(await other.call("randomizer.draw", mine, 500)) == 500
-        assert not drawn
-        GATE.set()
-        with trio.fail_after(5):
-            while not drawn:
-                await trio.sleep(0.01)
+            assert not drawn
+            GATE.set()
         assert len(drawn[0]) == 1000 and set(drawn[0]) <= {"x", "y"}
 
 
-async def test_pipelined_draws_on_one_stream_keep_their_order(nursery):
+async def test_pipelined_draws_on_one_stream_keep_their_order(nursery, virtual_clock):
     server = await start(nursery)
-    raw = await Raw.connect(server.port)
+    raw = server.net.raw()
     await raw.hello()
     opened = await raw.call(1, "randomizer.open", "tetromino", 9)
     stream = opened[3]["stream"]
@@ -234,38 +237,39 @@ async def test_pipelined_draws_on_one_stream_keep_their_order(nursery):
     assert dealt == list(local)
 
 
-async def test_a_spec_too_long_is_refused(nursery):
+async def test_a_spec_too_long_is_refused(nursery, virtual_clock):
     server = await start(nursery, max_spec=100)
-    async with connect("127.0.0.1", server.port, name="c") as c:
+    async with server.net.connect(name="c") as c:
         with pytest.raises(RpcError) as exc:
             await c.call("randomizer.open", "pick " + ",".join("abcdefghij" * 20), 1)
     assert exc.value.code == Code.LIMIT_EXCEEDED and "at most 100 characters" in exc.value.message
 
 
-async def test_one_clients_solves_take_turns_and_leave_threads_to_others(nursery):
-    server = await start(nursery, solver_threads=2, solver_timeout=2.5)
+async def test_one_clients_solves_take_turns_and_leave_threads_to_others(nursery, virtual_clock):
+    server, _ = make_server(solver_threads=2)
+    pool = server.solver_pool
+    net = await memnet.serve(nursery, server)
     async with (
-        connect("127.0.0.1", server.port, name="hog") as hog,
-        connect("127.0.0.1", server.port, name="other") as other,
+        net.connect(name="hog") as hog,
+        net.connect(name="other") as other,
+        trio.open_nursery() as inner,
     ):
-        results: list[object] = []
-
-        async def one() -> None:
-            results.append(await hog.call("solve", "slow", {"seconds": 1.0}))
-
-        async with trio.open_nursery() as inner:
-            for _ in range(3):  # 3 s of solving: more than the time limit of any one of them
-                inner.start_soon(one)
-            await trio.sleep(0.1)
-            with trio.fail_after(0.8):  # a thread is free: the hog runs one solve at a time
-                assert await other.call("solve", "add", {"a": 1, "b": 2}) == {"sum": 3}
-        # the hog's solves waited for their turn, which does not count against their time
-        assert results == [{"done": True}] * 3
+        for _ in range(3):  # solves that never end by themselves
+            inner.start_soon(hog.call, "solve", "slow", {"seconds": 600})
+        await wait_all_tasks_blocked()
+        # the hog runs one solve at a time, the others wait their turn...
+        assert (pool.running, pool.waiting) == (1, 2)
+        # ...so a worker is free for another client
+        assert await other.call("solve", "add", {"a": 1, "b": 2}) == {"sum": 3}
+        inner.cancel_scope.cancel()
+    # the hog has gone: its solves are stopped (the clock stands still until they are)
+    while pool.running or pool.waiting:
+        await trio.sleep(0.01)
 
 
-async def test_the_size_limit_is_per_message_not_per_read(nursery):
+async def test_the_size_limit_is_per_message_not_per_read(nursery, virtual_clock):
     server = await start(nursery, max_message_size=10_000)
-    raw = await Raw.connect(server.port)
+    raw = server.net.raw()
     await raw.hello()
     # two messages just under the limit, back to back in one write: both are answered
     each = [msgpack.packb([0, 10 + i, "randomizer.close", ["x" * 9_900]]) for i in range(2)]
@@ -281,12 +285,12 @@ async def test_the_size_limit_is_per_message_not_per_read(nursery):
     notice = await raw.receive()
     assert notice[:2] == [2, "error"] and notice[2][0]["code"] == Code.MESSAGE_TOO_LARGE
     assert await raw.receive() is None
-    await assert_still_serving(server.port)
+    await assert_still_serving(server)
 
 
-async def test_a_connection_told_of_an_error_still_shuts_down_cleanly(nursery):
+async def test_a_connection_told_of_an_error_still_shuts_down_cleanly(nursery, virtual_clock):
     server = await start(nursery)
-    raw = await Raw.connect(server.port)
+    raw = server.net.raw()
     await raw.hello()
     await raw.send(42)  # an error notification; the connection stays open
     assert (await raw.receive())[:2] == [2, "error"]

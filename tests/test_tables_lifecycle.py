@@ -1,5 +1,6 @@
 """A server table's life: slots and their expiry, tables the engine refuses, shutdown,
-autostart, and what a connection that went away leaves behind."""
+autostart, and what a connection that went away leaves behind. On the memory net
+(tests/memnet.py) and virtual time, so each timeout is exact."""
 
 from __future__ import annotations
 
@@ -10,13 +11,15 @@ import pytest
 import trio
 
 from croupier.engine import PluginManager
-from croupier.protocol import Code, RpcError, Server, ServerLimits, connect
-from tests.servedtables import Recorder, replayed_chips, start_table_server
+from croupier.protocol import Code, RpcError, Server, ServerLimits
+from tests import memnet
+from tests.servedtables import Recorder, replayed_chips, table_server
 
 
 @pytest.fixture
 async def served(nursery):
-    server = await start_table_server(nursery, vacant_timeout=0.5, unclaimed_timeout=30)
+    server = table_server(vacant_timeout=0.5, unclaimed_timeout=30)
+    await memnet.serve(nursery, server)
     yield server
     server.stop()
 
@@ -24,19 +27,18 @@ async def served(nursery):
 @pytest.fixture
 async def served_briefly(nursery):
     """Tables expire when nobody sits at them for half a second."""
-    server = await start_table_server(nursery, unclaimed_timeout=0.5)
+    server = table_server(unclaimed_timeout=0.5)
+    await memnet.serve(nursery, server)
     yield server
     server.stop()
 
 
-async def test_open_tables_are_limited_per_client_and_in_all(served):
+async def test_open_tables_are_limited_per_client_and_in_all(served, virtual_clock):
     limits = served.limits
     each = limits.tables_per_connection
     async with contextlib.AsyncExitStack() as stack:
         clients = [
-            await stack.enter_async_context(
-                connect("127.0.0.1", served.port, name=f"c{i}", role="bot")
-            )
+            await stack.enter_async_context(served.net.connect(name=f"c{i}", role="bot"))
             for i in range(limits.max_tables // each + 1)
         ]
         for c in clients[:-1]:
@@ -53,12 +55,12 @@ async def test_open_tables_are_limited_per_client_and_in_all(served):
         assert {t["state"] for t in listed} == {"waiting"}
 
 
-async def test_a_table_nobody_sits_at_expires_and_frees_its_slot(served_briefly):
+async def test_a_table_nobody_sits_at_expires_and_frees_its_slot(served_briefly, virtual_clock):
     served = served_briefly
     each = served.limits.tables_per_connection
     async with contextlib.AsyncExitStack() as stack:
         for i in range(served.limits.max_tables // each):
-            hog = await stack.enter_async_context(connect("127.0.0.1", served.port, name=f"h{i}"))
+            hog = await stack.enter_async_context(served.net.connect(name=f"h{i}"))
             for _ in range(each):
                 await hog.call_named("table.create", {"seats": 2})
         with pytest.raises(RpcError) as full:
@@ -66,7 +68,7 @@ async def test_a_table_nobody_sits_at_expires_and_frees_its_slot(served_briefly)
         assert full.value.code == Code.LIMIT_EXCEEDED
     # the creator is gone and nobody sat down: after vacant_timeout (0.5 s here) every
     # table finishes, and another client can create one again
-    async with connect("127.0.0.1", served.port, name="c") as c:
+    async with served.net.connect(name="c") as c:
         with trio.fail_after(10):
             while any(t["state"] == "waiting" for t in await c.call("table.list")):
                 await trio.sleep(0.1)
@@ -76,23 +78,25 @@ async def test_a_table_nobody_sits_at_expires_and_frees_its_slot(served_briefly)
         assert created["state"] == "waiting"
 
 
-async def test_a_waiting_table_with_a_seated_bot_does_not_expire(served_briefly):
+async def test_a_waiting_table_with_a_seated_bot_does_not_expire(served_briefly, virtual_clock):
     served = served_briefly
-    async with connect("127.0.0.1", served.port, name="b", role="bot") as b:
+    async with served.net.connect(name="b", role="bot") as b:
         table = (await b.call_named("table.create", {"seats": 2}))["table"]
         await b.call("table.join", table)
         await trio.sleep(1.0)  # twice vacant_timeout
         assert (await b.call("table.info", table))["state"] == "waiting"
 
 
-async def test_a_table_the_engine_refuses_finishes_instead_of_holding_a_slot(served, monkeypatch):
+async def test_a_table_the_engine_refuses_finishes_instead_of_holding_a_slot(
+    served, virtual_clock, monkeypatch
+):
     import croupier.protocol.tablerun as tablerun
 
     def refuse(*args, **kwargs):
         raise TypeError("a plugin that breaks on these rules")
 
     monkeypatch.setattr(tablerun, "Table", refuse)
-    async with connect("127.0.0.1", served.port, name="c") as c:
+    async with served.net.connect(name="c") as c:
         for _ in range(served.limits.max_tables + 1):
             with pytest.raises(RpcError) as exc:
                 await c.call_named("table.create", {"fill": ["lim17"], "rounds": 1})
@@ -102,12 +106,12 @@ async def test_a_table_the_engine_refuses_finishes_instead_of_holding_a_slot(ser
         assert {t["reason"] for t in listed} == {"internal error: the table could not start"}
 
 
-async def test_a_table_whose_bots_left_finishes(served):
+async def test_a_table_whose_bots_left_finishes(served, virtual_clock):
     rec = Recorder()
-    async with connect("127.0.0.1", served.port, name="w", on_notification=rec) as w:
+    async with served.net.connect(name="w", on_notification=rec) as w:
         info = await w.call_named("table.create", {"seats": 1, "decision_time": 0.1})
         await w.call("table.watch", info["table"])
-        async with connect("127.0.0.1", served.port, name="b", role="bot") as b:
+        async with served.net.connect(name="b", role="bot") as b:
             joined = await b.call("table.join", info["table"])
             await b.call("table.leave", joined["token"])
         with trio.fail_after(5):
@@ -115,10 +119,10 @@ async def test_a_table_whose_bots_left_finishes(served):
     assert rec.statuses[-1]["reason"] == "every bot left"
 
 
-async def test_shutdown_finishes_the_hand_in_progress(nursery):
+async def test_shutdown_finishes_the_hand_in_progress(nursery, virtual_clock):
     manager = PluginManager(autoload=False)
     server = Server(manager, seed=3)
-    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    net = await memnet.serve(nursery, server)
     rec = Recorder()
     in_hand = trio.Event()
 
@@ -129,8 +133,8 @@ async def test_shutdown_finishes_the_hand_in_progress(nursery):
             return "hit" if observation["total"] < 17 else "stand"
         return {"kind": "bet", "amount": observation["min_bet"]}
 
-    async with connect(
-        "127.0.0.1", port, name="slow", role="bot",
+    async with net.connect(
+        name="slow", role="bot",
         handlers={"decide": slow}, on_notification=rec,
     ) as bot:  # fmt: skip
         info = await bot.call_named("table.create", {"seats": 1, "decision_time": 1.0})
@@ -148,9 +152,11 @@ async def test_shutdown_finishes_the_hand_in_progress(nursery):
     assert replayed_chips(final, rec.events) == final["chips"]
 
 
-async def test_shutdown_does_not_wait_for_ever_on_a_table_without_a_time_limit(nursery):
+async def test_shutdown_does_not_wait_for_ever_on_a_table_without_a_time_limit(
+    nursery, virtual_clock
+):
     server = Server(PluginManager(autoload=False), seed=3, limits=ServerLimits(shutdown_grace=0.3))
-    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    net = await memnet.serve(nursery, server)
     rec = Recorder()
     asked = trio.Event()
 
@@ -160,8 +166,8 @@ async def test_shutdown_does_not_wait_for_ever_on_a_table_without_a_time_limit(n
         asked.set()
         await trio.sleep_forever()  # a person who walked away from the terminal
 
-    async with connect(
-        "127.0.0.1", port, name="away", role="bot",
+    async with net.connect(
+        name="away", role="bot",
         handlers={"decide": away}, on_notification=rec,
     ) as bot:  # fmt: skip
         info = await bot.call_named("table.create", {"seats": 1, "decision_time": None})
@@ -176,9 +182,9 @@ async def test_shutdown_does_not_wait_for_ever_on_a_table_without_a_time_limit(n
     assert final["chips"][0] + final["house"] == 1000
 
 
-async def test_a_table_of_strategies_waits_for_table_start_when_asked(served):
+async def test_a_table_of_strategies_waits_for_table_start_when_asked(served, virtual_clock):
     rec = Recorder()
-    async with connect("127.0.0.1", served.port, name="w", on_notification=rec) as w:
+    async with served.net.connect(name="w", on_notification=rec) as w:
         info = await w.call_named(
             "table.create", {"fill": ["lim17"], "rounds": 3, "seed": 2, "autostart": False}
         )
@@ -191,8 +197,8 @@ async def test_a_table_of_strategies_waits_for_table_start_when_asked(served):
     assert rec.statuses[-1]["played"] == 3
 
 
-async def test_a_held_table_of_strategies_expires_if_never_started(served_briefly):
-    async with connect("127.0.0.1", served_briefly.port, name="c") as c:
+async def test_a_held_table_of_strategies_expires_if_never_started(served_briefly, virtual_clock):
+    async with served_briefly.net.connect(name="c") as c:
         info = await c.call_named(
             "table.create", {"fill": ["lim17"], "rounds": 3, "autostart": False}
         )
@@ -204,7 +210,7 @@ async def test_a_held_table_of_strategies_expires_if_never_started(served_briefl
     assert info["played"] == 0
 
 
-async def test_a_watcher_that_went_away_leaves_no_task_behind(served):
+async def test_a_watcher_that_went_away_leaves_no_task_behind(served, virtual_clock):
     """Its event pump must end with its connection, or it waits for ever and the server
     (which waits for its tasks when it stops) never stops."""
 
@@ -212,9 +218,9 @@ async def test_a_watcher_that_went_away_leaves_no_task_behind(served):
         assert served._tasks is not None
         return [t.name for t in served._tasks.child_tasks if " -> " in t.name]
 
-    async with connect("127.0.0.1", served.port, name="c") as c:
+    async with served.net.connect(name="c") as c:
         table = (await c.call_named("table.create", {"seats": 2}))["table"]
-        async with connect("127.0.0.1", served.port, name="w") as w:
+        async with served.net.connect(name="w") as w:
             await w.call("table.watch", table)
             assert len(pumps()) == 1  # idle: a waiting table sends nothing
         with trio.fail_after(5):
@@ -224,16 +230,19 @@ async def test_a_watcher_that_went_away_leaves_no_task_behind(served):
 
 @pytest.mark.parametrize("method", ["table.create", "tournament.start"])
 @pytest.mark.parametrize("option", [{"dealer": "nope"}, {"betting": "h17x"}])
-async def test_an_unknown_dealer_or_betting_is_refused_at_create(nursery, method, option):
+async def test_an_unknown_dealer_or_betting_is_refused_at_create(
+    nursery, virtual_clock, method, option
+):
     """It used to be accepted: the table then ended with 'internal error' and a tournament
     failed at its first table, telling clients the server was shutting down."""
-    server = await start_table_server(nursery)
+    server = table_server()
+    await memnet.serve(nursery, server)
     params = {"rules": "vegas-s17", "options": option}
     if method == "table.create":
         params.update(fill=["lim17"], rounds=1)
     else:
         params.update(bots=["lim17"], tourneys=1, rounds=1, hands=1)
-    async with connect("127.0.0.1", server.port, name="c") as c:
+    async with server.net.connect(name="c") as c:
         with pytest.raises(RpcError, match=r"unknown (dealer rules|betting scheme)") as exc:
             await c.call_named(method, params)
         assert exc.value.code == Code.UNKNOWN_NAME

@@ -1,5 +1,7 @@
 """A table belongs to its creator: only it (or its key, or the operator) starts or stops
-it, and one its creator left with nobody playing finishes on its own."""
+it, and one its creator left with nobody playing finishes on its own. On the memory net
+and virtual time; a table playing without pause lets time pass only as the test moves it
+(``pass_time``)."""
 
 from __future__ import annotations
 
@@ -7,21 +9,24 @@ import pytest
 import trio
 
 from croupier.engine import PluginManager
-from croupier.protocol import Code, RpcError, Server, ServerLimits, connect
+from croupier.protocol import Code, RpcError, Server, ServerLimits
+from tests import memnet
+from tests.workclock import pass_time
 
 
-async def serve(nursery, **limits) -> tuple[Server, int]:
+async def serve(nursery, **limits) -> tuple[Server, memnet.MemoryNet]:
     server = Server(PluginManager(autoload=False), seed=9, limits=ServerLimits(**limits))
-    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
-    return server, port
+    return server, await memnet.serve(nursery, server)
 
 
-async def test_only_the_creator_its_key_or_the_operator_start_and_stop_a_table(nursery):
-    server, port = await serve(nursery)
+async def test_only_the_creator_its_key_or_the_operator_start_and_stop_a_table(
+    nursery, virtual_clock
+):
+    server, net = await serve(nursery)
     held = {"fill": ["lim17"], "rounds": 5, "autostart": False}
     async with (
-        connect("127.0.0.1", port, name="owner") as owner,
-        connect("127.0.0.1", port, name="stranger") as stranger,
+        net.connect(name="owner") as owner,
+        net.connect(name="stranger") as stranger,
     ):
         mine = await owner.call_named("table.create", held)
         table, key = mine["table"], mine["key"]
@@ -44,29 +49,31 @@ async def test_only_the_creator_its_key_or_the_operator_start_and_stop_a_table(n
         assert done["reason"] == "stopped by its creator" and done["played"] < 10**6
 
 
-async def test_a_table_its_creator_left_with_nobody_playing_finishes(nursery):
-    _, port = await serve(nursery, abandoned_timeout=0.5)
-    async with connect("127.0.0.1", port, name="leaves") as c:
+async def test_a_table_its_creator_left_with_nobody_playing_finishes(nursery, virtual_clock):
+    _, net = await serve(nursery, abandoned_timeout=0.5)
+    async with net.connect(name="leaves") as c:
         rich = {"starting_chips": 10**9}  # plays on until stopped
         params = {"fill": ["lim17"], "rounds": 10**6, "options": rich}
         info = await c.call_named("table.create", params)
-    async with connect("127.0.0.1", port, name="w") as w:
-        with trio.fail_after(10):
-            while (await w.call("table.info", info["table"]))["state"] != "finished":
-                await trio.sleep(0.1)
-        final = await w.call("table.info", info["table"])
+    # the table plays without pause, so time passes only as the test moves it
+    await pass_time(virtual_clock, 1.0)  # twice the timeout: stopped after its hand
+    async with net.connect(name="w") as w:
+        for _ in range(100):
+            final = await w.call("table.info", info["table"])
+            if final["state"] == "finished":
+                break
     assert final["reason"] == "abandoned: its creator left and no bot plays at it"
     assert final["chips"][0] + final["house"] == 10**9
 
 
-async def test_a_table_whose_creator_left_plays_on_for_its_bots(nursery):
-    _, port = await serve(nursery, abandoned_timeout=0.2)
-    async with connect("127.0.0.1", port, name="bot", role="bot", handlers={"decide": stand}) as b:
-        async with connect("127.0.0.1", port, name="creator") as c:
+async def test_a_table_whose_creator_left_plays_on_for_its_bots(nursery, virtual_clock):
+    _, net = await serve(nursery, abandoned_timeout=0.2)
+    async with net.connect(name="bot", role="bot", handlers={"decide": stand}) as b:
+        async with net.connect(name="creator") as c:
             params = {"seats": 2, "fill": ["lim17"], "options": {"starting_chips": 10**9}}
             info = await c.call_named("table.create", params)
         await b.call("table.join", info["table"])
-        await trio.sleep(1.0)  # well past the timeout: the bot is playing, it goes on
+        await pass_time(virtual_clock, 1.0)  # well past the timeout: the bot plays, it goes on
         now = await b.call("table.info", info["table"])
         assert now["state"] == "playing", now["reason"]
 
@@ -77,14 +84,14 @@ async def stand(table, observation):
     return {"kind": "stand" if observation["phase"] == "play" else "decline"}
 
 
-async def test_a_pending_abandoned_timer_does_not_hold_the_shutdown_up():
+async def test_a_pending_abandoned_timer_does_not_hold_the_shutdown_up(virtual_clock):
     """SIGTERM waited the whole abandoned_timeout (30 s) for a table its creator had left."""
     server = Server(PluginManager(autoload=False), seed=9, limits=ServerLimits(shutdown_grace=1))
     with trio.fail_after(10):  # the grace is 1 s; the timer was 30 s
         async with trio.open_nursery() as nursery:
-            (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
-            async with connect("127.0.0.1", port, name="leaves") as c:
+            net = await memnet.serve(nursery, server)
+            async with net.connect(name="leaves") as c:
                 params = {"fill": ["lim17"], "rounds": 10**6, "options": {"starting_chips": 10**9}}
                 await c.call_named("table.create", params)
-            await trio.sleep(0.2)  # the creator is gone: the 30 s timer is running
+            await pass_time(virtual_clock, 0.2)  # the creator is gone: the 30 s timer runs
             server.stop()  # serve returns, and the nursery closes, within the grace

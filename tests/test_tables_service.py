@@ -1,4 +1,5 @@
-"""The tables service over real loopback sockets: bots, watchers, defaults, tokens, errors."""
+"""The tables service on an in-memory network and virtual time: bots, watchers, defaults,
+tokens, errors."""
 
 from __future__ import annotations
 
@@ -7,23 +8,25 @@ from typing import Any
 import pytest
 import trio
 
-from croupier.clients.bot import play
+from croupier.clients.bot import play, sdk
 from croupier.clients.bot.samples import sample_bot
-from croupier.protocol import Code, RpcError, connect
-from tests.protocol_helpers import Raw
-from tests.servedtables import Recorder, replayed_chips, start_table_server
+from croupier.protocol import Code, RpcError
+from tests import memnet
+from tests.servedtables import Recorder, replayed_chips, table_server
 
 
 @pytest.fixture
 async def served(nursery):
-    server = await start_table_server(nursery, vacant_timeout=0.5, unclaimed_timeout=30)
+    server = table_server(vacant_timeout=0.5, unclaimed_timeout=30)
+    await memnet.serve(nursery, server)
     yield server
     server.stop()
 
 
-async def test_four_bots_play_a_table_that_a_watcher_can_replay(served):
+async def test_four_bots_play_a_table_that_a_watcher_can_replay(served, virtual_clock, monkeypatch):
+    monkeypatch.setattr(sdk, "connect", served.net.connector())  # the SDK connects itself
     watcher = Recorder()
-    async with connect("127.0.0.1", served.port, name="w", on_notification=watcher) as w:
+    async with served.net.connect(name="w", on_notification=watcher) as w:
         info = await w.call_named("table.create", {"seats": 4, "rounds": 30, "seed": 5})
         assert info["state"] == "waiting" and info["seed"] == 5
         await w.call("table.watch", info["table"])
@@ -31,7 +34,7 @@ async def test_four_bots_play_a_table_that_a_watcher_can_replay(served):
         bots = [sample_bot(n, served.manager) for n in ("lim17", "basic", "hilo", "lim17")]
 
         async def one(bot: Any) -> None:
-            results.append(await play(bot, "127.0.0.1", served.port, table=info["table"]))
+            results.append(await play(bot, table=info["table"]))
 
         async with trio.open_nursery() as nursery:
             for bot in bots:
@@ -47,9 +50,9 @@ async def test_four_bots_play_a_table_that_a_watcher_can_replay(served):
     assert len(watcher.kinds("end")) == 30
 
 
-async def test_a_table_is_reproducible_from_its_seed(served):
+async def test_a_table_is_reproducible_from_its_seed(served, virtual_clock):
     async def once() -> dict[str, Any]:
-        async with connect("127.0.0.1", served.port, name="c") as c:
+        async with served.net.connect(name="c") as c:
             fill = ["lim17", "basic", "never-bust"]
             info = await c.call_named(
                 "table.create", {"seats": 3, "rounds": 20, "seed": 99, "fill": fill}
@@ -63,14 +66,16 @@ async def test_a_table_is_reproducible_from_its_seed(served):
     assert first["chips"] == second["chips"] and first["table"] != second["table"]
 
 
-async def test_a_bot_that_never_answers_gets_the_default_and_the_table_goes_on(served):
+async def test_a_bot_that_never_answers_gets_the_default_and_the_table_goes_on(
+    served, virtual_clock
+):
     rec = Recorder()
 
     async def silent(table: int, observation: Any) -> Any:
         await trio.sleep_forever()
 
-    async with connect(
-        "127.0.0.1", served.port, name="mute", role="bot",
+    async with served.net.connect(
+        name="mute", role="bot",
         handlers={"decide": silent}, on_notification=rec,
     ) as bot:  # fmt: skip
         info = await bot.call_named(
@@ -90,14 +95,14 @@ async def test_a_bot_that_never_answers_gets_the_default_and_the_table_goes_on(s
     assert replayed_chips(final, rec.events) == final["chips"]
 
 
-async def test_a_huge_answer_is_quoted_short_and_the_events_go_on(served):
+async def test_a_huge_answer_is_quoted_short_and_the_events_go_on(served, virtual_clock):
     rec = Recorder()
 
     async def verbose(table: int, observation: Any) -> Any:
         return "x" * 1_000_000  # under the message limit; quoted whole, the event was not
 
-    async with connect(
-        "127.0.0.1", served.port, name="verbose", role="bot",
+    async with served.net.connect(
+        name="verbose", role="bot",
         handlers={"decide": verbose}, on_notification=rec,
     ) as bot:  # fmt: skip
         info = await bot.call_named("table.create", {"rounds": 2, "seed": 3})
@@ -109,15 +114,15 @@ async def test_a_huge_answer_is_quoted_short_and_the_events_go_on(served):
     assert rec.statuses[-1]["played"] == 2 and len(rec.kinds("end")) == 2
 
 
-async def test_a_default_says_in_words_what_the_bot_did(served):
+async def test_a_default_says_in_words_what_the_bot_did(served, virtual_clock):
     """Events said 'error: RpcError: ...' and 'SeatVacant: ...': class names, not words."""
     rec = Recorder()
 
     async def broken(table: int, observation: Any) -> Any:
         raise ValueError("my bug")
 
-    async with connect(
-        "127.0.0.1", served.port, name="broken", role="bot",
+    async with served.net.connect(
+        name="broken", role="bot",
         handlers={"decide": broken}, on_notification=rec,
     ) as bot:  # fmt: skip
         info = await bot.call_named("table.create", {"rounds": 1, "seed": 3})
@@ -129,7 +134,7 @@ async def test_a_default_says_in_words_what_the_bot_did(served):
     assert not any("RpcError" in r or "SeatVacant" in r for r in reasons)
 
 
-async def test_an_illegal_action_is_refused_then_defaulted(served):
+async def test_an_illegal_action_is_refused_then_defaulted(served, virtual_clock):
     rec = Recorder()
     seen: list[Any] = []
 
@@ -139,8 +144,8 @@ async def test_an_illegal_action_is_refused_then_defaulted(served):
             return {"kind": "bet", "amount": observation["min_bet"]}
         return "bet 5"
 
-    async with connect(
-        "127.0.0.1", served.port, name="stubborn", role="bot",
+    async with served.net.connect(
+        name="stubborn", role="bot",
         handlers={"decide": stubborn}, on_notification=rec,
     ) as bot:  # fmt: skip
         info = await bot.call_named("table.create", {"rounds": 3, "seed": 3})
@@ -157,9 +162,9 @@ async def test_an_illegal_action_is_refused_then_defaulted(served):
     assert replayed_chips(rec.statuses[-1], rec.events) == rec.statuses[-1]["chips"]
 
 
-async def test_a_bot_that_disconnects_mid_hand_comes_back_with_its_token(served):
+async def test_a_bot_that_disconnects_mid_hand_comes_back_with_its_token(served, virtual_clock):
     watcher = Recorder()
-    async with connect("127.0.0.1", served.port, name="w", on_notification=watcher) as w:
+    async with served.net.connect(name="w", on_notification=watcher) as w:
         info = await w.call_named(
             "table.create",
             {"seats": 2, "fill": [None, "never-bust"], "seed": 8, "decision_time": 1.0},
@@ -174,15 +179,11 @@ async def test_a_bot_that_disconnects_mid_hand_comes_back_with_its_token(served)
                 await trio.sleep_forever()
             return {"kind": "bet", "amount": observation["min_bet"]}
 
-        async with connect(
-            "127.0.0.1", served.port, name="flaky", role="bot", handlers={"decide": vanish}
-        ) as bot:
+        async with served.net.connect(name="flaky", role="bot", handlers={"decide": vanish}) as bot:
             joined = await bot.call("table.join", table)
             await dropped.wait()
         # the connection is gone mid-hand: the seat plays the default, the table goes on
-        with trio.fail_after(5):
-            while not watcher.kinds("default"):
-                await trio.sleep(0.01)
+        await watcher.until(lambda: bool(watcher.kinds("default")))
         assert watcher.kinds("default")[0]["reason"] == "error: the bot's connection closed"
 
         async def stand(table: int, observation: Any) -> Any:
@@ -193,15 +194,13 @@ async def test_a_bot_that_disconnects_mid_hand_comes_back_with_its_token(served)
                 return "decline"
             return "stand" if phase == "play" else f"bet {observation['min_bet']}"
 
-        async with connect(
-            "127.0.0.1", served.port, name="flaky", role="bot", handlers={"decide": stand}
+        async with served.net.connect(
+            name="flaky", role="bot", handlers={"decide": stand}
         ) as again:
             back = await again.call("table.rejoin", joined["token"])
             assert back["seat"] == joined["seat"] == 1
             ends = len(watcher.kinds("end"))
-            with trio.fail_after(5):
-                while len(watcher.kinds("end")) < ends + 3:
-                    await trio.sleep(0.01)
+            await watcher.until(lambda: len(watcher.kinds("end")) >= ends + 3)
             # only the decision the bot walked out of got the default
             assert len(watcher.kinds("default")) == 1
             await again.call("table.leave", joined["token"])
@@ -212,14 +211,14 @@ async def test_a_bot_that_disconnects_mid_hand_comes_back_with_its_token(served)
     assert replayed_chips(final, watcher.events) == final["chips"]
 
 
-async def test_seat_tokens_cannot_be_misused(served):
+async def test_seat_tokens_cannot_be_misused(served, virtual_clock):
     async def never(table: int, observation: Any) -> Any:
         return "stand"
 
     async with (
-        connect("127.0.0.1", served.port, name="a", role="bot", handlers={"decide": never}) as a,
-        connect("127.0.0.1", served.port, name="b", role="bot") as b,
-        connect("127.0.0.1", served.port, name="v", role="watcher") as v,
+        served.net.connect(name="a", role="bot", handlers={"decide": never}) as a,
+        served.net.connect(name="b", role="bot") as b,
+        served.net.connect(name="v", role="watcher") as v,
     ):
         info = await a.call_named("table.create", {"seats": 2, "autostart": False})
         table = info["table"]
@@ -281,16 +280,16 @@ async def test_seat_tokens_cannot_be_misused(served):
         ({"seats": "2"}, Code.INVALID_PARAMS, "'seats' must be integer"),
     ],
 )
-async def test_bad_tables_get_one_line_errors(served, params, code, fragment):
-    async with connect("127.0.0.1", served.port, name="c") as c:
+async def test_bad_tables_get_one_line_errors(served, virtual_clock, params, code, fragment):
+    async with served.net.connect(name="c") as c:
         with pytest.raises(RpcError) as exc:
             await c.call_named("table.create", params)
     assert exc.value.code == code and fragment in exc.value.message
     assert "\n" not in exc.value.message
 
 
-async def test_a_raw_msgpack_bot_plays(served):
-    raw = await Raw.connect(served.port)
+async def test_a_raw_msgpack_bot_plays(served, virtual_clock):
+    raw = served.net.raw()
     await raw.call(0, "hello", 1, "raw-bot", "bot")
     created = await raw.call(1, "table.create", "vegas-s17", {}, 4, 1, [], 2)
     joined = await raw.call(2, "table.join", created[3]["table"])
@@ -311,7 +310,7 @@ async def test_a_raw_msgpack_bot_plays(served):
     await raw.aclose()
 
 
-async def test_a_plain_function_can_take_the_notifications(served):
+async def test_a_plain_function_can_take_the_notifications(served, virtual_clock):
     got: list[tuple[str, Any]] = []
     done = trio.Event()
 
@@ -320,7 +319,7 @@ async def test_a_plain_function_can_take_the_notifications(served):
         if method == "table.status" and params[1]["state"] == "finished":
             done.set()
 
-    async with connect("127.0.0.1", served.port, name="w", on_notification=plain) as w:
+    async with served.net.connect(name="w", on_notification=plain) as w:
         info = await w.call_named(
             "table.create", {"fill": ["lim17"], "rounds": 2, "seed": 2, "autostart": False}
         )

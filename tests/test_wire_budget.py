@@ -10,13 +10,13 @@ import trio
 from croupier.protocol import Code
 from croupier.protocol.codec import BufferBudget, Decoder
 from croupier.protocol.errors import ProtocolViolation
-from tests.protocol_helpers import Raw, make_server
+from tests import memnet
+from tests.protocol_helpers import make_server
 
 
 async def start(nursery, **limits):
     server, _ = make_server(**limits)
-    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
-    server.port = port
+    await memnet.serve(nursery, server)
     return server
 
 
@@ -68,13 +68,13 @@ def test_the_biggest_holder_is_refused_over_the_budget():
     assert budget.total == 0
 
 
-async def test_a_connection_holding_too_much_is_closed_others_go_on(nursery):
+async def test_a_connection_holding_too_much_is_closed_others_go_on(nursery, virtual_clock):
     server = await start(nursery, max_buffered=10_000)
     unfinished = msgpack.packb([0, 1, "ping", ["x" * 20_000]])
-    hog = await Raw.connect(server.port)
+    hog = server.net.raw()
     await hog.hello()
     await hog.send_bytes(unfinished[:7_000])
-    polite = await Raw.connect(server.port)
+    polite = server.net.raw()
     await polite.hello()
     await polite.send_bytes(unfinished[:5_000])  # over the budget: the hog goes
     notice = await hog.receive()
@@ -84,9 +84,9 @@ async def test_a_connection_holding_too_much_is_closed_others_go_on(nursery):
     assert (await polite.receive())[:2] == [1, 1]  # its message went through, whole
 
 
-async def test_buffers_are_released_when_a_connection_ends(nursery):
+async def test_buffers_are_released_when_a_connection_ends(nursery, virtual_clock):
     server = await start(nursery)
-    raw = await Raw.connect(server.port)
+    raw = server.net.raw()
     await raw.hello()
     await raw.send_bytes(msgpack.packb([0, 1, "ping", ["x" * 500_000]])[:400_000])
     with trio.fail_after(2):
@@ -99,9 +99,9 @@ async def test_buffers_are_released_when_a_connection_ends(nursery):
     assert server.buffers.total == 0
 
 
-async def test_a_message_too_costly_closes_the_connection_with_a_reason(nursery):
+async def test_a_message_too_costly_closes_the_connection_with_a_reason(nursery, virtual_clock):
     server = await start(nursery, max_elements=1000)
-    raw = await Raw.connect(server.port)
+    raw = server.net.raw()
     await raw.hello()
     await raw.send([0, 1, "ping", [[] for _ in range(2000)]])
     notice = await raw.receive()
