@@ -18,7 +18,7 @@ import trio
 from croupier.engine import PluginManager, draw_seed
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.memory import return_large_buffers
-from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT, Server, listen
+from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT, Server, exposed, listen
 
 log = logging.getLogger("croupier.server")
 
@@ -47,12 +47,14 @@ async def run_server(
     seed: int | None,
     limits: ServerLimits = ServerLimits(),
     on_seed: Callable[[int], None] | None = None,
+    http: tuple[str, int] | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully (``croupier serve``).
 
     With ``seed`` None a seed is drawn once the address is bound and handed to ``on_seed``
     (the CLI reports it): an address that cannot be bound is then the only error. A second
-    signal during the shutdown stops at once.
+    signal during the shutdown stops at once. With ``http`` (host, port) the web page is
+    served too, in this event loop (:func:`croupier.protocol.web.serve_http`).
     """
     listeners = await listen(host, port)
     return_large_buffers()
@@ -75,5 +77,22 @@ async def run_server(
                     server.stop()
 
             nursery.start_soon(watch)
-            await server.serve_listeners(listeners)
-            nursery.cancel_scope.cancel()
+
+            async def serve_tcp(
+                task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
+            ) -> None:
+                await server.serve_listeners(listeners, task_status=task_status)
+                nursery.cancel_scope.cancel()  # the web page stops with the server
+
+            await nursery.start(serve_tcp)
+            if http is not None:
+                from croupier.protocol.web import serve_http  # only with --http
+
+                bound = await nursery.start(serve_http, server, *http)
+                for where in exposed(bound):
+                    log.warning(
+                        "WARNING: the web page on %s:%d is reachable from other machines: "
+                        "anyone can watch the tables and use the solvers (README: 'Exposing a "
+                        "server')",
+                        *where,
+                    )

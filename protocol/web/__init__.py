@@ -1,0 +1,11 @@
+"""croupier's web page: an ASGI application (starlette) served by hypercorn's trio worker in
+the server's own event loop. Browsers speak the same msgpack-rpc as TCP clients, over a
+WebSocket (one message per binary frame), as ``watcher`` connections; the pages are static
+HTML, CSS and JavaScript modules shipped in ``static/`` (no build step). See docs/web.md.
+"""
+
+from croupier.protocol.web.app import STATIC, make_app
+from croupier.protocol.web.serving import serve_http
+from croupier.protocol.web.wsstream import WebSocketStream
+
+__all__ = ["STATIC", "WebSocketStream", "make_app", "serve_http"]
