@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import trio
 
-from croupier.engine import PluginManager, draw_seed
+from croupier.engine import CroupierError, PluginManager, draw_seed
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.memory import return_large_buffers
 from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT, Server, exposed, listen
@@ -57,6 +57,16 @@ async def run_server(
     served too, in this event loop (:func:`croupier.protocol.web.serve_http`).
     """
     listeners = await listen(host, port)
+    web = None
+    if http is not None:
+        from croupier.protocol.web import bind_http  # only with --http
+
+        try:
+            web = bind_http(limits, *http)
+        except CroupierError:
+            for listener in listeners:
+                await listener.aclose()
+            raise
     return_large_buffers()
     if seed is None:
         seed = draw_seed()
@@ -85,10 +95,10 @@ async def run_server(
                 nursery.cancel_scope.cancel()  # the web page stops with the server
 
             await nursery.start(serve_tcp)
-            if http is not None:
-                from croupier.protocol.web import serve_http  # only with --http
+            if web is not None:
+                from croupier.protocol.web import serve_web
 
-                bound = await nursery.start(serve_http, server, *http)
+                bound = await nursery.start(serve_web, server, web)
                 for where in exposed(bound):
                     log.warning(
                         "WARNING: the web page on %s:%d is reachable from other machines: "

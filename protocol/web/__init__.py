@@ -5,7 +5,15 @@ HTML, CSS and JavaScript modules shipped in ``static/`` (no build step). See doc
 """
 
 from croupier.protocol.web.app import STATIC, make_app
-from croupier.protocol.web.serving import serve_http
+from croupier.protocol.web.serving import WebListener, bind_http, serve_http, serve_web
 from croupier.protocol.web.wsstream import WebSocketStream
 
-__all__ = ["STATIC", "WebSocketStream", "make_app", "serve_http"]
+__all__ = [
+    "STATIC",
+    "WebListener",
+    "WebSocketStream",
+    "bind_http",
+    "make_app",
+    "serve_http",
+    "serve_web",
+]
