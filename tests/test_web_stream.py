@@ -11,7 +11,7 @@ import trio
 from croupier.engine import PluginManager
 from croupier.protocol import Server
 from croupier.protocol.web import WebSocketStream
-from croupier.protocol.web.app import WEB_ROLES
+from croupier.protocol.web.app import WEB_ROLES, same_origin
 
 
 class FakeWebSocket:
@@ -93,3 +93,12 @@ async def test_a_web_connection_is_served_as_a_watcher_only():
         assert (conn.peer, conn.role) == ("10.0.0.1:5", "watcher")
         await ws.to_server.send({"type": "websocket.disconnect", "code": 1000})
     assert not server.connections
+
+
+def test_only_the_servers_own_pages_may_open_the_websocket():
+    assert same_origin(None, "127.0.0.1:8080")  # not a browser
+    assert same_origin("http://127.0.0.1:8080", "127.0.0.1:8080")
+    assert same_origin("http://LOCALHOST:8080", "localhost:8080")
+    assert not same_origin("http://evil.example", "127.0.0.1:8080")
+    assert not same_origin("http://127.0.0.1:9999", "127.0.0.1:8080")
+    assert not same_origin("http://127.0.0.1:8080", None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.routing import Mount, WebSocketRoute
@@ -54,10 +55,22 @@ class _Headers:
         await self.app(scope, receive, send_with_headers)
 
 
+def same_origin(origin: str | None, host: str | None) -> bool:
+    """Whether a WebSocket may connect: a browser names the page's origin, which must be
+    this server's (host and port); a client without ``Origin`` is no browser page."""
+    if origin is None:
+        return True
+    return host is not None and urlsplit(origin).netloc.lower() == host.lower()
+
+
 def make_app(server: Server) -> _Headers:
     """The ASGI application serving ``server``'s web page (static files and ``/rpc``)."""
 
     async def rpc(websocket: WebSocket) -> None:
+        if not same_origin(websocket.headers.get("origin"), websocket.headers.get("host")):
+            # another site's page in the visitor's browser (cross-site WebSocket hijacking)
+            await websocket.close(code=1008)
+            return
         await websocket.accept()
         client = websocket.client
         peer = f"{client.host}:{client.port}" if client is not None else "?"
