@@ -207,3 +207,22 @@ def test_the_chart_page_matches_croupier_solve_blackjack(served, page):
     assert page.evaluate("document.activeElement.dataset.row") == "17"
     assert page.locator("#evs").inner_text().startswith("hard 17 against T")
     screenshot(page, "chart")
+
+
+def test_a_table_of_another_game_shows_its_events_in_words(served, page):
+    created = served.call(
+        "table.create",
+        named={"game": "baccarat", "seats": 2, "fill": ["banker", "player"], "rounds": 2}
+        | {"autostart": False, "seed": 3},
+    )
+    page.goto(f"{served.url}/table.html?table={created['table']}")
+    page.locator("#plain-seats tbody tr").nth(1).wait_for()
+    served.call("table.start", created["table"], created["key"])
+    page.get_by_text("Finished").wait_for()
+    log = page.locator("#log li").all_inner_texts()
+    assert log[0] == "Round 1" and "Round 2" in log
+    assert all(text and text[0].isupper() for text in log), log  # words, not kinds
+    info = served.call("table.info", created["table"])
+    chips = page.locator("#plain-seats td.num").all_inner_texts()
+    assert chips == [str(c) for c in info["chips"]]
+    screenshot(page, "table-baccarat")

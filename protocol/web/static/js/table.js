@@ -13,6 +13,7 @@ class Page {
     this.info = null;
     this.blackjack = null;
     this.dirty = false;
+    this.round = null;
     this.log = document.getElementById("log");
   }
 
@@ -45,7 +46,11 @@ class Page {
       text = this.blackjack.describe(e);
       this.blackjack.apply(e);
     } else {
-      text = e.kind === "round" ? `Round ${num(e.round)}` : e.text || e.kind;
+      if (e.round !== undefined && num(e.round) !== this.round) {  // a heading per round
+        this.round = num(e.round);
+        this.say(`Round ${this.round}`, "round");
+      }
+      text = e.kind === "round" ? null : e.text || e.kind;
     }
     if (text) this.say(text, e.kind);
     this.redraw();
