@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgpack
+import pytest
 import trio
 
 from croupier.engine import PluginManager
@@ -102,3 +103,16 @@ def test_only_the_servers_own_pages_may_open_the_websocket():
     assert not same_origin("http://evil.example", "127.0.0.1:8080")
     assert not same_origin("http://127.0.0.1:9999", "127.0.0.1:8080")
     assert not same_origin("http://127.0.0.1:8080", None)
+
+
+async def test_writing_to_a_browser_that_has_gone_is_a_broken_stream():
+    ws = FakeWebSocket()
+    stream = WebSocketStream(ws)  # type: ignore[arg-type]
+    ws.closed = True  # starlette refuses to send on a closed WebSocket
+    with pytest.raises(trio.BrokenResourceError):
+        await stream.send_all(msgpack.packb([2, "shutdown", []]))
+    with pytest.raises(trio.BrokenResourceError):
+        await stream.send_all(msgpack.packb([2, "shutdown", []]))
+    await stream.aclose()
+    with pytest.raises(trio.ClosedResourceError):
+        await stream.receive_some()

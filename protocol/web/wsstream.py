@@ -12,7 +12,10 @@ import contextlib
 
 import msgpack
 import trio
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+GONE = (RuntimeError, OSError, WebSocketDisconnect)
+"""What starlette and hypercorn raise on a WebSocket the browser has closed."""
 
 
 class WebSocketStream(trio.abc.Stream):
@@ -36,7 +39,7 @@ class WebSocketStream(trio.abc.Stream):
                 return b""
             try:
                 message = await self.websocket.receive()
-            except (RuntimeError, OSError):  # receive after a close: the stream has ended
+            except GONE:  # receive after a close: the stream has ended
                 message = {"type": "websocket.disconnect"}
             if message["type"] == "websocket.disconnect":
                 self._peer_gone = True
@@ -73,7 +76,7 @@ class WebSocketStream(trio.abc.Stream):
         for frame in frames:
             try:
                 await self.websocket.send_bytes(frame)
-            except (RuntimeError, OSError) as exc:  # hypercorn/starlette: the peer has gone
+            except GONE as exc:
                 self._peer_gone = True
                 raise trio.BrokenResourceError(str(exc)) from None
 
@@ -85,6 +88,6 @@ class WebSocketStream(trio.abc.Stream):
             return
         self._closed = True
         if not self._peer_gone:
-            with contextlib.suppress(RuntimeError, OSError):  # closed by the browser already
+            with contextlib.suppress(*GONE):  # closed by the browser already
                 await self.websocket.close()
         await trio.lowlevel.checkpoint()
