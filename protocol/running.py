@@ -15,10 +15,10 @@ from collections.abc import Callable
 
 import trio
 
-from croupier.engine import PluginManager, draw_seed
+from croupier.engine import CroupierError, PluginManager, draw_seed
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.memory import return_large_buffers
-from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT, Server, listen
+from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT, Server, exposed, listen
 
 log = logging.getLogger("croupier.server")
 
@@ -47,14 +47,26 @@ async def run_server(
     seed: int | None,
     limits: ServerLimits = ServerLimits(),
     on_seed: Callable[[int], None] | None = None,
+    http: tuple[str, int] | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully (``croupier serve``).
 
     With ``seed`` None a seed is drawn once the address is bound and handed to ``on_seed``
     (the CLI reports it): an address that cannot be bound is then the only error. A second
-    signal during the shutdown stops at once.
+    signal during the shutdown stops at once. With ``http`` (host, port) the web page is
+    served too, in this event loop (:func:`croupier.protocol.web.serve_http`).
     """
     listeners = await listen(host, port)
+    web = None
+    if http is not None:
+        from croupier.protocol.web import bind_http  # only with --http
+
+        try:
+            web = bind_http(limits, *http)
+        except CroupierError:
+            for listener in listeners:
+                await listener.aclose()
+            raise
     return_large_buffers()
     if seed is None:
         seed = draw_seed()
@@ -75,5 +87,22 @@ async def run_server(
                     server.stop()
 
             nursery.start_soon(watch)
-            await server.serve_listeners(listeners)
-            nursery.cancel_scope.cancel()
+
+            async def serve_tcp(
+                task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
+            ) -> None:
+                await server.serve_listeners(listeners, task_status=task_status)
+                nursery.cancel_scope.cancel()  # the web page stops with the server
+
+            await nursery.start(serve_tcp)
+            if web is not None:
+                from croupier.protocol.web import serve_web
+
+                bound = await nursery.start(serve_web, server, web)
+                for where in exposed(bound):
+                    log.warning(
+                        "WARNING: the web page on %s:%d is reachable from other machines: "
+                        "anyone can watch the tables and use the solvers (README: 'Exposing a "
+                        "server')",
+                        *where,
+                    )

@@ -71,6 +71,8 @@ class Connection:
     role: str | None = None
     protocol: int | None = None
     state: dict[str, Any] = attrs.field(factory=dict)
+    roles: tuple[str, ...] | None = None
+    """The roles ``hello`` may name on this connection (None: any; a web page: watcher)."""
 
     async def call(
         self, method: str, params: Sequence[Any] = (), timeout: float | None = None
@@ -316,16 +318,39 @@ class Server:
             for conn in list(self.connections.values()):
                 nursery.start_soon(close, conn)
 
-    async def _handle(self, stream: trio.abc.Stream) -> None:
+    async def handle(
+        self,
+        stream: trio.abc.Stream,
+        *,
+        peer: str | None = None,
+        roles: tuple[str, ...] | None = None,
+    ) -> None:
+        """Serve one connection arriving on any trio stream (a WebSocket adapted by the web
+        application, say) exactly as a TCP one: admission, limits, ``hello``, methods.
+
+        ``peer`` is ``host:port`` (read from a socket stream when omitted); ``roles``, when
+        given, are the only roles its ``hello`` may name. Returns when the connection ends;
+        never raises: the server outlives every client.
+        """
+        await self._handle(stream, peer=peer, roles=roles)
+
+    async def _handle(
+        self,
+        stream: trio.abc.Stream,
+        *,
+        peer: str | None = None,
+        roles: tuple[str, ...] | None = None,
+    ) -> None:
         """One connection, start to end. Never raises: the server outlives every client."""
         try:
-            await self._connection(stream)
+            await self._connection(stream, _peer(stream) if peer is None else peer, roles)
         except Exception:
             log.exception("connection handler failed")
 
-    async def _connection(self, stream: trio.abc.Stream) -> None:
+    async def _connection(
+        self, stream: trio.abc.Stream, peer: str, roles: tuple[str, ...] | None
+    ) -> None:
         conn_id = next(self._ids)
-        peer = _peer(stream)
         session = Session(
             stream,
             limits=self.limits.session_limits(),
@@ -350,7 +375,7 @@ class Server:
             finally:
                 self._refusing -= 1
             return
-        conn = Connection(conn_id, peer, self, session)
+        conn = Connection(conn_id, peer, self, session, roles=roles)
         session.on_request = lambda _session, request: self._dispatch(conn, request)
         self.connections[conn_id] = conn
         self._per_peer[host] += 1

@@ -94,6 +94,11 @@ class CoreService(Service):
             raise RpcError(
                 Code.BAD_INPUT, f"unknown role {role[:MAX_NAME]!r}; roles: {', '.join(ROLES)}"
             )
+        if conn.roles is not None and role not in conn.roles:
+            raise RpcError(
+                Code.BAD_INPUT,
+                f"this connection may only say hello as {' or '.join(map(repr, conn.roles))}",
+            )
         conn.protocol, conn.client, conn.role = version, name, role
         return {
             "protocol": version,

@@ -55,6 +55,19 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="N",
         help="the most connections open at once, lowered to fit 'ulimit -n' (default %(default)s)",
     )
+    parser.add_argument(
+        "--http",
+        type=port_type,
+        metavar="PORT",
+        help="also serve the web page (lobby, live tables, charts) on this port, 0 for any "
+        "free one; browsers speak msgpack-rpc over a WebSocket as watchers (docs/web.md)",
+    )
+    parser.add_argument(
+        "--http-host",
+        default=DEFAULT_HOST,
+        metavar="HOST",
+        help=f"the web page's address (default {DEFAULT_HOST})",
+    )
     add_seed_argument(parser)
     parser.set_defaults(func=run)
 
@@ -79,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
                 seed=seed,
                 limits=limits,
                 on_seed=report_seed,
+                http=None if args.http is None else (args.http_host, args.http),
             )
         )
     finally:

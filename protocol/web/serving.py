@@ -1,0 +1,98 @@
+"""Serving the web application with hypercorn's trio worker, in the caller's event loop."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, cast
+
+import attrs
+import trio
+from hypercorn.config import Config, Sockets
+from hypercorn.trio.run import worker_serve
+from hypercorn.typing import ASGIFramework
+from hypercorn.utils import wrap_app
+
+from croupier.engine import CroupierError
+from croupier.protocol.limits import ServerLimits
+from croupier.protocol.web.app import make_app
+
+if TYPE_CHECKING:
+    from croupier.protocol.server import Server
+
+log = logging.getLogger("croupier.server")
+
+
+def _config(limits: ServerLimits, host: str, port: int) -> Config:
+    config = Config()
+    config.bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]
+    # hypercorn's own lines ("Running on ...") are replaced by ours; its errors are kept
+    quiet = logging.getLogger("croupier.server.http")
+    quiet.setLevel(logging.WARNING)
+    config.errorlog = quiet
+    config.accesslog = None
+    # a WebSocket frame holds one message: the server's message limit bounds it too
+    config.websocket_max_message_size = limits.max_message_size
+    return config
+
+
+@attrs.frozen
+class WebListener:
+    """The web page's bound sockets, before serving (see :func:`bind_http`)."""
+
+    config: Config
+    sockets: Sockets
+    addresses: list[tuple[str, int]]
+
+
+def bind_http(limits: ServerLimits, host: str, port: int) -> WebListener:
+    """Bind ``host:port`` (0: any free port) for the web page of a server with ``limits``;
+    an address that cannot be bound is a one-line :class:`CroupierError` (raised here,
+    before serving)."""
+    config = _config(limits, host, port)
+    try:
+        sockets = config.create_sockets()
+    except OSError as exc:
+        raise CroupierError(
+            f"cannot serve the web page on {host}:{port}: {exc.strerror or exc}"
+        ) from None
+    for sock in sockets.insecure_sockets:
+        sock.listen(config.backlog)
+    addresses = [sock.getsockname()[:2] for sock in sockets.insecure_sockets]
+    return WebListener(config, sockets, addresses)
+
+
+async def serve_web(
+    server: Server,
+    listener: WebListener,
+    *,
+    task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Serve ``server``'s web page on a bound listener until cancelled; ``nursery.start``
+    returns the bound addresses. Call it while the server is serving (its tables run in the
+    server's tasks)."""
+    config = listener.config
+    # hypercorn.trio.serve binds by itself; its worker takes the sockets bound here
+    wrapped = wrap_app(cast(ASGIFramework, make_app(server)), config.wsgi_max_body_size, "asgi")
+    async with trio.open_nursery() as nursery:
+        await nursery.start(
+            lambda task_status: worker_serve(
+                wrapped, config, sockets=listener.sockets, task_status=task_status
+            )
+        )
+        for h, p in listener.addresses:
+            log.info(
+                "web page on http://%s/ (WebSocket /rpc)", f"[{h}]:{p}" if ":" in h else f"{h}:{p}"
+            )
+        task_status.started(listener.addresses)
+
+
+async def serve_http(
+    server: Server,
+    host: str,
+    port: int,
+    *,
+    task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Bind ``host:port`` and serve ``server``'s web page until cancelled (both steps of
+    :func:`bind_http` and :func:`serve_web`)."""
+    await serve_web(server, bind_http(server.limits, host, port), task_status=task_status)

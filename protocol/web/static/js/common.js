@@ -1,0 +1,48 @@
+// What every page shares: building elements, the status line, connecting to the server.
+
+import { Rpc } from "./rpc.js";
+
+/** An element: h("td", {class: "num"}, "12", child, ...); attributes set as given. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+  return el;
+}
+
+/** Say `text` in the page's status line (role=status); `error` marks it as a problem. */
+export function setStatus(text, error = false) {
+  const status = document.getElementById("status");
+  if (!status) return;
+  status.textContent = text;
+  status.classList.toggle("error", error);
+}
+
+/** Connect to the server as a watcher; the status line says when the connection is lost. */
+export async function connect() {
+  const rpc = new Rpc();
+  try {
+    await rpc.connect();
+  } catch (err) {
+    setStatus(`Cannot reach the croupier server: ${err.message}`, true);
+    throw err;
+  }
+  rpc.onclose = () => setStatus("The connection to the server closed; reload the page to reconnect.", true);
+  return rpc;
+}
+
+/** An integer (Number or BigInt) as text. */
+export function num(x) {
+  return x === null || x === undefined ? "" : x.toString();
+}
+
+/** The query parameter `name` of this page's address, or null. */
+export function param(name) {
+  return new URLSearchParams(location.search).get(name);
+}

@@ -1,0 +1,228 @@
+"""The web page in headless Chromium, end to end: a real ``croupier serve --http``, real TCP
+bots, the page as a person sees it (screenshots of each page under test-artifacts/)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import msgpack
+import pytest
+
+from tests.webkit import Served, chromium_or_skip, screenshot, served_server
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[Served]:
+    yield from served_server()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = chromium_or_skip()
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+# every type the protocol uses, at each size boundary msgpack has
+CODEC_CASES: list[Any] = [
+    None,
+    True,
+    False,
+    0,
+    127,
+    128,
+    255,
+    256,
+    65535,
+    65536,
+    2**32 - 1,
+    2**32,
+    2**53 + 1,
+    2**63 - 1,
+    2**64 - 1,
+    -1,
+    -32,
+    -33,
+    -128,
+    -129,
+    -32768,
+    -32769,
+    -(2**31),
+    -(2**31) - 1,
+    -(2**63),
+    1.5,
+    -0.25,
+    1e300,
+    "",
+    "é♠",
+    "x" * 31,
+    "x" * 32,
+    "y" * 300,
+    "z" * 70000,
+    b"",
+    b"\x00\xff",
+    bytes(300),
+    bytes(70000),
+    list(range(15)),
+    list(range(16)),
+    list(range(70000)),
+    {f"k{i}": i for i in range(15)},
+    {f"k{i}": i for i in range(16)},
+    [0, 7, "table.event", [28512345678, {"kind": "deal", "card": "QC", "soft": False}]],
+]
+
+
+def test_the_msgpack_codec_reads_and_writes_what_python_does(served, page):
+    page.goto(served.url + "/")
+    wire = [msgpack.packb(case).hex() for case in CODEC_CASES]
+    answer = page.evaluate(
+        """async (wire) => {
+            const { encode, decode } = await import("/js/msgpack.js");
+            const bytes = (hex) => Uint8Array.from(hex.match(/../g) || [], (b) => parseInt(b, 16));
+            const hex = (u8) => Array.from(u8, (b) => b.toString(16).padStart(2, "0")).join("");
+            const fails = (f) => { try { f(); return false; } catch (e) { return true; } };
+            return {
+                again: wire.map((w) => hex(encode(decode(bytes(w))))),
+                types: [2 ** 53 - 1, 2 ** 53 + 1, -(2 ** 63)]
+                    .map((n) => typeof decode(encode(BigInt(n)))),
+                cut: fails(() => decode(bytes(wire[wire.length - 1]).slice(0, 5))),
+                trailing: fails(() => decode(new Uint8Array([1, 2]))),
+                nonString: fails(() => decode(new Uint8Array([0x81, 0x01, 0x02]))),
+                proto: Object.getPrototypeOf(decode(encode(JSON.parse('{"__proto__": {"x": 1}}'))))
+                    === Object.prototype,
+                object: hex(encode({ a: 1, b: [true, null, "c"] })),
+            };
+        }""",
+        wire,
+    )
+    # re-encoding gives Python's bytes exactly: the same values, in the smallest form
+    for case, mine, theirs in zip(CODEC_CASES, wire, answer["again"], strict=True):
+        assert theirs == mine, repr(case)[:60]
+    assert answer["types"] == ["number", "bigint", "bigint"]
+    assert answer["cut"] and answer["trailing"] and answer["nonString"] and answer["proto"]
+    assert msgpack.unpackb(bytes.fromhex(answer["object"])) == {"a": 1, "b": [True, None, "c"]}
+
+
+def test_the_lobby_lists_a_running_table(served, page):
+    created = served.call(
+        "table.create",
+        named={"seats": 3, "fill": ["lim17", "never-bust", "mimic-dealer"], "rounds": 1_000_000},
+    )
+    try:
+        page.goto(served.url + "/")
+        row = page.locator(f'#tables tr[data-table="{created["table"]}"]')
+        row.wait_for()
+        assert "playing" in row.inner_text()
+        assert "lim17, never-bust, mimic-dealer" in row.inner_text()
+        assert row.get_by_role("link").get_attribute("href") == (
+            f"/table.html?table={created['table']}"
+        )
+        screenshot(page, "lobby")
+    finally:
+        served.call("table.stop", created["table"], created["key"])
+
+
+def test_a_live_table_shows_the_cards_and_settles_as_tcp_bots_play(served, page):
+    created = served.call(
+        "table.create", named={"seats": 2, "fill": [None, "lim17"], "rounds": 3, "seed": 5}
+    )
+    table = created["table"]
+    page.goto(f"{served.url}/table.html?table={table}")
+    page.locator("#seats li").nth(1).wait_for()
+    assert "Waiting" in page.locator("#status").inner_text()
+    where = ["--connect", f"127.0.0.1:{served.port}", "--table", str(table)]
+    bot = subprocess.run(
+        [sys.executable, "-m", "croupier.clients.cli", "bot", "lim17", "--json", *where],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    final = json.loads(bot.stdout)
+    page.get_by_text("Round 3 is settled").wait_for()
+    page.get_by_text("Finished").wait_for()
+    # cards drawn as cards, each named for screen readers; the dealer's hole card turned over
+    names = page.locator(".card").evaluate_all(
+        "cards => cards.map(c => c.getAttribute('aria-label'))"
+    )
+    assert names and all(" of " in name for name in names), names
+    log = page.locator("#log").inner_text()
+    assert "The dealer turns over the" in log
+    assert "The dealer deals the hole card face down" in log
+    assert any(f"Seat 1 (lim17) {word}" in log for word in ("wins", "loses", "pushes", "busts"))
+    # the chips the page counted from the events are the table's own
+    info = served.call("table.info", table)
+    assert info["state"] == "finished"
+    for seat, chips in zip(info["seats"], info["chips"], strict=True):
+        meta = page.locator(f'#seats li[data-seat="{seat["seat"]}"] .meta').inner_text()
+        assert meta.startswith(f"chips {chips} "), (meta, chips)
+    assert final["table"]["chips"] == info["chips"] and final["table"]["played"] == 3
+    screenshot(page, "table")
+    page.emulate_media(color_scheme="dark")
+    screenshot(page, "table-dark")
+
+
+def test_the_chart_page_matches_croupier_solve_blackjack(served, page):
+    cli = served.cli("solve", "blackjack", "--rules", "single-deck", "--h17", "--json")
+    expected = json.loads(cli.stdout)["chart"]
+    page.goto(f"{served.url}/chart.html?rules=single-deck&dealer=h17")
+    page.locator('table.chart[data-section="pairs"] td').first.wait_for(timeout=60_000)
+    cells = page.locator("table.chart td").evaluate_all(
+        "tds => tds.map(td => [td.dataset.section, td.dataset.row, td.dataset.col, td.textContent])"
+    )
+    shown: dict[str, dict[str, list[str]]] = {}
+    for section, row, _col, letters in cells:
+        shown.setdefault(section, {}).setdefault(row, []).append(letters)
+    assert shown == {s: expected[s] for s in ("hard", "soft", "pairs")}
+    assert page.locator("select[name=dealer]").input_value() == "h17"
+    # each cell's EVs on hover, and the arrow keys move between cells
+    cell = page.locator('table.chart[data-section="hard"] td[data-row="16"][data-col="T"]')
+    cell.hover()
+    evs = page.locator("#evs").inner_text()
+    stand = expected["values"]["hard"]["16"][8]["stand"]
+    assert evs.startswith("hard 16 against T: ") and f"stand {stand:+.4f}".replace("-", "−") in evs
+    cell.focus()
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.row") == "17"
+    assert page.locator("#evs").inner_text().startswith("hard 17 against T")
+    screenshot(page, "chart")
+
+
+def test_a_table_of_another_game_shows_its_events_in_words(served, page):
+    created = served.call(
+        "table.create",
+        named={"game": "baccarat", "seats": 2, "fill": ["banker", "player"], "rounds": 2}
+        | {"autostart": False, "seed": 3},
+    )
+    page.goto(f"{served.url}/table.html?table={created['table']}")
+    page.locator("#plain-seats tbody tr").nth(1).wait_for()
+    served.call("table.start", created["table"], created["key"])
+    page.get_by_text("Finished").wait_for()
+    log = page.locator("#log li").all_inner_texts()
+    assert log[0] == "Round 1" and "Round 2" in log
+    assert all(text and text[0].isupper() for text in log), log  # words, not kinds
+    info = served.call("table.info", created["table"])
+    chips = page.locator("#plain-seats td.num").all_inner_texts()
+    assert chips == [str(c) for c in info["chips"]]
+    screenshot(page, "table-baccarat")

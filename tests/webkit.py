@@ -1,0 +1,123 @@
+"""What the browser tests share: a ``croupier serve --http`` subprocess, Debian's Chromium
+driven by playwright (never playwright's own download), screenshots, one-shot trio calls."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from croupier.protocol import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+"""Where the test run leaves a picture of each page (gitignored) for a reviewer to look at."""
+
+CHROMIUM = os.environ.get("CROUPIER_CHROMIUM", "/usr/bin/chromium")
+PHONE = {"width": 390, "height": 844}
+
+
+def chromium_or_skip() -> str:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(
+            f"no Chromium at {CHROMIUM}: install Debian's (apt-get install chromium; .ci/run "
+            "does when it runs as root with apt) or set CROUPIER_CHROMIUM"
+        )
+    return CHROMIUM
+
+
+class Served:
+    """A ``croupier serve --port 0 --http 0`` subprocess: its TCP port and web address."""
+
+    def __init__(self, *argv: str) -> None:
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "croupier.clients.cli",
+                "serve",
+                "--port",
+                "0",
+                "--http",
+                "0",
+                *argv,
+            ],
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+        )
+        self.log: list[str] = []
+        self.port = 0
+        self.url = ""
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.log.append(line)
+            if found := re.search(r"listening on 127\.0\.0\.1:(\d+)", line):
+                self.port = int(found.group(1))
+            if found := re.search(r"web page on (http://127\.0\.0\.1:\d+)/", line):
+                self.url = found.group(1)
+                break
+        if not (self.port and self.url):
+            self.proc.kill()
+            raise AssertionError("the server did not start: " + "".join(self.log))
+        # keep reading its log, or the server blocks once the pipe is full
+        self._reader = threading.Thread(target=self._drain, daemon=True)
+        self._reader.start()
+
+    def _drain(self) -> None:
+        assert self.proc.stderr is not None
+        self.log.extend(self.proc.stderr)
+
+    def call(self, method: str, *params: Any, named: dict[str, Any] | None = None) -> Any:
+        """One call on a fresh TCP connection (a ``client``)."""
+
+        async def once() -> Any:
+            async with connect("127.0.0.1", self.port, name="web-test") as client:
+                if named is not None:
+                    return await client.call_named(method, named)
+                return await client.call(method, *params)
+
+        return trio.run(once)
+
+    def cli(self, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "croupier.clients.cli", *argv],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=True,
+        )
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def served_server() -> Iterator[Served]:
+    served = Served("--seed", "2026")
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
+def screenshot(page: Any, name: str) -> None:
+    """The page as it is now, wide and phone-sized, under :data:`SCREENSHOTS`."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), full_page=True)
+    page.set_viewport_size(size)
