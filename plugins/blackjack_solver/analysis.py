@@ -13,6 +13,7 @@ composition the player can hold (one vectorised pass per upcard in a finite shoe
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 
 import attrs
@@ -20,7 +21,7 @@ import numpy as np
 
 from croupier.engine import BlackjackRules, CroupierError
 from croupier.engine.rules import format_payout
-from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, full_shoe
+from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, Shoe, full_shoe
 from croupier.plugins.blackjack_solver.chart import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, Chart
 from croupier.plugins.blackjack_solver.compositions import (
     IntArray as IntArray,
@@ -99,7 +100,7 @@ def can_split(rules: BlackjackRules, objective: Objective) -> bool:
 def split_removals(shoes: SplitShoes) -> int:
     """How many shoes (``a`` = 0, 1, ...) a split's exact value reads: up to
     ``2 (limit - 2)`` further pair cards out, as many as the shoe holds."""
-    return min(2 * (shoes.limit - 2), shoes.pairs) + 1
+    return math.ceil(min(2 * (shoes.limit - 2), shoes.pairs)) + 1
 
 
 class UpcardSolver:
@@ -112,12 +113,16 @@ class UpcardSolver:
         objective: Objective,
         precompute_all: bool = True,
         split_strategy: str = "cdz-",
+        shoe: Shoe | None = None,
     ) -> None:
+        """``shoe`` (counts, possibly fractional) replaces the rules' full shoe: a shoe
+        part dealt, such as the mean shoe at a true count."""
         objective = effective_objective(rules, objective)
         self.rules = rules
         self.upcard = upcard
         self.objective: Objective = objective
-        shoe = shoe_of(rules)
+        if shoe is None:
+            shoe = shoe_of(rules)
         self.shoe = shoe
         stands: StandRows = {}
         self.main = Evaluator(rules, upcard, shoe, objective, stands=stands)
@@ -130,7 +135,7 @@ class UpcardSolver:
         if shoe is not None and precompute_all:
             limit = list(shoe)
             limit[upcard] -= 1
-            capped = tuple(min(n, 21 // (r + 1) + 1) for r, n in enumerate(limit))
+            capped = tuple(min(math.ceil(n), 21 // (r + 1) + 1) for r, n in enumerate(limit))
             keys, removed = player_keys(capped, tuple(self.splits))
             stands.update(precompute(rules, upcard, shoe, objective, removed))
             deeper = set()
