@@ -25,7 +25,8 @@ reading's shoe is the mean over every shoe that reads it, the index fits the sys
 rounding (floored, truncated, rounded): no half-unit correction is needed. ``crossing`` is
 the zero of the gain interpolated linearly between the two readings' mean exact true
 counts. A decision whose gain keeps its sign over every reading of probability at least
-``min_probability`` has no index (listed as unchanged).
+``min_probability`` whose mean shoe holds at least two cards of every rank (a shoe more
+depleted is no mean worth solving) has no index (listed as unchanged).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from croupier.plugins.blackjack_solver.count_shoes import CountShoe, count_shoes
 
 UPCARD_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 START = (0, 4)  # readings solved first for every upcard
+MIN_CARDS = 2.0  # a reading is searched when its mean shoe holds this many of every rank
 
 
 @attrs.frozen
@@ -85,14 +87,22 @@ def catalogue(rules: BlackjackRules) -> list[Decision]:
 
 
 def upcard_gains(
-    rules: BlackjackRules, shoe: tuple[float, ...], upcard: int, wanted: Iterable[Decision]
+    rules: BlackjackRules,
+    shoe: tuple[float, ...],
+    upcard: int,
+    wanted: Iterable[Decision],
+    per_round: bool = False,
 ) -> dict[Decision, float]:
-    """Each wanted decision's gain against ``upcard`` from ``shoe`` (module docstring)."""
+    """Each wanted decision's gain against ``upcard`` from ``shoe`` (module docstring):
+    per hand of the row (conditioned on no dealer blackjack under the peek), or with
+    ``per_round`` its contribution to a round's EV (times P(the row and this upcard)), the
+    quantity that averages over shoes."""
     wanted = [d for d in wanted if d.upcard == upcard]
     out: dict[Decision, float] = {}
     if any(d.kind == "insurance" for d in wanted):
         tens, size = shoe[TEN], sum(shoe) - 1  # the ace upcard is out
-        out[Decision("insurance", "any", ACE)] = 3 * tens / size - 1
+        p_ace = shoe[ACE] / sum(shoe) if per_round else 1.0
+        out[Decision("insurance", "any", ACE)] = p_ace * (3 * tens / size - 1)
     rows_wanted = {d.hand for d in wanted if d.kind != "insurance"}
     if not rows_wanted:
         return out
@@ -133,7 +143,7 @@ def upcard_gains(
                 agg[k] = agg.get(k, 0.0) + p * v
         if decision.kind not in agg:
             continue  # not playable here (no such hand, or the rules forbid it)
-        weight = sum(m[1] for m in chosen)
+        weight = 1.0 if per_round else sum(m[1] for m in chosen)
         others = {"stand": ("hit",), "double": ("hit", "stand")}.get(
             decision.kind, ("hit", "stand", "double")
         )
@@ -174,8 +184,13 @@ class IndexSearch:
         self.rules = rules
         self.shoes = shoes
         self.decisions = decisions
-        usable = [i for i, s in shoes.items() if s.probability >= min_probability]
-        self.low, self.high = min(usable), max(usable)
+        self.readings = sorted(
+            i
+            for i, s in shoes.items()
+            if s.probability >= min_probability and min(s.shoe) >= MIN_CARDS
+        )
+        if len(self.readings) < 2:
+            raise CroupierError("fewer than two true counts are likely enough to compare")
         self._gains: dict[tuple[int, int], dict[Decision, float]] = {}
         self.on_solve = on_solve
         self.solves = 0
@@ -195,36 +210,43 @@ class IndexSearch:
         return self.gains(reading, decision.upcard).get(decision)
 
     def find(self, decision: Decision) -> Found | None:
-        """The decision's bracket and index (None: it never arises under these rules)."""
-        a, b = START
+        """The decision's bracket and index (None: it never arises under these rules).
+
+        Readings are searched in order among the usable ones (a small shoe never reads
+        some counts: one deck floored never reads -1), so a bracket is two neighbours."""
+        readings = self.readings
+        a, b = (min(readings, key=lambda r: (abs(r - x), r)) for x in START)
         ga, gb = self.gain(a, decision), self.gain(b, decision)
         if ga is None or gb is None:
             return None
-        slope = (gb - ga) / (b - a)
-        guess = a - ga / slope if slope else float(self.low if ga > 0 else self.high)
-        i = min(max(int(guess // 1), self.low), self.high - 1)
         seen: dict[int, float] = {a: ga, b: gb}
-        for _ in range(self.high - self.low + 1):
+        slope = (gb - ga) / (b - a) if b != a else 0.0
+        guess = a - ga / slope if slope else float(readings[0] if ga > 0 else readings[-1])
+        k = sum(1 for r in readings if r <= guess) - 1
+        k = min(max(k, 0), len(readings) - 2)
+        for _ in range(len(readings)):
+            i, j = readings[k], readings[k + 1]
             lo = seen[i] if i in seen else self.gain(i, decision)
-            hi = seen[i + 1] if i + 1 in seen else self.gain(i + 1, decision)
-            assert lo is not None and hi is not None
-            seen[i], seen[i + 1] = lo, hi
+            hi = seen[j] if j in seen else self.gain(j, decision)
+            if lo is None or hi is None:
+                break  # the hand cannot be dealt from so depleted a shoe: searched no further
+            seen[i], seen[j] = lo, hi
             if (lo < 0) != (hi < 0):
-                return self._found(decision, i, lo, hi, seen)
+                return self._found(decision, i, j, lo, hi, seen)
             rising = hi > lo
             step = 1 if (lo < 0) == rising else -1
-            if not self.low <= i + step <= self.high - 1:
+            if not 0 <= k + step <= len(readings) - 2:
                 break
-            i += step
+            k += step
         return Found(decision, None, "", None, dict(sorted(seen.items())))
 
     def _found(
-        self, decision: Decision, i: int, lo: float, hi: float, seen: dict[int, float]
+        self, decision: Decision, i: int, j: int, lo: float, hi: float, seen: dict[int, float]
     ) -> Found:
-        x0, x1 = self.shoes[i].mean_true_count, self.shoes[i + 1].mean_true_count
+        x0, x1 = self.shoes[i].mean_true_count, self.shoes[j].mean_true_count
         crossing = x0 + (x1 - x0) * lo / (lo - hi)
-        if hi >= 0:  # rising through zero: take it from i + 1 up
-            return Found(decision, i + 1, "+", crossing, dict(sorted(seen.items())))
+        if hi >= 0:  # rising through zero: take it from j up
+            return Found(decision, j, "+", crossing, dict(sorted(seen.items())))
         return Found(decision, i, "-", crossing, dict(sorted(seen.items())))
 
 
@@ -278,7 +300,7 @@ def solution(found: list[Found], search: IndexSearch, system: CountSystem) -> di
                 "mean_true_count": s.mean_true_count,
             }
             for i, s in search.shoes.items()
-            if search.low <= i <= search.high
+            if i in search.readings
         },
         "solves": search.solves,
     }

@@ -75,8 +75,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     counting.add_argument(
         "--only",
         metavar="DECISIONS",
-        help="only these decisions: 'stand 16 T,double 11 A', or an index CSV whose "
-        "decisions to generate (e.g. the shipped Illustrious 18)",
+        help="only these decisions, comma-separated: 'stand 16 T,double 11 A', or index "
+        "CSV files whose decisions to generate (e.g. the shipped Illustrious 18)",
     )
     counting.add_argument(
         "--rounding", choices=ROUNDINGS, help="how true counts are read (default: the count's)"
@@ -209,10 +209,15 @@ def show_chart(console: Any, solution: dict[str, Any]) -> None:
 
 
 def _only(text: str) -> list[str]:
-    """``--only``: decisions as text, or those of an index CSV file."""
-    if os.path.exists(text):
-        return [f"{e.decision} {e.hand} {e.upcard}" for e in read_indices(Path(text).read_text())]
-    return [part.strip() for part in text.split(",") if part.strip()]
+    """``--only``: decisions as text and index CSV files (their decisions), comma-separated."""
+    out: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if part and os.path.exists(part):
+            entries = read_indices(Path(part).read_text())
+            out += [f"{e.decision} {e.hand} {e.upcard}" for e in entries]
+        elif part:
+            out.append(part)
+    return list(dict.fromkeys(out))
 
 
 def run_indices(args: argparse.Namespace, manager: Any, rules: dict[str, Any]) -> int:
