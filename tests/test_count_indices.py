@@ -15,12 +15,18 @@ import pytest
 from croupier.engine import BlackjackRules, CroupierError
 from croupier.engine.indices import read_indices
 from croupier.plugins.blackjack_solver import solve
-from croupier.plugins.blackjack_solver.analysis import UpcardSolver, solve_rules, two_card_hand
+from croupier.plugins.blackjack_solver.analysis import (
+    UpcardSolver,
+    is_natural,
+    solve_rules,
+    two_card_hand,
+)
 from croupier.plugins.blackjack_solver.cards import full_shoe
 from croupier.plugins.blackjack_solver.count_indices import (
     UPCARD_LABELS,
     Decision,
     generate,
+    later_hands,
     parse_decision,
     upcard_gains,
 )
@@ -45,7 +51,8 @@ def test_gains_at_the_full_shoe_are_the_charts_cells():
     rules = SIX.evolve(decks=1)
     cells = solve_rules(rules).cells
     wanted = [Decision("stand", "16", 9), Decision("double", "11", 9), Decision("double", "s18", 9)]
-    gains = upcard_gains(rules, tuple(float(n) for n in full_shoe(1)), 9, wanted)
+    shoe = tuple(float(n) for n in full_shoe(1))
+    gains = upcard_gains(rules, shoe, 9, wanted, rows="two-card")
     stand = cells[("hard", 16, 9)]
     assert gains[wanted[0]] == pytest.approx(stand["stand"] - stand["hit"], abs=1e-12)
     eleven = cells[("hard", 11, 9)]
@@ -139,3 +146,53 @@ def test_cli_writes_the_csv_sim_reads(cli, tmp_path):
     assert rows[0] == ["decision", "hand", "upcard", "index", "direction"]
     status, text, _ = cli("solve", "blackjack", "--decks", "2", "--out", str(out))
     assert status != 0
+
+
+def test_later_hands_reach_as_every_sequence_of_draws():
+    """Each hard hand of three or more cards, reached as the optimal play hits: the merged
+    walk against one that follows every sequence of cards apart."""
+    rules = SIX.evolve(decks=1)
+    solver = UpcardSolver(rules, 9, "ev")
+    ev = solver.main
+    totals = {12, 13, 14, 15, 16, 17}
+    found = later_hands(solver, totals)
+    expected = dict.fromkeys(totals, 0.0)
+
+    def walk(hand, p):
+        for q, r in ev.draws(hand):
+            child = hand.add(r)
+            if child.hard > 21:
+                continue
+            if not child.soft and child.total in totals:
+                expected[child.total] += p * q
+            if child.total < 21 and ev.best_continuation(child)[1] == "hit":
+                walk(child, p * q)
+
+    for c1, c2, p in solver.hands():
+        if c1 == c2 or is_natural(c1, c2):
+            continue
+        hand = two_card_hand(c1, c2, True)
+        best = max(solver.action_values(c1, c2).items(), key=lambda kv: kv[1])[0]
+        if hand.total < 21 and best == "hit":
+            walk(hand, p)
+    for t in totals:
+        assert sum(m[0] for m in found.get(t, [])) == pytest.approx(expected[t], rel=1e-12)
+    assert expected[16] > 0
+
+
+def test_more_cards_favour_standing_on_16():
+    """A 16 of three or more cards has taken small cards out: standing gains, so counting
+    those hands lowers the crossing of 16 v T."""
+    rules = SIX.evolve(decks=2)
+    d = parse_decision("stand 16 T")
+    two, _ = generate(rules, BY_NAME["hilo"], [d], rows="two-card")
+    every, _ = generate(rules, BY_NAME["hilo"], [d], rows="all")
+    assert every[0].crossing < two[0].crossing
+
+
+def test_workers_change_nothing():
+    rules = SIX.evolve(decks=1)
+    wanted = [parse_decision(t) for t in ("stand 12 4", "double 11 A", "split 99 7")]
+    one, _ = generate(rules, BY_NAME["hilo"], wanted)
+    two, search = generate(rules, BY_NAME["hilo"], wanted, workers=2)
+    assert one == two and search.solves > 2

@@ -14,7 +14,7 @@ composition the player can hold (one vectorised pass per upcard in a finite shoe
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 import attrs
 import numpy as np
@@ -114,9 +114,12 @@ class UpcardSolver:
         precompute_all: bool = True,
         split_strategy: str = "cdz-",
         shoe: Shoe | None = None,
+        split_ranks: Collection[int] | None = None,
     ) -> None:
         """``shoe`` (counts, possibly fractional) replaces the rules' full shoe: a shoe
-        part dealt, such as the mean shoe at a true count."""
+        part dealt, such as the mean shoe at a true count. ``split_ranks`` limits the
+        pairs whose splits are prepared (None: every pair; a split's preparation is the
+        dearest part when only a few hands are wanted)."""
         objective = effective_objective(rules, objective)
         self.rules = rules
         self.upcard = upcard
@@ -129,7 +132,7 @@ class UpcardSolver:
         self.splitting = can_split(rules, objective)
         self.split_strategy = split_strategy
         self.splits: dict[int, SplitShoes] = {}
-        for x in range(10):
+        for x in range(10) if split_ranks is None else sorted(split_ranks):
             if self.splitting and (shoe is None or shoe[x] - (upcard == x) >= 2):
                 self.splits[x] = SplitShoes(rules, upcard, shoe, x, objective, stands)
         if shoe is not None and precompute_all:

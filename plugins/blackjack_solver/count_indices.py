@@ -3,10 +3,12 @@
 For each true-count reading ``i`` the mean shoe left (:mod:`.count_shoes`) is solved
 exactly, composition-dependently, against each upcard (:class:`.analysis.UpcardSolver` on
 that shoe), and each decision's *gain* is the EV of taking it minus the EV of the best
-alternative, for the decision's row as the chart plays it: the two-card hands of that
-total weighted by their probability in that shoe (pairs only where a row has no other
-hand), every later card played optimally for that shoe, EVs conditioned on no dealer
-blackjack under the peek. Decisions:
+alternative, over the decision's row: the two-card hands of that total weighted by their
+probability in that shoe (pairs only where a row has no other hand) and, for a stand
+decision (``rows="all"``, the default), the hands of three or more cards of that total
+too, weighted by the chance that the play reaches them (:func:`later_hands`), as an index
+table is played on every hand of a total; every later card played optimally for that
+shoe, EVs conditioned on no dealer blackjack under the peek. Decisions:
 
 * ``stand`` on hard 12..17: stand against hit;
 * ``double`` on hard 8..11 and soft 13..20 (as the rules allow): double against the
@@ -31,7 +33,8 @@ depleted is no mean worth solving) has no index (listed as unchanged).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import attrs
@@ -39,117 +42,33 @@ import attrs
 from croupier.engine import BlackjackRules, CroupierError
 from croupier.engine.counts import CountSystem
 from croupier.engine.indices import IndexEntry
-from croupier.plugins.blackjack_solver.analysis import (
-    UpcardSolver,
-    check_rules,
-    is_natural,
-    two_card_hand,
+from croupier.plugins.blackjack_solver.analysis import check_rules
+from croupier.plugins.blackjack_solver.count_gains import (
+    ROWS,
+    UPCARD_LABELS,
+    Decision,
+    catalogue,
+    later_hands,
+    upcard_gains,
 )
-from croupier.plugins.blackjack_solver.cards import ACE, TEN
 from croupier.plugins.blackjack_solver.count_shoes import CountShoe, count_shoes
 
-UPCARD_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+__all__ = [
+    "UPCARD_LABELS",
+    "Decision",
+    "Found",
+    "IndexSearch",
+    "catalogue",
+    "generate",
+    "later_hands",
+    "parse_decision",
+    "solve_indices",
+    "upcard_gains",
+]
+
 START = (0, 4)  # readings solved first for every upcard
 MIN_CARDS = 2.0  # a reading is searched when its mean shoe holds this many of every rank
-
-
-@attrs.frozen
-class Decision:
-    """One decision: ``kind`` on ``hand`` (``16``, ``s18``, ``TT``, ``any``) against
-    ``upcard`` (rank index, 0 an ace)."""
-
-    kind: str
-    hand: str
-    upcard: int
-
-    @property
-    def label(self) -> str:
-        return f"{self.kind} {self.hand} v {UPCARD_LABELS[self.upcard]}"
-
-
-def catalogue(rules: BlackjackRules) -> list[Decision]:
-    """Every decision the rules allow (see the module docstring)."""
-    out: list[Decision] = []
-    for u in range(10):
-        out += [Decision("stand", str(t), u) for t in range(12, 18)]
-        if rules.double != "none":
-            low = {"any": 8, "9-11": 9, "10-11": 10}.get(rules.double, 8)
-            out += [Decision("double", str(t), u) for t in range(low, 12)]
-            if rules.double == "any":
-                out += [Decision("double", f"s{t}", u) for t in range(13, 21)]
-        if rules.max_split_hands >= 2:
-            out += [Decision("split", UPCARD_LABELS[r] * 2, u) for r in range(10)]
-        if rules.surrender != "none":
-            out += [Decision("surrender", str(t), u) for t in range(12, 18)]
-    if rules.insurance:
-        out.append(Decision("insurance", "any", ACE))
-    return out
-
-
-def upcard_gains(
-    rules: BlackjackRules,
-    shoe: tuple[float, ...],
-    upcard: int,
-    wanted: Iterable[Decision],
-    per_round: bool = False,
-) -> dict[Decision, float]:
-    """Each wanted decision's gain against ``upcard`` from ``shoe`` (module docstring):
-    per hand of the row (conditioned on no dealer blackjack under the peek), or with
-    ``per_round`` its contribution to a round's EV (times P(the row and this upcard)), the
-    quantity that averages over shoes."""
-    wanted = [d for d in wanted if d.upcard == upcard]
-    out: dict[Decision, float] = {}
-    if any(d.kind == "insurance" for d in wanted):
-        tens, size = shoe[TEN], sum(shoe) - 1  # the ace upcard is out
-        p_ace = shoe[ACE] / sum(shoe) if per_round else 1.0
-        out[Decision("insurance", "any", ACE)] = p_ace * (3 * tens / size - 1)
-    rows_wanted = {d.hand for d in wanted if d.kind != "insurance"}
-    if not rows_wanted:
-        return out
-    splits = {d.hand for d in wanted if d.kind == "split"}
-    solver = UpcardSolver(rules, upcard, "ev", shoe=shoe)
-    ev = solver.main
-    rows: dict[str, list[tuple[float, float, dict[str, float], bool]]] = {}
-    for c1, c2, p in solver.hands():
-        if is_natural(c1, c2):
-            continue
-        hand = two_card_hand(c1, c2, True)
-        pair = c1 == c2
-        row = str(hand.total) if not hand.soft else f"s{hand.total}"
-        pair_row = UPCARD_LABELS[c1] * 2 if pair else None
-        if row not in rows_wanted and pair_row not in rows_wanted:
-            continue
-        values = {"stand": ev.stand(hand)}
-        if hand.total < 21:
-            values["hit"] = ev.hit(hand)
-        if ev.can_double(hand):
-            values["double"] = ev.double(hand)
-        if ev.can_surrender():
-            values["surrender"] = ev.surrender(hand)
-        member = (p, p * ev.mass(hand), values, pair)
-        rows.setdefault(row, []).append(member)
-        if pair_row is not None:
-            if pair_row in splits and c1 in solver.splits:
-                values = {**values, "split": solver.split(c1)}
-            rows.setdefault(pair_row, []).append((p, p * ev.mass(hand), values, False))
-    for decision in wanted:
-        if decision.kind == "insurance":
-            continue
-        members = rows.get(decision.hand, [])
-        chosen = [m for m in members if not m[3]] or members
-        agg: dict[str, float] = {}
-        for p, _, values, _ in chosen:
-            for k, v in values.items():
-                agg[k] = agg.get(k, 0.0) + p * v
-        if decision.kind not in agg:
-            continue  # not playable here (no such hand, or the rules forbid it)
-        weight = 1.0 if per_round else sum(m[1] for m in chosen)
-        others = {"stand": ("hit",), "double": ("hit", "stand")}.get(
-            decision.kind, ("hit", "stand", "double")
-        )
-        rest = max(agg[k] for k in others if k in agg)
-        out[decision] = (agg[decision.kind] - rest) / weight
-    return out
+Finder = Generator[tuple[int, ...], dict[int, float | None], "Found | None"]
 
 
 @attrs.frozen
@@ -171,7 +90,11 @@ class Found:
 
 
 class IndexSearch:
-    """The gains at each (reading, upcard), solved once, and each decision's bracket."""
+    """The gains at each (reading, upcard), solved once, and each decision's bracket.
+
+    Every decision's search is a generator that asks for the gains at a few readings at a
+    time; :meth:`run` gathers what all of them ask, solves each new (reading, upcard) once
+    (``workers`` processes at a time: the solves are independent), and answers them."""
 
     def __init__(
         self,
@@ -180,10 +103,14 @@ class IndexSearch:
         decisions: list[Decision],
         min_probability: float = 1e-4,
         on_solve: Callable[[int, int], None] | None = None,
+        rows: str = "all",
+        workers: int = 1,
     ) -> None:
         self.rules = rules
+        self.rows = rows
         self.shoes = shoes
         self.decisions = decisions
+        self.workers = workers
         self.readings = sorted(
             i
             for i, s in shoes.items()
@@ -192,31 +119,75 @@ class IndexSearch:
         if len(self.readings) < 2:
             raise CroupierError("fewer than two true counts are likely enough to compare")
         self._gains: dict[tuple[int, int], dict[Decision, float]] = {}
+        self._asked: dict[tuple[int, int], set[Decision]] = {}  # solved for, playable or not
         self.on_solve = on_solve
         self.solves = 0
 
-    def gains(self, reading: int, upcard: int) -> dict[Decision, float]:
-        key = (reading, upcard)
-        if key not in self._gains:
-            mine = [d for d in self.decisions if d.upcard == upcard]
-            shoe = self.shoes[reading].shoe
-            self._gains[key] = upcard_gains(self.rules, shoe, upcard, mine)
+    def _solve(
+        self, missing: dict[tuple[int, int], set[Decision]], pool: ProcessPoolExecutor | None
+    ) -> None:
+        """Solve each (reading, upcard) for its missing decisions: the first time for every
+        decision of that upcard but the splits not asked for (a split's value is the
+        dearest part of a solve, and most readings never need it), later for the rest."""
+        keys = sorted(missing)
+        tasks = []
+        for reading, upcard in keys:
+            if (reading, upcard) in self._gains:
+                wanted = missing[(reading, upcard)]
+            else:
+                mine = [d for d in self.decisions if d.upcard == upcard]
+                wanted = {d for d in mine if d.kind != "split"} | missing[(reading, upcard)]
+            ordered = [d for d in self.decisions if d in wanted]
+            tasks.append((self.rules, self.shoes[reading].shoe, upcard, ordered, self.rows))
+        if pool is not None and len(tasks) > 1:
+            results = list(pool.map(_solve_task, tasks))
+        else:
+            results = [_solve_task(task) for task in tasks]
+        for key, task, result in zip(keys, tasks, results, strict=True):
+            self._gains.setdefault(key, {}).update(result)
+            self._asked.setdefault(key, set()).update(task[3])
             self.solves += 1
             if self.on_solve is not None:
-                self.on_solve(reading, upcard)
-        return self._gains[key]
+                self.on_solve(*key)
 
-    def gain(self, reading: int, decision: Decision) -> float | None:
-        return self.gains(reading, decision.upcard).get(decision)
+    def run(self) -> list[Found]:
+        """Every decision's index (decisions that never arise left out)."""
+        if self.workers <= 1:
+            return self._run(None)
+        with ProcessPoolExecutor(self.workers) as pool:  # one pool: its caches stay warm
+            return self._run(pool)
 
-    def find(self, decision: Decision) -> Found | None:
-        """The decision's bracket and index (None: it never arises under these rules).
+    def _run(self, pool: ProcessPoolExecutor | None) -> list[Found]:
+        finders = {d: self._finder(d) for d in self.decisions}
+        asks = {d: next(f) for d, f in finders.items()}
+        done: dict[Decision, Found | None] = {}
+        while asks:
+            missing: dict[tuple[int, int], set[Decision]] = {}
+            for d, rs in asks.items():
+                for r in rs:
+                    if d not in self._asked.get((r, d.upcard), ()):
+                        missing.setdefault((r, d.upcard), set()).add(d)
+            self._solve(missing, pool)
+            following = {}
+            for d, readings in asks.items():
+                answer = {r: self._gains[(r, d.upcard)].get(d) for r in readings}
+                try:
+                    following[d] = finders[d].send(answer)
+                except StopIteration as stop:
+                    done[d] = stop.value
+            asks = following
+        return [f for d in self.decisions if (f := done[d]) is not None]
+
+    def _finder(self, decision: Decision) -> Finder:
+        """One decision's search (see the module docstring): yields the readings it needs,
+        receives their gains, returns its :class:`Found` (None: it never arises).
 
         Readings are searched in order among the usable ones (a small shoe never reads
         some counts: one deck floored never reads -1), so a bracket is two neighbours."""
         readings = self.readings
         a, b = (min(readings, key=lambda r: (abs(r - x), r)) for x in START)
-        ga, gb = self.gain(a, decision), self.gain(b, decision)
+        got = yield (a, b)
+        ga, gb = got[a], got[b]
         if ga is None or gb is None:
             return None
         seen: dict[int, float] = {a: ga, b: gb}
@@ -226,11 +197,13 @@ class IndexSearch:
         k = min(max(k, 0), len(readings) - 2)
         for _ in range(len(readings)):
             i, j = readings[k], readings[k + 1]
-            lo = seen[i] if i in seen else self.gain(i, decision)
-            hi = seen[j] if j in seen else self.gain(j, decision)
-            if lo is None or hi is None:
-                break  # the hand cannot be dealt from so depleted a shoe: searched no further
-            seen[i], seen[j] = lo, hi
+            need = tuple(r for r in (i, j) if r not in seen)
+            if need:
+                got = yield need
+                if any(v is None for v in got.values()):
+                    break  # the hand cannot be dealt from so depleted a shoe: no further
+                seen.update({r: v for r, v in got.items() if v is not None})
+            lo, hi = seen[i], seen[j]
             if (lo < 0) != (hi < 0):
                 return self._found(decision, i, j, lo, hi, seen)
             rising = hi > lo
@@ -250,6 +223,12 @@ class IndexSearch:
         return Found(decision, i, "-", crossing, dict(sorted(seen.items())))
 
 
+def _solve_task(task: tuple[Any, ...]) -> dict[Decision, float]:
+    """One (reading, upcard) solve; module-level so that worker processes can run it."""
+    rules, shoe, upcard, decisions, rows = task
+    return upcard_gains(rules, shoe, upcard, decisions, rows=rows)
+
+
 def generate(
     rules: BlackjackRules,
     system: CountSystem,
@@ -258,9 +237,11 @@ def generate(
     rounding: str | None = None,
     min_probability: float = 1e-4,
     on_solve: Callable[[int, int], None] | None = None,
+    rows: str = "all",
+    workers: int = 1,
 ) -> tuple[list[Found], IndexSearch]:
     """Every decision's index for ``system`` under ``rules`` (a finite shoe, its
-    penetration's depths weighted uniformly)."""
+    penetration's depths weighted uniformly), solving on ``workers`` processes."""
     check_rules(rules)
     if rules.decks is None:
         raise CroupierError(
@@ -269,9 +250,12 @@ def generate(
     if rules.betting != "casino":
         raise CroupierError("indices are generated for the casino betting")
     shoes = count_shoes(system, rules.decks, penetration=rules.penetration, rounding=rounding)
-    search = IndexSearch(rules, shoes, decisions or catalogue(rules), min_probability, on_solve)
-    found = [f for d in search.decisions if (f := search.find(d)) is not None]
-    return found, search
+    if rows not in ROWS:
+        raise CroupierError(f"rows are {' or '.join(ROWS)}, not {rows!r}")
+    search = IndexSearch(
+        rules, shoes, decisions or catalogue(rules), min_probability, on_solve, rows, workers
+    )
+    return search.run(), search
 
 
 def solution(found: list[Found], search: IndexSearch, system: CountSystem) -> dict[str, Any]:
@@ -314,13 +298,15 @@ def parse_decision(text: str) -> Decision:
     return Decision(words[0].lower(), words[1], UPCARD_LABELS.index(words[2].upper()))
 
 
-INDEX_KEYS = ("count", "decisions", "rounding", "min_probability")
+INDEX_KEYS = ("count", "decisions", "rounding", "min_probability", "rows", "workers")
 
 
 def solve_indices(rules: BlackjackRules, spec: Any) -> dict[str, Any]:
     """The ``indices`` problem: ``count`` (a count system as plain data), optional
     ``decisions`` (``"stand 16 T"`` strings; default every decision), ``rounding`` (the
-    count's by default) and ``min_probability`` of the readings searched."""
+    count's by default), ``min_probability`` of the readings searched and ``rows``
+    (``all``, the default: stand rows with their hands of three or more cards too, or
+    ``two-card``); ``workers``, processes to solve on (1: this one)."""
     if not isinstance(spec, dict) or "count" not in spec:
         raise CroupierError("'indices' is an object with the count system as 'count'")
     unknown = set(spec) - set(INDEX_KEYS)
@@ -339,6 +325,11 @@ def solve_indices(rules: BlackjackRules, spec: Any) -> dict[str, Any]:
     rounding = spec.get("rounding") or system.rounding
     system = attrs.evolve(system, rounding=rounding)
     found, search = generate(
-        rules, system, decisions, min_probability=float(spec.get("min_probability", 1e-4))
+        rules,
+        system,
+        decisions,
+        min_probability=float(spec.get("min_probability", 1e-4)),
+        rows=str(spec.get("rows", "all")),
+        workers=int(spec.get("workers", 1)),
     )
-    return solution(found, search, system)
+    return {**solution(found, search, system), "rows": search.rows}

@@ -20,6 +20,7 @@ from croupier.clients.cli.common import (
 from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
 from croupier.engine import CroupierError
 from croupier.engine.counts import ROUNDINGS
+from croupier.engine.executor import default_workers
 from croupier.engine.indices import IndexEntry, read_indices, write_indices
 
 STYLES = {
@@ -82,6 +83,19 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--rounding", choices=ROUNDINGS, help="how true counts are read (default: the count's)"
     )
     counting.add_argument(
+        "--rows",
+        choices=("two-card", "all"),
+        help="a stand decision's hands: all of them, three or more cards too, as the play "
+        "reaches them (default), or its two-card hands only",
+    )
+    counting.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="processes solving shoes at once (default: every core); the result does not "
+        "depend on it",
+    )
+    counting.add_argument(
         "--out", metavar="FILE.csv", help="write the indices as the CSV that sim --indices reads"
     )
     add_json_argument(parser)
@@ -93,8 +107,10 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(manager, args)
     if args.indices is not None:
         return run_indices(args, manager, rules.to_dict())
-    if args.only or args.out or args.rounding:
-        raise CroupierError("--only, --rounding and --out go with --indices COUNT")
+    if args.only or args.out or args.rounding or args.rows or args.workers:
+        raise CroupierError(
+            "--only, --rounding, --rows, --workers and --out go with --indices COUNT"
+        )
     problem: dict[str, Any] = {
         "rules": rules.to_dict(),
         "objective": args.objective,
@@ -228,6 +244,9 @@ def run_indices(args: argparse.Namespace, manager: Any, rules: dict[str, Any]) -
         spec["decisions"] = _only(args.only)
     if args.rounding:
         spec["rounding"] = args.rounding
+    if args.rows:
+        spec["rows"] = args.rows
+    spec["workers"] = max(1, args.workers or default_workers())
     with working(f"solving {system.name} indices"):
         solution = manager.solvers.get("blackjack").solve({"rules": rules, "indices": spec})
     entries = [
@@ -241,7 +260,8 @@ def run_indices(args: argparse.Namespace, manager: Any, rules: dict[str, Any]) -
             "mean shoe at each true count; docs/counting.md)",
             f"rules: {r['decks']} decks, {r['dealer']}, double {r['double']}, "
             f"{'DAS' if r['double_after_split'] else 'no DAS'}, surrender {r['surrender']}, "
-            f"penetration {r['penetration']}; true count {solution['rounding']}",
+            f"penetration {r['penetration']}; true count {solution['rounding']}; "
+            f"{solution['rows']} rows",
         ]
         Path(args.out).write_text(write_indices(entries, comments))
     if args.json:
