@@ -18,11 +18,13 @@ shoe, EVs conditioned on no dealer blackjack under the peek. Decisions:
 * ``insurance`` against an ace: ``3 P(ten in the hole) - 1`` per unit insured (exact for
   any hand, on average over the player's cards, by exchangeability).
 
-The gain is close to linear in the count. Readings 0 and +4 are solved first for every
-upcard, the crossing of each decision is estimated from them, then neighbouring readings
-are solved until the gain changes sign between two consecutive readings ``i`` and ``i+1``.
-The index is the reading from which the decision is taken: ``i + 1`` with direction ``+``
-when the gain rises through zero, ``i`` with direction ``-`` when it falls. Because each
+The gains are computed per decision and shoe in :mod:`.count_gains`. The gain is close to
+linear in the count. Readings 0 and +4 are solved first for every upcard, the crossing of
+each decision is estimated from them, then neighbouring readings are solved until the gain
+changes sign between two consecutive readings ``i`` < ``j`` (neighbours among the readings
+searched: a small shoe never reads some counts). The index is the reading from which the
+decision is taken: ``j`` with direction ``+`` when the gain rises through zero, ``i`` with
+direction ``-`` when it falls. Because each
 reading's shoe is the mean over every shoe that reads it, the index fits the system's own
 rounding (floored, truncated, rounded): no half-unit correction is needed. ``crossing`` is
 the zero of the gain interpolated linearly between the two readings' mean exact true
