@@ -122,6 +122,9 @@ def test_the_problem_and_its_errors():
     assert out["count"] == "hilo" and out["rules"]["decks"] == 2
     with pytest.raises(CroupierError, match="infinite"):
         solve({"rules": {"decks": "inf"}, "indices": spec})
+    for other in ({"dealer": "classic", "betting": "classic"}, {"dealer": "koth"}):
+        with pytest.raises(CroupierError, match="casino table"):
+            solve({"rules": {"decks": 1, **other}, "indices": spec})
     with pytest.raises(CroupierError, match="not a decision"):
         solve({"rules": {"decks": 2}, "indices": {**spec, "decisions": ["split 16 T"]}})
     with pytest.raises(CroupierError, match="balanced"):

@@ -231,6 +231,20 @@ def _solve_task(task: tuple[Any, ...]) -> dict[Decision, float]:
     return upcard_gains(rules, shoe, upcard, decisions, rows=rows)
 
 
+def check_index_rules(rules: BlackjackRules) -> None:
+    """Rules indices are generated for: a casino table (S17 or H17, casino betting) with a
+    finite shoe; anything else is refused in one line."""
+    if rules.dealer not in ("s17", "h17") or rules.betting != "casino":
+        raise CroupierError(
+            "indices are generated for a casino table (an S17 or H17 dealer, casino betting)"
+        )
+    check_rules(rules)
+    if rules.decks is None:
+        raise CroupierError(
+            "indices need a finite shoe (a count means nothing in an infinite deck)"
+        )
+
+
 def generate(
     rules: BlackjackRules,
     system: CountSystem,
@@ -244,13 +258,8 @@ def generate(
 ) -> tuple[list[Found], IndexSearch]:
     """Every decision's index for ``system`` under ``rules`` (a finite shoe, its
     penetration's depths weighted uniformly), solving on ``workers`` processes."""
-    check_rules(rules)
-    if rules.decks is None:
-        raise CroupierError(
-            "indices need a finite shoe (a count means nothing in an infinite deck)"
-        )
-    if rules.betting != "casino":
-        raise CroupierError("indices are generated for the casino betting")
+    check_index_rules(rules)
+    assert rules.decks is not None  # checked: a finite shoe
     shoes = count_shoes(system, rules.decks, penetration=rules.penetration, rounding=rounding)
     if rows not in ROWS:
         raise CroupierError(f"rows are {' or '.join(ROWS)}, not {rows!r}")
@@ -315,6 +324,7 @@ def solve_indices(rules: BlackjackRules, spec: Any) -> dict[str, Any]:
     if unknown:
         raise CroupierError(f"unknown indices key(s): {', '.join(sorted(unknown))}")
     system = CountSystem.from_dict(spec["count"])
+    check_index_rules(rules)
     allowed = {(d.kind, d.hand, d.upcard): d for d in catalogue(rules)}
     decisions = None
     if spec.get("decisions") is not None:

@@ -95,13 +95,13 @@ def solve(problem: Problem) -> Solution:
     td_chart = problem.get("td_chart", "actual")
     if td_chart not in TD_CHARTS:
         raise CroupierError(f"td_chart is actual or infinite, not {td_chart!r}")
-    if rules.dealer == "classic":
-        return solve_classic(problem, rules, objective)
-    check_rules(rules)
     if problem.get("indices") is not None:
         if objective != "ev":
             raise CroupierError("indices are generated for the EV objective")
         return {"rules": rules.to_dict(), **solve_indices(rules, problem["indices"])}
+    if rules.dealer == "classic":
+        return solve_classic(problem, rules, objective)
+    check_rules(rules)
     solved = effective_objective(rules, objective)  # the EV the betting pays
     hand, upcard = problem.get("hand"), problem.get("upcard")
     if (hand is None) != (upcard is None):
