@@ -83,8 +83,10 @@ COUNTS = (
 PUBLISHED = {
     "hilo-i18": "hilo_illustrious18.csv",
     "hilo-fab4": "hilo_fab4.csv",
+    "hilo-6d-s17": "hilo_6d_s17_generated.csv",
 }
-"""Published Hi-Lo index sets shipped as data (6 decks, S17, DAS, late surrender)."""
+"""Hi-Lo index sets shipped as data (6 decks, S17, DAS, late surrender): the published
+Illustrious 18 and Fab 4, and the full set croupier generates for those rules."""
 
 
 def published_indices(name: str) -> list[IndexEntry]:
