@@ -12,6 +12,8 @@ solves each integer shoe exactly and prints:
 
 * ``mean shoe``: the generator's gain (per round);
 * ``mixture``: the sample mean of the shoes' gains, with its standard error;
+* ``2nd order``: the generator's ``--second-order`` gain (the mean shoe's, corrected by
+  the exact covariance of the shoes at that reading);
 * ``regression``: the regression estimator of the same mean: the sample mean corrected by
   the fitted linear effect of the samples' composition being off the exact mean shoe
   (which is known). It removes the spread that is linear in the composition, leaving the
@@ -28,7 +30,11 @@ import numpy as np
 
 from croupier.engine import BlackjackRules
 from croupier.engine.counts import true_count
-from croupier.plugins.blackjack_solver.count_indices import parse_decision, upcard_gains
+from croupier.plugins.blackjack_solver.count_indices import (
+    parse_decision,
+    spread_gains,
+    upcard_gains,
+)
 from croupier.plugins.blackjack_solver.count_shoes import count_shoes
 from croupier.plugins.counts import COUNTS
 
@@ -76,11 +82,11 @@ def main() -> None:
     rng = random.Random(seed)
     hilo = next(c for c in COUNTS if c.name == "hilo")
     rules = BlackjackRules(decks=decks)
-    shoes = count_shoes(hilo, decks, penetration=rules.penetration)
+    shoes = count_shoes(hilo, decks, penetration=rules.penetration, covariance=True)
     print(f"Hi-Lo, {decks} decks, {samples} sampled shoes per reading, seed {seed}")
     print(
         f"{'decision':>18} {'TC':>3} {'mean shoe':>11} {'mixture':>11} {'+-SE':>9}"
-        f" {'regression':>11} {'+-SE':>9}"
+        f" {'regression':>11} {'+-SE':>9} {'2nd order':>11}"
     )
     for text in decisions:
         d = parse_decision(text)
@@ -90,9 +96,12 @@ def main() -> None:
             values = [upcard_gains(rules, s, d.upcard, [d], per_round=True)[d] for s in drawn]
             se = statistics.stdev(values) / len(values) ** 0.5
             fit, fit_se = regression(drawn, values, shoes[reading].shoe)
+            at = shoes[reading]
+            assert at.covariance is not None
+            second = spread_gains(rules, at.shoe, at.covariance, d.upcard, [d], per_round=True)[d]
             print(
                 f"{text:>18} {reading:>3} {mean:+11.6f} {statistics.fmean(values):+11.6f} "
-                f"{se:9.6f} {fit:+11.6f} {fit_se:9.6f}"
+                f"{se:9.6f} {fit:+11.6f} {fit_se:9.6f} {second:+11.6f}"
             )
 
 

@@ -28,6 +28,7 @@ from croupier.plugins.blackjack_solver.count_indices import (
     generate,
     later_hands,
     parse_decision,
+    spread_gains,
     upcard_gains,
 )
 from croupier.plugins.counts import COUNTS, published_indices
@@ -211,3 +212,55 @@ def test_the_shipped_generated_set_is_what_the_generator_gives():
     found, _ = generate(SIX, BY_NAME["hilo"], wanted)
     for f in found:
         assert shipped[f.entry().key] == f.entry()
+
+
+def test_second_order_beats_the_mean_shoe_on_insurance():
+    """Insurance's gain per round, P(ace up) (3 P(ten in the hole) - 1), is a ratio of
+    counts, not linear: its mean over every deal of 2 or 3 cards from one deck (by
+    enumeration, suits and all) against the mean shoe's and the second-order estimate."""
+    import itertools
+    import math
+
+    from croupier.engine.counts import true_count
+    from croupier.plugins.blackjack_solver.count_shoes import count_shoes
+
+    def gain(shoe):
+        size = sum(shoe)
+        return shoe[0] / size * (3 * shoe[9] / (size - 1) - 1)
+
+    system, rules = BY_NAME["hilo"], SIX.evolve(decks=1)
+    tags = system.card_tags()
+    exact = {}
+    for depth in (2, 3):
+        for dealt in itertools.combinations(range(52), depth):
+            reading = int(true_count(sum(tags[c] for c in dealt), 52 - depth, system, 1))
+            left = [4] * 9 + [16]
+            for c in dealt:
+                left[min(c // 4, 9)] -= 1
+            p = 1 / math.comb(52, depth) / 2
+            q, g = exact.get(reading, (0.0, 0.0))
+            exact[reading] = (q + p, g + p * gain(left))
+    shoes = count_shoes(system, 1, depths=[2, 3], covariance=True)
+    insurance = Decision("insurance", "any", 0)
+    compared = 0
+    for i, (q, g) in exact.items():
+        s = shoes[i]
+        mean = upcard_gains(rules, s.shoe, 0, [insurance], per_round=True)[insurance]
+        assert mean == pytest.approx(gain(s.shoe))
+        if min(s.shoe) < 2:
+            continue
+        second = spread_gains(rules, s.shoe, s.covariance, 0, [insurance], per_round=True)
+        target = g / q
+        if abs(mean - target) < 1e-9:
+            continue  # nothing to correct (a reading of one shoe)
+        assert abs(second[insurance] - target) < 0.5 * abs(mean - target)
+        compared += 1
+    assert compared >= 3
+
+
+def test_second_order_without_spread_is_the_mean_shoe():
+    rules = SIX.evolve(decks=2)
+    shoe = tuple(float(n) for n in full_shoe(2))
+    wanted = [parse_decision("stand 16 T"), parse_decision("double 11 T")]
+    flat = spread_gains(rules, shoe, [[0.0] * 10 for _ in range(10)], 9, wanted)
+    assert flat == pytest.approx(upcard_gains(rules, shoe, 9, wanted), rel=1e-12)

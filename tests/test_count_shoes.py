@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import numpy as np
 import pytest
 
 from croupier.engine.counts import true_count
@@ -107,3 +108,29 @@ def test_higher_counts_leave_richer_shoes():
     # the count is balanced: over all readings the mean shoe is the full shoe's proportions
     mean_fives = sum(s.probability * s.shoe[4] / s.cards for s in shoes.values())
     assert mean_fives == pytest.approx(1 / 13, rel=2e-2)
+
+
+@pytest.mark.parametrize("name", ["hilo", "red7", "halves"])
+def test_covariance_of_the_shoes_at_a_reading(name):
+    """The exact covariance of the cards left among the shoes that read each count, against
+    every deal of 2 and 3 cards from one deck (suits and all), the depths mixed."""
+    system = BY_NAME[name]
+    found = {}
+    for depth in (2, 3):
+        subsets = math.comb(52, depth)
+        tags = system.card_tags()
+        for dealt in itertools.combinations(range(52), depth):
+            running = system.irc(1) + sum(tags[c] for c in dealt)
+            reading = int(true_count(running, 52 - depth, system, 1))
+            left = np.array([4.0] * 9 + [16.0])
+            for c in dealt:
+                left[min(c // 4, 9)] -= 1
+            p = 1 / subsets / 2
+            q, m1, m2 = found.get(reading, (0.0, np.zeros(10), np.zeros((10, 10))))
+            found[reading] = (q + p, m1 + p * left, m2 + p * np.outer(left, left))
+    model = count_shoes(system, 1, depths=[2, 3], covariance=True)
+    for i, (q, m1, m2) in found.items():
+        mean = m1 / q
+        cov = m2 / q - np.outer(mean, mean)
+        assert model[i].shoe == pytest.approx(list(mean), rel=1e-11)
+        assert np.array(model[i].covariance) == pytest.approx(cov, abs=1e-7)

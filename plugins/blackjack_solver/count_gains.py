@@ -9,9 +9,10 @@ by decision, is in :mod:`.count_indices`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import attrs
+import numpy as np
 
 from croupier.engine import BlackjackRules, CroupierError
 from croupier.plugins.blackjack_solver.analysis import UpcardSolver, is_natural, two_card_hand
@@ -70,14 +71,28 @@ def upcard_gains(
     quantity that averages over shoes. ``rows="all"`` (the default): a stand decision's row
     also holds the hands of three or more cards of its total (:func:`later_hands`), as an
     index table is played; ``"two-card"``: the chart's rows, two-card hands only."""
+    parts = gain_parts(rules, shoe, upcard, wanted, rows)
+    return {d: gain if per_round else gain / weight for d, (gain, weight) in parts.items()}
+
+
+def gain_parts(
+    rules: BlackjackRules,
+    shoe: tuple[float, ...],
+    upcard: int,
+    wanted: Iterable[Decision],
+    rows: str = "all",
+) -> dict[Decision, tuple[float, float]]:
+    """``(gain per round, weight)`` of each wanted decision: the gain's contribution to a
+    round's EV and the chance of its row against this upcard (times P(no dealer blackjack)
+    under the peek), whose ratio is the gain per hand of the row. Both average over shoes."""
     if rows not in ROWS:
         raise CroupierError(f"rows are {' or '.join(ROWS)}, not {rows!r}")
     wanted = [d for d in wanted if d.upcard == upcard]
-    out: dict[Decision, float] = {}
+    out: dict[Decision, tuple[float, float]] = {}
     if any(d.kind == "insurance" for d in wanted):
         tens, size = shoe[TEN], sum(shoe) - 1  # the ace upcard is out
-        p_ace = shoe[ACE] / sum(shoe) if per_round else 1.0
-        out[Decision("insurance", "any", ACE)] = p_ace * (3 * tens / size - 1)
+        p_ace = shoe[ACE] / sum(shoe)
+        out[Decision("insurance", "any", ACE)] = (p_ace * (3 * tens / size - 1), p_ace)
     rows_wanted = {d.hand for d in wanted if d.kind != "insurance"}
     if not rows_wanted:
         return out
@@ -123,13 +138,57 @@ def upcard_gains(
                 agg[k] = agg.get(k, 0.0) + p * v
         if decision.kind not in agg:
             continue  # not playable here (no such hand, or the rules forbid it)
-        weight = 1.0 if per_round else sum(m[1] for m in chosen)
+        weight = sum(m[1] for m in chosen)
         others = {"stand": ("hit",), "double": ("hit", "stand")}.get(
             decision.kind, ("hit", "stand", "double")
         )
         rest = max(agg[k] for k in others if k in agg)
-        out[decision] = (agg[decision.kind] - rest) / weight
+        out[decision] = (agg[decision.kind] - rest, weight)
     return out
+
+
+def spread_gains(
+    rules: BlackjackRules,
+    shoe: tuple[float, ...],
+    covariance: Sequence[Sequence[float]],
+    upcard: int,
+    wanted: Iterable[Decision],
+    rows: str = "all",
+    per_round: bool = False,
+) -> dict[Decision, float]:
+    """The gains averaged over the shoes a mean shoe stands for, to second order: each
+    part (gain per round, weight) is ``f(mean) + sum_k [(f(mean + s_k) + f(mean - s_k)) / 2
+    - f(mean)]`` over the covariance's principal axes ``s_k`` (one standard deviation each),
+    which is ``E[f]`` exactly for any quadratic ``f``; then their ratio. An axis whose
+    points would leave fewer than one card of a rank is shortened and its term scaled by
+    ``(sd / length)^2``, as the quadratic term asks. ``per_round``: the gain per round
+    (the first part alone), as :func:`upcard_gains`."""
+    wanted = list(wanted)
+    mean = np.array(shoe)
+    centre = gain_parts(rules, shoe, upcard, wanted, rows)
+    sums = {d: [g, w] for d, (g, w) in centre.items()}
+    values, vectors = np.linalg.eigh(np.array(covariance))
+    for value, vector in zip(values, vectors.T, strict=True):
+        if value <= 1e-9:
+            continue
+        sd = float(np.sqrt(value))
+        step = sd * vector
+        lowest = float(np.min(np.minimum(mean + step, mean - step)))
+        scale = 1.0
+        if lowest < 1.0:  # shorten the axis to keep a card of every rank
+            room = float(np.min(mean)) - 1.0
+            scale = max(room, 0.0) / float(np.max(np.abs(step))) if room > 0 else 0.0
+            if scale <= 0.0:
+                continue
+        plus = gain_parts(rules, tuple(mean + scale * step), upcard, wanted, rows)
+        minus = gain_parts(rules, tuple(mean - scale * step), upcard, wanted, rows)
+        for d, (g0, w0) in centre.items():
+            if d not in plus or d not in minus:
+                continue
+            weight = 1.0 / scale**2
+            sums[d][0] += weight * ((plus[d][0] + minus[d][0]) / 2 - g0)
+            sums[d][1] += weight * ((plus[d][1] + minus[d][1]) / 2 - w0)
+    return {d: g if per_round else g / w for d, (g, w) in sums.items() if w > 0}
 
 
 def later_hands(solver: UpcardSolver, totals: set[int]) -> dict[int, list[Member]]:

@@ -51,6 +51,7 @@ from croupier.plugins.blackjack_solver.count_gains import (
     Decision,
     catalogue,
     later_hands,
+    spread_gains,
     upcard_gains,
 )
 from croupier.plugins.blackjack_solver.count_shoes import CountShoe, count_shoes
@@ -107,9 +108,11 @@ class IndexSearch:
         on_solve: Callable[[int, int], None] | None = None,
         rows: str = "all",
         workers: int = 1,
+        second_order: bool = False,
     ) -> None:
         self.rules = rules
         self.rows = rows
+        self.second_order = second_order
         self.shoes = shoes
         self.decisions = decisions
         self.workers = workers
@@ -140,7 +143,9 @@ class IndexSearch:
                 mine = [d for d in self.decisions if d.upcard == upcard]
                 wanted = {d for d in mine if d.kind != "split"} | missing[(reading, upcard)]
             ordered = [d for d in self.decisions if d in wanted]
-            tasks.append((self.rules, self.shoes[reading].shoe, upcard, ordered, self.rows))
+            shoe = self.shoes[reading]
+            spread = shoe.covariance if self.second_order else None
+            tasks.append((self.rules, shoe.shoe, upcard, ordered, self.rows, spread))
         if pool is not None and len(tasks) > 1:
             results = list(pool.map(_solve_task, tasks))
         else:
@@ -227,7 +232,9 @@ class IndexSearch:
 
 def _solve_task(task: tuple[Any, ...]) -> dict[Decision, float]:
     """One (reading, upcard) solve; module-level so that worker processes can run it."""
-    rules, shoe, upcard, decisions, rows = task
+    rules, shoe, upcard, decisions, rows, spread = task
+    if spread is not None:
+        return spread_gains(rules, shoe, spread, upcard, decisions, rows)
     return upcard_gains(rules, shoe, upcard, decisions, rows=rows)
 
 
@@ -255,16 +262,30 @@ def generate(
     on_solve: Callable[[int, int], None] | None = None,
     rows: str = "all",
     workers: int = 1,
+    second_order: bool = False,
 ) -> tuple[list[Found], IndexSearch]:
     """Every decision's index for ``system`` under ``rules`` (a finite shoe, its
     penetration's depths weighted uniformly), solving on ``workers`` processes."""
     check_index_rules(rules)
     assert rules.decks is not None  # checked: a finite shoe
-    shoes = count_shoes(system, rules.decks, penetration=rules.penetration, rounding=rounding)
+    shoes = count_shoes(
+        system,
+        rules.decks,
+        penetration=rules.penetration,
+        rounding=rounding,
+        covariance=second_order,
+    )
     if rows not in ROWS:
         raise CroupierError(f"rows are {' or '.join(ROWS)}, not {rows!r}")
     search = IndexSearch(
-        rules, shoes, decisions or catalogue(rules), min_probability, on_solve, rows, workers
+        rules,
+        shoes,
+        decisions or catalogue(rules),
+        min_probability,
+        on_solve,
+        rows,
+        workers,
+        second_order,
     )
     return search.run(), search
 
@@ -309,7 +330,15 @@ def parse_decision(text: str) -> Decision:
     return Decision(words[0].lower(), words[1], UPCARD_LABELS.index(words[2].upper()))
 
 
-INDEX_KEYS = ("count", "decisions", "rounding", "min_probability", "rows", "workers")
+INDEX_KEYS = (
+    "count",
+    "decisions",
+    "rounding",
+    "min_probability",
+    "rows",
+    "workers",
+    "second_order",
+)
 
 
 def solve_indices(rules: BlackjackRules, spec: Any) -> dict[str, Any]:
@@ -317,7 +346,9 @@ def solve_indices(rules: BlackjackRules, spec: Any) -> dict[str, Any]:
     ``decisions`` (``"stand 16 T"`` strings; default every decision), ``rounding`` (the
     count's by default), ``min_probability`` of the readings searched and ``rows``
     (``all``, the default: stand rows with their hands of three or more cards too, or
-    ``two-card``); ``workers``, processes to solve on (1: this one)."""
+    ``two-card``); ``workers``, processes to solve on (1: this one); ``second_order``: each
+    gain averaged over the shoes that read the count to second order
+    (:func:`.count_gains.spread_gains`), about 21 solves a shoe instead of one."""
     if not isinstance(spec, dict) or "count" not in spec:
         raise CroupierError("'indices' is an object with the count system as 'count'")
     unknown = set(spec) - set(INDEX_KEYS)
@@ -343,5 +374,10 @@ def solve_indices(rules: BlackjackRules, spec: Any) -> dict[str, Any]:
         min_probability=float(spec.get("min_probability", 1e-4)),
         rows=str(spec.get("rows", "all")),
         workers=int(spec.get("workers", 1)),
+        second_order=bool(spec.get("second_order", False)),
     )
-    return {**solution(found, search, system), "rows": search.rows}
+    return {
+        **solution(found, search, system),
+        "rows": search.rows,
+        "second_order": search.second_order,
+    }

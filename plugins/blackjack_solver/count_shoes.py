@@ -51,6 +51,7 @@ class CountShoe:
     shoe: tuple[float, ...]  # mean cards left of each rank, A 2..9 T
     cards: float  # mean cards left
     mean_true_count: float  # the mean exact (unrounded) true count among these shoes
+    covariance: tuple[tuple[float, ...], ...] | None = None  # of the cards left, if asked
 
 
 @attrs.frozen
@@ -96,24 +97,49 @@ def _ways(groups: Sequence[_Group], rows: int, lowest: int, width: int) -> Float
     return ways
 
 
-def removal_means(system: CountSystem, decks: int, most: int) -> tuple[FloatArray, FloatArray, int]:
-    """``(ways, removed, lowest)`` for up to ``most`` cards dealt: ``ways[n, s - lowest]``
-    the number of deals of ``n`` cards with running count ``s`` (tag units, from zero),
-    ``removed[n, s - lowest, r]`` the expected cards of rank ``r`` among them."""
-    groups = tag_groups(system, decks)
+def group_moments(
+    groups: Sequence[_Group], most: int, second: bool = False
+) -> tuple[FloatArray, FloatArray, FloatArray | None, int]:
+    """``(ways, first, second, lowest)`` for up to ``most`` cards dealt: ``ways[n, s -
+    lowest]`` the number of deals of ``n`` cards with running count ``s`` (tag units, from
+    zero), ``first[n, s - lowest, g] = E[k_g | n, s]`` the expected cards dealt from group
+    ``g``, and with ``second`` also ``E[k_g k_h | n, s]`` (a convolution of the other
+    groups' ways with ``j C(N_g, j)``, and ``l C(N_h, l)`` or ``j^2 C(N_g, j)``)."""
     lowest = sum(min(0, g.tag) * g.cards for g in groups)
     width = sum(max(0, g.tag) * g.cards for g in groups) - lowest + 1
     rows = most + 1
     ways = _ways(groups, rows, lowest, width)
-    removed = np.zeros((rows, width, 10))
     safe = np.where(ways > 0, ways, 1.0)
+    size = len(groups)
+    first = np.zeros((rows, width, size))
+
+    def weights(group: _Group, power: int) -> list[float]:
+        return [j**power * float(math.comb(group.cards, j)) for j in range(group.cards + 1)]
+
+    def without(*skip: int) -> FloatArray:
+        return _ways([h for i, h in enumerate(groups) if i not in skip], rows, lowest, width)
+
     for g, group in enumerate(groups):
-        others = _ways([h for i, h in enumerate(groups) if i != g], rows, lowest, width)
-        weights = [j * float(math.comb(group.cards, j)) for j in range(group.cards + 1)]
-        expected = _convolve(others, group, weights, lowest) / safe  # E[k_g | n, s]
+        first[:, :, g] = _convolve(without(g), group, weights(group, 1), lowest) / safe
+    if not second:
+        return ways, first, None, lowest
+    moments = np.zeros((rows, width, size, size))
+    for g, group in enumerate(groups):
+        moments[:, :, g, g] = _convolve(without(g), group, weights(group, 2), lowest) / safe
+        for h in range(g + 1, size):
+            both = _convolve(without(g, h), group, weights(group, 1), lowest)
+            both = _convolve(both, groups[h], weights(groups[h], 1), lowest) / safe
+            moments[:, :, g, h] = moments[:, :, h, g] = both
+    return ways, first, moments, lowest
+
+
+def shares(groups: Sequence[_Group]) -> FloatArray:
+    """``A[r, g]``: the share of group ``g``'s cards that are of rank ``r``."""
+    out = np.zeros((10, len(groups)))
+    for g, group in enumerate(groups):
         for rank, n in group.ranks:
-            removed[:, :, rank] += expected * (n / group.cards)
-    return ways, removed, lowest
+            out[rank, g] += n / group.cards
+    return out
 
 
 def count_shoes(
@@ -122,12 +148,16 @@ def count_shoes(
     depths: Sequence[int] | None = None,
     penetration: float = 0.75,
     rounding: str | None = None,
+    covariance: bool = False,
 ) -> dict[int, CountShoe]:
     """The mean shoe at every true-count reading (see the module docstring).
 
     ``depths`` are the numbers of cards dealt to weigh uniformly (default: 0 to the cut
     card, ``penetration`` of the shoe); ``rounding`` overrides the system's (``none`` is
-    binned as ``floor``: a reading must be an integer)."""
+    binned as ``floor``: a reading must be an integer). With ``covariance`` each shoe also
+    carries the exact covariance of the cards left among the shoes that read it: the
+    groups' second moments, plus within each group the multivariate hypergeometric spread
+    of its ranks given the cards dealt from it."""
     total = DECK * decks
     if depths is None:
         depths = range(int(penetration * total) + 1)
@@ -137,10 +167,12 @@ def count_shoes(
     rounding = rounding or system.rounding
     if rounding == "none":
         rounding = "floor"
-    ways, removed, lowest = removal_means(system, decks, max(depths))
-    full = np.array([4.0 * decks] * 9 + [16.0 * decks])
+    groups = tag_groups(system, decks)
+    ways, first, second, lowest = group_moments(groups, max(depths), covariance)
+    size = len(groups)
     mass: dict[int, float] = {}
-    left: dict[int, FloatArray] = {}
+    k1: dict[int, FloatArray] = {}
+    k2: dict[int, FloatArray] = {}
     cards: dict[int, float] = {}
     exact: dict[int, float] = {}
     irc = system.irc(decks)
@@ -153,16 +185,41 @@ def count_shoes(
             reading = int(true_count(running, total - n, system, decks, rounding=rounding))
             tc = true_count(running, total - n, system, decks, rounding="none")
             mass[reading] = mass.get(reading, 0.0) + p
-            left[reading] = left.get(reading, 0.0) + p * (full - removed[n, column])
+            k1[reading] = k1.get(reading, np.zeros(size)) + p * first[n, column]
+            if second is not None:
+                k2[reading] = k2.get(reading, np.zeros((size, size))) + p * second[n, column]
             cards[reading] = cards.get(reading, 0.0) + p * (total - n)
             exact[reading] = exact.get(reading, 0.0) + p * tc
-    return {
-        i: CountShoe(
+    full = np.array([4.0 * decks] * 9 + [16.0 * decks])
+    a = shares(groups)
+    out = {}
+    for i in sorted(mass):
+        removed = a @ (k1[i] / mass[i])
+        spread = None
+        if second is not None:
+            spread = _spread(groups, a, k1[i] / mass[i], k2[i] / mass[i], removed)
+        out[i] = CountShoe(
             i,
             mass[i],
-            tuple(float(x) for x in left[i] / mass[i]),
+            tuple(float(x) for x in full - removed),
             cards[i] / mass[i],
             exact[i] / mass[i],
+            spread,
         )
-        for i in sorted(mass)
-    }
+    return out
+
+
+def _spread(
+    groups: Sequence[_Group], a: FloatArray, k1: FloatArray, k2: FloatArray, removed: FloatArray
+) -> tuple[tuple[float, ...], ...]:
+    """The covariance of the cards left (that of the cards dealt) from the groups' first
+    and second moments: ``A E[k k'] A'`` plus, per group, ``E[k (N - k)] / (N - 1)`` times
+    the multinomial shape of its ranks, minus the mean's outer product."""
+    moment = a @ k2 @ a.T
+    for g, group in enumerate(groups):
+        if group.cards > 1:
+            c = (group.cards * k1[g] - k2[g, g]) / (group.cards - 1)
+            p = a[:, g]
+            moment += c * (np.diag(p) - np.outer(p, p))
+    cov = moment - np.outer(removed, removed)
+    return tuple(tuple(float(x) for x in line) for line in cov)
