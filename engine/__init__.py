@@ -6,6 +6,7 @@ import does: ``from croupier.engine import hookimpl, RandomizerKind, Stream``.
 
 from importlib import metadata
 
+from croupier.engine.counts import CountSystem, true_count
 from croupier.engine.draws import UniformDraws
 from croupier.engine.errors import (
     CroupierError,
@@ -44,6 +45,7 @@ __all__ = [
     "ActionSpec",
     "BettingScheme",
     "BlackjackRules",
+    "CountSystem",
     "CroupierError",
     "DealerRule",
     "DuplicateNameError",
@@ -83,4 +85,5 @@ __all__ = [
     "collect_stats",
     "draw_seed",
     "hookimpl",
+    "true_count",
 ]

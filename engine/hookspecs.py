@@ -1,5 +1,5 @@
 """The hook specifications: croupier's extension points (games, randomizers, dealer rules,
-betting, solvers, rule sets, strategies and compiled simulators).
+betting, solvers, rule sets, strategies, compiled simulators and card counts).
 
 Every hook is a *contribution* hook in the datasette style: it takes no arguments and
 returns an iterable of objects, each with a unique ``name`` and a one-line ``summary``. The
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from croupier.engine.counts import CountSystem
     from croupier.engine.games import Game
     from croupier.engine.kernels import SimKernel
     from croupier.engine.players import Strategy
@@ -153,4 +154,20 @@ def croupier_games() -> Iterable[Game]:
     ``play_round()`` generator yields a :class:`~croupier.engine.games.Turn` per decision.
     The engine's drivers (the simulator, tables with players) run any game through it; see
     docs/games.md for the smallest complete game.
+    """
+
+
+@hookspec
+def croupier_count_systems() -> Iterable[CountSystem]:
+    """Contribute card-counting systems (Hi-Lo, KO, Wong Halves, a count of your own).
+
+    Called once, the first time a count is looked up. Return an iterable of
+    :class:`~croupier.engine.counts.CountSystem`: ``name``, ``summary``, the ten ``tags``
+    (A, 2..9, and one for every ten-valued card) as integers in units of ``1 / scale``,
+    ``red_tags`` for a rank whose red cards count differently (Red 7), ``balanced`` (the
+    tags must sum to zero over a deck exactly when it is true), the initial running count
+    of an unbalanced count (``irc_per_deck * decks + irc_offset``), and how the true count
+    is formed (``rounding``: floor, truncate, round or none; ``resolution`` of the decks
+    remaining: exact, half or whole). :func:`~croupier.engine.counts.true_count` reads any
+    system; ``croupier plugins --check`` validates one.
     """

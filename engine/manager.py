@@ -19,6 +19,7 @@ import attrs
 import pluggy
 
 from croupier.engine import hookspecs
+from croupier.engine.counts import CountSystem
 from croupier.engine.errors import (
     CroupierError,
     PluginError,
@@ -56,6 +57,7 @@ FAMILIES: dict[str, str] = {
     "croupier_strategies": "strategy",
     "croupier_sim_kernels": "simulator kernel",
     "croupier_games": "game",
+    "croupier_count_systems": "count system",
 }
 
 
@@ -275,6 +277,10 @@ class PluginManager:
     @property
     def games(self) -> Registry[Game]:
         return self.registry("croupier_games")
+
+    @property
+    def count_systems(self) -> Registry[CountSystem]:
+        return self.registry("croupier_count_systems")
 
     def strategy(self, name: str, rules: BlackjackRules) -> Strategy:
         """The strategy called ``name``, as played under ``rules`` (see Strategy.for_rules)."""

@@ -13,7 +13,9 @@ problem, never raise:
   answered at random by the turn's default or one of the game's strategies, all of which
   must be legal), conserve chips, emit plain events with ``kind``, ``round`` and
   ``text``, give plain observations, and come out the same from the same seed (the
-  table replays from its seed and the actions it received).
+  table replays from its seed and the actions it received);
+- a count system has ten integer tags, a positive scale, and a ``balanced`` flag that
+  agrees with its tags' sum over a deck (:func:`~croupier.engine.counts.check_count_system`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from croupier.engine.counts import CountSystem, check_count_system
 from croupier.engine.errors import CroupierError, one_line
 from croupier.engine.gamelog import LOG_NAME, LOG_VERSION, action_event, replay_game
 from croupier.engine.games import Game, Plain, Turn
@@ -47,6 +50,7 @@ KINDS: dict[str, type] = {
     "croupier_solvers": Solver,
     "croupier_strategies": Strategy,
     "croupier_games": Game,
+    "croupier_count_systems": CountSystem,
 }
 
 
@@ -81,6 +85,7 @@ def _check_item(manager: PluginManager, hook: str, item: Any) -> list[str]:
         "croupier_rule_sets": _check_rule_set,
         "croupier_randomizers": _check_randomizer,
         "croupier_games": _check_game,
+        "croupier_count_systems": _check_count,
     }
     check = checks.get(hook)
     if check is None:
@@ -108,6 +113,10 @@ def _check_randomizer(manager: PluginManager, kind: RandomizerKind) -> list[str]
     if list(first) != list(again):
         return ["deals differently from the same seed"]
     return []
+
+
+def _check_count(manager: PluginManager, system: CountSystem) -> list[str]:
+    return check_count_system(system)
 
 
 def _plain(value: Any) -> bool:

@@ -13,14 +13,15 @@ composition the player can hold (one vectorised pass per upcard in a finite shoe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import math
+from collections.abc import Callable, Collection, Iterator
 
 import attrs
 import numpy as np
 
 from croupier.engine import BlackjackRules, CroupierError
 from croupier.engine.rules import format_payout
-from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, full_shoe
+from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, Shoe, full_shoe
 from croupier.plugins.blackjack_solver.chart import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, Chart
 from croupier.plugins.blackjack_solver.compositions import (
     IntArray as IntArray,
@@ -99,7 +100,7 @@ def can_split(rules: BlackjackRules, objective: Objective) -> bool:
 def split_removals(shoes: SplitShoes) -> int:
     """How many shoes (``a`` = 0, 1, ...) a split's exact value reads: up to
     ``2 (limit - 2)`` further pair cards out, as many as the shoe holds."""
-    return min(2 * (shoes.limit - 2), shoes.pairs) + 1
+    return math.ceil(min(2 * (shoes.limit - 2), shoes.pairs)) + 1
 
 
 class UpcardSolver:
@@ -112,25 +113,32 @@ class UpcardSolver:
         objective: Objective,
         precompute_all: bool = True,
         split_strategy: str = "cdz-",
+        shoe: Shoe | None = None,
+        split_ranks: Collection[int] | None = None,
     ) -> None:
+        """``shoe`` (counts, possibly fractional) replaces the rules' full shoe: a shoe
+        part dealt, such as the mean shoe at a true count. ``split_ranks`` limits the
+        pairs whose splits are prepared (None: every pair; a split's preparation is the
+        dearest part when only a few hands are wanted)."""
         objective = effective_objective(rules, objective)
         self.rules = rules
         self.upcard = upcard
         self.objective: Objective = objective
-        shoe = shoe_of(rules)
+        if shoe is None:
+            shoe = shoe_of(rules)
         self.shoe = shoe
         stands: StandRows = {}
         self.main = Evaluator(rules, upcard, shoe, objective, stands=stands)
         self.splitting = can_split(rules, objective)
         self.split_strategy = split_strategy
         self.splits: dict[int, SplitShoes] = {}
-        for x in range(10):
+        for x in range(10) if split_ranks is None else sorted(split_ranks):
             if self.splitting and (shoe is None or shoe[x] - (upcard == x) >= 2):
                 self.splits[x] = SplitShoes(rules, upcard, shoe, x, objective, stands)
         if shoe is not None and precompute_all:
             limit = list(shoe)
             limit[upcard] -= 1
-            capped = tuple(min(n, 21 // (r + 1) + 1) for r, n in enumerate(limit))
+            capped = tuple(min(math.ceil(n), 21 // (r + 1) + 1) for r, n in enumerate(limit))
             keys, removed = player_keys(capped, tuple(self.splits))
             stands.update(precompute(rules, upcard, shoe, objective, removed))
             deeper = set()

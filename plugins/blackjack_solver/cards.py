@@ -14,6 +14,8 @@ RANKS = "A23456789T"
 ACE = 0
 TEN = 9
 Counts = tuple[int, ...]
+Shoe = tuple[float, ...]
+"""A shoe's counts: ints, or the fractional counts of a mean shoe (at a true count, say)."""
 
 _NAMES = {"A": 0, "1": 0, "J": 9, "Q": 9, "K": 9, "T": 9, "10": 9}
 _NAMES.update({str(v): v - 1 for v in range(2, 10)})

@@ -15,13 +15,13 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from croupier.plugins.blackjack_solver.cards import Counts
+from croupier.plugins.blackjack_solver.cards import Counts, Shoe
 from croupier.plugins.blackjack_solver.hands import INFINITE_PROBS
 
 IntArray = npt.NDArray[np.int64]
 
 
-def deal_probability(shoe: Counts | None, cards: tuple[int, ...]) -> float:
+def deal_probability(shoe: Shoe | None, cards: tuple[int, ...]) -> float:
     """P(the cards come out in this order) from the full shoe."""
     prob = 1.0
     if shoe is None:

@@ -80,15 +80,22 @@ def program(upcard: int, hits_soft_17: bool, mode: BjMode) -> tuple[Node, ...]:
 
 
 def distribution(
-    upcard: int, hits_soft_17: bool, mode: BjMode, shoe: Counts | Sequence[float]
+    upcard: int,
+    hits_soft_17: bool,
+    mode: BjMode,
+    shoe: Counts | Sequence[float],
+    finite: bool | None = None,
 ) -> list[float]:
     """The dealer's outcome probabilities from one shoe.
 
     ``shoe`` is either the ten counts left after removing every seen card (player cards
-    and the upcard), or ten probabilities for an infinite deck.
+    and the upcard), or ten probabilities for an infinite deck. ``finite`` says which
+    (by default: counts when they are all ints); finite counts may be fractional, the mean
+    shoe at a true count (:mod:`.count_shoes`): each draw takes one card of its rank.
     """
     nodes = program(upcard, hits_soft_17, mode)
-    finite = all(isinstance(n, int) for n in shoe)
+    if finite is None:
+        finite = all(isinstance(n, int) for n in shoe)
     size = sum(shoe)
     reach = [0.0] * len(nodes)
     reach[0] = 1.0
@@ -114,9 +121,13 @@ def distribution(
 
 
 def distributions(
-    upcard: int, hits_soft_17: bool, mode: BjMode, shoes: npt.NDArray[np.int64]
+    upcard: int,
+    hits_soft_17: bool,
+    mode: BjMode,
+    shoes: npt.NDArray[np.int64] | FloatArray,
 ) -> FloatArray:
-    """:func:`distribution` for many finite shoes at once: ``shoes`` is (M, 10) counts.
+    """:func:`distribution` for many finite shoes at once: ``shoes`` is (M, 10) counts
+    (ints, or fractional counts as :func:`distribution` takes them).
 
     Every shoe goes through exactly the floating-point operations, in the same order, that
     :func:`distribution` performs on it (so the results are identical to the last bit);

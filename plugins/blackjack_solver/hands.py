@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from croupier.engine import BlackjackRules
 from croupier.plugins.blackjack_solver import dealer
-from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, total
+from croupier.plugins.blackjack_solver.cards import ACE, TEN, Counts, Shoe, total
 from croupier.plugins.blackjack_solver.stand import (
     STAND_TOTALS as STAND_TOTALS,
 )
@@ -124,7 +124,7 @@ class Evaluator:
         self,
         rules: BlackjackRules,
         upcard: int,
-        shoe: Counts | None,
+        shoe: Shoe | None,
         objective: Objective = "ev",
         extra: Counts = (0,) * 10,
         stands: StandRows | None = None,
@@ -143,7 +143,7 @@ class Evaluator:
                 left[r] -= extra[r]
             if min(left) < 0:
                 raise ValueError("more cards removed than the shoe holds")
-            self.left: Counts = tuple(left)
+            self.left: Shoe = tuple(left)
         self.stands: StandRows = stands if stands is not None else {}
         self._cont: dict[object, float] = {}
         self._hole = (
@@ -156,7 +156,7 @@ class Evaluator:
 
     # -- the shoe -----------------------------------------------------------------------
 
-    def shoe_after(self, hand: Hand) -> Counts:
+    def shoe_after(self, hand: Hand) -> Shoe:
         assert hand.counts is not None
         return tuple(a - b for a, b in zip(self.left, hand.counts, strict=True))
 
@@ -203,7 +203,7 @@ class Evaluator:
                 )
             return self._infinite_dist
         return dealer.distribution(
-            self.upcard, self.rules.hits_soft_17, self.mode, self.shoe_after(hand)
+            self.upcard, self.rules.hits_soft_17, self.mode, self.shoe_after(hand), True
         )
 
     def _stand_finite(self, counts: Counts, code: int, player: int) -> float:
@@ -212,7 +212,7 @@ class Evaluator:
         row = self.stands.get(key)
         if row is None:
             shoe = tuple(map(sub, self.left, counts))
-            dist = dealer.distribution(self.upcard, self.rules.hits_soft_17, self.mode, shoe)
+            dist = dealer.distribution(self.upcard, self.rules.hits_soft_17, self.mode, shoe, True)
             row = stand_row(dist, self.objective)
             self.stands[key] = row
         value = row[stand_column(player)]
@@ -382,7 +382,7 @@ class Evaluator:
 def precompute(
     rules: BlackjackRules,
     upcard: int,
-    shoe: Counts,
+    shoe: Shoe,
     objective: Objective,
     removed: npt.NDArray[np.int64],
 ) -> StandRows:
@@ -390,7 +390,7 @@ def precompute(
     one multiset of counts a row (M, 10); one batched dealer pass, then
     :func:`stand_table`."""
     mode = bj_mode(rules, objective)
-    base = np.array(shoe, dtype=np.int64)
+    base = np.array(shoe, dtype=np.float64)  # counts may be fractional (a mean shoe)
     base[upcard] -= 1
     table = dealer.distributions(upcard, rules.hits_soft_17, mode, base[None, :] - removed)
     codes = removed @ np.array(RANK_CODES, dtype=np.int64)

@@ -9,6 +9,8 @@ Problem keys (all optional):
 * ``chart``: true for the basic-strategy chart and the house edge.
 * ``hand`` (``"T,6"``) and ``upcard`` (``"T"``): the exact value of every action.
 * ``dealer``: true for the dealer's final-total probabilities per upcard.
+* ``indices``: playing indices for a card count (``{"count": {...}, "decisions": [...]}``,
+  see :func:`.count_indices.solve_indices`); answered alone, with the rules.
 
 Under the ``classic`` dealer (the console game: he draws to the player's total) a ``hand``
 and ``upcard`` are answered, hit or stand, and with neither the whole game's value
@@ -37,10 +39,11 @@ from croupier.plugins.blackjack_solver.analysis import (
 from croupier.plugins.blackjack_solver.cards import RANKS, hand_text, parse_hand
 from croupier.plugins.blackjack_solver.chart import UPCARD_ORDER
 from croupier.plugins.blackjack_solver.classic import solve_classic
+from croupier.plugins.blackjack_solver.count_indices import solve_indices
 from croupier.plugins.blackjack_solver.hands import INFINITE_PROBS, make_hand
 from croupier.plugins.blackjack_solver.stand import OBJECTIVES, Objective, in_chips
 
-KEYS = ("rules", "objective", "chart", "hand", "upcard", "dealer", "td_chart")
+KEYS = ("rules", "objective", "chart", "hand", "upcard", "dealer", "td_chart", "indices")
 TIES_NOTE = (
     "{betting} betting: a tie loses and a natural is an ordinary 21 (paid 1:1, losing to "
     "any dealer 21); EVs from a full shoe"
@@ -92,6 +95,10 @@ def solve(problem: Problem) -> Solution:
     td_chart = problem.get("td_chart", "actual")
     if td_chart not in TD_CHARTS:
         raise CroupierError(f"td_chart is actual or infinite, not {td_chart!r}")
+    if problem.get("indices") is not None:
+        if objective != "ev":
+            raise CroupierError("indices are generated for the EV objective")
+        return {"rules": rules.to_dict(), **solve_indices(rules, problem["indices"])}
     if rules.dealer == "classic":
         return solve_classic(problem, rules, objective)
     check_rules(rules)

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from functools import cache
 
 from croupier.engine import BlackjackRules, CroupierError
-from croupier.plugins.blackjack_solver.cards import ACE, Counts
+from croupier.plugins.blackjack_solver.cards import ACE, Shoe
 from croupier.plugins.blackjack_solver.hands import (
     INFINITE_PROBS,
     Evaluator,
@@ -63,7 +63,7 @@ class SplitShoes:
         self,
         rules: BlackjackRules,
         upcard: int,
-        shoe: Counts | None,
+        shoe: Shoe | None,
         rank: int,
         objective: Objective = "ev",
         stands: StandRows | None = None,
@@ -78,10 +78,9 @@ class SplitShoes:
         self._contexts: dict[int, Evaluator] = {}
         self.memos: dict[tuple[int, str], dict[object, float]] = {}
         self.decisions: dict[str, dict[object, bool]] = {}
-        if shoe is None:
-            self.pairs = 0
-            self.size = 0
-        else:
+        self.pairs: float = 0  # a mean shoe's counts are fractional
+        self.size: float = 0
+        if shoe is not None:
             self.pairs = shoe[rank] - (upcard == rank) - 2  # pair cards left after the split
             self.size = sum(shoe) - 3
 

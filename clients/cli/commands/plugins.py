@@ -17,8 +17,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="list plugins and what they contribute",
         description=(
             "List every plugin (built-in or installed from a distribution) and the "
-            "randomizers, dealer rules, betting schemes, rule sets, solvers and strategies "
-            "it contributes. Third-party plugins that failed to load are listed as skipped."
+            "randomizers, dealer rules, betting schemes, rule sets, solvers, strategies, "
+            "simulator kernels, games and count systems it contributes. Third-party "
+            "plugins that failed to load are listed as skipped."
         ),
     )
     parser.add_argument(
