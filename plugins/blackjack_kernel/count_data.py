@@ -42,14 +42,13 @@ def _row(hand: str) -> int:
     """The kernel's chart row of an index table's hand (kind * 22 + key)."""
     if hand.startswith("s"):
         return 22 + int(hand[1:])
-    if hand.isdigit():
+    if hand.isdigit() and 4 <= int(hand) <= 21:  # else a pair such as 88 (as indices.py)
         return int(hand)
     return 44 + "A23456789T".index(hand[0])
 
 
 def _maps(e: IndexEntry, pair_fallback: int) -> tuple[list[int], list[int]]:
     """The letter after this deviation, from each letter before it: not taken, taken."""
-    same = list(range(9))
     if e.decision in ("stand", "hit"):
         stand = [L["S"]] * 9
         hit = [L["H"]] * 9
@@ -68,7 +67,7 @@ def _maps(e: IndexEntry, pair_fallback: int) -> tuple[list[int], list[int]]:
         for x in LETTERS
     ]
     declined = [{"Rh": L["H"], "Rs": L["S"], "Rp": L["P"]}.get(x, L[x]) for x in LETTERS]
-    return declined, taken or same
+    return declined, taken
 
 
 def deviations(
