@@ -34,6 +34,6 @@ def test_sim_count_errors_are_one_line(cli):
         (("--count", "hilo", "--indices", "/nonexistent.csv"), "--indices"),
         (("--count", "nosuch"), "nosuch"),
     ):
-        status, out, err = cli(*base, *extra)
+        status, _out, err = cli(*base, *extra)
         assert status != 0 and words in err, (extra, err)
         assert len(err.strip().splitlines()) == 1, err
