@@ -37,6 +37,9 @@ class CountPlay:
     wong_in: float | None = None
     wong_out: float | None = None
     indices: tuple[IndexEntry, ...] = ()
+    spots_at: tuple[float, int] | None = None
+    """``(TC, N)``: play ``N`` seats (spots) when the true count at the bet is ``TC`` or
+    more, each betting the ramp's bet; else the table's ``--seats``."""
 
     def units(self, tc: int) -> int:
         """The ramp's units at true count ``tc`` (clamped to the buckets)."""
@@ -88,6 +91,18 @@ def parse_ramp(text: str) -> tuple[int, ...]:
         at = [t for t in named if t <= tc]
         out.append(steps[at[-1]] if at else steps[named[0]])
     return tuple(out)
+
+
+def parse_spots(text: str) -> tuple[float, int]:
+    """``TC:N`` (``--spots-at``): ``N`` spots from true count ``TC`` up."""
+    tc_text, _, n_text = text.partition(":")
+    try:
+        tc, n = float(tc_text), int(n_text)
+    except ValueError:
+        raise CroupierError(f"--spots-at is TC:N (e.g. 3:2), not {text!r}") from None
+    if not 1 <= n <= 7:
+        raise CroupierError(f"a table has 1 to 7 seats, not {n}")
+    return tc, n
 
 
 def cap_ramp(ramp: tuple[int, ...], min_bet: int, max_bet: int) -> tuple[int, ...]:

@@ -234,3 +234,18 @@ def test_a_counting_run_is_the_same_on_one_process_or_two(manager):
     with open_executor(workers=2) as executor:
         two = run_chunks(job, 2024, rounds, executor=executor)
     assert one.totals == two.totals and one.rounds == two.rounds == rounds
+
+
+def test_spots_at_a_count_deal_that_many_seats(manager):
+    rules = manager.rule_sets.get("vegas-s17").rules
+    basic = manager.strategy("basic", rules)
+    hilo = manager.count_systems.get("hilo")
+    ramp = parse_ramp("<=1:1,2:2,3+:4")
+    one = counted(manager, rules, basic, CountPlay(hilo, ramp), 8, 5000, 1)
+    never = counted(manager, rules, basic, CountPlay(hilo, ramp, spots_at=(99, 3)), 8, 5000, 1)
+    assert never == one
+    three = counted(manager, rules, basic, CountPlay(hilo, ramp), 8, 5000, 3)
+    always = counted(manager, rules, basic, CountPlay(hilo, ramp, spots_at=(-99, 3)), 8, 5000, 1)
+    assert always == three
+    some = counted(manager, rules, basic, CountPlay(hilo, ramp, spots_at=(2, 2)), 8, 5000, 1)
+    assert 5000 < some["hands"] < 10_000 and some["house"] == -some["net"]

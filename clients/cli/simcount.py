@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from croupier.engine import BlackjackRules, CroupierError, PluginManager
-from croupier.engine.counting import CountPlay, cap_ramp, parse_ramp, ramp_text
+from croupier.engine.counting import CountPlay, cap_ramp, parse_ramp, parse_spots, ramp_text
 from croupier.engine.indices import IndexEntry, read_indices
 
 SHIPPED = {"i18": "hilo_illustrious18.csv", "fab4": "hilo_fab4.csv"}
@@ -37,6 +37,9 @@ def add_count_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE|NAMES",
         help="playing deviations: an index CSV, or shipped Hi-Lo sets i18, fab4 (e.g. i18,fab4)",
     )
+    group.add_argument(
+        "--spots-at", metavar="TC:N", help="play N spots (seats) from true count TC up"
+    )
     group.add_argument("--bankroll", type=float, metavar="UNITS", help="risk of ruin of this")
     group.add_argument(
         "--hands-per-hour", type=float, default=100.0, metavar="N", help="default: 100"
@@ -46,8 +49,10 @@ def add_count_arguments(parser: argparse.ArgumentParser) -> None:
 
 def counting_wanted(args: argparse.Namespace) -> bool:
     extras = (args.ramp, args.wong_in, args.wong_out, args.indices, args.bankroll, args.csv)
-    if args.count is None and any(x is not None for x in extras):
-        raise CroupierError("--ramp, --wong-in/out, --indices, --bankroll and --csv need --count")
+    if args.count is None and any(x is not None for x in (*extras, args.spots_at)):
+        raise CroupierError(
+            "--ramp, --wong-in/out, --indices, --spots-at, --bankroll and --csv need --count"
+        )
     return args.count is not None
 
 
@@ -82,7 +87,8 @@ def count_play(
         raise CroupierError("--hands-per-hour must be positive")
     if args.bankroll is not None and args.bankroll <= 0:
         raise CroupierError("--bankroll must be positive")
-    return CountPlay(system, ramp, args.wong_in, args.wong_out, indices)
+    spots = parse_spots(args.spots_at) if args.spots_at else None
+    return CountPlay(system, ramp, args.wong_in, args.wong_out, indices, spots)
 
 
 def write_csv(path: str, table: list[dict[str, Any]]) -> None:
@@ -101,6 +107,8 @@ def show_counting(console: Console, play: CountPlay, report: dict[str, Any], see
     wong = ""
     if play.wong_in is not None or play.wong_out is not None:
         wong = f", Wonging in at {play.wong_in}, out below {play.wong_out}"
+    if play.spots_at is not None:
+        wong += f", {play.spots_at[1]} spots from {play.spots_at[0]:g}"
     console.print(
         f"[bold]counting[/] {play.system.name}, ramp {ramp_text(play.ramp)}{wong}, "
         f"{len(play.indices)} indices (seed {seed}; money in units of the minimum bet)"

@@ -18,7 +18,7 @@ RESOLUTION = {"exact": 0, "half": 1, "whole": 2}
 
 
 def params(play: CountPlay, decks: int, insurance: bool) -> list[float]:
-    """The kernel's parameter vector (``count_kernel.IRC`` ... ``HAS_INS``)."""
+    """The kernel's parameter vector (``count_kernel.IRC`` ... ``HAS_SPOTS``)."""
     system = play.system
     ins = [e for e in play.indices if e.decision == "insurance"]
     return [
@@ -35,6 +35,9 @@ def params(play: CountPlay, decks: int, insurance: bool) -> list[float]:
         ins[0].index if ins else 0.0,
         1.0 if not ins or ins[0].direction == "+" else -1.0,
         float(bool(ins) and insurance),
+        float(play.spots_at[0]) if play.spots_at else 0.0,
+        float(play.spots_at[1]) if play.spots_at else 0.0,
+        float(play.spots_at is not None),
     ]
 
 

@@ -19,7 +19,9 @@ pays them (a natural ``bet * num // den``, half a stake ``bet // 2``).
 Totals (see ``FIELDS``): the flat kernel's, at the minimum bet with the deviations played,
 then per true-count bucket (the true count when the round's bet is made, floored, clamped
 to ``TC_LOW..TC_HIGH``) the rounds dealt, the table's flat net and its square, the rounds
-played, the ramp's net and its square, and the chips bet (initial bets).
+played, the ramp's net and its square, and the chips bet (initial bets). With spots at
+high counts (``HAS_SPOTS``), a round whose true count is at least ``SPOTS_TC`` is dealt to
+``SPOTS_N`` seats instead of ``seats``, each betting the ramp's bet.
 """
 
 from __future__ import annotations
@@ -54,7 +56,8 @@ from croupier.plugins.blackjack_kernel.kernel import (
 # the count's parameters (float64 vector)
 IRC, DECK_SUM, SCALE, BALANCED, ROUNDING, RESOLUTION = range(6)
 WONG_IN, WONG_OUT, HAS_WONG_IN, HAS_WONG_OUT, INS_INDEX, INS_DIR, HAS_INS = range(6, 13)
-PARAMS_LEN = 13
+SPOTS_TC, SPOTS_N, HAS_SPOTS = range(13, 16)
+PARAMS_LEN = 16
 ROUND_FLOOR, ROUND_TRUNCATE, ROUND_HALF, ROUND_NONE = range(4)
 TC_LOW, TC_HIGH = -10, 15
 BUCKETS = TC_HIGH - TC_LOW + 1
@@ -184,7 +187,11 @@ def play_count_chunk(
     has_wong_in, has_wong_out = p[HAS_WONG_IN] != 0, p[HAS_WONG_OUT] != 0
     wong_in, wong_out = p[WONG_IN], p[WONG_OUT]
     insures = p[HAS_INS] != 0
-    seat = np.empty((8, seats * max_hands), np.int64)
+    has_spots = p[HAS_SPOTS] != 0
+    spots_tc = p[SPOTS_TC]
+    most = max(seats, int(p[SPOTS_N])) if has_spots else seats
+    seat = np.empty((8, most * max_hands), np.int64)
+    n_hands = 0
     pos = n_cards
     rc = irc
     playing = True
@@ -208,12 +215,14 @@ def play_count_chunk(
         elif not playing and has_wong_in and tc >= wong_in:
             playing = True
         bucket = min(max(math.floor(tc), TC_LOW), TC_HIGH) - TC_LOW
+        spots = int(p[SPOTS_N]) if has_spots and tc >= spots_tc else seats
+        n_hands += spots
         b_at = np.uint64(bucket)
         stake_b = ramp_bet[b_at]  # the ramp's bet (capped when the ramp was made)
         nat_b = ramp_nat[b_at]
         half_b = ramp_half[b_at]
         start = pos
-        for s in range(seats):
+        for s in range(spots):
             if pos == n_cards:
                 dry = dry or start == 0
                 counter = _refill(shoe, spare, start, key, counter)
@@ -230,7 +239,7 @@ def play_count_chunk(
         pos += 1
         rc += tags[np.uint64(card)]
         up = rank_of[np.uint64(card)]
-        for s in range(seats):
+        for s in range(spots):
             if pos == n_cards:
                 dry = dry or start == 0
                 counter = _refill(shoe, spare, start, key, counter)
@@ -257,7 +266,7 @@ def play_count_chunk(
             now_tc = true_count(rc, left_of[np.uint64(n_cards - pos)], decks, p)
             insure = now_tc >= p[INS_INDEX] if p[INS_DIR] > 0 else now_tc <= p[INS_INDEX]
         n_live = 0
-        for s in range(seats):
+        for s in range(spots):
             c0 = seat[FIRST, s]
             c1 = seat[SECOND, s]
             hard = c0 + c1 + 2
@@ -415,7 +424,7 @@ def play_count_chunk(
             returned += paid
         table_net = 0
         ramp_net = 0
-        for s in range(seats):
+        for s in range(spots):
             net = bet * seat[LIN, s] + seat[NAT, s] * nat_gain + seat[HALF, s] * half_bet
             n_net += net
             n_net_sq += net * net
@@ -433,10 +442,10 @@ def play_count_chunk(
             acc[at + np.uint64(3)] += 1
             acc[at + np.uint64(4)] += ramp_net
             acc[at + np.uint64(5)] += ramp_net * ramp_net
-            acc[at + np.uint64(6)] += stake_b * seats
+            acc[at + np.uint64(6)] += stake_b * spots
         if dry:
             return out
-    out[0], out[1], out[2], out[3] = rounds * seats, n_net, n_net_sq, n_wins
+    out[0], out[1], out[2], out[3] = n_hands, n_net, n_net_sq, n_wins
     out[4], out[5], out[6], out[7] = n_pushes, n_losses, n_naturals, n_busts
     out[8], out[9], out[10] = n_doubles, n_splits, staked - returned
     out[11], out[12] = shuffles, n_round_sq
