@@ -112,9 +112,10 @@ def test_true_counts_of_a_shuffled_deck_match_exact_enumeration(manager, count, 
     seen = Counter(dealt_true_counts(1, dealt, shoes, np.uint64(18), p, tags).tolist())
     assert set(seen) <= set(exact)  # no true count the deck cannot read
     chi2 = sum((seen[tc] - shoes * q) ** 2 / (shoes * q) for tc, q in exact.items())
-    # the 1e-6 quantile of chi-square with len(exact) - 1 degrees of freedom is far above
-    # this bound for the few classes here (at most 13): a fixed seed, no flakiness
-    assert chi2 < 4 * len(exact) + 30, (chi2, len(exact))
+    # the bound is above the 1e-6 quantile of chi-square with len(exact) - 1 degrees of
+    # freedom for these 7 and 12 classes (about 36 and 48); the seed is fixed, so the test
+    # cannot flake. Seen: 10.8, 12.8, 17.6 here; 8.3, 7.6, 6.0 with 2,000,000 shoes
+    assert chi2 < 3 * len(exact) + 20, (chi2, len(exact))
 
 
 CASES = [
