@@ -28,7 +28,7 @@ from croupier.engine.round import TableCore
 from croupier.engine.simulate import BANKROLL, compiled_job, run_rounds
 from croupier.engine.table import resolve_rules
 from croupier.plugins.blackjack_kernel.count_data import params
-from croupier.plugins.blackjack_kernel.count_deal import dealt_true_counts
+from croupier.plugins.blackjack_kernel.true_count import dealt_true_counts
 from tests.kernel_reference import SplitMixShoe
 
 

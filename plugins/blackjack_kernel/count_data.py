@@ -18,7 +18,7 @@ RESOLUTION = {"exact": 0, "half": 1, "whole": 2}
 
 
 def params(play: CountPlay, decks: int, insurance: bool) -> list[float]:
-    """The kernel's parameter vector (``count_kernel.IRC`` ... ``HAS_SPOTS``)."""
+    """The kernel's parameter vector (``true_count.IRC`` ... ``HAS_SPOTS``)."""
     system = play.system
     ins = [e for e in play.indices if e.decision == "insurance"]
     return [

@@ -52,13 +52,22 @@ from croupier.plugins.blackjack_kernel.kernel import (
     _refill,
     _shuffle,
 )
+from croupier.plugins.blackjack_kernel.true_count import (
+    HAS_INS,
+    HAS_SPOTS,
+    HAS_WONG_IN,
+    HAS_WONG_OUT,
+    INS_DIR,
+    INS_INDEX,
+    IRC,
+    SPOTS_N,
+    SPOTS_TC,
+    WONG_IN,
+    WONG_OUT,
+    decks_left,
+    true_count,
+)
 
-# the count's parameters (float64 vector)
-IRC, DECK_SUM, SCALE, BALANCED, ROUNDING, RESOLUTION = range(6)
-WONG_IN, WONG_OUT, HAS_WONG_IN, HAS_WONG_OUT, INS_INDEX, INS_DIR, HAS_INS = range(6, 13)
-SPOTS_TC, SPOTS_N, HAS_SPOTS = range(13, 16)
-PARAMS_LEN = 16
-ROUND_FLOOR, ROUND_TRUNCATE, ROUND_HALF, ROUND_NONE = range(4)
 TC_LOW, TC_HIGH = -10, 15
 BUCKETS = TC_HIGH - TC_LOW + 1
 BUCKET_FIELDS = ("rounds", "flat_net", "flat_sq", "played", "ramp_net", "ramp_sq", "bet")
@@ -67,36 +76,6 @@ COUNT_FIELDS = FIELDS + tuple(
 )
 # rows of the scratch table: per seat, and per live hand
 FIRST, SECOND, LIN, NAT, HALF, LIVE_SEAT, LIVE_TOTAL, LIVE_STAKE = range(8)
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
-def decks_left(remaining: int, p: np.ndarray) -> float:
-    """The player's estimate of the decks left (:func:`croupier.engine.counts.decks_remaining`)."""
-    exact = max(remaining, 1) / 52
-    if p[RESOLUTION] == 0:
-        return exact
-    unit = 0.5 if p[RESOLUTION] == 1 else 1.0
-    return max(unit, math.floor(exact / unit + 0.5) * unit)
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
-def true_count(rc: int, left: float, decks: int, p: np.ndarray) -> float:
-    """:func:`croupier.engine.counts.true_count`, operation for operation, with ``left``
-    from :func:`decks_left` (a table of it by cards remaining saves a division a call)."""
-    relative = float(rc - int(p[IRC]))
-    if p[BALANCED] == 0:
-        relative -= p[DECK_SUM] * (decks - left)
-    if p[SCALE] != 1.0:  # x / 1.0 is x: skipped, bit for bit the same
-        relative = relative / p[SCALE]
-    value = relative / left
-    rounding = p[ROUNDING]
-    if rounding == ROUND_FLOOR:
-        return math.floor(value)
-    if rounding == ROUND_TRUNCATE:
-        return math.trunc(value)
-    if rounding == ROUND_HALF:
-        return math.copysign(math.floor(abs(value) + 0.5), value)
-    return value
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
