@@ -91,8 +91,11 @@ def count_play(
     return CountPlay(system, ramp, args.wong_in, args.wong_out, indices, spots)
 
 
-def write_csv(path: str, table: list[dict[str, Any]]) -> None:
+def write_csv(path: str, table: list[dict[str, Any]], comments: list[str]) -> None:
+    """The per-count table, after ``#`` comment lines (what was played, the seed)."""
     with open(path, "w", newline="") as f:
+        for line in comments:
+            f.write(f"# {line}\n")
         writer = csv.DictWriter(f, fieldnames=list(table[0]) if table else ["tc"])
         writer.writeheader()
         writer.writerows(table)

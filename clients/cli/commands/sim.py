@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from contextlib import ExitStack
@@ -35,6 +36,7 @@ from croupier.clients.cli.simprogress import sim_progress
 from croupier.engine import CroupierError
 from croupier.engine.charts import chart_strategy
 from croupier.engine.chunks import chunk_count
+from croupier.engine.counting import ramp_text
 from croupier.engine.executor import default_workers
 from croupier.engine.simulate import NotCompiled, compiled_job, simulate, simulate_compiled
 
@@ -195,7 +197,18 @@ def run(args: argparse.Namespace) -> int:
     }
     status = 130 if report.get("partial") else 0  # stopped by Ctrl-C: what was done
     if play is not None and args.csv:
-        write_csv(args.csv, report["counting"]["per_count"])
+        about = [
+            f"croupier sim --rules {args.rules} --strategy {strategy.name} --count "
+            f"{play.system.name} --ramp '{ramp_text(play.ramp)}' --seed {seed}"
+            + "".join(
+                f" --{name.replace('_', '-')} {value}"
+                for name in ("wong_in", "wong_out", "indices", "spots_at")
+                if (value := getattr(args, name)) is not None
+            ),
+            f"{args.hands} rounds, {args.seats} seat(s), options {json.dumps(changed)}; "
+            "money in units of the minimum bet",
+        ]
+        write_csv(args.csv, report["counting"]["per_count"], about)
     if args.json:
         print_json(result)
         return status
