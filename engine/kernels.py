@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 if TYPE_CHECKING:
+    from croupier.engine.counting import CountPlay
     from croupier.engine.manager import PluginManager
     from croupier.engine.players import PlayRule, Strategy
     from croupier.engine.rules import BlackjackRules
@@ -101,8 +102,13 @@ class KernelJob:
 @attrs.frozen
 class SimKernel:
     """A compiled simulator: ``prepare(manager, rules, strategy, seats)`` returns a
-    :class:`KernelJob`, or a one-line reason why it cannot play these."""
+    :class:`KernelJob`, or a one-line reason why it cannot play these; ``count`` (optional)
+    does the same for a card counter's play (a :class:`~croupier.engine.counting.CountPlay`
+    as a fifth argument)."""
 
     name: str
     summary: str
     prepare: Callable[[PluginManager, BlackjackRules, Strategy, int], KernelJob | str]
+    count: (
+        Callable[[PluginManager, BlackjackRules, Strategy, int, CountPlay], KernelJob | str] | None
+    ) = None

@@ -23,6 +23,8 @@ from typing import Any
 import attrs
 
 from croupier.engine.chunks import run_chunks
+from croupier.engine.count_report import count_report
+from croupier.engine.counting import CountPlay
 from croupier.engine.errors import CroupierError, one_line
 from croupier.engine.executor import Executor
 from croupier.engine.kernels import KernelJob
@@ -186,16 +188,25 @@ class NotCompiled(CroupierError):
 
 
 def compiled_job(
-    manager: PluginManager, rules: BlackjackRules, strategy: Strategy, seats: int
+    manager: PluginManager,
+    rules: BlackjackRules,
+    strategy: Strategy,
+    seats: int,
+    play: CountPlay | None = None,
 ) -> KernelJob:
-    """The first simulator kernel's job for these, or :class:`NotCompiled` with the
-    reasons (``strategy`` already made for the rules). Rules no table can play are
-    refused first, with the round engine's own errors."""
+    """The first simulator kernel's job for these (a counter's with ``play``), or
+    :class:`NotCompiled` with the reasons (``strategy`` already made for the rules). Rules
+    no table can play are refused first, with the round engine's own errors."""
     resolve_rules(manager, rules)
     make_shoe(rules, Stream(0))
     reasons = []
     for entry in manager.sim_kernels.entries():
-        job = entry.item.prepare(manager, rules, strategy, seats)
+        if play is None:
+            job = entry.item.prepare(manager, rules, strategy, seats)
+        elif entry.item.count is None:
+            job = f"the {entry.name!r} kernel does not count cards"
+        else:
+            job = entry.item.count(manager, rules, strategy, seats, play)
         if not isinstance(job, str):
             return job
         reasons.append(job)
@@ -212,12 +223,17 @@ def simulate_compiled(
     *,
     executor: Executor | None = None,
     progress: Callable[[int, dict[str, int]], None] | None = None,
+    play: CountPlay | None = None,
+    hands_per_hour: float = 100.0,
+    bankroll: float | None = None,
 ) -> dict[str, Any]:
     """:func:`simulate` on a compiled kernel, in chunks on ``executor`` (default: this
     process; the same result wherever they run); ``partial`` is true when Ctrl-C stopped it early.
+    With ``play``, a card counter's: the flat figures are then the minimum bet's, the
+    deviations played, and ``counting`` holds :func:`count_report`'s figures.
     Raises :class:`NotCompiled` when no kernel can play these."""
     strategy = strategy.for_rules(rules)
-    job = compiled_job(manager, rules, strategy, seats)
+    job = compiled_job(manager, rules, strategy, seats, play)
     result = run_chunks(job, seed, rounds, executor=executor, progress=progress)
     stats = SimStats(rules.min_bet)
     for name in attrs.fields_dict(SimStats):
@@ -228,4 +244,9 @@ def simulate_compiled(
     report["conserved"] = result.totals["house"] == -result.totals["net"]
     report["rounds_played"] = result.rounds
     report["partial"] = result.partial
+    if play is not None:
+        report["counting"] = count_report(
+            result.totals, min_bet=rules.min_bet, hands_per_hour=hands_per_hour, bankroll=bankroll
+        )
+        report["totals"] = result.totals
     return report

@@ -4,19 +4,23 @@ Contributes the ``blackjack`` simulator kernel. It plays the built-in casino dea
 H17) and casino betting on a casino shoe, with every seat following a strategy that is data
 (``lim17``, ``mimic-dealer``, ``never-bust``, the ``basic`` chart for the table's rules, or
 any strategy with a :class:`~croupier.engine.kernels.PlayTable`); anything else is played
-by the Python round engine. numba is imported only when a chunk is played.
+by the Python round engine. A card counter's play (a ramp, Wonging, deviations) is the
+counting kernel's (``count_kernel.py``), the same round with a count. numba is imported
+only when a chunk is played.
 """
 
 from __future__ import annotations
 
 from croupier.engine import hookimpl
 from croupier.engine.kernels import SimKernel
+from croupier.plugins.blackjack_kernel.count_data import prepare_count
 from croupier.plugins.blackjack_kernel.data import prepare
 
 KERNEL = SimKernel(
     "blackjack",
     "compiled blackjack rounds (numba): casino S17/H17 tables, strategies given as charts",
     prepare,
+    prepare_count,
 )
 
 

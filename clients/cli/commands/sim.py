@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from contextlib import ExitStack
@@ -23,11 +24,19 @@ from croupier.clients.cli.common import (
 )
 from croupier.clients.cli.executing import add_executor_arguments, executor_for
 from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
+from croupier.clients.cli.simcount import (
+    add_count_arguments,
+    count_play,
+    counting_wanted,
+    show_counting,
+    write_csv,
+)
 from croupier.clients.cli.simgame import add_game_arguments, run_game
 from croupier.clients.cli.simprogress import sim_progress
 from croupier.engine import CroupierError
 from croupier.engine.charts import chart_strategy
 from croupier.engine.chunks import chunk_count
+from croupier.engine.counting import ramp_text
 from croupier.engine.executor import default_workers
 from croupier.engine.simulate import NotCompiled, compiled_job, simulate, simulate_compiled
 
@@ -70,6 +79,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "the round engine; auto (default): compiled when it can play the table, else python",
     )
     add_executor_arguments(parser, "default: every core; compiled engine only")
+    add_count_arguments(parser)
     add_seed_argument(parser)
     add_json_argument(parser)
     parser.set_defaults(func=run)
@@ -131,14 +141,17 @@ def run(args: argparse.Namespace) -> int:
         raise CroupierError(f"a table has 1 to 7 seats, not {args.seats}")
     if args.cluster and args.engine == "python":
         raise CroupierError("--cluster runs the compiled engine only, not --engine python")
+    play = count_play(manager, args, rules) if counting_wanted(args) else None
+    if play is not None and args.engine == "python":
+        raise CroupierError("--count plays on the compiled engine, not --engine python")
     report = None
     if args.engine != "python":
         try:
-            job_ok = compiled_job(manager, rules, strategy.for_rules(rules), args.seats)
+            job_ok = compiled_job(manager, rules, strategy.for_rules(rules), args.seats, play)
         except NotCompiled as exc:
             if args.cluster:
                 raise CroupierError(f"--cluster needs the compiled engine: {exc}") from None
-            if args.engine == "compiled":
+            if args.engine == "compiled" or play is not None:
                 raise CroupierError(f"the compiled engine cannot play this: {exc}") from None
             print(f"croupier: notice: simulating in Python: {exc}", file=sys.stderr)
             job_ok = None
@@ -159,7 +172,11 @@ def run(args: argparse.Namespace) -> int:
                     seed,
                     executor=executor,
                     progress=chunk_tick,
+                    play=play,
+                    hands_per_hour=args.hands_per_hour,
+                    bankroll=args.bankroll,
                 )
+            report.pop("totals", None)
             report["engine"] = "compiled"
             report["ran_on"] = executor.where
         else:
@@ -179,6 +196,19 @@ def run(args: argparse.Namespace) -> int:
         **report,
     }
     status = 130 if report.get("partial") else 0  # stopped by Ctrl-C: what was done
+    if play is not None and args.csv:
+        about = [
+            f"croupier sim --rules {args.rules} --strategy {strategy.name} --count "
+            f"{play.system.name} --ramp '{ramp_text(play.ramp)}' --seed {seed}"
+            + "".join(
+                f" --{name.replace('_', '-')} {value}"
+                for name in ("wong_in", "wong_out", "indices", "spots_at")
+                if (value := getattr(args, name)) is not None
+            ),
+            f"{args.hands} rounds, {args.seats} seat(s), options {json.dumps(changed)}; "
+            "money in units of the minimum bet",
+        ]
+        write_csv(args.csv, report["counting"]["per_count"], about)
     if args.json:
         print_json(result)
         return status
@@ -219,4 +249,6 @@ def run(args: argparse.Namespace) -> int:
         f"naturals {report['natural_rate']:.2%}  busts {report['bust_rate']:.2%}  "
         f"doubles {report['double_rate']:.2%}  splits {report['split_rate']:.2%}"
     )
+    if play is not None:
+        show_counting(console, play, report["counting"], seed)
     return status

@@ -1,0 +1,162 @@
+"""``croupier sim --count``: betting and playing by the count, and the counter's figures."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from croupier.engine import BlackjackRules, CroupierError, PluginManager
+from croupier.engine.counting import CountPlay, cap_ramp, parse_ramp, parse_spots, ramp_text
+from croupier.engine.indices import IndexEntry, read_indices
+
+SHIPPED = {"i18": "hilo_illustrious18.csv", "fab4": "hilo_fab4.csv"}
+"""Index sets shipped as data by the built-in counts plugin (read as files, not imported:
+clients find plugins through the engine)."""
+
+
+def add_count_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("counting cards (compiled engine; docs/counting.md)")
+    group.add_argument("--count", metavar="NAME", help="count system: hilo, ko, halves, ...")
+    group.add_argument(
+        "--ramp",
+        metavar="TEXT|FILE",
+        help="bet ramp by true count in units of the minimum bet, e.g. "
+        "'<=1:1,2:2,3:4,4:6,5+:8' (capped by the table's maximum; default: flat 1)",
+    )
+    group.add_argument("--wong-in", type=float, metavar="TC", help="back-count; play from TC up")
+    group.add_argument("--wong-out", type=float, metavar="TC", help="sit out below TC")
+    group.add_argument(
+        "--indices",
+        metavar="FILE|NAMES",
+        help="playing deviations: an index CSV, or shipped Hi-Lo sets i18, fab4 (e.g. i18,fab4)",
+    )
+    group.add_argument(
+        "--spots-at", metavar="TC:N", help="play N spots (seats) from true count TC up"
+    )
+    group.add_argument("--bankroll", type=float, metavar="UNITS", help="risk of ruin of this")
+    group.add_argument(
+        "--hands-per-hour", type=float, default=100.0, metavar="N", help="default: 100"
+    )
+    group.add_argument("--csv", metavar="FILE", help="write the per-count table as CSV")
+
+
+def counting_wanted(args: argparse.Namespace) -> bool:
+    extras = (args.ramp, args.wong_in, args.wong_out, args.indices, args.bankroll, args.csv)
+    if args.count is None and any(x is not None for x in (*extras, args.spots_at)):
+        raise CroupierError(
+            "--ramp, --wong-in/out, --indices, --spots-at, --bankroll and --csv need --count"
+        )
+    return args.count is not None
+
+
+def read_index_sets(spec: str) -> tuple[IndexEntry, ...]:
+    """Entries of an index file or of shipped sets named ``i18``, ``fab4`` (comma-joined)."""
+    out: list[IndexEntry] = []
+    for part in (p.strip() for p in spec.split(",")):
+        if part.lower() in SHIPPED:
+            data = resources.files("croupier.plugins.counts").joinpath("data", SHIPPED[part])
+            text = data.read_text()
+        else:
+            try:
+                text = Path(part).read_text()
+            except OSError as exc:
+                raise CroupierError(f"--indices {part}: {exc.strerror}") from None
+        seen = {e.key for e in out}
+        for e in read_indices(text):
+            if e.key in seen:
+                raise CroupierError(f"--indices: {e.key} is given twice")
+            out.append(e)
+    return tuple(out)
+
+
+def count_play(
+    manager: PluginManager, args: argparse.Namespace, rules: BlackjackRules
+) -> CountPlay:
+    system = manager.count_systems.get(args.count)
+    ramp = parse_ramp(args.ramp) if args.ramp else (1,) * 26
+    ramp = cap_ramp(ramp, rules.min_bet, rules.max_bet)
+    indices = read_index_sets(args.indices) if args.indices else ()
+    if args.hands_per_hour <= 0:
+        raise CroupierError("--hands-per-hour must be positive")
+    if args.bankroll is not None and args.bankroll <= 0:
+        raise CroupierError("--bankroll must be positive")
+    spots = parse_spots(args.spots_at) if args.spots_at else None
+    return CountPlay(system, ramp, args.wong_in, args.wong_out, indices, spots)
+
+
+def write_csv(path: str, table: list[dict[str, Any]], comments: list[str]) -> None:
+    """The per-count table, after ``#`` comment lines (what was played, the seed)."""
+    with open(path, "w", newline="") as f:
+        for line in comments:
+            f.write(f"# {line}\n")
+        writer = csv.DictWriter(f, fieldnames=list(table[0]) if table else ["tc"])
+        writer.writeheader()
+        writer.writerows(table)
+
+
+def _money(x: float | None) -> str:
+    return "-" if x is None or not math.isfinite(x) else f"{x:,.0f}"
+
+
+def show_counting(console: Console, play: CountPlay, report: dict[str, Any], seed: int) -> None:
+    c = report
+    wong = ""
+    if play.wong_in is not None or play.wong_out is not None:
+        wong = f", Wonging in at {play.wong_in}, out below {play.wong_out}"
+    if play.spots_at is not None:
+        wong += f", {play.spots_at[1]} spots from {play.spots_at[0]:g}"
+    console.print(
+        f"[bold]counting[/] {play.system.name}, ramp {ramp_text(play.ramp)}{wong}, "
+        f"{len(play.indices)} indices (seed {seed}; money in units of the minimum bet)"
+    )
+    ci = c["ev_per_100_ci95"]
+    interval = "" if ci is None else f" (95% CI {ci[0]:+.3f} .. {ci[1]:+.3f})"
+    console.print(
+        f"rounds played {c['rounds_played']:,} of {c['rounds_dealt']:,} dealt "
+        f"({c['rounds_sat_out']:,} sat out), average bet {c['average_bet']:.3f}"
+    )
+    console.print(
+        f"EV per round {c['ev_per_round']:+.5f}, per 100 rounds {c['ev_per_100']:+.3f}"
+        f"{interval}, SD per round {c['sd_per_round']:.4f}; "
+        f"{c['ev_per_unit_bet']:+.4%} of the money bet"
+    )
+    n0 = c["n0"]
+    console.print(
+        f"DI {c['di']:.2f}  SCORE {c['score']:.2f}  N0 {'-' if n0 is None else f'{n0:,.0f}'} rounds"
+    )
+    risks = c["bankroll_for_risk"]
+    console.print(
+        "bankroll for a risk of ruin of "
+        + ", ".join(f"{float(r):.1%}: {_money(b)}" for r, b in risks.items())
+        + (
+            f"; risk of ruin of {c['bankroll']:,.0f}: {c['risk_of_ruin']:.2%}"
+            if "bankroll" in c
+            else ""
+        )
+    )
+    console.print(
+        f"per hour ({c['hands_per_hour']:g} rounds): EV {c['ev_per_hour']:+.3f}, "
+        f"SD {c['sd_per_hour']:.3f}"
+    )
+    table = Table(title="by true count at the bet")
+    for col in ("TC", "freq", "flat EV", "flat SD", "played", "bet", "ramp EV", "ramp SD"):
+        table.add_column(col, justify="right")
+    for row in c["per_count"]:
+        table.add_row(
+            row["tc"],
+            f"{row['frequency']:.4f}",
+            f"{row['flat_ev']:+.4f}",
+            f"{row['flat_sd']:.3f}",
+            f"{row['played']:,}",
+            f"{row['average_bet']:.2f}",
+            f"{row['ramp_ev']:+.4f}",
+            f"{row['ramp_sd']:.3f}",
+        )
+    console.print(table)

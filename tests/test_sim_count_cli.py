@@ -1,0 +1,41 @@
+"""``croupier sim --count``: the counter's report, its CSV, and its errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+
+def test_sim_count_json_and_csv(cli, tmp_path):
+    out_csv = tmp_path / "tc.csv"
+    argv = ("sim", "--strategy", "basic", "--hands", "20000", "--seed", "5", "--workers", "1")
+    count = ("--count", "hilo", "--ramp", "<=1:1,2:2,3:4,4:6,5+:8", "--indices", "i18,fab4")
+    status, out, err = cli(*argv, *count, "--bankroll", "500", "--csv", str(out_csv), "--json")
+    assert status == 0, err
+    report = json.loads(out)
+    c = report["counting"]
+    assert c["rounds_dealt"] == c["rounds_played"] == 20_000
+    assert 0 < c["risk_of_ruin"] <= 1 and c["hands_per_hour"] == 100
+    assert sum(row["rounds"] for row in c["per_count"]) == 20_000
+    lines = out_csv.read_text().splitlines()
+    assert lines[0].startswith("# croupier sim") and "--seed 5" in lines[0]
+    rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+    assert [r["tc"] for r in rows] == [r["tc"] for r in c["per_count"]]
+    # the same seed prints the same figures
+    status, text, err = cli(*argv, *count, "--wong-out", "-1")
+    assert status == 0, err
+    assert "counting hilo" in text and "SCORE" in text and "sat out" in text
+
+
+def test_sim_count_errors_are_one_line(cli):
+    base = ("sim", "--strategy", "basic", "--hands", "100")
+    for extra, words in (
+        (("--ramp", "1:2"), "need --count"),
+        (("--count", "hilo", "--engine", "python"), "compiled engine"),
+        (("--count", "hilo", "--ramp", "x"), "ramp step"),
+        (("--count", "hilo", "--indices", "/nonexistent.csv"), "--indices"),
+        (("--count", "nosuch"), "nosuch"),
+    ):
+        status, _out, err = cli(*base, *extra)
+        assert status != 0 and words in err, (extra, err)
+        assert len(err.strip().splitlines()) == 1, err
