@@ -10,7 +10,12 @@ from croupier.engine import BlackjackRules, PluginManager, Strategy
 from croupier.engine.counting import CountPlay
 from croupier.engine.indices import UPCARDS, IndexEntry
 from croupier.engine.kernels import LETTERS, KernelJob, play_table
-from croupier.plugins.blackjack_kernel.data import chart_array, rules_vector, why_not
+from croupier.plugins.blackjack_kernel.data import (
+    chart_array,
+    compiled_dealer,
+    rules_vector,
+    why_not,
+)
 
 L = {letter: i for i, letter in enumerate(LETTERS)}
 ROUNDING = {"floor": 0, "truncate": 1, "round": 2, "none": 3}
@@ -115,15 +120,16 @@ def prepare_count(
     play: CountPlay,
 ) -> KernelJob | str:
     """The counting kernel's job, or why the kernel cannot play these."""
-    reason = why_not(rules, strategy)
+    reason = why_not(manager, rules, strategy)
     if reason is not None:
         return reason
     table = play_table(strategy)
-    assert table is not None and rules.decks is not None
+    dealer = compiled_dealer(manager, rules.dealer)
+    assert table is not None and rules.decks is not None and dealer is not None
     chart = chart_array(table)
     tags = list(play.system.card_tags())
     data = (
-        rules_vector(rules),
+        rules_vector(rules, dealer),
         chart,
         seats,
         params(play, rules.decks, rules.insurance),
