@@ -12,12 +12,15 @@ import hashlib
 import sqlite3
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.journal import queries
 from croupier.protocol.journal.writer import JournalWriter, open_writer
 
 MEMORY = ":memory:"
+DAY = 86_400.0
 
 
 def token_hash(token: str | None) -> str | None:
@@ -50,6 +53,9 @@ class NullJournal:
 
     async def aclose(self) -> None:
         pass
+
+    async def prune(self, keep_days: float, now: float | None = None) -> tuple[int, int]:
+        return 0, 0
 
     # -- tables ------------------------------------------------------------------------------
     def table_created(self, info: dict[str, Any], settings: dict[str, Any], creator: str) -> None:
@@ -117,6 +123,13 @@ class Journal(NullJournal):
 
     async def aclose(self) -> None:
         await self.writer.aclose()
+
+    async def prune(self, keep_days: float, now: float | None = None) -> tuple[int, int]:
+        """Delete what finished more than ``keep_days`` days before ``now``; how many tables
+        and tournaments went."""
+        before = (self._clock() if now is None else now) - keep_days * DAY
+        tables, tournaments = await self.writer.read(partial(queries.prune, before=before))
+        return tables, tournaments
 
     def close(self) -> None:
         self.writer.close()

@@ -142,12 +142,15 @@ def open_for_writing(path: str, synchronous: str = "NORMAL") -> sqlite3.Connecti
     except (sqlite3.Error, OSError) as exc:
         raise JournalError(f"cannot open the journal {where}: {exc}") from None
     try:
+        if version(conn) > len(MIGRATIONS):  # refused before anything is written
+            migrate(conn, where)
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if path != ":memory:" and str(mode).lower() != "wal":
             raise JournalError(f"the journal {where} cannot use WAL (journal mode {mode})")
         conn.execute(f"PRAGMA synchronous = {synchronous}")
         migrate(conn, where)
-        conn.execute("BEGIN IMMEDIATE")  # proves the file is writable now, not at the first hand
+        conn.execute("BEGIN IMMEDIATE")  # a write proves the file writable now, not mid-hand
+        conn.execute(f"PRAGMA user_version = {version(conn)}")
         conn.execute("COMMIT")
     except sqlite3.Error as exc:
         conn.close()
