@@ -1,0 +1,188 @@
+"""What the journal costs: hands/s and requests/s of servers with and without it, same run.
+
+Run: ``.venv/bin/python benchmarks/journal.py [--rounds 3000] [--repeat 3]``
+
+Three servers run side by side, each in its own subprocess, seed fixed: one without a
+journal (``--data :memory:``), one with a SQLite journal in WAL mode with ``synchronous
+= NORMAL`` (the default: no fsync per commit), and one with ``synchronous = FULL`` (an
+fsync of the WAL at every commit). Each is measured in turn, the same work in the same
+order, ``--repeat`` times:
+
+- a table of 4 built-in strategies (lim17) playing ``--rounds`` rounds as fast as the
+  server can deal them: every event is written to the journal, nothing waits on the
+  network, so this is the journal's worst case (its time runs from the table's
+  ``playing`` status to ``finished``);
+- a table of 4 TCP bots (SDK lim17, as ``benchmarks/tables_tcp.py``): a ``decide`` round
+  trip per decision, the events written as they come;
+- ``ping`` requests/s from 10 closed-loop clients (``benchmarks/protocol.py``'s load
+  generator) while a strategies table plays on that server: the journal's thread
+  competes with the request path for the interpreter.
+
+Every run of a table ends with the same chips on every server (checked). The figures are
+printed as ratios to the server without a journal measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from croupier.engine import PluginManager
+from croupier.protocol import Server, connect
+from croupier.protocol.journal import Journal, NullJournal
+
+HERE = Path(__file__).resolve().parent
+SEATS = 4
+SEED = 2024
+
+
+def _load(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", HERE / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+tables_tcp = _load("tables_tcp")
+load_generator = _load("protocol")
+
+
+async def serve(path: str, sync: str) -> None:
+    journal = NullJournal() if path == ":memory:" else Journal(path, sync)
+    server = Server(PluginManager(autoload=False), seed=1, journal=journal)
+    async with trio.open_nursery() as nursery:
+        (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+        print(port, flush=True)
+
+
+async def strategies_table(port: int, rounds: int) -> tuple[float, list[int]]:
+    marks: dict[str, float] = {}
+    done = trio.Event()
+
+    async def status(method: str, params: Any) -> None:
+        if method == "table.status":
+            marks[params[1]["state"]] = time.perf_counter()
+            if params[1]["state"] == "finished":
+                marks["chips"] = params[1]["chips"]
+                done.set()
+
+    async with connect("127.0.0.1", port, name="bench", on_notification=status) as client:
+        params = {"seats": SEATS, "fill": ["lim17"] * SEATS, "rounds": rounds, "seed": SEED}
+        info = await client.call_named("table.create", {**params, "autostart": False})
+        await client.call("table.watch", info["table"])
+        await client.call("table.start", info["table"])
+        await done.wait()
+    return marks["finished"] - marks["playing"], marks["chips"]  # type: ignore[return-value]
+
+
+def pings_while_playing(port: int, pid: int, rounds: int, duration: float) -> float:
+    """Requests/s of 10 ping clients while a strategies table plays on the server."""
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--play", str(port), str(rounds)], stdout=subprocess.PIPE
+    )
+    try:
+        assert child.stdout is not None
+        child.stdout.readline()  # the table is playing
+        row = load_generator.load(port, 10, True, "pong", duration, pid)
+    finally:
+        child.wait()
+    return float(row.rate)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--duration", type=float, default=2.0, help="seconds of pings")
+    parser.add_argument("--serve", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--play", nargs=2, type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        trio.run(serve, *args.serve)
+        return
+    if args.play:
+        port, rounds = args.play
+
+        async def play() -> None:
+            print("playing", flush=True)
+            await strategies_table(port, rounds)
+
+        trio.run(play)
+        return
+    folder = tempfile.mkdtemp(prefix="croupier-journal-bench-")
+    kinds = {
+        "no journal": (":memory:", "NORMAL"),
+        "journal, NORMAL": (os.path.join(folder, "normal.db"), "NORMAL"),
+        "journal, FULL": (os.path.join(folder, "full.db"), "FULL"),
+    }
+    servers: dict[str, tuple[subprocess.Popen[str], int]] = {}
+    try:
+        for name, (path, sync) in kinds.items():
+            proc = subprocess.Popen(
+                [sys.executable, __file__, "--serve", path, sync], stdout=subprocess.PIPE, text=True
+            )
+            assert proc.stdout is not None
+            servers[name] = proc, int(proc.stdout.readline())
+        figures: dict[str, dict[str, list[float]]] = {
+            name: {"strategies": [], "bots": [], "pings": []} for name in kinds
+        }
+        chips: set[tuple[int, ...]] = set()
+        for _ in range(args.repeat):
+            for name, (proc, port) in servers.items():
+                took, final = trio.run(strategies_table, port, args.rounds)
+                chips.add(tuple(final))
+                figures[name]["strategies"].append(SEATS * args.rounds / took)
+                took, final = trio.run(tables_tcp.over_tcp, port, args.rounds, tables_tcp.Lim17)
+                chips.add(tuple(final))
+                figures[name]["bots"].append(SEATS * args.rounds / took)
+                figures[name]["pings"].append(
+                    pings_while_playing(port, proc.pid, 20 * args.rounds, args.duration)
+                )
+        assert len(chips) == 1, chips
+        sizes = {
+            name: os.path.getsize(path) + _size(path + "-wal")
+            for name, (path, _) in kinds.items()
+            if path != ":memory:"
+        }
+    finally:
+        for proc, _ in servers.values():
+            proc.terminate()
+            proc.wait()
+    print(
+        f"tables of {SEATS} seats, vegas-s17, lim17, {args.rounds} rounds, seed {SEED}; "
+        f"median of {args.repeat}; {os.cpu_count()} CPUs"
+    )
+    base = {k: statistics.median(v) for k, v in figures["no journal"].items()}
+    print(
+        f"{'server':<16} | {'strategies hands/s':>18} {'ratio':>5} | {'4 TCP bots hands/s':>18} "
+        f"{'ratio':>5} | {'pings req/s':>11} {'ratio':>5}"
+    )
+    for name, measured in figures.items():
+        m = {k: statistics.median(v) for k, v in measured.items()}
+        print(
+            f"{name:<16} | {m['strategies']:>18,.0f} {m['strategies'] / base['strategies']:>5.2f} "
+            f"| {m['bots']:>18,.0f} {m['bots'] / base['bots']:>5.2f} "
+            f"| {m['pings']:>11,.0f} {m['pings'] / base['pings']:>5.2f}"
+        )
+    for name, size in sizes.items():
+        print(f"{name}: journal file {size / 1e6:.1f} MB")
+    print(f"same chips on every server: {list(chips.pop())}")
+
+
+def _size(path: str) -> int:
+    return os.path.getsize(path) if os.path.exists(path) else 0
+
+
+if __name__ == "__main__":
+    main()
