@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -89,15 +90,33 @@ async def strategies_table(port: int, rounds: int) -> tuple[float, list[int]]:
 def pings_while_playing(port: int, pid: int, rounds: int, duration: float) -> float:
     """Requests/s of 10 ping clients while a strategies table plays on the server."""
     child = subprocess.Popen(
-        [sys.executable, __file__, "--play", str(port), str(rounds)], stdout=subprocess.PIPE
+        [sys.executable, __file__, "--play", str(port), str(rounds)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
+    assert child.stdin is not None and child.stdout is not None
     try:
-        assert child.stdout is not None
         child.stdout.readline()  # the table is playing
         row = load_generator.load(port, 10, True, "pong", duration, pid)
+        child.stdin.write("stop\n")  # the table stops after its hand in progress
+        child.stdin.flush()
+        if child.stdout.readline().strip() != "stopped":
+            raise SystemExit("the table played out before the pings were done: more --rounds")
     finally:
         child.wait()
     return float(row.rate)
+
+
+async def play_until_told(port: int, rounds: int) -> None:
+    """A strategies table playing until a line on stdin; says "playing", then "stopped"."""
+    async with connect("127.0.0.1", port, name="bench-load") as client:
+        params = {"seats": SEATS, "fill": ["lim17"] * SEATS, "rounds": rounds, "seed": SEED}
+        info = await client.call_named("table.create", params)
+        print("playing", flush=True)
+        await trio.to_thread.run_sync(sys.stdin.readline)
+        final = await client.call("table.stop", info["table"])
+        print("stopped" if final["played"] < rounds else "played out", flush=True)
 
 
 def main() -> None:
@@ -112,13 +131,7 @@ def main() -> None:
         trio.run(serve, *args.serve)
         return
     if args.play:
-        port, rounds = args.play
-
-        async def play() -> None:
-            print("playing", flush=True)
-            await strategies_table(port, rounds)
-
-        trio.run(play)
+        trio.run(play_until_told, *args.play)
         return
     folder = tempfile.mkdtemp(prefix="croupier-journal-bench-")
     kinds = {
@@ -147,7 +160,7 @@ def main() -> None:
                 chips.add(tuple(final))
                 figures[name]["bots"].append(SEATS * args.rounds / took)
                 figures[name]["pings"].append(
-                    pings_while_playing(port, proc.pid, 20 * args.rounds, args.duration)
+                    pings_while_playing(port, proc.pid, 1_000_000, args.duration)
                 )
         assert len(chips) == 1, chips
         sizes = {
@@ -159,6 +172,7 @@ def main() -> None:
         for proc, _ in servers.values():
             proc.terminate()
             proc.wait()
+        shutil.rmtree(folder, ignore_errors=True)
     print(
         f"tables of {SEATS} seats, vegas-s17, lim17, {args.rounds} rounds, seed {SEED}; "
         f"median of {args.repeat}; {os.cpu_count()} CPUs"

@@ -359,6 +359,10 @@ class ServerTable:
             if not await engine.play_round():
                 return "no seat can pay the minimum"
             self.played += 1
+            if self.server.journal.enabled:
+                balances = engine.ledger.balances
+                chips = [balances[seat_account(seat.index)] for seat in self.seats]
+                self.server.journal.table_round(self.id, self.played, chips)
             # A round of strategies and vacant seats never waits on anything: yield, so
             # that connections (a bot rejoining, a watcher) get their turn between rounds.
             await trio.sleep(0)

@@ -4,6 +4,7 @@ SQLite, read back through the history methods, and exported logs that replay."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import sqlite3
 from typing import Any
@@ -80,7 +81,11 @@ async def test_a_blackjack_table_is_recorded_and_its_export_replays_to_the_same_
         one = await c.call("history.table", final["table"])
         assert one["settings"]["rounds"] == 25 and one["rules"] == final["rules"]
         events = await c.call("history.events", final["table"], 0, 1000)
-        assert len(events) == row["events"] and events[0]["kind"] == events[0]["kind"]
+        assert len(events) == row["events"]
+        paged = []
+        for offset in range(0, len(events), 5):  # pages cut rounds anywhere
+            paged += await c.call("history.events", final["table"], offset, 5)
+        assert paged == events
         lines = await export(c, final["table"], page=7)  # pages cut anywhere
     assert len(lines) == row["events"] + 1
     core = replay(PluginManager(autoload=False), lines)
@@ -191,3 +196,19 @@ def test_the_journal_uses_wal(tmp_path):
     journal.close()
     with sqlite3.connect(tmp_path / "j.db") as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_every_settled_round_is_one_row_with_its_events_and_the_chips(served, journal):
+    final = await play_table(served.port, {"seats": 2, "fill": ["lim17"] * 2, "rounds": 6})
+    rows = journal.writer.read_sync(
+        lambda c: c.execute(
+            "SELECT round, first, last, chips, data FROM events WHERE table_id = ? ORDER BY first",
+            (final["table"],),
+        ).fetchall()
+    )
+    assert [r[0] for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert json.loads(rows[-1][3]) == final["chips"]
+    assert all(b[1] == a[2] + 1 for a, b in itertools.pairwise(rows))
+    for _round, first, last, _chips, data in rows:
+        events = json.loads(data)
+        assert len(events) == last - first + 1 and events[-1]["kind"] == "end"

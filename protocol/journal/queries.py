@@ -66,7 +66,7 @@ def _table_summary(conn: sqlite3.Connection, row: tuple[Any, ...]) -> dict[str, 
     ).fetchall()
     if state != "finished":  # events so far (the count is written when it finishes)
         events = conn.execute(
-            "SELECT count(*) FROM events WHERE table_id = ?", (table_id,)
+            "SELECT coalesce(max(last), 0) FROM events WHERE table_id = ?", (table_id,)
         ).fetchone()[0]
     return {
         "table": table_id,
@@ -121,17 +121,28 @@ def get_table(conn: sqlite3.Connection, table: int) -> dict[str, Any]:
     }
 
 
+def _events(conn: sqlite3.Connection, table: int, offset: int, limit: int) -> list[Any]:
+    """Events ``offset + 1`` to ``offset + limit`` of a table (fewer at its end)."""
+    rows = conn.execute(
+        "SELECT first, data FROM events WHERE table_id = ? AND last > ? AND first <= ?"
+        " ORDER BY first",
+        (table, offset, offset + limit),
+    ).fetchall()
+    found: list[Any] = []
+    for first, data in rows:
+        events = json.loads(data)
+        skip = max(0, offset + 1 - first)
+        found.extend(events[skip : skip + limit - len(found)])
+    return found
+
+
 def table_events(
     conn: sqlite3.Connection, table: int, offset: int = 0, limit: int = MAX_PAGE
 ) -> list[dict[str, Any]]:
     """A table's events in order, ``limit`` from ``offset``."""
     check_page(limit, offset)
     get_table(conn, table)  # an unknown table is an error, not an empty list
-    rows = conn.execute(
-        "SELECT data FROM events WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-        (table, offset, limit),
-    ).fetchall()
-    return [json.loads(data) for (data,) in rows]
+    return _events(conn, table, offset, limit)
 
 
 def log_header(conn: sqlite3.Connection, table: int) -> dict[str, Any]:
@@ -168,12 +179,9 @@ def export_lines(
     else:
         get_table(conn, table)
     want = limit - len(lines)
-    rows = conn.execute(
-        "SELECT data FROM events WHERE table_id = ? AND seq >= ? ORDER BY seq LIMIT ?",
-        (table, max(offset, 1), want + 1),
-    ).fetchall()
-    more = len(rows) > want
-    lines.extend(data for (data,) in rows[:want])
+    events = _events(conn, table, max(offset - 1, 0), want + 1)
+    more = len(events) > want
+    lines.extend(json.dumps(event) for event in events[:want])
     return {"lines": lines, "next": offset + len(lines) if more else None}
 
 

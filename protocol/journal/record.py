@@ -67,6 +67,9 @@ class NullJournal:
     def table_event(self, table: int, event: dict[str, Any]) -> None:
         pass
 
+    def table_round(self, table: int, round_: int, chips: list[int]) -> None:
+        pass
+
     def table_started(self, info: dict[str, Any]) -> None:
         pass
 
@@ -93,6 +96,9 @@ class Journal(NullJournal):
         self.path = path
         self.writer: JournalWriter = open_writer(path, synchronous)
         self._seq: dict[int, int] = {}
+        """Per table, the number of its last event written."""
+        self._pending: dict[int, list[dict[str, Any]]] = {}
+        """Per table, the events of the round in progress (written when it settles)."""
         self._clock: Callable[[], float] = time.time
 
     @property
@@ -136,7 +142,6 @@ class Journal(NullJournal):
 
     # -- tables ------------------------------------------------------------------------------
     def table_created(self, info: dict[str, Any], settings: dict[str, Any], creator: str) -> None:
-        self._seq[info["table"]] = 0
         self.writer.put(
             "INSERT OR REPLACE INTO tables (id, game, rule_set, rules, seed, chips, settings,"
             " creator, state, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -164,11 +169,27 @@ class Journal(NullJournal):
         )
 
     def table_event(self, table: int, event: dict[str, Any]) -> None:
-        seq = self._seq.get(table, 0) + 1
-        self._seq[table] = seq
+        pending = self._pending.get(table)
+        if pending is None:
+            self._pending[table] = [event]
+        else:
+            pending.append(event)
+
+    def table_round(self, table: int, round_: int, chips: list[int]) -> None:
+        """Round ``round_`` settled: its events and the chips go in one row (a round is
+        recorded whole or not at all; recovery deals the round in progress again)."""
+        self._write_events(table, round_, chips)
+
+    def _write_events(self, table: int, round_: int | None, chips: list[int] | None) -> None:
+        events = self._pending.pop(table, None)
+        if not events:
+            return
+        first = self._seq.get(table, 0) + 1
+        self._seq[table] = first + len(events) - 1
         self.writer.put(
-            "INSERT INTO events (table_id, seq, kind, data) VALUES (?, ?, ?, ?)",
-            (table, seq, event["kind"], event),
+            "INSERT INTO events (table_id, first, last, round, chips, data)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (table, first, self._seq[table], round_, chips, events),
         )
 
     def table_started(self, info: dict[str, Any]) -> None:
@@ -178,6 +199,7 @@ class Journal(NullJournal):
         )
 
     def table_finished(self, info: dict[str, Any]) -> None:
+        self._write_events(info["table"], None, None)  # any after the last settled round
         events = self._seq.pop(info["table"], 0)
         self.writer.put(
             "UPDATE tables SET state = ?, reason = ?, played = ?, events = ?, finished = ?,"

@@ -45,12 +45,14 @@ CREATE TABLE seats (
     token_sha256 TEXT,             -- hex SHA-256 of the seat's token
     PRIMARY KEY (table_id, seat)
 ) WITHOUT ROWID;
-CREATE TABLE events (
+CREATE TABLE events (           -- a table's events, one row per round
     table_id INTEGER NOT NULL,
-    seq INTEGER NOT NULL,          -- 1, 2, ... in the order the table emitted them
-    kind TEXT NOT NULL,
-    data TEXT NOT NULL,            -- JSON: the event as the table.event notification has it
-    PRIMARY KEY (table_id, seq)
+    first INTEGER NOT NULL,        -- the number of its first event (1, 2, ... per table)
+    last INTEGER NOT NULL,         -- the number of its last event
+    round INTEGER,                 -- the round they settled; NULL: not a settled round
+    chips TEXT,                    -- JSON: each seat's chips once that round settled
+    data TEXT NOT NULL,            -- JSON array: the events, as table.event sends them
+    PRIMARY KEY (table_id, first)
 ) WITHOUT ROWID;
 CREATE TABLE tournaments (
     id INTEGER PRIMARY KEY,

@@ -93,6 +93,8 @@ class JournalWriter:
         request = _Read(fn)
         self._queue.put(request)
         await trio.to_thread.run_sync(request.done.wait, abandon_on_cancel=True)
+        if isinstance(request.error, sqlite3.Error):
+            raise RpcError(Code.INTERNAL_ERROR, f"the journal cannot be read: {request.error}")
         if request.error is not None:
             raise request.error
         return request.result
