@@ -52,8 +52,8 @@ CREATE TABLE events (           -- a table's events, one row per round
     round INTEGER,                 -- the round they settled; NULL: not a settled round
     chips TEXT,                    -- JSON: each seat's chips once that round settled
     data TEXT NOT NULL,            -- JSON array: the events, as table.event sends them
-    PRIMARY KEY (table_id, first)
-) WITHOUT ROWID;
+    PRIMARY KEY (table_id, first)  -- a rowid table: its rows are large
+);
 CREATE TABLE tournaments (
     id INTEGER PRIMARY KEY,
     game TEXT NOT NULL,
