@@ -1,9 +1,9 @@
 """The journal's one writer: a dedicated thread that owns the SQLite connection.
 
-The event loop never touches SQLite. It puts each write (an SQL statement and its
-parameters) on a queue and goes on at once; the writer thread takes what comes within
-:data:`LINGER` seconds of the first write and commits it in one transaction, so a busy
-server makes few large commits and an idle one commits each write within that time.
+The event loop never touches SQLite. It appends each write (an SQL statement and its
+parameters) to a queue and goes on at once, waking nobody; every :data:`LINGER` seconds
+the writer thread takes what was queued and commits it in one transaction, so a busy
+server makes few large commits and every write is committed within that time.
 Reads (the history methods) go through the same queue: they run after every write queued
 before them, so a client reads what it just saw.
 
@@ -15,13 +15,12 @@ refuses new tables and tournaments (:meth:`NullJournal.check`) until it is resta
 
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import logging
-import queue
 import sqlite3
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -35,10 +34,11 @@ log = logging.getLogger("croupier.journal")
 MAX_BATCH = 20_000
 """Writes in one transaction at most (a bound on the time one commit holds the file)."""
 LINGER = 0.05
-"""Seconds the writer gathers writes after the first before it commits them (a read, or
-closing, commits at once). A commit costs far more than a row: one commit per settled
-round would cost the server a fifth of its time, one per 50 ms costs next to nothing; a
-crash loses what was queued in that time, the rounds in progress and just settled."""
+"""Seconds between the writer's ticks: it commits what was queued meanwhile in one
+transaction (a read, or closing, wakes it at once). A commit costs far more than a row,
+and waking a thread for every write costs the event loop the interpreter lock each time:
+one commit per settled round cost the server about a fifth of its CPU. A crash loses what
+was queued since the last tick: the rounds in progress and those just settled."""
 
 Write = tuple[str, tuple[Any, ...]]
 
@@ -84,21 +84,25 @@ class JournalWriter:
         self.written = 0
         self.dropped = 0
         self.commits = 0
-        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._queue: collections.deque[object] = collections.deque()
+        """Writes, reads and the stop mark, in order: appending is atomic and wakes nobody."""
+        self._wake = threading.Event()
+        """Set for a read or closing: the writer goes at once instead of at its next tick."""
         self._thread = threading.Thread(target=self._run, name="croupier journal", daemon=True)
         self._thread.start()
 
     # -- the event loop's side ---------------------------------------------------------------
     def put(self, sql: str, params: tuple[Any, ...]) -> None:
-        """Queue one write (never blocks, never raises)."""
-        self._queue.put((sql, params))
+        """Queue one write (never blocks, never raises, never wakes the writer)."""
+        self._queue.append((sql, params))
 
     async def read(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """``fn(connection)`` in the writer thread, after every write queued so far."""
         if not self._thread.is_alive():
             raise RpcError(Code.INTERNAL_ERROR, "the journal is closed")
         request = _Read(fn)
-        self._queue.put(request)
+        self._queue.append(request)
+        self._wake.set()
         await trio.to_thread.run_sync(request.done.wait, abandon_on_cancel=True)
         if isinstance(request.error, sqlite3.Error):
             raise RpcError(Code.INTERNAL_ERROR, f"the journal cannot be read: {request.error}")
@@ -108,7 +112,8 @@ class JournalWriter:
 
     def read_sync(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         request = _Read(fn)
-        self._queue.put(request)
+        self._queue.append(request)
+        self._wake.set()
         request.done.wait()
         if request.error is not None:
             raise request.error
@@ -117,7 +122,8 @@ class JournalWriter:
     def close(self) -> None:
         """Write what is queued, then close the file (blocks: call it off the loop)."""
         if self._thread.is_alive():
-            self._queue.put(_STOP)
+            self._queue.append(_STOP)
+            self._wake.set()
             self._thread.join()
 
     async def aclose(self) -> None:
@@ -127,15 +133,13 @@ class JournalWriter:
     def _run(self) -> None:
         try:
             while True:
-                batch = [self._queue.get()]
-                deadline = time.monotonic() + LINGER
-                while len(batch) < MAX_BATCH and isinstance(batch[-1], tuple):
-                    left = deadline - time.monotonic()  # gather writes: one commit for all
-                    if left <= 0:
-                        break
+                self._wake.wait(LINGER)  # a tick, or at once for a read or closing
+                self._wake.clear()
+                batch: list[object] = []
+                while len(batch) < MAX_BATCH:
                     try:
-                        batch.append(self._queue.get(timeout=left))
-                    except queue.Empty:
+                        batch.append(self._queue.popleft())
+                    except IndexError:
                         break
                 writes: list[Write] = []
                 for item in batch:
