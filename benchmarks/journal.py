@@ -91,6 +91,7 @@ async def strategies_table(port: int, rounds: int) -> tuple[float, list[int]]:
     async def status(method: str, params: Any) -> None:
         if method == "table.status":
             marks[params[1]["state"]] = time.perf_counter()
+            marks["cpu " + params[1]["state"]] = time.process_time()
             if params[1]["state"] == "finished":
                 marks["chips"] = params[1]["chips"]
                 done.set()
@@ -101,7 +102,27 @@ async def strategies_table(port: int, rounds: int) -> tuple[float, list[int]]:
         await client.call("table.watch", info["table"])
         await client.call("table.start", info["table"])
         await done.wait()
+    strategies_table.cpu_playing = marks["cpu playing"]  # type: ignore[attr-defined]
     return marks["finished"] - marks["playing"], marks["chips"]  # type: ignore[return-value]
+
+
+async def cpu_in_process(journal: NullJournal, rounds: int) -> float:
+    """The process CPU microseconds per hand of a strategies table played by a server in
+    this process (with a watcher on the same loop), from its ``playing`` status to the
+    journal written to the end: no other process's load inflates it, unlike the figures
+    measured across processes."""
+    server = Server(PluginManager(autoload=False), seed=1, journal=journal)
+    server.manager.load_all()  # not in the measurement: the plugins load once, at first use
+    async with trio.open_nursery() as nursery:
+        (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+        await strategies_table(port, rounds)
+        before = strategies_table.cpu_playing  # type: ignore[attr-defined]
+        if journal.enabled:
+            await journal.read(lambda conn: None)
+        spent = time.process_time() - before
+        server.stop()
+    await journal.aclose()
+    return spent / (SEATS * rounds) * 1e6
 
 
 def pings_while_playing(port: int, pid: int, rounds: int, duration: float) -> float:
@@ -151,6 +172,15 @@ def main() -> None:
         trio.run(play_until_told, *args.play)
         return
     folder = tempfile.mkdtemp(prefix="croupier-journal-bench-")
+    in_process: dict[str, list[float]] = {"no journal": [], "NORMAL": [], "FULL": []}
+    for i in range(args.repeat):
+        for name in in_process:
+            journal = (
+                NullJournal()
+                if name == "no journal"
+                else Journal(os.path.join(folder, f"in-process-{i}-{name}.db"), name)
+            )
+            in_process[name].append(trio.run(cpu_in_process, journal, args.rounds))
     kinds = {
         "no journal": (":memory:", "NORMAL"),
         "journal, NORMAL": (os.path.join(folder, "normal.db"), "NORMAL"),
@@ -222,6 +252,11 @@ def main() -> None:
             f"{m['bots cpu']:>5.0f} {m['bots cpu'] / base['bots cpu']:>5.2f} "
             f"| {m['pings']:>11,.0f} {m['pings'] / base['pings']:>5.2f}"
         )
+    cpu = {name: statistics.median(v) for name, v in in_process.items()}
+    print(
+        "in one process (server, watcher): CPU us per hand of a strategies table: "
+        + ", ".join(f"{name} {v:.1f} ({v / cpu['no journal']:.2f})" for name, v in cpu.items())
+    )
     for name, size in sizes.items():
         print(f"{name}: journal file {size / 1e6:.1f} MB")
     print(f"same chips on every server: {list(chips.pop())}")
