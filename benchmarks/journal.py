@@ -1,6 +1,6 @@
 """What the journal costs: hands/s and requests/s of servers with and without it, same run.
 
-Run: ``.venv/bin/python benchmarks/journal.py [--rounds 3000] [--repeat 3]``
+Run: ``.venv/bin/python benchmarks/journal.py [--rounds 2000] [--repeat 3]``
 
 Three servers run side by side, each in its own subprocess, seed fixed: one without a
 journal (``--data :memory:``), one with a SQLite journal in WAL mode with ``synchronous
@@ -159,7 +159,7 @@ async def play_until_told(port: int, rounds: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--duration", type=float, default=2.0, help="seconds of pings")
     parser.add_argument("--serve", nargs=2, help=argparse.SUPPRESS)
