@@ -306,7 +306,7 @@ class TableService(Service):
             "decision_time": None if math.isinf(decision_time) else decision_time,
             "autostart": autostart,
         }
-        server.journal.table_created(table.info(), settings, str(conn))
+        server.journal.table_created(table.info(), settings, f"{conn.client} (#{conn.id})")
         if not table.has_bots and autostart:
             table.start(server.manager)
         else:  # waits for its bots, or (autostart false) for table.start

@@ -269,7 +269,7 @@ class TournamentService(Service):
         for old in finished[: max(0, len(finished) - KEEP_FINISHED)]:
             del self.tournaments[old]
         self.tournaments[found_t.id] = found_t
-        server.journal.tournament_created(found_t.info(), list(bots), str(conn))
+        server.journal.tournament_created(found_t.info(), list(bots), f"{conn.client} (#{conn.id})")
         found_t.subscribe(conn)
         log.info("tournament %d created by %s (%d bots)", found_t.id, conn, len(bots))
         server.spawn(lambda: found_t.run(server.manager), f"tournament {found_t.id}")

@@ -78,6 +78,7 @@ async def test_a_blackjack_table_is_recorded_and_its_export_replays_to_the_same_
         assert row["table"] == final["table"] and row["seed"] == 4 and row["played"] == 25
         assert row["result"] == {"chips": final["chips"], "house": final["house"]}
         assert [s["player"] for s in row["seats"]] == fill
+        assert row["creator"].startswith("c (#") and "127.0.0.1" not in row["creator"]
         one = await c.call("history.table", final["table"])
         assert one["settings"]["rounds"] == 25 and one["rules"] == final["rules"]
         events = await c.call("history.events", final["table"], 0, 1000)
