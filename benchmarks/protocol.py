@@ -200,9 +200,8 @@ def main() -> None:
     if args.echo_server:
         trio.run(echo_server)
         return
-    croupier, croupier_port = start(
-        [sys.executable, "-m", "croupier.clients.cli", "serve", "--port", "0", "--seed", "1"]
-    )
+    serve = ["serve", "--port", "0", "--seed", "1", "--data", ":memory:"]  # no journal
+    croupier, croupier_port = start([sys.executable, "-m", "croupier.clients.cli", *serve])
     echo, echo_port = start([sys.executable, __file__, "--echo-server"])
     try:
         print(

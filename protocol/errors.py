@@ -54,6 +54,9 @@ class Code(enum.IntEnum):
     too long for one: nothing was run; try again later."""
     NOT_ALLOWED = 14
     """The call touches a table or tournament that belongs to another client."""
+    JOURNAL_FAILED = 15
+    """The server cannot write its journal (a full disk, a read-only file): it takes no new
+    tables or tournaments until an operator fixes the journal and restarts it."""
 
     @property
     def slug(self) -> str:

@@ -16,6 +16,8 @@ from collections.abc import Callable
 import trio
 
 from croupier.engine import CroupierError, PluginManager, draw_seed
+from croupier.protocol.journal import SCHEMA_VERSION, NullJournal
+from croupier.protocol.journal.record import DAY
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.memory import return_large_buffers
 from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT, Server, exposed, listen
@@ -32,10 +34,10 @@ def time_based_first_id(now: float | None = None) -> int:
     """The first table or tournament id of a server started at ``now`` (default: now).
 
     A restarted server must not hand out an id an earlier run gave to someone else's table
-    (an old client would then act on a stranger's table). Until the journal keeps the last
-    id, ids start from the start time in milliseconds: a new run starts above every id of a
-    previous run unless that run created more tables than milliseconds passed between the
-    two starts."""
+    (an old client would then act on a stranger's table). A server with a journal goes on
+    above the last id it recorded; ids also start from the start time in milliseconds, so
+    a run without a journal (``--data :memory:``) starts above every id of a previous run
+    unless that run created more tables than milliseconds passed between the two starts."""
     return max(1, int(((time.time() if now is None else now) - ID_EPOCH) * 1000))
 
 
@@ -48,13 +50,17 @@ async def run_server(
     limits: ServerLimits = ServerLimits(),
     on_seed: Callable[[int], None] | None = None,
     http: tuple[str, int] | None = None,
+    journal: NullJournal | None = None,
+    keep_days: float | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully (``croupier serve``).
 
     With ``seed`` None a seed is drawn once the address is bound and handed to ``on_seed``
     (the CLI reports it): an address that cannot be bound is then the only error. A second
     signal during the shutdown stops at once. With ``http`` (host, port) the web page is
-    served too, in this event loop (:func:`croupier.protocol.web.serve_http`).
+    served too, in this event loop (:func:`croupier.protocol.web.serve_http`). ``journal``
+    records everything (the caller opens and closes it); ``keep_days``: delete what
+    finished longer ago, now and daily.
     """
     listeners = await listen(host, port)
     web = None
@@ -72,7 +78,14 @@ async def run_server(
         seed = draw_seed()
         if on_seed is not None:
             on_seed(seed)
-    server = Server(manager, seed=seed, limits=limits, first_game_id=time_based_first_id())
+    journal = NullJournal() if journal is None else journal
+    if journal.enabled:
+        log.info("journal: %s (schema %d)", journal.path, SCHEMA_VERSION)
+    else:
+        log.info("journal: none (--data :memory:): nothing is kept")
+    server = Server(
+        manager, seed=seed, limits=limits, first_game_id=time_based_first_id(), journal=journal
+    )
     log.info("operator key: %s (table.stop and tournament.stop take it)", server.operator_key)
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
@@ -87,6 +100,8 @@ async def run_server(
                     server.stop()
 
             nursery.start_soon(watch)
+            if keep_days is not None and journal.enabled:
+                nursery.start_soon(retain, journal, keep_days)
 
             async def serve_tcp(
                 task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
@@ -106,3 +121,17 @@ async def run_server(
                         "server')",
                         *where,
                     )
+
+
+async def retain(journal: NullJournal, keep_days: float) -> None:
+    """Delete what finished more than ``keep_days`` days ago, now and then once a day."""
+    while True:
+        tables, tournaments = await journal.prune(keep_days)
+        if tables or tournaments:
+            log.info(
+                "journal: deleted %d table(s) and %d tournament(s) finished over %g days ago",
+                tables,
+                tournaments,
+                keep_days,
+            )
+        await trio.sleep(DAY)

@@ -45,6 +45,7 @@ from croupier.protocol.codec import (
 )
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.fairpool import FairPool
+from croupier.protocol.journal import NullJournal
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.loopwatch import LoopWatch
 from croupier.protocol.methods import MethodTable, Service
@@ -131,11 +132,14 @@ class Server:
         limits: ServerLimits = ServerLimits(),
         services: Iterable[Service] | None = None,
         first_game_id: int = 1,
+        journal: NullJournal | None = None,
     ) -> None:
         from croupier.protocol.services import default_services
 
         self.manager = manager
         self.seed = seed
+        self.journal = NullJournal() if journal is None else journal
+        """Where tables and tournaments are recorded (``croupier serve --data``)."""
         self.limits = limits
         self.services = list(default_services() if services is None else services)
         self.methods = MethodTable(self.services)
@@ -170,7 +174,7 @@ class Server:
         """Stops any table or tournament (``table.stop``, ``tournament.stop``)."""
         """What services keep server-wide, by key (as ``Connection.state`` per connection)."""
         self._ids = itertools.count(1)
-        self._game_ids = itertools.count(first_game_id)
+        self._game_ids = itertools.count(max(first_game_id, self.journal.last_id() + 1))
         self._accept_scope: trio.CancelScope | None = None
         self._tasks: trio.Nursery | None = None
         self._stopping = False

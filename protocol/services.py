@@ -342,6 +342,7 @@ async def _in_thread(conn: Connection, work: Callable[[], Any]) -> Any:
 
 def default_services() -> list[Service]:
     """The services every server offers (the tables service last: tests replace it)."""
+    from croupier.protocol.history import HistoryService
     from croupier.protocol.solving import SolverService
     from croupier.protocol.tables import TableService
     from croupier.protocol.tournaments import TournamentService
@@ -351,6 +352,7 @@ def default_services() -> list[Service]:
         DiscoveryService(),
         RandomizerService(),
         SolverService(),
+        HistoryService(),
         TournamentService(),
         TableService(),
     ]

@@ -209,6 +209,7 @@ class ServerTable:
         phases to the server); its new token."""
         seat.token = secrets.token_urlsafe(18)
         seat.conn, seat.bot, seat.auto = conn, conn.client, auto
+        self.server.journal.table_seat(self.id, seat.describe(), seat.token)
         self.subscribe(conn, events)
         self.seat_changed()
         return seat.token
@@ -253,6 +254,7 @@ class ServerTable:
 
     def _on_event(self, event: Event | dict[str, Any]) -> None:
         data = event if isinstance(event, dict) else event.to_dict()
+        self.server.journal.table_event(self.id, data)
         if data["kind"] == "default":
             said = data["text"] if isinstance(event, dict) else event.describe()
             log.info("table %d: %s", self.id, said)
@@ -328,7 +330,9 @@ class ServerTable:
         self.state = "playing"
         self.seat_changed()
         log.info("table %d starts (%s, seed %d)", self.id, self.rule_set, self.seed)
-        self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
+        info = self.info()
+        self.server.journal.table_started(info)
+        self.broadcast(STATUS_NOTIFICATION, [self.id, info])
         self.server.spawn(self.run, f"table {self.id}")
 
     async def run(self) -> None:
@@ -355,6 +359,10 @@ class ServerTable:
             if not await engine.play_round():
                 return "no seat can pay the minimum"
             self.played += 1
+            if self.server.journal.enabled:
+                balances = engine.ledger.balances
+                chips = [balances[seat_account(seat.index)] for seat in self.seats]
+                self.server.journal.table_round(self.id, self.played, chips)
             # A round of strategies and vacant seats never waits on anything: yield, so
             # that connections (a bot rejoining, a watcher) get their turn between rounds.
             await trio.sleep(0)
@@ -392,7 +400,9 @@ class ServerTable:
         self.state, self.reason = "finished", reason
         self.seat_changed()  # wakes whatever waits on the seats
         log.info("table %d finished after %d rounds: %s", self.id, self.played, reason)
-        self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
+        info = self.info()
+        self.server.journal.table_finished(info)
+        self.broadcast(STATUS_NOTIFICATION, [self.id, info])
         for sub in self.subscribers.values():
             sub.send.close()
             sub.conn.session.keepalive.discard(f"table {self.id}")

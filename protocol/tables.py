@@ -215,6 +215,7 @@ class TableService(Service):
         server = conn.server
         if server.stopping:
             raise RpcError(Code.SHUTTING_DOWN, "the server is shutting down")
+        server.journal.check()
         check_quota(self._owned_open(conn), server.limits.tables_per_connection, "tables")
         if self._open() >= server.limits.max_tables:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {server.limits.max_tables} open tables")
@@ -298,6 +299,14 @@ class TableService(Service):
         self._forget_finished()
         self.tables[table.id] = table
         log.info("table %d created by %s (%s, %d seats)", table.id, conn, rules, seats)
+        settings = {
+            "seats": seats,
+            "fill": list(fill),
+            "rounds": rounds,
+            "decision_time": None if math.isinf(decision_time) else decision_time,
+            "autostart": autostart,
+        }
+        server.journal.table_created(table.info(), settings, f"{conn.client} (#{conn.id})")
         if not table.has_bots and autostart:
             table.start(server.manager)
         else:  # waits for its bots, or (autostart false) for table.start
@@ -350,6 +359,7 @@ class TableService(Service):
         seat = table.seats[index - 1]
         seat.token = seat.conn = seat.bot = None
         seat.auto = frozenset()
+        conn.server.journal.table_seat(table.id, seat.describe(), None)
         table.seat_changed()
         log.info("table %d: seat %d is given up by %s", table.id, index, conn)
 

@@ -120,6 +120,7 @@ class ServerTournament:
     def take(self, seat: TcpSeat, conn: Connection, auto: frozenset[str]) -> str:
         seat.token = secrets.token_urlsafe(18)
         seat.conn, seat.bot, seat.auto = conn, conn.client, auto
+        self.server.journal.tournament_seat(self.id, seat.index, conn.client, seat.token)
         self.subscribe(conn)
         if all(s.token is not None for s in self.tcp):
             self._seated.set()
@@ -143,6 +144,7 @@ class ServerTournament:
 
     def _status(self) -> None:
         info = self.info()
+        self.server.journal.tournament_status(info)
         for conn_id, sub in list(self.subscribers.items()):
             if not sub.put(STATUS_NOTIFICATION, [self.id, info]):
                 self.subscribers.pop(conn_id, None)

@@ -215,6 +215,7 @@ class TournamentService(Service):
         server = conn.server
         if server.stopping:
             raise RpcError(Code.SHUTTING_DOWN, "the server is shutting down")
+        server.journal.check()
         owned = sum(
             t.state != "finished" and t.owner.conn_id == conn.id for t in self.tournaments.values()
         )
@@ -268,6 +269,7 @@ class TournamentService(Service):
         for old in finished[: max(0, len(finished) - KEEP_FINISHED)]:
             del self.tournaments[old]
         self.tournaments[found_t.id] = found_t
+        server.journal.tournament_created(found_t.info(), list(bots), f"{conn.client} (#{conn.id})")
         found_t.subscribe(conn)
         log.info("tournament %d created by %s (%d bots)", found_t.id, conn, len(bots))
         server.spawn(lambda: found_t.run(server.manager), f"tournament {found_t.id}")

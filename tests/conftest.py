@@ -12,6 +12,7 @@ import pytest
 import trio
 
 os.environ.setdefault("CROUPIER_DISABLE_PLUGIN_AUTOLOAD", "1")
+os.environ.setdefault("CROUPIER_DATA", ":memory:")  # croupier serve keeps no journal unless told
 
 
 @pytest.fixture

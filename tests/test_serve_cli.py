@@ -6,6 +6,7 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 
@@ -79,6 +80,21 @@ def test_serve_draws_and_reports_a_seed():
         proc.kill()
     drawn = re.search(r"croupier: seed (\d+) \(rerun with --seed \1 to reproduce\)", lines[0])
     assert drawn and f"seed {drawn.group(1)})" in lines[-1]
+
+
+def test_serve_keeps_its_journal_where_data_says(tmp_path):
+    path = tmp_path / "sub" / "j.db"
+    proc = start("--data", str(path), "--keep-days", "30")
+    try:
+        _, lines = wait_for_port(proc)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert f"journal: {path} (schema 1)" in "".join(lines)
+    assert proc.returncode == 0 and "Traceback" not in err
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
 
 
 def test_serve_on_a_port_in_use_is_a_one_line_error(cli):

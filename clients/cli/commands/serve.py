@@ -10,7 +10,9 @@ from typing import Any
 import trio
 
 from croupier.clients.cli.common import add_seed_argument, get_manager, positive_int, report_seed
+from croupier.clients.cli.datadir import default_journal
 from croupier.protocol import DEFAULT_PORT, ServerLimits, run_server
+from croupier.protocol.journal import Journal, open_journal
 from croupier.protocol.server import DEFAULT_HOST
 
 
@@ -68,8 +70,33 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="HOST",
         help=f"the web page's address (default {DEFAULT_HOST})",
     )
+    parser.add_argument(
+        "--data",
+        metavar="PATH",
+        default=None,
+        help="the journal, a SQLite file that keeps every table and tournament (default "
+        f"{default_journal()}; ':memory:' keeps nothing)",
+    )
+    parser.add_argument(
+        "--keep-days",
+        type=positive_float,
+        default=None,
+        metavar="N",
+        help="delete tables and tournaments that finished over N days ago, at start and daily "
+        "(default: keep everything)",
+    )
     add_seed_argument(parser)
     parser.set_defaults(func=run)
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of days, not {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"a number of days above 0, not {text}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,9 +108,12 @@ def run(args: argparse.Namespace) -> int:
     logger = logging.getLogger("croupier")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
+    journal = None
     try:
         limits = ServerLimits(max_tables=args.tables, max_connections=args.connections)
         manager = get_manager()
+        path = default_journal() if args.data is None else args.data
+        journal = open_journal(path)  # a newer schema or an unwritable file: one line
         trio.run(
             lambda: run_server(
                 manager,
@@ -93,8 +123,12 @@ def run(args: argparse.Namespace) -> int:
                 limits=limits,
                 on_seed=report_seed,
                 http=None if args.http is None else (args.http_host, args.http),
+                journal=journal,
+                keep_days=args.keep_days,
             )
         )
     finally:
+        if isinstance(journal, Journal):
+            journal.close()
         logger.removeHandler(handler)
     return 0

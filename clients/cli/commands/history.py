@@ -1,0 +1,212 @@
+"""``croupier history``: the tables and tournaments a server's journal keeps.
+
+From a running server (``--connect HOST:PORT``, the ``history.*`` methods) or from a
+journal file read offline and read-only (``--data PATH``, default: the journal ``croupier
+serve`` keeps by default). Both give the same data: the server's methods and this command
+share the queries (:mod:`croupier.protocol.journal.queries`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Any
+
+import trio
+from rich.table import Table
+
+from croupier.clients.bot.sdk import unwrap_group
+from croupier.clients.cli.commands.bot import address
+from croupier.clients.cli.common import add_json_argument, print_json, stdout_console
+from croupier.clients.cli.datadir import default_journal
+from croupier.engine import CroupierError
+from croupier.protocol import RpcError, connect
+from croupier.protocol.journal import queries
+from croupier.protocol.journal.schema import open_for_reading
+
+Call = Callable[[str, dict[str, Any]], Awaitable[Any]]
+
+OFFLINE: dict[str, Callable[..., Any]] = {
+    "history.tables": queries.list_tables,
+    "history.tournaments": queries.list_tournaments,
+    "history.table": queries.get_table,
+    "history.tournament": queries.get_tournament,
+    "history.export": queries.export_lines,
+}
+
+
+def since_type(text: str) -> float:
+    """Unix time, or an ISO date or date and time (local time unless it says)."""
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        return datetime.datetime.fromisoformat(text).timestamp()
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"a date (2026-11-26, 2026-11-26T10:00) or Unix time, not {text!r}"
+        ) from None
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    parser = sub.add_parser(
+        "history",
+        help="list and export the tables and tournaments a server's journal keeps",
+        description=(
+            "Read a croupier server's journal: from the server (--connect HOST:PORT) or "
+            f"from its file, offline and read-only (--data PATH; default {default_journal()})."
+        ),
+    )
+    kinds = parser.add_subparsers(title="what", metavar="WHAT", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        where = p.add_mutually_exclusive_group()
+        where.add_argument("--connect", type=address, metavar="HOST:PORT", help="a server")
+        where.add_argument("--data", metavar="PATH", help="a journal file, read offline")
+        add_json_argument(p)
+
+    for name, what in (("tables", "tables"), ("tournaments", "tournaments")):
+        p = kinds.add_parser(name, help=f"list {what}, newest first")
+        p.add_argument("--game", help="only this game")
+        p.add_argument(
+            "--state", choices=queries.STATES, help="only this state (running: not finished)"
+        )
+        p.add_argument("--since", type=since_type, help="created at or after (date or Unix time)")
+        p.add_argument("--limit", type=int, default=50, help="at most N (default 50)")
+        p.add_argument("--offset", type=int, default=0, help="skip N (paging)")
+        common(p)
+        p.set_defaults(func=partial(run_list, name))
+    p = kinds.add_parser("table", help="one table: settings, seats, result")
+    p.add_argument("id", type=int, metavar="ID")
+    common(p)
+    p.set_defaults(func=partial(run_one, "table"))
+    p = kinds.add_parser("tournament", help="one tournament: settings, entries, result")
+    p.add_argument("id", type=int, metavar="ID")
+    common(p)
+    p.set_defaults(func=partial(run_one, "tournament"))
+    p = kinds.add_parser(
+        "export", help="a table's log as JSON lines (croupier's table log replays it)"
+    )
+    p.add_argument("id", type=int, metavar="ID")
+    p.add_argument("--output", "-o", metavar="FILE", help="write it to FILE (default stdout)")
+    common(p)
+    p.set_defaults(func=run_export)
+
+
+def with_source(args: argparse.Namespace, work: Callable[[Call], Awaitable[Any]]) -> Any:
+    """``work(call)`` against the server or the journal file ``args`` name."""
+    if args.connect is not None:
+        host, port = args.connect
+
+        async def online() -> Any:
+            async with connect(host, port, name="croupier-history") as client:
+                return await work(client.call_named)
+
+        try:
+            try:
+                return trio.run(online)
+            except BaseExceptionGroup as group:
+                raise unwrap_group(group) from None
+        except RpcError as exc:
+            raise CroupierError(f"the server refused: {exc.message}") from None
+        except OSError as exc:
+            raise CroupierError(f"cannot connect to {host}:{port}: {exc}") from None
+    conn = open_for_reading(args.data or default_journal())
+
+    async def offline(method: str, params: dict[str, Any]) -> Any:
+        return OFFLINE[method](conn, **params)
+
+    try:
+        return trio.run(work, offline)
+    finally:
+        conn.close()
+
+
+def _when(stamp: float | None) -> str:
+    if stamp is None:
+        return ""
+    return datetime.datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def run_list(kind: str, args: argparse.Namespace) -> int:
+    params = {
+        "game": args.game,
+        "state": args.state,
+        "since": args.since,
+        "limit": args.limit,
+        "offset": args.offset,
+    }
+
+    async def work(call: Call) -> Any:
+        return await call(f"history.{kind}", params)
+
+    found = with_source(args, work)
+    if args.json:
+        print_json(found)
+        return 0
+    rows = found[kind]
+    table = Table(title=f"{kind}: {len(rows)} of {found['total']}")
+    for column in ("id", "game", "state", "seed", "played", "created", "finished", "reason"):
+        table.add_column(column, justify="right" if column in ("id", "played") else "left")
+    for row in rows:
+        played = (
+            str(row["played"])
+            if kind == "tables"
+            else f"{row['progress']['done']}/{row['progress']['total']}"
+        )
+        table.add_row(
+            str(row.get("table", row.get("tournament"))),
+            row["game"],
+            row["state"],
+            str(row["seed"]),
+            played,
+            _when(row["created"]),
+            _when(row["finished"]),
+            row["reason"] or "",
+        )
+    stdout_console().print(table)
+    return 0
+
+
+def run_one(kind: str, args: argparse.Namespace) -> int:
+    async def work(call: Call) -> Any:
+        return await call(f"history.{kind}", {kind: args.id})
+
+    found = with_source(args, work)
+    if args.json:
+        print_json(found)
+        return 0
+    console = stdout_console()
+    table = Table(title=f"{kind} {args.id}", show_header=False)
+    table.add_column("field")
+    table.add_column("value")
+    for key, value in found.items():
+        if key in ("created", "started", "finished"):
+            value = _when(value)
+        table.add_row(key, value if isinstance(value, str) else repr(value))
+    console.print(table)
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    async def work(call: Call) -> list[str]:
+        lines: list[str] = []
+        offset: int | None = 0
+        while offset is not None:
+            page = await call("history.export", {"table": args.id, "offset": offset})
+            lines.extend(page["lines"])
+            offset = page["next"]
+        return lines
+
+    lines = with_source(args, work)
+    text = "".join(line + "\n" for line in lines)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w") as out:
+            out.write(text)
+    return 0

@@ -1,0 +1,142 @@
+"""The history methods: what the server's journal holds, finished or running.
+
+Tables and tournaments are listed newest first with filters (game, state, created since)
+and paging (``limit`` from ``offset``); one table or tournament comes with its settings and
+result, a table's events page by page, and its log as the JSON lines that
+``croupier.engine.tablelog.replay`` (blackjack) or ``croupier.engine.gamelog.replay_game``
+(other games) reads. Every read runs in the journal's thread after the writes queued
+before it, so a table that just finished is in the history. A server started with
+``--data :memory:`` has no journal and answers ``bad-input``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import Any
+
+from croupier.engine import CroupierError
+from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.journal import queries
+from croupier.protocol.methods import Method, Param, Service
+from croupier.protocol.server import Connection
+
+_OPT_STR = (str, type(None))
+
+
+async def _read(conn: Connection, fn: Callable[..., Any]) -> Any:
+    try:
+        return await conn.server.journal.read(fn)
+    except queries.Missing as exc:
+        raise RpcError(Code.UNKNOWN_NAME, str(exc)) from None
+    except CroupierError as exc:
+        raise RpcError(Code.BAD_INPUT, str(exc)) from None
+
+
+class HistoryService(Service):
+    """``history.*``: the journal's tables and tournaments (see the module docstring)."""
+
+    def methods(self) -> Iterable[Method]:
+        filters = (
+            Param("game", _OPT_STR, None, doc="only this game; nil: every game"),
+            Param(
+                "state",
+                _OPT_STR,
+                None,
+                doc="waiting, playing, finished or running (not finished); nil: any",
+            ),
+            Param("since", (float, type(None)), None, doc="created at or after (Unix time)"),
+            Param("limit", (int,), 50, doc=f"at most this many (1 to {queries.MAX_PAGE})"),
+            Param("offset", (int,), 0, doc="skip this many (paging)"),
+        )
+        table = Param("table", (int,), doc="a table id")
+        page = (
+            Param("offset", (int,), 0, doc="skip this many"),
+            Param("limit", (int,), queries.MAX_PAGE, doc=f"1 to {queries.MAX_PAGE}"),
+        )
+        return [
+            Method(
+                "history.tables",
+                filters,
+                self.tables,
+                "the journal's tables, newest first",
+                returns="{total, tables: [summary]}",
+            ),
+            Method(
+                "history.tournaments",
+                filters,
+                self.tournaments,
+                "the journal's tournaments, newest first",
+                returns="{total, tournaments: [summary]}",
+            ),
+            Method(
+                "history.table",
+                (table,),
+                self.table,
+                "one table: settings, seats, result",
+                returns="table record",
+            ),
+            Method(
+                "history.events",
+                (table, *page),
+                self.events,
+                "a table's events in order",
+                returns="[event]",
+            ),
+            Method(
+                "history.export",
+                (table, *page),
+                self.export,
+                "a table's log as JSON lines (line 0: the header)",
+                returns="{lines, next}",
+            ),
+            Method(
+                "history.tournament",
+                (Param("tournament", (int,), doc="a tournament id"),),
+                self.tournament,
+                "one tournament: settings, entries, result",
+                returns="tournament record",
+            ),
+        ]
+
+    async def tables(
+        self,
+        conn: Connection,
+        game: str | None,
+        state: str | None,
+        since: float | None,
+        limit: int,
+        offset: int,
+    ) -> Any:
+        return await _read(conn, partial(queries.list_tables, **_args(locals())))
+
+    async def tournaments(
+        self,
+        conn: Connection,
+        game: str | None,
+        state: str | None,
+        since: float | None,
+        limit: int,
+        offset: int,
+    ) -> Any:
+        return await _read(conn, partial(queries.list_tournaments, **_args(locals())))
+
+    async def table(self, conn: Connection, table: int) -> Any:
+        return await _read(conn, partial(queries.get_table, table=table))
+
+    async def events(self, conn: Connection, table: int, offset: int, limit: int) -> Any:
+        return await _read(
+            conn, partial(queries.table_events, table=table, offset=offset, limit=limit)
+        )
+
+    async def export(self, conn: Connection, table: int, offset: int, limit: int) -> Any:
+        return await _read(
+            conn, partial(queries.export_lines, table=table, offset=offset, limit=limit)
+        )
+
+    async def tournament(self, conn: Connection, tournament: int) -> Any:
+        return await _read(conn, partial(queries.get_tournament, tournament=tournament))
+
+
+def _args(given: dict[str, Any]) -> dict[str, Any]:
+    return {k: given[k] for k in ("game", "state", "since", "limit", "offset")}

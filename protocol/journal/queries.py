@@ -1,0 +1,275 @@
+"""Reading the journal: lists with filters and paging, one table or tournament, a table's
+events, its log for ``replay``, and retention. Plain functions of a SQLite connection,
+shared by the server's history methods and ``croupier history --data`` (offline)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from croupier.engine import CroupierError
+from croupier.engine.gamelog import LOG_NAME as GAME_LOG_NAME
+from croupier.engine.gamelog import LOG_VERSION as GAME_LOG_VERSION
+from croupier.engine.tablelog import LOG_NAME, LOG_VERSION
+
+STATES = ("waiting", "playing", "finished", "running")
+"""``running``: waiting or playing."""
+MAX_PAGE = 1000
+
+
+class Missing(CroupierError):
+    """The journal has no such table or tournament."""
+
+
+def _json(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _where(game: str | None, state: str | None, since: float | None) -> tuple[str, list[Any]]:
+    if state is not None and state not in STATES:
+        raise CroupierError(f"unknown state {state!r}; states: {', '.join(STATES)}")
+    clauses: list[str] = []
+    args: list[Any] = []
+    if game is not None:
+        clauses.append("game = ?")
+        args.append(game)
+    if state == "running":
+        clauses.append("state != 'finished'")
+    elif state is not None:
+        clauses.append("state = ?")
+        args.append(state)
+    if since is not None:
+        clauses.append("created >= ?")
+        args.append(since)
+    return (" WHERE " + " AND ".join(clauses)) if clauses else "", args
+
+
+def check_page(limit: int, offset: int) -> None:
+    if not 1 <= limit <= MAX_PAGE:
+        raise CroupierError(f"limit must be 1 to {MAX_PAGE}, not {limit}")
+    if offset < 0:
+        raise CroupierError(f"offset must be 0 or more, not {offset}")
+
+
+# -- tables ----------------------------------------------------------------------------------
+_TABLE = (
+    "id, game, rule_set, seed, state, reason, played, events, creator, created, started,"
+    " finished, result"
+)
+
+
+def _table_summary(conn: sqlite3.Connection, row: tuple[Any, ...]) -> dict[str, Any]:
+    (table_id, game, rule_set, seed, state, reason, played, events, creator, *times, result) = row
+    seats = conn.execute(
+        "SELECT seat, kind, player FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+    ).fetchall()
+    if state != "finished":  # events so far (the count is written when it finishes)
+        events = conn.execute(
+            "SELECT coalesce(max(last), 0) FROM events WHERE table_id = ?", (table_id,)
+        ).fetchone()[0]
+    return {
+        "table": table_id,
+        "game": game,
+        "rule_set": rule_set,
+        "seed": int(seed),
+        "state": state,
+        "reason": reason,
+        "played": played,
+        "events": events,
+        "creator": creator,
+        "created": times[0],
+        "started": times[1],
+        "finished": times[2],
+        "seats": [{"seat": s, "kind": k, "player": p} for s, k, p in seats],
+        "result": _json(result),
+    }
+
+
+def list_tables(
+    conn: sqlite3.Connection,
+    game: str | None = None,
+    state: str | None = None,
+    since: float | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> dict[str, Any]:
+    """``{total, tables}``: the matching tables, newest first, ``limit`` from ``offset``."""
+    check_page(limit, offset)
+    where, args = _where(game, state, since)
+    total = conn.execute(f"SELECT count(*) FROM tables{where}", args).fetchone()[0]
+    rows = conn.execute(
+        f"SELECT {_TABLE} FROM tables{where} ORDER BY id DESC LIMIT ? OFFSET ?",
+        [*args, limit, offset],
+    ).fetchall()
+    return {"total": total, "tables": [_table_summary(conn, row) for row in rows]}
+
+
+def get_table(conn: sqlite3.Connection, table: int) -> dict[str, Any]:
+    """One table: its summary, rules, settings and starting chips."""
+    row = conn.execute(f"SELECT {_TABLE} FROM tables WHERE id = ?", (table,)).fetchone()
+    if row is None:
+        raise Missing(f"the journal has no table {table}")
+    rules, settings, chips = conn.execute(
+        "SELECT rules, settings, chips FROM tables WHERE id = ?", (table,)
+    ).fetchone()
+    return {
+        **_table_summary(conn, row),
+        "rules": _json(rules),
+        "settings": _json(settings),
+        "chips": _json(chips),
+    }
+
+
+def _events(conn: sqlite3.Connection, table: int, offset: int, limit: int) -> list[Any]:
+    """Events ``offset + 1`` to ``offset + limit`` of a table (fewer at its end)."""
+    rows = conn.execute(
+        "SELECT first, data FROM events WHERE table_id = ? AND last > ? AND first <= ?"
+        " ORDER BY first",
+        (table, offset, offset + limit),
+    ).fetchall()
+    found: list[Any] = []
+    for first, data in rows:
+        events = json.loads(data)
+        skip = max(0, offset + 1 - first)
+        found.extend(events[skip : skip + limit - len(found)])
+    return found
+
+
+def table_events(
+    conn: sqlite3.Connection, table: int, offset: int = 0, limit: int = MAX_PAGE
+) -> list[dict[str, Any]]:
+    """A table's events in order, ``limit`` from ``offset``."""
+    check_page(limit, offset)
+    get_table(conn, table)  # an unknown table is an error, not an empty list
+    return _events(conn, table, offset, limit)
+
+
+def log_header(conn: sqlite3.Connection, table: int) -> dict[str, Any]:
+    """The header line of a table's log, as ``tablelog.replay`` or ``gamelog.replay_game``
+    reads it."""
+    found = get_table(conn, table)
+    if found["game"] == "blackjack":
+        return {
+            "log": LOG_NAME,
+            "version": LOG_VERSION,
+            "seed": found["seed"],
+            "rules": found["rules"],
+            "chips": found["chips"],
+        }
+    return {
+        "log": GAME_LOG_NAME,
+        "version": GAME_LOG_VERSION,
+        "game": found["game"],
+        "options": found["rules"],
+        "seed": found["seed"],
+        "chips": found["chips"],
+    }
+
+
+def export_lines(
+    conn: sqlite3.Connection, table: int, offset: int = 0, limit: int = MAX_PAGE
+) -> dict[str, Any]:
+    """``{lines, next}``: lines of a table's JSON-lines log (line 0 is the header), ``limit``
+    from ``offset``; ``next`` is the offset of the next page, nil after the last."""
+    check_page(limit, offset)
+    lines: list[str] = []
+    if offset == 0:
+        lines.append(json.dumps(log_header(conn, table)))
+    else:
+        get_table(conn, table)
+    want = limit - len(lines)
+    events = _events(conn, table, max(offset - 1, 0), want + 1)
+    more = len(events) > want
+    lines.extend(json.dumps(event) for event in events[:want])
+    return {"lines": lines, "next": offset + len(lines) if more else None}
+
+
+# -- tournaments -----------------------------------------------------------------------------
+_TOURNAMENT = (
+    "id, game, rule_set, seed, state, reason, done, total, creator, created, started,"
+    " finished, entries, result"
+)
+
+
+def _tournament(row: tuple[Any, ...]) -> dict[str, Any]:
+    tid, game, rule_set, seed, state, reason, done, total, creator, *times, entries, result = row
+    return {
+        "tournament": tid,
+        "game": game,
+        "rule_set": rule_set,
+        "seed": int(seed),
+        "state": state,
+        "reason": reason,
+        "progress": {"done": done, "total": total},
+        "creator": creator,
+        "created": times[0],
+        "started": times[1],
+        "finished": times[2],
+        "entries": _json(entries),
+        "result": _json(result),
+    }
+
+
+def list_tournaments(
+    conn: sqlite3.Connection,
+    game: str | None = None,
+    state: str | None = None,
+    since: float | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> dict[str, Any]:
+    """``{total, tournaments}``, newest first; results left out (see ``get_tournament``)."""
+    check_page(limit, offset)
+    where, args = _where(game, state, since)
+    total = conn.execute(f"SELECT count(*) FROM tournaments{where}", args).fetchone()[0]
+    rows = conn.execute(
+        f"SELECT {_TOURNAMENT} FROM tournaments{where} ORDER BY id DESC LIMIT ? OFFSET ?",
+        [*args, limit, offset],
+    ).fetchall()
+    found = [_tournament(row) for row in rows]
+    for one in found:
+        del one["result"]
+    return {"total": total, "tournaments": found}
+
+
+def get_tournament(conn: sqlite3.Connection, tournament: int) -> dict[str, Any]:
+    """One tournament: its summary, rules, settings, entrants and result."""
+    row = conn.execute(
+        f"SELECT {_TOURNAMENT} FROM tournaments WHERE id = ?", (tournament,)
+    ).fetchone()
+    if row is None:
+        raise Missing(f"the journal has no tournament {tournament}")
+    rules, settings, bots = conn.execute(
+        "SELECT rules, settings, bots FROM tournaments WHERE id = ?", (tournament,)
+    ).fetchone()
+    return {
+        **_tournament(row),
+        "rules": _json(rules),
+        "settings": _json(settings),
+        "bots": _json(bots),
+    }
+
+
+# -- retention -------------------------------------------------------------------------------
+def prune(conn: sqlite3.Connection, before: float) -> tuple[int, int]:
+    """Delete the tables and tournaments that finished before ``before`` (Unix time), with
+    their seats and events, in one transaction; how many of each. Running ones stay."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        old = "SELECT id FROM tables WHERE state = 'finished' AND finished < ?"
+        conn.execute(f"DELETE FROM events WHERE table_id IN ({old})", (before,))
+        conn.execute(f"DELETE FROM seats WHERE table_id IN ({old})", (before,))
+        tables = conn.execute(
+            "DELETE FROM tables WHERE state = 'finished' AND finished < ?", (before,)
+        ).rowcount
+        old = "SELECT id FROM tournaments WHERE state = 'finished' AND finished < ?"
+        conn.execute(f"DELETE FROM tournament_seats WHERE tournament_id IN ({old})", (before,))
+        tournaments = conn.execute(
+            "DELETE FROM tournaments WHERE state = 'finished' AND finished < ?", (before,)
+        ).rowcount
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return tables, tournaments

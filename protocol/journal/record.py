@@ -1,0 +1,271 @@
+"""What the server records: tables, their seats and events, tournaments, as plain data.
+
+The services call these methods with what they already have (a table's ``info()``, an
+event map, a token); each turns into one queued write and returns at once.
+:class:`NullJournal` records nothing (``croupier serve --data :memory:``, and tests): the
+server then behaves as it did before it had a journal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.journal import queries
+from croupier.protocol.journal.writer import JournalWriter, open_writer
+
+MEMORY = ":memory:"
+DAY = 86_400.0
+
+
+def token_hash(token: str | None) -> str | None:
+    """A seat token as the journal keeps it: its hex SHA-256, never the token."""
+    return None if token is None else hashlib.sha256(token.encode()).hexdigest()
+
+
+class NullJournal:
+    """No journal: every record is dropped, history is not available."""
+
+    path = MEMORY
+    enabled = False
+
+    @property
+    def failed(self) -> str | None:
+        return None
+
+    def check(self) -> None:
+        """Raise the error a request for a new table or tournament gets when the journal
+        cannot record it."""
+
+    def last_id(self) -> int:
+        return 0
+
+    async def read(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        raise RpcError(
+            Code.BAD_INPUT,
+            "this server keeps no journal (it was started with --data :memory:): no history",
+        )
+
+    async def aclose(self) -> None:
+        pass
+
+    async def prune(self, keep_days: float, now: float | None = None) -> tuple[int, int]:
+        return 0, 0
+
+    # -- tables ------------------------------------------------------------------------------
+    def table_created(self, info: dict[str, Any], settings: dict[str, Any], creator: str) -> None:
+        pass
+
+    def table_seat(self, table: int, seat: dict[str, Any], token: str | None) -> None:
+        pass
+
+    def table_event(self, table: int, event: dict[str, Any]) -> None:
+        pass
+
+    def table_round(self, table: int, round_: int, chips: list[int]) -> None:
+        pass
+
+    def table_started(self, info: dict[str, Any]) -> None:
+        pass
+
+    def table_finished(self, info: dict[str, Any]) -> None:
+        pass
+
+    # -- tournaments -------------------------------------------------------------------------
+    def tournament_created(self, info: dict[str, Any], bots: list[str], creator: str) -> None:
+        pass
+
+    def tournament_seat(self, tournament: int, entry: int, player: str | None, token: str) -> None:
+        pass
+
+    def tournament_status(self, info: dict[str, Any]) -> None:
+        pass
+
+
+class Journal(NullJournal):
+    """The SQLite journal at ``path`` (see :mod:`croupier.protocol.journal`)."""
+
+    enabled = True
+
+    def __init__(self, path: str, synchronous: str = "NORMAL") -> None:
+        self.path = path
+        self.writer: JournalWriter = open_writer(path, synchronous)
+        self._seq: dict[int, int] = {}
+        """Per table, the number of its last event written."""
+        self._pending: dict[int, list[dict[str, Any]]] = {}
+        """Per table, the events of the round in progress (written when it settles)."""
+        self._clock: Callable[[], float] = time.time
+
+    @property
+    def failed(self) -> str | None:
+        return self.writer.failed
+
+    def check(self) -> None:
+        if self.writer.failed is not None:
+            raise RpcError(
+                Code.JOURNAL_FAILED,
+                f"the server cannot write its journal ({self.writer.failed}); it takes no new "
+                "tables or tournaments until an operator fixes it",
+            )
+
+    def last_id(self) -> int:
+        """The highest table or tournament id recorded (a restarted server goes on above)."""
+        return int(
+            self.writer.read_sync(
+                lambda c: c.execute(
+                    "SELECT max(coalesce((SELECT max(id) FROM tables), 0),"
+                    " coalesce((SELECT max(id) FROM tournaments), 0))"
+                ).fetchone()[0]
+            )
+        )
+
+    async def read(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        return await self.writer.read(fn)
+
+    async def aclose(self) -> None:
+        await self.writer.aclose()
+
+    async def prune(self, keep_days: float, now: float | None = None) -> tuple[int, int]:
+        """Delete what finished more than ``keep_days`` days before ``now``; how many tables
+        and tournaments went."""
+        before = (self._clock() if now is None else now) - keep_days * DAY
+        tables, tournaments = await self.writer.read(partial(queries.prune, before=before))
+        return tables, tournaments
+
+    def close(self) -> None:
+        self.writer.close()
+
+    # -- tables ------------------------------------------------------------------------------
+    def table_created(self, info: dict[str, Any], settings: dict[str, Any], creator: str) -> None:
+        self.writer.put(
+            "INSERT OR REPLACE INTO tables (id, game, rule_set, rules, seed, chips, settings,"
+            " creator, state, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                info["table"],
+                info["game"],
+                info["rule_set"],
+                info["rules"],
+                str(info["seed"]),
+                info["chips"],
+                settings,
+                creator,
+                info["state"],
+                self._clock(),
+            ),
+        )
+        for seat in info["seats"]:
+            self.table_seat(info["table"], seat, None)
+
+    def table_seat(self, table: int, seat: dict[str, Any], token: str | None) -> None:
+        self.writer.put(
+            "INSERT OR REPLACE INTO seats (table_id, seat, kind, player, token_sha256)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (table, seat["seat"], seat["kind"], seat["player"], token_hash(token)),
+        )
+
+    def table_event(self, table: int, event: dict[str, Any]) -> None:
+        pending = self._pending.get(table)
+        if pending is None:
+            self._pending[table] = [event]
+        else:
+            pending.append(event)
+
+    def table_round(self, table: int, round_: int, chips: list[int]) -> None:
+        """Round ``round_`` settled: its events and the chips go in one row (a round is
+        recorded whole or not at all; recovery deals the round in progress again)."""
+        self._write_events(table, round_, chips)
+
+    def _write_events(self, table: int, round_: int | None, chips: list[int] | None) -> None:
+        events = self._pending.pop(table, None)
+        if not events:
+            return
+        first = self._seq.get(table, 0) + 1
+        self._seq[table] = first + len(events) - 1
+        self.writer.put(
+            "INSERT INTO events (table_id, first, last, round, chips, data)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (table, first, self._seq[table], round_, chips, events),
+        )
+
+    def table_started(self, info: dict[str, Any]) -> None:
+        self.writer.put(
+            "UPDATE tables SET state = ?, started = ? WHERE id = ?",
+            (info["state"], self._clock(), info["table"]),
+        )
+
+    def table_finished(self, info: dict[str, Any]) -> None:
+        self._write_events(info["table"], None, None)  # any after the last settled round
+        events = self._seq.pop(info["table"], 0)
+        self.writer.put(
+            "UPDATE tables SET state = ?, reason = ?, played = ?, events = ?, finished = ?,"
+            " result = ? WHERE id = ?",
+            (
+                info["state"],
+                info["reason"],
+                info["played"],
+                events,
+                self._clock(),
+                {"chips": info["chips"], "house": info["house"]},
+                info["table"],
+            ),
+        )
+
+    # -- tournaments -------------------------------------------------------------------------
+    def tournament_created(self, info: dict[str, Any], bots: list[str], creator: str) -> None:
+        self.writer.put(
+            "INSERT OR REPLACE INTO tournaments (id, game, rule_set, rules, seed, settings, bots,"
+            " creator, state, total, entries, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                info["tournament"],
+                info["game"],
+                info["rule_set"],
+                info["rules"],
+                str(info["seed"]),
+                {**info["settings"], "join_time": info["join_time"]},
+                bots,
+                creator,
+                info["state"],
+                info["progress"]["total"],
+                info["entries"],
+                self._clock(),
+            ),
+        )
+
+    def tournament_seat(self, tournament: int, entry: int, player: str | None, token: str) -> None:
+        self.writer.put(
+            "INSERT OR REPLACE INTO tournament_seats (tournament_id, entry, player, token_sha256)"
+            " VALUES (?, ?, ?, ?)",
+            (tournament, entry, player, token_hash(token)),
+        )
+
+    def tournament_status(self, info: dict[str, Any]) -> None:
+        """A tournament's state, progress, entries and (once finished) result."""
+        state = info["state"]
+        when = self._clock()
+        self.writer.put(
+            "UPDATE tournaments SET state = ?, reason = ?, done = ?, entries = ?, result = ?,"
+            " started = CASE WHEN ? = 'playing' THEN coalesce(started, ?) ELSE started END,"
+            " finished = CASE WHEN ? = 'finished' THEN ? ELSE finished END WHERE id = ?",
+            (
+                state,
+                info["reason"],
+                info["progress"]["done"],
+                info["entries"],
+                info["result"],
+                state,
+                when,
+                state,
+                when,
+                info["tournament"],
+            ),
+        )
+
+
+def open_journal(path: str, synchronous: str = "NORMAL") -> NullJournal:
+    """The journal at ``path``; ``:memory:`` gives a :class:`NullJournal`."""
+    return NullJournal() if path == MEMORY else Journal(path, synchronous)

@@ -1,0 +1,187 @@
+"""The journal's SQLite schema, its version (``PRAGMA user_version``) and its migrations.
+
+A journal's ``user_version`` is the number of migrations applied to it: 0 for a new file,
+``SCHEMA_VERSION`` once current. Opening a journal applies the missing migrations, each in
+its own transaction, so an older journal is upgraded in place; a journal written by a newer
+croupier (a version above ``SCHEMA_VERSION``) is refused, never touched.
+
+Seeds are stored as decimal text (they run to 2**64-1, past SQLite's integers); settings,
+rules, results and events are JSON text; tokens only as their SHA-256 (never in clear).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+
+from croupier.engine import CroupierError
+
+V1 = """
+CREATE TABLE tables (
+    id INTEGER PRIMARY KEY,        -- the server's table id
+    game TEXT NOT NULL,            -- blackjack, or a game plugin's name
+    rule_set TEXT,
+    rules TEXT NOT NULL,           -- JSON: blackjack's rules.to_dict(), or a game's options
+    seed TEXT NOT NULL,            -- decimal
+    chips TEXT NOT NULL,           -- JSON: each seat's starting chips
+    settings TEXT NOT NULL,        -- JSON: seats, fill, rounds, decision_time, autostart
+    creator TEXT,
+    state TEXT NOT NULL,           -- waiting, playing, finished
+    reason TEXT,                   -- why it finished
+    played INTEGER NOT NULL DEFAULT 0,
+    events INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL,         -- Unix time
+    started REAL,
+    finished REAL,
+    result TEXT                    -- JSON: {chips, house} when it finished
+);
+CREATE INDEX tables_created ON tables (created);
+CREATE TABLE seats (
+    table_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,            -- strategy, bot, free
+    player TEXT,                   -- the strategy's or the bot's name
+    token_sha256 TEXT,             -- hex SHA-256 of the seat's token
+    PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE events (           -- a table's events, one row per round
+    table_id INTEGER NOT NULL,
+    first INTEGER NOT NULL,        -- the number of its first event (1, 2, ... per table)
+    last INTEGER NOT NULL,         -- the number of its last event
+    round INTEGER,                 -- the round they settled; NULL: not a settled round
+    chips TEXT,                    -- JSON: each seat's chips once that round settled
+    data TEXT NOT NULL,            -- JSON array: the events, as table.event sends them
+    PRIMARY KEY (table_id, first)  -- a rowid table: its rows are large
+);
+CREATE TABLE tournaments (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    rule_set TEXT,
+    rules TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    settings TEXT NOT NULL,        -- JSON: the TournamentConfig's settings, join_time
+    bots TEXT NOT NULL,            -- JSON: per entry, a strategy name or 'tcp'
+    creator TEXT,
+    state TEXT NOT NULL,
+    reason TEXT,
+    done INTEGER NOT NULL DEFAULT 0,
+    total INTEGER NOT NULL DEFAULT 0,
+    entries TEXT,                  -- JSON: the entries as tournament.info has them
+    created REAL NOT NULL,
+    started REAL,
+    finished REAL,
+    result TEXT                    -- JSON: the TournamentResult's to_dict()
+);
+CREATE INDEX tournaments_created ON tournaments (created);
+CREATE TABLE tournament_seats (
+    tournament_id INTEGER NOT NULL,
+    entry INTEGER NOT NULL,
+    player TEXT,
+    token_sha256 TEXT,
+    PRIMARY KEY (tournament_id, entry)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1,)
+"""Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class JournalError(CroupierError):
+    """The journal cannot be opened, read or written (one line for the operator)."""
+
+
+def version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection, where: str, migrations: Sequence[str] = MIGRATIONS) -> int:
+    """Bring ``conn`` (autocommit) up to ``len(migrations)``; the version it had."""
+    found = version(conn)
+    if found > len(migrations):
+        raise JournalError(
+            f"the journal {where} was written by a newer croupier (schema {found}; this one "
+            f"reads up to {len(migrations)}): upgrade croupier or use another --data"
+        )
+    for number in range(found, len(migrations)):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _statements(migrations[number]):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {number + 1}")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+    return found
+
+
+def _statements(script: str) -> list[str]:
+    """The statements of a migration script (executescript would commit on its own)."""
+    out, current = [], ""
+    for line in script.splitlines(keepends=True):
+        current += line.split("--", 1)[0].rstrip() + "\n"
+        if sqlite3.complete_statement(current):
+            if current.strip():
+                out.append(current.strip())
+            current = ""
+    if current.strip():
+        raise ValueError(f"an incomplete statement in a migration: {current.strip()[:60]}")
+    return out
+
+
+def open_for_writing(path: str, synchronous: str = "NORMAL") -> sqlite3.Connection:
+    """The writer's connection to ``path`` (created if missing): WAL, migrated.
+
+    Anything that stops it (a newer schema, a read-only file, not a database) is one
+    :class:`JournalError` line."""
+    where = str(path)
+    try:
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except (sqlite3.Error, OSError) as exc:
+        raise JournalError(f"cannot open the journal {where}: {exc}") from None
+    try:
+        if version(conn) > len(MIGRATIONS):  # refused before anything is written
+            migrate(conn, where)
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if path != ":memory:" and str(mode).lower() != "wal":
+            raise JournalError(f"the journal {where} cannot use WAL (journal mode {mode})")
+        conn.execute(f"PRAGMA synchronous = {synchronous}")
+        migrate(conn, where)
+        conn.execute("BEGIN IMMEDIATE")  # a write proves the file writable now, not mid-hand
+        conn.execute(f"PRAGMA user_version = {version(conn)}")
+        conn.execute("COMMIT")
+    except sqlite3.Error as exc:
+        conn.close()
+        raise JournalError(f"cannot write the journal {where}: {exc}") from None
+    except JournalError:
+        conn.close()
+        raise
+    return conn
+
+
+def open_for_reading(path: str) -> sqlite3.Connection:
+    """A read-only connection to an existing journal (``croupier history --data``)."""
+    if not Path(path).is_file():
+        raise JournalError(f"no journal at {path}")
+    try:
+        conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+        found = version(conn)
+    except sqlite3.Error as exc:
+        raise JournalError(f"cannot read the journal {path}: {exc}") from None
+    if found > SCHEMA_VERSION:
+        conn.close()
+        raise JournalError(
+            f"the journal {path} was written by a newer croupier (schema {found}; this one "
+            f"reads up to {SCHEMA_VERSION})"
+        )
+    if found < SCHEMA_VERSION:
+        conn.close()
+        raise JournalError(
+            f"the journal {path} has schema {found}: start 'croupier serve --data' on it once "
+            "to upgrade it"
+        )
+    return conn

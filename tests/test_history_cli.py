@@ -1,0 +1,55 @@
+"""``croupier history``: from a server (``--connect``) and from a journal file (``--data``),
+the same tables and tournaments, and an export that replays."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import trio
+
+from croupier.engine import PluginManager
+from croupier.engine.ledger import seat_account
+from croupier.engine.tablelog import replay
+from croupier.protocol.journal import Journal
+from tests.test_journal import play_table, serve
+
+
+async def croupier(*argv: str) -> str:
+    done = await trio.run_process(
+        [sys.executable, "-m", "croupier.clients.cli", *argv], capture_stdout=True
+    )
+    return done.stdout.decode()
+
+
+async def test_history_from_the_server_and_from_the_file_agree(nursery, tmp_path):
+    path = str(tmp_path / "j.db")
+    journal = Journal(path)
+    server = await serve(nursery, journal)
+    final = await play_table(
+        server.port, {"seats": 2, "fill": ["lim17", "never-bust"], "rounds": 15, "seed": 21}
+    )
+    where = f"127.0.0.1:{server.port}"
+    online = json.loads(await croupier("history", "tables", "--connect", where, "--json"))
+    exported = await croupier("history", "export", str(final["table"]), "--connect", where)
+    shown = await croupier("history", "table", str(final["table"]), "--connect", where)
+    server.stop()
+    await journal.aclose()
+    offline = json.loads(await croupier("history", "tables", "--data", path, "--json"))
+    assert online == offline and offline["tables"][0]["seed"] == 21
+    assert exported == await croupier("history", "export", str(final["table"]), "--data", path)
+    core = replay(PluginManager(autoload=False), exported.splitlines())
+    assert [core.ledger.balances[seat_account(i)] for i in (1, 2)] == final["chips"]
+    assert "15 rounds played" in shown
+    listed = await croupier("history", "tables", "--data", path, "--state", "finished")
+    assert "tables: 1 of 1" in listed and str(final["table"]) in listed
+
+
+def test_history_of_a_missing_journal_or_table_is_one_line(cli, tmp_path):
+    status, _, err = cli("history", "tables", "--data", str(tmp_path / "none.db"))
+    assert status == 1 and err.count("\n") == 1 and "no journal at" in err
+    Journal(str(tmp_path / "j.db")).close()
+    status, _, err = cli("history", "table", "7", "--data", str(tmp_path / "j.db"))
+    assert status == 1 and "the journal has no table 7" in err
+    status, out, _ = cli("history", "tournaments", "--data", str(tmp_path / "j.db"), "--json")
+    assert status == 0 and json.loads(out) == {"total": 0, "tournaments": []}

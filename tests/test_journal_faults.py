@@ -1,0 +1,137 @@
+"""The journal when things go wrong: a full disk mid-run, a read-only file, a journal
+from a newer croupier, an older one to upgrade, and retention."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import sqlite3
+import subprocess
+
+import pytest
+import trio
+
+from croupier.protocol import Code, RpcError, connect
+from croupier.protocol.journal import SCHEMA_VERSION, Journal, JournalError, open_journal
+from croupier.protocol.journal.schema import MIGRATIONS, migrate
+from croupier.protocol.running import retain
+from tests.test_journal import play_table, serve
+
+
+async def test_a_full_disk_stops_new_tables_but_the_server_keeps_serving(nursery, tmp_path, caplog):
+    journal = Journal(str(tmp_path / "j.db"))
+    server = await serve(nursery, journal)
+    first = await play_table(server.port, {"seats": 1, "fill": ["lim17"], "rounds": 3})
+    # the file may not grow by one page any more: SQLite's own "database or disk is full",
+    # the error a full file system gives
+    journal.writer.read_sync(
+        lambda c: c.execute(
+            f"PRAGMA max_page_count = {c.execute('PRAGMA page_count').fetchone()[0]}"
+        )
+    )
+    with caplog.at_level(logging.ERROR, logger="croupier.journal"):
+        second = await play_table(server.port, {"seats": 2, "fill": ["lim17"] * 2, "rounds": 200})
+        async with connect("127.0.0.1", server.port, name="c") as c:
+            listed = await c.call_named("history.tables", {})  # after the failed writes
+            with pytest.raises(RpcError) as refused:
+                await c.call_named("table.create", {"seats": 1, "fill": ["lim17"], "rounds": 1})
+            with pytest.raises(RpcError) as no_tournament:
+                await c.call_named("tournament.start", {"bots": ["lim17"]})
+            assert await c.call("ping") == "pong"
+    assert second["reason"] == "200 rounds played"  # the table played on
+    assert refused.value.code == no_tournament.value.code == Code.JOURNAL_FAILED
+    assert "cannot write its journal" in refused.value.message
+    lines = [r for r in caplog.records if r.name == "croupier.journal"]
+    assert len(lines) == 1 and "full" in lines[0].getMessage()
+    assert [t["table"] for t in listed["tables"] if t["state"] == "finished"] == [first["table"]]
+    server.stop()
+    await journal.aclose()
+    with sqlite3.connect(tmp_path / "j.db") as conn:  # whole transactions only
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        (played,) = conn.execute("SELECT played FROM tables WHERE id = ?", (first["table"],))
+        assert played == (3,)
+
+
+def _read_only(path: str) -> None:
+    """Make ``path`` read-only, for root too (``chattr +i``) when the tests run as root."""
+    os.chmod(path, 0o444)
+    if os.geteuid() == 0:
+        chattr = shutil.which("chattr")
+        done = chattr and subprocess.run([chattr, "+i", path], capture_output=True, check=False)
+        if not done or done.returncode != 0:
+            pytest.skip("root ignores chmod and chattr +i is not available here")
+
+
+def test_a_read_only_journal_is_one_clear_line_at_start(tmp_path, cli):
+    path = str(tmp_path / "j.db")
+    Journal(path).close()
+    _read_only(path)
+    try:
+        with pytest.raises(JournalError, match="cannot write the journal"):
+            open_journal(path)
+        status, _out, err = cli("serve", "--port", "0", "--data", path)
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run([shutil.which("chattr") or "chattr", "-i", path], check=False)
+    assert status == 1 and err.count("\n") == 1 and "readonly" in err.replace("-", "")
+
+
+def test_a_journal_from_a_newer_croupier_is_refused_untouched(tmp_path, cli):
+    path = tmp_path / "j.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    before = path.read_bytes()
+    status, _out, err = cli("serve", "--port", "0", "--data", str(path))
+    assert status == 1 and err.count("\n") == 1
+    assert f"newer croupier (schema {SCHEMA_VERSION + 1}" in err
+    assert path.read_bytes() == before
+
+
+def test_an_older_journal_is_upgraded_in_place(tmp_path):
+    path = tmp_path / "j.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert migrate(conn, "test") == 0  # a new file is version 0: every migration runs
+    conn.execute(
+        "INSERT INTO tables (id, game, rules, seed, chips, settings, state, created)"
+        " VALUES (5, 'blackjack', '{}', '1', '[]', '{}', 'finished', 0)"
+    )
+    later = (*MIGRATIONS, "ALTER TABLE tables ADD COLUMN note TEXT;")
+    assert migrate(conn, "test", later) == SCHEMA_VERSION
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+    assert conn.execute("SELECT id, note FROM tables").fetchall() == [(5, None)]
+    conn.close()
+
+
+async def test_retention_deletes_only_what_finished_long_enough_ago(nursery, tmp_path):
+    journal = Journal(str(tmp_path / "j.db"))
+    server = await serve(nursery, journal)
+    now = 1_800_000_000.0
+    for days_ago in (10, 3):
+        journal._clock = lambda d=days_ago: now - d * 86_400  # type: ignore[misc]
+        await play_table(server.port, {"seats": 1, "fill": ["lim17"], "rounds": 1})
+    assert await journal.prune(5, now=now) == (1, 0)
+    async with connect("127.0.0.1", server.port, name="c") as c:
+        left = await c.call_named("history.tables", {})
+    assert left["total"] == 1 and left["tables"][0]["finished"] == now - 3 * 86_400
+    assert (
+        journal.writer.read_sync(
+            lambda c: c.execute("SELECT sum(last - first + 1) FROM events").fetchone()
+        )[0]
+        == left["tables"][0]["events"]
+    )
+    server.stop()
+    await journal.aclose()
+
+
+async def test_retention_runs_at_start_and_then_daily(autojump_clock):
+    calls: list[float] = []
+
+    class Counting:
+        async def prune(self, keep_days: float) -> tuple[int, int]:
+            calls.append(trio.current_time())
+            return 0, 0
+
+    with trio.move_on_after(2.5 * 86_400):
+        await retain(Counting(), 7)  # type: ignore[arg-type]
+    assert calls == [0.0, 86_400.0, 2 * 86_400.0]
