@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -151,18 +152,19 @@ def test_basic_plays_the_solvers_basic_strategy_for_the_tables_rules(manager):
 
 
 def test_hilo_counts_what_it_sees_and_spreads_its_bets(manager):
-    count = Count(1)
+    hilo = manager.count_systems.get("hilo")
+    count = Count(1, hilo)
     for code in ("2S", "3H", "4D", "5C", "6S", "#"):
         count.see(Event("deal", 1, card=code))
     assert count.running == 5 and count.remaining == 52 - 6
     count.see(Event("reveal", 1, card="KS"))
     assert count.running == 4 and count.remaining == 46
-    assert count.true_count == pytest.approx(4 / (46 / 52))
+    assert count.true_count == math.floor(4 / (46 / 52))  # Hi-Lo's reading: floored
     bot = sample_bot("hilo", manager)
     assert isinstance(bot, HiLo)
     bot.setup({"rules": manager.rule_sets.get("vegas-s17").rules.to_dict()})
-    assert bot.count == Count(6)
-    bot.count = Count(1)  # a single deck, to see the spread after a few cards
+    assert bot.count == Count(6, hilo)
+    bot.count = Count(1, hilo)  # a single deck, to see the spread after a few cards
     for event in (Event("deal", 1, card=c) for c in ("2S", "3H", "4D", "5C", "6S", "5H")):
         bot.on_event(event)
     observation = Observation("bet", 2, 1, ("bet",), 1000, min_bet=10, max_bet=1000)
@@ -170,6 +172,20 @@ def test_hilo_counts_what_it_sees_and_spreads_its_bets(manager):
     assert bot.insurance(observation)
     bot.on_event(Event("shuffle", 2))
     assert bot.bet(observation) == 10 and not bot.insurance(observation)
+
+
+def test_a_count_reads_a_plugins_tags_suits_included(manager):
+    """Red 7 counts red sevens only, and an unbalanced count starts from its IRC and reads
+    its true count relative to its drift (the count plugin's own true_count)."""
+    red7 = Count(2, manager.count_systems.get("red7"))
+    start = red7.running
+    for code in ("7H", "7S", "7D", "2C"):
+        red7.see(Event("deal", 1, card=code))
+    assert red7.running - start == 2 + 1  # two red sevens and a deuce; the black seven is 0
+    ko = Count(6, manager.count_systems.get("ko"))
+    assert ko.running == manager.count_systems.get("ko").irc(6) != 0
+    ko.see(Event("shuffle", 1))
+    assert ko.running == manager.count_systems.get("ko").irc(6)
 
 
 def test_an_unknown_sample_bot_lists_the_known_ones(manager):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -9,7 +10,8 @@ import attrs
 
 from croupier.clients.bot.sdk import Bot
 from croupier.engine import BlackjackRules, CroupierError, PluginManager, Strategy, UnknownNameError
-from croupier.engine.cards import HIDDEN, VALUES, card
+from croupier.engine.cards import HIDDEN, card
+from croupier.engine.counts import CountSystem, true_count
 from croupier.engine.play import Action, Event, Observation
 from croupier.engine.players import strategy_action
 from croupier.engine.rules import rules_from_options
@@ -49,42 +51,47 @@ class Basic(Bot):
         return strategy_action(self.strategy, observation)
 
 
-HI_LO = {1: -1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 0, 8: 0, 9: 0, 10: -1}
 """Hi-Lo tags by card value: low cards +1, tens and aces -1."""
 
 
 @attrs.define
 class Count:
-    """A Hi-Lo running count and the cards left in the shoe, from a table's events.
+    """A running count of ``system`` (a count plugin's: ``croupier plugins`` lists them) and
+    the cards left in the shoe, from a table's events.
 
     Every dealt card leaves the shoe (the hole card too, dealt face down as ``#``); a card
-    is counted when it is seen (dealt face up, or the hole card revealed). A shuffle
-    starts over; a deck added to the shoe (the KOTH shoe) adds 52 cards.
+    is counted when it is seen (dealt face up, or the hole card revealed), with its tag
+    (suit exceptions such as Red 7's included). A shuffle starts over from the count's
+    initial running count; a deck added to the shoe (the KOTH shoe) adds 52 cards.
     """
 
     decks: int
+    system: CountSystem
     running: int = 0
     remaining: int = 0
+    _tags: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        self.remaining = 52 * self.decks
+        self._tags = self.system.card_tags()
+        self.running, self.remaining = self.system.irc(self.decks), 52 * self.decks
 
     def see(self, event: Event) -> None:
         kind = event.kind
         if kind == "shuffle":
-            self.running, self.remaining = 0, 52 * self.decks
+            self.running, self.remaining = self.system.irc(self.decks), 52 * self.decks
         elif kind == "deck-added":
             self.remaining += 52
+            self.decks += 1
         elif kind in ("deal", "reveal") and event.card:
             if kind == "deal":
                 self.remaining = max(1, self.remaining - 1)
             if event.card != HIDDEN:
-                self.running += HI_LO[VALUES[card(event.card)]]
+                self.running += self._tags[card(event.card)]
 
     @property
     def true_count(self) -> float:
-        """The running count per deck left (at least half a deck, as counters round)."""
-        return self.running / max(self.remaining / 52, 0.5)
+        """The true count as the system reads it (its rounding and deck estimate)."""
+        return true_count(self.running, self.remaining, self.system, self.decks)
 
 
 class HiLo(Basic):
@@ -99,17 +106,18 @@ class HiLo(Basic):
 
     def __init__(self, manager: PluginManager) -> None:
         super().__init__(manager)
-        self.count = Count(6)
+        self.system = manager.count_systems.get("hilo")
+        self.count = Count(6, self.system)
 
     def setup(self, info: dict[str, Any]) -> None:
         super().setup(info)
-        self.count = Count(int(info["rules"]["decks"]))
+        self.count = Count(int(info["rules"]["decks"]), self.system)
 
     def on_event(self, event: Event) -> None:
         self.count.see(event)
 
     def units(self) -> int:
-        return max(1, min(self.SPREAD, int(self.count.true_count // 1) - 1))
+        return max(1, min(self.SPREAD, math.floor(self.count.true_count) - 1))
 
     def bet(self, observation: Observation) -> int:
         return max(
