@@ -19,6 +19,7 @@ import attrs
 
 from croupier.engine.errors import CroupierError
 from croupier.engine.games import GameCore, Plain, Turn
+from croupier.engine.tablelog import read_json_log
 
 if TYPE_CHECKING:
     from croupier.engine.gametable import GameTable
@@ -98,28 +99,11 @@ class GameEventLog:
 def read_game_log(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The header and events of a game table's log (one-line errors for anything
     malformed)."""
-    header: dict[str, Any] | None = None
-    events: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CroupierError(f"line {number} of the log is not JSON: {exc.msg}") from None
-        if header is None:
-            if not isinstance(data, dict) or data.get("log") != LOG_NAME:
-                raise CroupierError("not a croupier game table log (no header line)")
-            if data.get("version") != LOG_VERSION:
-                raise CroupierError(f"unsupported game table log version {data.get('version')!r}")
-            header = data
-            continue
+    header, items = read_json_log(lines, LOG_NAME, LOG_VERSION, "game table")
+    for number, data in items:
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise CroupierError(f"line {number} of the log is not an event (a map with a kind)")
-        events.append(data)
-    if header is None:
-        raise CroupierError("the table log is empty")
-    return header, events
+    return header, [data for _, data in items]
 
 
 def replay_game(manager: PluginManager, lines: Iterable[str]) -> GameCore:

@@ -49,10 +49,14 @@ class EventLog:
         self.out.write(json.dumps(event.to_dict()) + "\n")
 
 
-def read_log(lines: Iterable[str]) -> tuple[dict[str, Any], list[Event]]:
-    """The header and events of a log (one-line errors for anything malformed)."""
+def read_json_log(
+    lines: Iterable[str], name: str, version: int, what: str
+) -> tuple[dict[str, Any], list[tuple[int, Any]]]:
+    """A JSON-lines log's header (checked for ``name`` and ``version``) and its other
+    lines with their numbers (one-line errors for anything malformed; ``what`` names the
+    kind of log in them)."""
     header: dict[str, Any] | None = None
-    events: list[Event] = []
+    items: list[tuple[int, Any]] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -60,19 +64,28 @@ def read_log(lines: Iterable[str]) -> tuple[dict[str, Any], list[Event]]:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
             raise CroupierError(f"line {number} of the log is not JSON: {exc.msg}") from None
-        if header is None:
-            if not isinstance(data, dict) or data.get("log") != LOG_NAME:
-                raise CroupierError("not a croupier table log (no header line)")
-            if data.get("version") != LOG_VERSION:
-                raise CroupierError(f"unsupported table log version {data.get('version')!r}")
+        if header is not None:
+            items.append((number, data))
+        elif not isinstance(data, dict) or data.get("log") != name:
+            raise CroupierError(f"not a croupier {what} log (no header line)")
+        elif data.get("version") != version:
+            raise CroupierError(f"unsupported {what} log version {data.get('version')!r}")
+        else:
             header = data
-            continue
+    if header is None:
+        raise CroupierError("the table log is empty")
+    return header, items
+
+
+def read_log(lines: Iterable[str]) -> tuple[dict[str, Any], list[Event]]:
+    """The header and events of a log (one-line errors for anything malformed)."""
+    header, items = read_json_log(lines, LOG_NAME, LOG_VERSION, "table")
+    events: list[Event] = []
+    for number, data in items:
         try:
             events.append(Event.from_dict(data))
         except CroupierError as exc:
             raise CroupierError(f"line {number} of the log: {exc}") from None
-    if header is None:
-        raise CroupierError("the table log is empty")
     return header, events
 
 
