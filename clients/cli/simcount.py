@@ -45,13 +45,20 @@ def add_count_arguments(parser: argparse.ArgumentParser) -> None:
         "--hands-per-hour", type=float, default=100.0, metavar="N", help="default: 100"
     )
     group.add_argument("--csv", metavar="FILE", help="write the per-count table as CSV")
+    group.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw the per-count frequency, EV and ramp as FILE.png or FILE.svg "
+        "(pip install 'croupier[plot]')",
+    )
 
 
 def counting_wanted(args: argparse.Namespace) -> bool:
     extras = (args.ramp, args.wong_in, args.wong_out, args.indices, args.bankroll, args.csv)
-    if args.count is None and any(x is not None for x in (*extras, args.spots_at)):
+    if args.count is None and any(x is not None for x in (*extras, args.spots_at, args.plot)):
         raise CroupierError(
-            "--ramp, --wong-in/out, --indices, --spots-at, --bankroll and --csv need --count"
+            "--ramp, --wong-in/out, --indices, --spots-at, --bankroll, --csv and --plot "
+            "need --count"
         )
     return args.count is not None
 

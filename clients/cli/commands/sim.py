@@ -142,6 +142,10 @@ def run(args: argparse.Namespace) -> int:
     if args.cluster and args.engine == "python":
         raise CroupierError("--cluster runs the compiled engine only, not --engine python")
     play = count_play(manager, args, rules) if counting_wanted(args) else None
+    if args.plot is not None:
+        from croupier.clients.cli.countplot import check_plot_path
+
+        check_plot_path(args.plot)  # before a seed is drawn or anything is played
     if play is not None and args.engine == "python":
         raise CroupierError("--count plays on the compiled engine, not --engine python")
     report = None
@@ -209,6 +213,15 @@ def run(args: argparse.Namespace) -> int:
             "money in units of the minimum bet",
         ]
         write_csv(args.csv, report["counting"]["per_count"], about)
+    if play is not None and args.plot is not None:
+        from croupier.clients.cli.countplot import plot_counts
+
+        plot_counts(
+            args.plot,
+            report["counting"]["per_count"],
+            f"{args.rules}, {strategy.name}, {play.system.name} ramp "
+            f"{ramp_text(play.ramp)}; {args.hands:,} rounds, seed {seed}",
+        )
     if args.json:
         print_json(result)
         return status

@@ -1,0 +1,29 @@
+"""``croupier sim --count ... --plot FILE``: the per-count picture, PNG or SVG, and its
+one-line refusals before anything is simulated."""
+
+from __future__ import annotations
+
+ARGV = ("sim", "--strategy", "basic", "--hands", "200000", "--count", "hilo", "--seed", "3")
+RAMP = ("--ramp", "<=1:1,2:2,3:4,4:6,5+:8")
+
+
+def test_the_picture_is_drawn_as_png_and_svg(cli, tmp_path):
+    png, svg = tmp_path / "counts.png", tmp_path / "counts.svg"
+    status, _, err = cli(*ARGV, *RAMP, "--plot", str(png))
+    assert status == 0, err
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+    status, _, err = cli(*ARGV, *RAMP, "--plot", str(svg))
+    text = svg.read_text()
+    assert status == 0 and text.lstrip().startswith("<?xml") and "<svg" in text, err
+    assert "seed 3" in text  # the title says what was played and from which seed
+
+
+def test_a_picture_that_cannot_be_drawn_is_refused_first(cli, tmp_path):
+    for extra, message in [
+        (("--plot", str(tmp_path / "counts.pdf")), "--plot writes a .png or .svg picture"),
+        (("--plot", str(tmp_path / "no" / "where.png")), "no folder"),
+    ]:
+        status, out, err = cli(*ARGV, *extra)
+        assert status == 1 and message in err and err.count("\n") == 1 and out == "", err
+    status, _, err = cli("sim", "--plot", str(tmp_path / "x.png"))
+    assert status == 1 and "need --count" in err
