@@ -9,9 +9,11 @@ from typing import Any
 import attrs
 
 from croupier.clients.bot.sdk import Bot
+from croupier.clients.indexsets import shipped_indices
 from croupier.engine import BlackjackRules, CroupierError, PluginManager, Strategy, UnknownNameError
-from croupier.engine.cards import HIDDEN, card
+from croupier.engine.cards import HIDDEN, VALUES, card, total_of
 from croupier.engine.counts import CountSystem, true_count
+from croupier.engine.indices import IndexEntry
 from croupier.engine.play import Action, Event, Observation
 from croupier.engine.players import strategy_action
 from croupier.engine.rules import rules_from_options
@@ -49,9 +51,6 @@ class Basic(Bot):
         if self.strategy is None:
             raise CroupierError("the basic bot plays only after setup (the table's rules)")
         return strategy_action(self.strategy, observation)
-
-
-"""Hi-Lo tags by card value: low cards +1, tens and aces -1."""
 
 
 @attrs.define
@@ -95,10 +94,16 @@ class Count:
 
 
 class HiLo(Basic):
-    """Basic strategy plus a Hi-Lo true-count bet spread, counting from the table's events.
+    """Basic strategy with a Hi-Lo count (the ``hilo`` count plugin): a true-count bet
+    spread, and the playing deviations and insurance of the Hi-Lo index set croupier
+    generates for 6 decks, S17, DAS (``croupier solve blackjack --indices hilo``, shipped
+    with the counts plugin; at other rules it is the nearest set croupier ships).
 
-    Stake: ``min_bet`` times ``floor(true count) - 1``, between 1 and 8 units, capped by
-    ``max_bet``; insurance at a true count of +3 or more (the classic index play).
+    Stake: ``min_bet`` times ``true count - 1``, between 1 and 8 units, capped by
+    ``max_bet``. Deviations: for the hand and upcard, surrender, then split, then double
+    are taken when the count says so and left out when it says no (the hand is then played
+    as basic strategy without them); a stand-or-hit index settles what is left of hitting
+    and standing.
     """
 
     name = "hilo"
@@ -108,6 +113,9 @@ class HiLo(Basic):
         super().__init__(manager)
         self.system = manager.count_systems.get("hilo")
         self.count = Count(6, self.system)
+        self.indices: dict[tuple[str, str], dict[str, IndexEntry]] = {}
+        for e in shipped_indices("generated"):
+            self.indices.setdefault((e.hand, e.upcard), {})[e.decision] = e
 
     def setup(self, info: dict[str, Any]) -> None:
         super().setup(info)
@@ -125,7 +133,41 @@ class HiLo(Basic):
         )
 
     def insurance(self, observation: Observation) -> bool:
-        return self.count.true_count >= 3
+        entry = self.indices.get(("any", "A"), {}).get("insurance")
+        return entry.takes(self.count.true_count) if entry else self.count.true_count >= 3
+
+    def decide(self, observation: Observation) -> Action:
+        if observation.phase != "play" or not observation.dealer_upcard:
+            return super().decide(observation)
+        tc = self.count.true_count
+        cards = [card(c) for c in observation.cards]
+        total, soft = total_of(VALUES[c] for c in cards)
+        up = UPCARD_NAMES[VALUES[card(observation.dealer_upcard)]]
+        by_total = self.indices.get((f"s{total}" if soft else str(total), up), {})
+        legal = list(observation.legal)
+        for decision in ("surrender", "split", "double"):
+            if decision == "split" and len(cards) == 2 and VALUES[cards[0]] == VALUES[cards[1]]:
+                name = UPCARD_NAMES[VALUES[cards[0]]]
+                entry = self.indices.get((name + name, up), {}).get("split")
+            else:
+                entry = by_total.get(decision)
+            if entry is None or decision not in legal:
+                continue
+            if entry.takes(tc):
+                return Action(decision)
+            legal.remove(decision)
+        action = super().decide(attrs.evolve(observation, legal=tuple(legal)))
+        entry = by_total.get("stand") or by_total.get("hit")
+        if entry is not None and action.kind in ("hit", "stand"):
+            other = "hit" if entry.decision == "stand" else "stand"
+            wanted = entry.decision if entry.takes(tc) else other
+            if wanted in legal:
+                return Action(wanted)
+        return action
+
+
+UPCARD_NAMES = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "T"}
+"""Card values as index tables name hands and upcards."""
 
 
 @attrs.frozen
@@ -140,7 +182,8 @@ SAMPLES = (
     SampleBot("basic", "basic strategy for the table's rules (the solver's)", Basic),
     SampleBot(
         "hilo",
-        "basic strategy plus a Hi-Lo true-count bet spread (1-8 units) and insurance at +3",
+        "basic strategy plus a Hi-Lo true-count bet spread (1-8 units), and the generated "
+        "Hi-Lo playing deviations and insurance index",
         HiLo,
     ),
 )

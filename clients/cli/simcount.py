@@ -5,20 +5,16 @@ from __future__ import annotations
 import argparse
 import csv
 import math
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+from croupier.clients.indexsets import SHIPPED, shipped_indices
 from croupier.engine import BlackjackRules, CroupierError, PluginManager
 from croupier.engine.counting import CountPlay, cap_ramp, parse_ramp, parse_spots, ramp_text
 from croupier.engine.indices import IndexEntry, read_indices
-
-SHIPPED = {"i18": "hilo_illustrious18.csv", "fab4": "hilo_fab4.csv"}
-"""Index sets shipped as data by the built-in counts plugin (read as files, not imported:
-clients find plugins through the engine)."""
 
 
 def add_count_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,7 +31,8 @@ def add_count_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--indices",
         metavar="FILE|NAMES",
-        help="playing deviations: an index CSV, or shipped Hi-Lo sets i18, fab4 (e.g. i18,fab4)",
+        help="playing deviations: an index CSV, or shipped Hi-Lo sets i18, fab4, generated "
+        "(e.g. i18,fab4)",
     )
     group.add_argument(
         "--spots-at", metavar="TC:N", help="play N spots (seats) from true count TC up"
@@ -68,15 +65,14 @@ def read_index_sets(spec: str) -> tuple[IndexEntry, ...]:
     out: list[IndexEntry] = []
     for part in (p.strip() for p in spec.split(",")):
         if part.lower() in SHIPPED:
-            data = resources.files("croupier.plugins.counts").joinpath("data", SHIPPED[part])
-            text = data.read_text()
+            entries = shipped_indices(part.lower())
         else:
             try:
-                text = Path(part).read_text()
+                entries = read_indices(Path(part).read_text())
             except OSError as exc:
                 raise CroupierError(f"--indices {part}: {exc.strerror}") from None
         seen = {e.key for e in out}
-        for e in read_indices(text):
+        for e in entries:
             if e.key in seen:
                 raise CroupierError(f"--indices: {e.key} is given twice")
             out.append(e)
