@@ -27,3 +27,16 @@ def test_a_picture_that_cannot_be_drawn_is_refused_first(cli, tmp_path):
         assert status == 1 and message in err and err.count("\n") == 1 and out == "", err
     status, _, err = cli("sim", "--plot", str(tmp_path / "x.png"))
     assert status == 1 and "need --count" in err
+
+
+def test_an_index_set_is_drawn_as_a_chart(cli, tmp_path):
+    chart = tmp_path / "indices.svg"
+    argv = ("solve", "blackjack", "--rules", "single-deck", "--indices", "hilo")
+    status, _, err = cli(*argv, "--only", "stand 16 T,split TT 5", "--plot", str(chart))
+    text = chart.read_text()
+    assert status == 0 and "<svg" in text, err
+    assert "hilo indices" in text and "1 deck, h17" in text  # the title says what was solved
+    status, _, err = cli("solve", "blackjack", "--plot", str(chart))
+    assert status == 1 and "go with --indices COUNT" in err
+    status, _, err = cli(*argv, "--plot", str(tmp_path / "indices.gif"))
+    assert status == 1 and "--plot writes a .png or .svg picture" in err

@@ -112,6 +112,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     counting.add_argument(
         "--out", metavar="FILE.csv", help="write the indices as the CSV that sim --indices reads"
     )
+    counting.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw the index set as a colored chart, FILE.png or FILE.svg "
+        "(pip install 'croupier[plot]')",
+    )
     add_json_argument(parser)
     parser.set_defaults(func=run)
 
@@ -121,9 +127,17 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(manager, args)
     if args.indices is not None:
         return run_indices(args, manager, rules.to_dict())
-    if args.only or args.out or args.rounding or args.rows or args.workers or args.second_order:
+    if (
+        args.only
+        or args.out
+        or args.rounding
+        or args.rows
+        or args.workers
+        or args.second_order
+        or args.plot
+    ):
         raise CroupierError(
-            "--only, --rounding, --rows, --second-order, --workers and --out go with "
+            "--only, --rounding, --rows, --second-order, --workers, --out and --plot go with "
             "--indices COUNT"
         )
     problem: dict[str, Any] = {
@@ -273,6 +287,10 @@ def _only(text: str) -> list[str]:
 def run_indices(args: argparse.Namespace, manager: Any, rules: dict[str, Any]) -> int:
     """``--indices COUNT``: generate, show or write the index table."""
     system = manager.count_systems.get(args.indices)
+    if args.plot:
+        from croupier.clients.cli.countplot import check_plot_path
+
+        check_plot_path(args.plot)  # before seconds of solving
     spec: dict[str, Any] = {"count": system.to_dict()}
     if args.only:
         spec["decisions"] = _only(args.only)
@@ -301,6 +319,18 @@ def run_indices(args: argparse.Namespace, manager: Any, rules: dict[str, Any]) -
             + ("; gains to second order over the shoes" if solution["second_order"] else ""),
         ]
         Path(args.out).write_text(write_indices(entries, comments))
+    if args.plot:
+        from croupier.clients.cli.indexplot import plot_indices
+
+        r = solution["rules"]
+        plot_indices(
+            args.plot,
+            solution["indices"],
+            f"{system.name} indices ({solution['rounding']} true count): {r['decks']} "
+            f"deck{'s' * (r['decks'] != 1)}, "
+            f"{r['dealer']}, {'DAS' if r['double_after_split'] else 'no DAS'}, surrender "
+            f"{r['surrender']}",
+        )
     if args.json:
         print_json(solution)
         return 0
