@@ -24,6 +24,19 @@ def one_line(exc: BaseException, limit: int = 200) -> str:
     return f"{type(exc).__name__}: {first}"
 
 
+def player_failure(exc: BaseException, limit: int = 200) -> str:
+    """What a table says of a player that raised: its own account (a
+    :class:`CroupierError`) as it is; anything else is a bug in the player, said with its
+    message but never a Python class name (public events are read by bots written in any
+    language; the class goes to the logs)."""
+    if isinstance(exc, CroupierError):
+        return str(exc)
+    lines = str(exc).strip().splitlines()
+    first = lines[0] if lines else ""
+    first = first if len(first) <= limit else first[: limit - 3] + "..."
+    return f"the player failed: {first}" if first else "the player failed"
+
+
 def kind_of(value: object) -> str:
     """What ``value`` is, in the wire's words (msgpack's types), never a Python class name:
     an error about a remote bot's answer is read by people writing bots in any language."""

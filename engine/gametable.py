@@ -24,7 +24,7 @@ from functools import partial
 from typing import Any, Protocol, cast
 
 from croupier.engine.decisions import DecisionClock
-from croupier.engine.errors import CroupierError, kind_of, one_line
+from croupier.engine.errors import CroupierError, kind_of, player_failure
 from croupier.engine.gamelog import GameTally, action_event
 from croupier.engine.games import Game, GameStrategy, Plain, Turn
 from croupier.engine.ledger import Ledger
@@ -124,8 +124,7 @@ class GameTable:
             how, answer = await self.clock.answer(partial(player.decide, observation))
             if how == "error":
                 exc = cast(Exception, answer)
-                said = str(exc) if isinstance(exc, CroupierError) else one_line(exc)
-                return self._default(turn, f"error: {said}")
+                return self._default(turn, f"error: {player_failure(exc)}")
             if how == "timeout":
                 return self._default(turn, cast(str, answer))
             if isinstance(answer, Mapping) and all(isinstance(k, str) for k in answer):

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import cast
 
 from croupier.engine.decisions import DecisionClock
-from croupier.engine.errors import CroupierError, one_line
+from croupier.engine.errors import CroupierError, player_failure
 from croupier.engine.ledger import Ledger
 from croupier.engine.manager import PluginManager
 from croupier.engine.play import Action, Event, Observation
@@ -147,10 +147,9 @@ class Table:
             how, answer = await self._answer(player, observation)
             if how == "error":
                 # a player's own account of its failure is said as it is; anything else is
-                # a bug, named by its type
+                # a bug, said with its message (player_failure)
                 exc = cast(Exception, answer)
-                said = str(exc) if isinstance(exc, CroupierError) else one_line(exc)
-                return self._default(decision, f"error: {said}")
+                return self._default(decision, f"error: {player_failure(exc)}")
             if how == "timeout":
                 return self._default(decision, cast(str, answer))
             if isinstance(answer, Action):

@@ -84,7 +84,7 @@ async def test_a_silent_player_gets_the_default_in_its_time(baccarat, autojump_c
     defaults = [e for e in events if e["kind"] == "default"]
     assert [d["seat"] for d in defaults] == [1, 2, 1, 2, 1, 2]
     assert defaults[0]["reason"] == "timeout after 5s"
-    assert defaults[1]["reason"] == "error: ValueError: no idea"
+    assert defaults[1]["reason"] == "error: the player failed: no idea"  # no class name
     assert trio.current_time() - start == pytest.approx(15.0)  # three waits of 5 s, no more
 
 

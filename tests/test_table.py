@@ -99,7 +99,7 @@ async def test_broken_player_gets_the_defaults(manager):
     table, events = stacked_table(manager, Crasher())
     await table.play_round()
     reasons = [e.reason for e in events if e.kind == "default"]
-    assert reasons == ["error: RuntimeError: boom"] * 2  # the bet, then the move
+    assert reasons == ["error: the player failed: boom"] * 2  # the bet, then the move
     assert table.ledger.balances["seat-1"] == 990
 
 
