@@ -21,7 +21,6 @@ import attrs
 import trio
 
 from croupier.engine import CroupierError, PluginManager
-from croupier.engine.errors import one_line
 from croupier.engine.games import Game
 from croupier.engine.gametable import GameTable
 from croupier.engine.ledger import seat_account
@@ -33,6 +32,7 @@ from croupier.protocol.errors import Code, ConnectionClosed, RpcError
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import BotSlot, SlotPlayer
+from croupier.protocol.workers import game_plugin_bug
 
 log = logging.getLogger("croupier.tables")
 
@@ -135,16 +135,6 @@ class RemotePlayer(SlotPlayer):
         sub = self.table.subscribers.get(conn.id)
         if sub is not None:
             await sub.flushed()
-
-
-def game_plugin_bug(manager: PluginManager, game: Game, exc: BaseException) -> str:
-    """The one line for a game plugin's own bug (anything it raises but a
-    :class:`CroupierError`), naming the plugin: an ``internal-error``, not the client's
-    ``bad-input``. The traceback goes to the server's log."""
-    plugin = manager.games.entry(game.name).plugin
-    said = f"internal error in plugin {plugin!r} (game {game.name!r}): {one_line(exc)}"
-    log.error("%s", said, exc_info=exc)
-    return said
 
 
 class ServerTable:

@@ -38,7 +38,8 @@ from croupier.protocol.ownership import Ownership, check_quota
 from croupier.protocol.prepare import strategy_player
 from croupier.protocol.server import Connection
 from croupier.protocol.slots import check_auto
-from croupier.protocol.tablerun import ServerTable, game_plugin_bug
+from croupier.protocol.tablerun import ServerTable
+from croupier.protocol.workers import game_plugin_bug
 
 log = logging.getLogger("croupier.tables")
 

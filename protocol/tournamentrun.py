@@ -26,7 +26,8 @@ from croupier.engine.tournament_run import TournamentResult, play_tournament
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import BotSlot, SlotPlayer
-from croupier.protocol.tablerun import Subscriber, game_plugin_bug
+from croupier.protocol.tablerun import Subscriber
+from croupier.protocol.workers import game_plugin_bug
 
 log = logging.getLogger("croupier.tournaments")
 

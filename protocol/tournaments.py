@@ -32,8 +32,8 @@ from croupier.protocol.ownership import Ownership, check_quota
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import check_auto
-from croupier.protocol.tablerun import game_plugin_bug
 from croupier.protocol.tournamentrun import TCP, ServerTournament
+from croupier.protocol.workers import game_plugin_bug
 
 log = logging.getLogger("croupier.tournaments")
 

@@ -23,8 +23,9 @@ from typing import Any
 import trio
 import trio_parallel
 
-from croupier.engine import CroupierError
+from croupier.engine import CroupierError, PluginManager
 from croupier.engine.errors import one_line
+from croupier.engine.games import Game
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.fairpool import FairPool
 
@@ -95,3 +96,13 @@ def internal_error(exc: PluginFailure) -> RpcError:
     """The response for a plugin's bug (logged here once, with its text)."""
     log.error("%s", exc)
     return RpcError(Code.INTERNAL_ERROR, str(exc))
+
+
+def game_plugin_bug(manager: PluginManager, game: Game, exc: BaseException) -> str:
+    """The one line for a game plugin's own bug (anything it raises but a
+    :class:`CroupierError`), naming the plugin: an ``internal-error``, not the client's
+    ``bad-input``. The traceback goes to the server's log."""
+    plugin = manager.games.entry(game.name).plugin
+    said = f"internal error in plugin {plugin!r} (game {game.name!r}): {one_line(exc)}"
+    log.error("%s", said, exc_info=exc)
+    return said

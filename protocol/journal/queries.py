@@ -86,6 +86,26 @@ def _table_summary(conn: sqlite3.Connection, row: tuple[Any, ...]) -> dict[str, 
     }
 
 
+def _page(
+    conn: sqlite3.Connection,
+    kind: str,
+    columns: str,
+    filters: tuple[str | None, str | None, float | None],
+    limit: int,
+    offset: int,
+) -> tuple[int, list[Any]]:
+    """How many rows of ``kind`` (tables or tournaments) match, and those of the page,
+    newest first."""
+    check_page(limit, offset)
+    where, args = _where(*filters)
+    total = conn.execute(f"SELECT count(*) FROM {kind}{where}", args).fetchone()[0]
+    rows = conn.execute(
+        f"SELECT {columns} FROM {kind}{where} ORDER BY id DESC LIMIT ? OFFSET ?",
+        [*args, limit, offset],
+    ).fetchall()
+    return int(total), rows
+
+
 def list_tables(
     conn: sqlite3.Connection,
     game: str | None = None,
@@ -95,13 +115,7 @@ def list_tables(
     offset: int = 0,
 ) -> dict[str, Any]:
     """``{total, tables}``: the matching tables, newest first, ``limit`` from ``offset``."""
-    check_page(limit, offset)
-    where, args = _where(game, state, since)
-    total = conn.execute(f"SELECT count(*) FROM tables{where}", args).fetchone()[0]
-    rows = conn.execute(
-        f"SELECT {_TABLE} FROM tables{where} ORDER BY id DESC LIMIT ? OFFSET ?",
-        [*args, limit, offset],
-    ).fetchall()
+    total, rows = _page(conn, "tables", _TABLE, (game, state, since), limit, offset)
     return {"total": total, "tables": [_table_summary(conn, row) for row in rows]}
 
 
@@ -220,13 +234,7 @@ def list_tournaments(
     offset: int = 0,
 ) -> dict[str, Any]:
     """``{total, tournaments}``, newest first; results left out (see ``get_tournament``)."""
-    check_page(limit, offset)
-    where, args = _where(game, state, since)
-    total = conn.execute(f"SELECT count(*) FROM tournaments{where}", args).fetchone()[0]
-    rows = conn.execute(
-        f"SELECT {_TOURNAMENT} FROM tournaments{where} ORDER BY id DESC LIMIT ? OFFSET ?",
-        [*args, limit, offset],
-    ).fetchall()
+    total, rows = _page(conn, "tournaments", _TOURNAMENT, (game, state, since), limit, offset)
     found = [_tournament(row) for row in rows]
     for one in found:
         del one["result"]
