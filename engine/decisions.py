@@ -15,6 +15,11 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
+DECISION_TIME = 2.0
+"""Seconds a player has for one answer, by default."""
+ATTEMPTS = 3
+"""Answers a player may give for one decision before it gets the default."""
+
 
 class DecisionClock:
     """Times the answers of one table's players (see the module's text)."""

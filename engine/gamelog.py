@@ -5,8 +5,10 @@ The first line is a header (``{"log": "croupier-game-table", "version": 1, "game
 one per line. The table says which action it applied for each turn in an ``action``
 event (``{"kind": "action", "round", "seat", "action": {...}}``, the answer after checks,
 time limits and defaults), so replaying those actions from the seed reproduces every event
-of the game and therefore the ledger. ``refused`` and ``default`` events record how the
-original players behaved; a replay does not repeat them.
+of the game and therefore the ledger (a game whose own events record its actions, as
+blackjack's do, gives :attr:`~croupier.engine.games.Game.action_of` to read them back).
+``refused`` and ``default`` events record how the original players behaved; a replay does
+not repeat them.
 """
 
 from __future__ import annotations
@@ -121,7 +123,10 @@ def replay_game(manager: PluginManager, lines: Iterable[str]) -> GameCore:
     answers: list[list[Plain]] = [[] for _ in chips]
     for event in events:
         if event["kind"] == "action":
-            seat, action = event.get("seat"), event.get("action")
+            seat = event.get("seat")
+            action = event.get("action") if game.action_of is None else game.action_of(event)
+            if action is None and game.action_of is not None:
+                continue  # the game's event of an action no turn answered
             if not isinstance(seat, int) or not 1 <= seat <= len(chips):
                 raise CroupierError(f"the log names seat {seat!r}, which does not exist")
             if not isinstance(action, dict):
@@ -130,7 +135,8 @@ def replay_game(manager: PluginManager, lines: Iterable[str]) -> GameCore:
     replayed: list[dict[str, Any]] = []
     core = game.new_core(options, seed, chips, replayed.append)
     expected = [e for e in events if e["kind"] not in DRIVER_EVENTS]
-    while len(replayed) < len(expected) and _replay_round(core, answers, replayed):
+    record = game.action_of is None
+    while len(replayed) < len(expected) and _replay_round(core, answers, replayed, record):
         pass
     replayed = json.loads(json.dumps(replayed))  # as the log holds them (lists, not tuples)
     for i, (a, b) in enumerate(zip(expected, replayed, strict=False)):
@@ -141,7 +147,9 @@ def replay_game(manager: PluginManager, lines: Iterable[str]) -> GameCore:
     return core
 
 
-def _replay_round(core: GameCore, answers: list[list[Plain]], out: list[dict[str, Any]]) -> bool:
+def _replay_round(
+    core: GameCore, answers: list[list[Plain]], out: list[dict[str, Any]], record: bool
+) -> bool:
     flow = core.play_round()
     try:
         turn = next(flow)
@@ -154,7 +162,8 @@ def _replay_round(core: GameCore, answers: list[list[Plain]], out: list[dict[str
                 reason = core.check(turn, action)
                 if reason is not None:
                     raise CroupierError(f"the log's answer for seat {turn.seat}: {reason}")
-            out.append(action_event(turn, action, core.round))
+            if record:
+                out.append(action_event(turn, action, core.round))
             turn = flow.send(action)
     except StopIteration as stop:
         return bool(stop.value)

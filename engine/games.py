@@ -23,12 +23,12 @@ game's rounds the same way:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import attrs
 
-from croupier.engine.errors import CroupierError
+from croupier.engine.errors import CroupierError, UnknownNameError
 from croupier.engine.ledger import Ledger
 
 Plain = Mapping[str, Any]
@@ -76,15 +76,29 @@ class Turn:
     legal: tuple[str, ...]
     observation: Plain
     default: Plain
+    phase: str = ""
+    """The kind of decision (blackjack's ``bet``, ``insurance``, ``play``): a bot may leave
+    the phases in :attr:`Game.auto_phases` to the server."""
+    context: Plain = attrs.field(factory=dict)
+    """Fields the table adds to its own events about this turn (``refused``, ``default``):
+    blackjack names the hand."""
 
 
 class GameCore(Protocol):
     """One table of a game: its state between rounds and the flow of a round."""
 
-    ledger: Ledger
-    round: int
-    counts: dict[str, int]
-    """Outcomes counted so far by name (``banker_wins``, ...): the simulator sums them."""
+    @property
+    def ledger(self) -> Ledger: ...
+
+    @property
+    def round(self) -> int:
+        """Rounds played so far (the one in progress included)."""
+        ...
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Outcomes counted so far by name (``banker_wins``, ...): the simulator sums them."""
+        ...
 
     def play_round(self) -> Generator[Turn, Plain, bool]: ...
 
@@ -100,6 +114,14 @@ class GameStrategy:
     name: str
     summary: str
     play: Callable[[Plain], Plain]
+    for_options: Callable[[Plain], GameStrategy] | None = None
+    """A strategy that depends on the table's options (blackjack's basic strategy solves
+    them) gives this: the strategy as played under those options. It may take seconds, so
+    drivers call it once per table, and servers off their event loop."""
+
+    def at(self, options: Plain) -> GameStrategy:
+        """This strategy as played at a table with ``options``."""
+        return self if self.for_options is None else self.for_options(options)
 
 
 CoreFactory = Callable[[Plain, int, Sequence[int], "Emit | None"], GameCore]
@@ -130,6 +152,22 @@ class Game:
     min_chips: Callable[[Plain], int] | None = None
     """The fewest chips a seat needs to play a round under these options (default: the
     ``min_bet`` option, else 1): a tournament's bot with fewer has left the run."""
+    table_rule_set: str | None = None
+    """The rule set a table plays when none is named (None: :attr:`defaults`)."""
+    tournament_rule_set: str | None = None
+    """The rule set a tournament plays when none is named (None: :attr:`table_rule_set`)."""
+    read_action: Callable[[object], Plain] | None = None
+    """Reads a remote bot's answer into an action map, for a game whose bots may answer in
+    shorthand (blackjack's ``"hit"``, ``"bet 10"``); raises :class:`CroupierError` with one
+    line. None: the answer must be an action map already."""
+    auto_phases: Mapping[str, Callable[[Plain], Plain]] = attrs.field(factory=dict)
+    """Phases (:attr:`Turn.phase`) a remote bot may leave to the server, and the answer the
+    server gives for it from the observation, with no round trip."""
+    action_of: Callable[[Plain], Plain | None] | None = None
+    """None: a table records each action it applies in an ``action`` event of its own. A
+    game whose core already emits an ``action`` event for each action it applies (and whose
+    clients read those) gives this instead: it reads the applied action back from such an
+    event (None for one that answered no turn); a table then adds none."""
 
     def seat_minimum(self, options: Plain) -> int:
         if self.min_chips is not None:
@@ -143,7 +181,12 @@ class Game:
         if rule_set is not None:
             if rule_set not in self.rule_sets:
                 known = ", ".join(self.rule_sets)
-                raise CroupierError(f"{self.name} has no rule set {rule_set!r}; known: {known}")
+                raise _unknown(
+                    "rule set",
+                    rule_set,
+                    self.rule_sets,
+                    f"{self.name} has no rule set {rule_set!r}; known: {known}",
+                )
             unknown = set(self.rule_sets[rule_set]) - names
             if unknown:
                 raise CroupierError(
@@ -159,12 +202,21 @@ class Game:
             options[key] = value
         return self.check_options(options)
 
+    def default_rules(self, rule_set: str | None, *, tournament: bool = False) -> str | None:
+        """``rule_set``, or the one a table (or a tournament) plays when none is named."""
+        if rule_set is not None:
+            return rule_set
+        if tournament and self.tournament_rule_set is not None:
+            return self.tournament_rule_set
+        return self.table_rule_set
+
     def strategy(self, name: str) -> GameStrategy:
         for strategy in self.strategies:
             if strategy.name == name:
                 return strategy
-        known = ", ".join(s.name for s in self.strategies) or "none"
-        raise CroupierError(f"{self.name} has no strategy {name!r}; known: {known}")
+        names = [s.name for s in self.strategies]
+        said = f"{self.name} has no strategy {name!r}; known: {', '.join(names) or 'none'}"
+        raise _unknown("strategy", name, names, said)
 
     def schema(self) -> dict[str, Any]:
         """What a client needs to play the game: plain data."""
@@ -179,4 +231,12 @@ class Game:
             "events": dict(self.events),
             "strategies": {s.name: s.summary for s in self.strategies},
             "max_seats": self.max_seats,
+            "auto_phases": list(self.auto_phases),
         }
+
+
+def _unknown(family: str, name: str, known: Iterable[str], said: str) -> UnknownNameError:
+    """An unknown name (the wire's ``unknown-name``), said the way a game says it."""
+    error = UnknownNameError(family, name, known)
+    error.args = (said,)
+    return error

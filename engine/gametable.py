@@ -14,7 +14,8 @@ each seat's player for its decisions, under the same rules as a blackjack table:
 A player is anything with ``async def decide(observation) -> action`` (plain mappings);
 the observation is the game's, plus ``legal`` (the action kinds) and ``refused``.
 Listeners get every public event (a plain mapping) as it happens, the table's ``action``
-event for each action it applies included (see :mod:`~croupier.engine.gamelog`).
+event for each action it applies included (see :mod:`~croupier.engine.gamelog`), unless
+the game's own events record them (:attr:`Game.action_of`).
 """
 
 from __future__ import annotations
@@ -23,12 +24,11 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, Protocol, cast
 
-from croupier.engine.decisions import DecisionClock
+from croupier.engine.decisions import ATTEMPTS, DECISION_TIME, DecisionClock
 from croupier.engine.errors import CroupierError, kind_of, player_failure
 from croupier.engine.gamelog import GameTally, action_event
 from croupier.engine.games import Game, GameStrategy, Plain, Turn
 from croupier.engine.ledger import Ledger
-from croupier.engine.table import ATTEMPTS, DECISION_TIME
 
 
 class GamePlayer(Protocol):
@@ -104,7 +104,8 @@ class GameTable:
             turn = next(flow)
             while True:
                 action = await self._ask(turn)
-                self._emit(action_event(turn, action, self.core.round))
+                if self.game.action_of is None:  # else the game's own event records it
+                    self._emit(action_event(turn, action, self.core.round))
                 turn = flow.send(action)
         except StopIteration as stop:
             return bool(stop.value)
@@ -145,6 +146,7 @@ class GameTable:
                 "kind": kind,
                 "round": self.core.round,
                 "seat": turn.seat,
+                **turn.context,
                 "reason": reason,
                 "text": f"Seat {turn.seat}{said}: {reason}.",
             }

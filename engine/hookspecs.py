@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from croupier.engine.counts import CountSystem
     from croupier.engine.games import Game
     from croupier.engine.kernels import SimKernel
+    from croupier.engine.manager import PluginManager
     from croupier.engine.players import Strategy
     from croupier.engine.randomizers import RandomizerKind, RandomizerLanguage
     from croupier.engine.rules import RuleSet
@@ -148,10 +149,12 @@ def croupier_sim_kernels() -> Iterable[SimKernel]:
 
 
 @hookspec
-def croupier_games() -> Iterable[Game]:
-    """Contribute table games (baccarat, Three Card Poker, a game of your own).
+def croupier_games(manager: PluginManager) -> Iterable[Game]:
+    """Contribute table games (blackjack, baccarat, Three Card Poker, a game of your own).
 
-    Called once, the first time a game is looked up. Return an iterable of
+    Called once, the first time a game is looked up, with the plugin manager for a game
+    built from other plugins' contributions (blackjack's dealer rules, betting schemes and
+    rule sets); an implementation may leave the argument out. Return an iterable of
     :class:`~croupier.engine.games.Game`: the game's options and rule sets, the schema of
     its actions, observations and events, its built-in strategies, and ``new_core(options,
     seed, chips, emit)`` making one table's :class:`~croupier.engine.games.GameCore`, whose

@@ -202,7 +202,8 @@ class PluginManager:
         for impl in impls:
             name = impl.plugin_name
             try:
-                items = list(impl.function() or ())
+                given = {"manager": self}  # a hook may take the manager (croupier_games)
+                items = list(impl.function(*(given[arg] for arg in impl.argnames)) or ())
                 for item in items:
                     if not isinstance(getattr(item, "name", None), str):
                         raise TypeError(f"{hook} returned {item!r}, which has no name")

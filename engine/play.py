@@ -219,6 +219,9 @@ class Event:
     soft: bool | None = None
     outcome: str | None = None
     reason: str | None = None
+    text: str | None = attrs.field(default=None, eq=False)
+    """The event in words, as a table of any game sends it (:meth:`describe`); not part of
+    what happened, so two events that differ only here are equal."""
 
     def to_dict(self) -> dict[str, Any]:
         return _to_plain(self, drop_none=True)
@@ -303,6 +306,7 @@ _EVENT_TYPES: dict[str, type] = {
     "soft": bool,
     "outcome": str,
     "reason": str,
+    "text": str,
 }
 
 

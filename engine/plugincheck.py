@@ -28,7 +28,7 @@ from typing import Any
 from croupier.engine.counts import CountSystem, check_count_system
 from croupier.engine.errors import CroupierError, one_line
 from croupier.engine.gamelog import LOG_NAME, LOG_VERSION, action_event, replay_game
-from croupier.engine.games import Game, Plain, Turn
+from croupier.engine.games import Game, GameStrategy, Plain, Turn
 from croupier.engine.manager import FAMILIES, PluginManager
 from croupier.engine.players import Strategy
 from croupier.engine.randomizers import RandomizerKind, RandomizerLanguage
@@ -168,13 +168,15 @@ def _play(game: Game, options: Plain, seed: int, problems: list[str]) -> list[An
     chips = [options.get("starting_chips", 1000)] * seats
     core = game.new_core(options, seed, chips, events.append)
     choose = random.Random(seed)
+    strategies = [s.at(options) for s in game.strategies]
     for _ in range(ROUNDS):
         flow = core.play_round()
         try:
             turn = next(flow)
             while True:
-                action = _answer(game, core, turn, choose, problems)
-                events.append(action_event(turn, action, core.round))  # as a table logs it
+                action = _answer(strategies, core, turn, choose, problems)
+                if game.action_of is None:  # as a table logs it
+                    events.append(action_event(turn, action, core.round))
                 turn = flow.send(action)
                 if problems:
                     return [events]
@@ -190,11 +192,17 @@ def _play(game: Game, options: Plain, seed: int, problems: list[str]) -> list[An
     return [events, core.ledger.balances, chips]
 
 
-def _answer(game: Game, core: Any, turn: Turn, choose: random.Random, problems: list[str]) -> Plain:
+def _answer(
+    strategies: list[GameStrategy],
+    core: Any,
+    turn: Turn,
+    choose: random.Random,
+    problems: list[str],
+) -> Plain:
     if not _plain(dict(turn.observation)):
         problems.append(f"round {core.round}: an observation is not plain data")
     options = [("the default", dict(turn.default))]
-    options += [(f"strategy {s.name!r}", dict(s.play(turn.observation))) for s in game.strategies]
+    options += [(f"strategy {s.name!r}", dict(s.play(turn.observation))) for s in strategies]
     for who, action in options:
         refused = core.check(turn, action)
         if refused is not None:

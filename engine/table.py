@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from croupier.engine.decisions import DecisionClock
+from croupier.engine.decisions import ATTEMPTS, DECISION_TIME, DecisionClock
 from croupier.engine.errors import CroupierError, player_failure
 from croupier.engine.ledger import Ledger
 from croupier.engine.manager import PluginManager
@@ -31,11 +31,6 @@ from croupier.engine.rules import BlackjackRules, format_payout
 from croupier.engine.seeds import Stream
 from croupier.engine.shoes import make_shoe
 from croupier.engine.tablerules import BettingScheme, DealerRule
-
-DECISION_TIME = 2.0
-"""Seconds a player has for one answer, by default."""
-ATTEMPTS = 3
-"""Answers a player may give for one decision before it gets the default."""
 
 
 def resolve_rules(

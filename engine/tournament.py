@@ -31,13 +31,13 @@ from typing import Any, Protocol
 import attrs
 
 from croupier.engine.botnames import distinct_names
+from croupier.engine.decisions import DECISION_TIME
 from croupier.engine.errors import CroupierError
 from croupier.engine.play import Event
 from croupier.engine.players import Player
 from croupier.engine.rules import BlackjackRules, rules_from_log
 from croupier.engine.seeds import SEED_BITS, Stream
 from croupier.engine.standings import Standing, rank
-from croupier.engine.table import DECISION_TIME
 
 TOURNEYS = 10
 ROUNDS = 50

@@ -15,6 +15,7 @@ import attrs
 
 from croupier.engine import CroupierError
 from croupier.engine.errors import kind_of, shown
+from croupier.engine.games import Game
 from croupier.engine.play import Action, Observation
 from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcError
 from croupier.protocol.server import Connection
@@ -58,13 +59,14 @@ AUTO_PHASES = ("bet", "insurance", "surrender")
 insurance, no early surrender, answered without a ``decide`` round trip."""
 
 
-def check_auto(auto: list[Any]) -> frozenset[str]:
-    """The ``auto`` parameter of ``table.join``/``table.rejoin``, checked."""
-    wrong = [p for p in auto if p not in AUTO_PHASES]
+def check_auto(auto: list[Any], game: Game | None = None) -> frozenset[str]:
+    """The ``auto`` parameter of ``table.join``/``table.rejoin``, checked against the
+    phases ``game`` lets a bot leave to the server (blackjack's when None)."""
+    phases = tuple(game.auto_phases) if game is not None else AUTO_PHASES
+    wrong = [p for p in auto if p not in phases]
     if wrong:
-        raise RpcError(
-            Code.BAD_INPUT, f"auto phases are {', '.join(AUTO_PHASES)}, not {wrong[0]!r}"
-        )
+        allowed = ", ".join(phases) or "none at this game"
+        raise RpcError(Code.BAD_INPUT, f"auto phases are {allowed}, not {wrong[0]!r}")
     return frozenset(auto)
 
 
@@ -81,10 +83,15 @@ class SlotPlayer:
     and answers itself for the phases the bot left to the server (``auto``); an absent bot
     raises :class:`SeatVacant`, so the engine plays its default."""
 
-    def __init__(self, slot: BotSlot, game: int, decision_time: float) -> None:
+    def __init__(
+        self, slot: BotSlot, game: int, decision_time: float, played: Game | None = None
+    ) -> None:
         self.slot = slot
         self.game = game
         self.decision_time = decision_time
+        self.played = played
+        """The game played (its auto phases and its reader of answers); None: the
+        blackjack table's own Observation and Action."""
 
     async def before_call(self, conn: Connection) -> None:
         """Called before each ``decide`` on ``conn`` (a table flushes its events here)."""
@@ -101,6 +108,10 @@ class SlotPlayer:
             blackjack, sent = True, observation.to_dict()
         else:
             blackjack, sent = False, observation
+            auto = self.played.auto_phases if self.played is not None else {}
+            phase = observation.get("phase")
+            if phase in self.slot.auto and phase in auto and observation.get("refused") is None:
+                return auto[phase](observation)
         await self.before_call(conn)
         try:
             answer = await conn.call(
@@ -115,4 +126,8 @@ class SlotPlayer:
         except RpcError as exc:
             said = shown(exc.message, 80)
             raise CroupierError(f"the bot answered with an error: {said}") from None
-        return parse_answer(answer) if blackjack else answer
+        if blackjack:
+            return parse_answer(answer)
+        if self.played is not None and self.played.read_action is not None:
+            return self.played.read_action(answer)
+        return answer

@@ -1,6 +1,7 @@
 """A table on the server: its seats, the remote players in them, its watchers, its run.
 
-A :class:`ServerTable` wraps the engine's :class:`~croupier.engine.table.Table`. Each seat
+A :class:`ServerTable` wraps the engine's :class:`~croupier.engine.gametable.GameTable`
+(a table of any game: blackjack is one). Each seat
 is played by a built-in strategy or by a bot connection holding the seat's token
 (:class:`RemotePlayer`); the engine enforces the decision time and the defaults, so a
 silent, broken or absent bot costs its own seat a default (stand), never the table a
@@ -22,12 +23,8 @@ import trio
 
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.games import Game
-from croupier.engine.gametable import GameTable
+from croupier.engine.gametable import GamePlayer, GameTable
 from croupier.engine.ledger import seat_account
-from croupier.engine.play import Event
-from croupier.engine.players import Player
-from croupier.engine.rules import BlackjackRules
-from croupier.engine.table import Table
 from croupier.protocol.errors import Code, ConnectionClosed, RpcError
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, Server
@@ -128,7 +125,7 @@ class RemotePlayer(SlotPlayer):
     """A table seat's player: the table's events reach the bot before each ``decide``."""
 
     def __init__(self, table: ServerTable, seat: Seat) -> None:
-        super().__init__(seat, table.id, table.decision_time)
+        super().__init__(seat, table.id, table.decision_time, table.game)
         self.table = table
 
     async def before_call(self, conn: Connection) -> None:
@@ -146,27 +143,25 @@ class ServerTable:
         table_id: int,
         *,
         rule_set: str | None,
-        rules: BlackjackRules | None,
         seed: int,
         seats: int,
         fill: list[str | None],
-        fill_players: dict[int, Player],
+        fill_players: dict[int, GamePlayer],
         rounds: int | None,
         decision_time: float,
         autostart: bool,
         vacant_timeout: float,
         owner: Ownership,
-        game: Game | None = None,
-        options: dict[str, Any] | None = None,
+        game: Game,
+        options: dict[str, Any],
     ) -> None:
         self.server = server
         self.game = game
-        """None: blackjack (``rules``); else a game plugin's, played with ``options``."""
-        self.options = options or {}
+        self.options = options
+        """The game's complete options (``game.rules()``)."""
         self.owner = owner
         self.id = table_id
         self.rule_set = rule_set
-        self.rules = rules
         self.seed = seed
         self.seats = [
             Seat(i + 1, strategy=fill[i] if i < len(fill) else None) for i in range(seats)
@@ -179,7 +174,7 @@ class ServerTable:
         self.state = "waiting"
         self.reason: str | None = None
         self.played = 0
-        self.engine: Table | GameTable | None = None
+        self.engine: GameTable | None = None
         self.subscribers: dict[int, Subscriber] = {}
         self.stop_requested = False
         self.stop_reason = "the server is shutting down"
@@ -242,29 +237,23 @@ class ServerTable:
                 self.subscribers.pop(conn_id, None)
                 sub.conn.session.keepalive.discard(f"table {self.id}")
 
-    def _on_event(self, event: Event | dict[str, Any]) -> None:
-        data = event if isinstance(event, dict) else event.to_dict()
+    def _on_event(self, data: dict[str, Any]) -> None:
         self.server.journal.table_event(self.id, data)
         if data["kind"] == "default":
-            said = data["text"] if isinstance(event, dict) else event.describe()
-            log.info("table %d: %s", self.id, said)
+            log.info("table %d: %s", self.id, data["text"])
         if any(sub.events for sub in self.subscribers.values()):
             self.broadcast(EVENT_NOTIFICATION, [self.id, data])
 
     # -- running ---------------------------------------------------------------------------
     def info(self) -> dict[str, Any]:
         """The table as plain data (``table.info``, ``table.list``, ``table.status``)."""
-        if self.game is None:
-            assert self.rules is not None
-            rules, chips = self.rules.to_dict(), self.rules.starting_chips
-        else:
-            rules, chips = dict(self.options), self.options["starting_chips"]
+        chips = self.options["starting_chips"]
         out: dict[str, Any] = {
             "table": self.id,
-            "game": "blackjack" if self.game is None else self.game.name,
+            "game": self.game.name,
             "state": self.state,
             "rule_set": self.rule_set,
-            "rules": rules,
+            "rules": dict(self.options),
             "seed": self.seed,
             "seats": [seat.describe() for seat in self.seats],
             "rounds": self.rounds,
@@ -289,31 +278,19 @@ class ServerTable:
             for seat in self.seats
         ]
         try:
-            if self.game is not None:
-                self.engine = GameTable(
-                    self.game,
-                    self.options,
-                    self.seed,
-                    players,
-                    decision_time=self.decision_time,
-                    listeners=[self._on_event],
-                    stalls=self.server.loop_watch.stalled,
-                )
-            else:
-                assert self.rules is not None
-                self.engine = Table(
-                    manager,
-                    self.rules,
-                    self.seed,
-                    players,
-                    decision_time=self.decision_time,
-                    listeners=[self._on_event],
-                    stalls=self.server.loop_watch.stalled,
-                )
+            self.engine = GameTable(
+                self.game,
+                self.options,
+                self.seed,
+                players,
+                decision_time=self.decision_time,
+                listeners=[self._on_event],
+                stalls=self.server.loop_watch.stalled,
+            )
+        except CroupierError:
+            self.finish("internal error: the table could not start")
+            raise
         except Exception as exc:
-            if self.game is None or isinstance(exc, CroupierError):
-                self.finish("internal error: the table could not start")
-                raise
             said = game_plugin_bug(manager, self.game, exc)
             self.finish(said)
             raise RpcError(Code.INTERNAL_ERROR, said) from None
@@ -331,14 +308,11 @@ class ServerTable:
         try:
             reason = await self._play(self.engine)
         except Exception as exc:
-            if self.game is not None:
-                reason = game_plugin_bug(self.server.manager, self.game, exc)
-            else:
-                log.exception("table %d failed", self.id)
+            reason = game_plugin_bug(self.server.manager, self.game, exc)
         finally:
             self.finish(reason)
 
-    async def _play(self, engine: Table | GameTable) -> str:
+    async def _play(self, engine: GameTable) -> str:
         while True:
             if self.stop_requested:
                 return self.stop_reason

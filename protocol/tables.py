@@ -22,20 +22,17 @@ import logging
 import math
 from collections.abc import Iterable
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
 import trio
 
 from croupier.engine import CroupierError
-from croupier.engine.games import Game
-from croupier.engine.gametable import GameStrategyPlayer
-from croupier.engine.players import Player
-from croupier.engine.rules import BlackjackRules, rules_from_options
-from croupier.engine.table import DECISION_TIME, resolve_rules
+from croupier.engine.decisions import DECISION_TIME
+from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.ownership import Ownership, check_quota
-from croupier.protocol.prepare import strategy_player
+from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.server import Connection
 from croupier.protocol.slots import check_auto
 from croupier.protocol.tablerun import ServerTable
@@ -187,18 +184,6 @@ class TableService(Service):
             table.start(conn.server.manager)
         return {"table": table.id, "seat": index, "token": token, "info": table.info()}
 
-    @staticmethod
-    async def _fill_players(
-        conn: Connection, fill: list[str | None], rules: BlackjackRules
-    ) -> dict[int, Player]:
-        """The strategies' players, adapted to the rules off the event loop (basic
-        strategy solves the rules first: seconds, which must not stall the server)."""
-        by_name: dict[str, Player] = {}
-        for name in fill:
-            if name is not None and name not in by_name:
-                by_name[name] = await strategy_player(conn, name, rules)
-        return {i + 1: by_name[name] for i, name in enumerate(fill) if name is not None}
-
     # -- methods ---------------------------------------------------------------------------
     async def create(
         self,
@@ -220,32 +205,21 @@ class TableService(Service):
         check_quota(self._owned_open(conn), server.limits.tables_per_connection, "tables")
         if self._open() >= server.limits.max_tables:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {server.limits.max_tables} open tables")
-        played: Game | None = None
-        table_rules: BlackjackRules | None = None
-        if game == "blackjack":
-            rules = rules or "vegas-s17"
-            base = server.manager.rule_sets.get(rules).rules
-            table_rules = rules_from_options(base, options)
-            if table_rules.decks is None:
-                raise RpcError(Code.BAD_INPUT, "a table needs a finite number of decks")
-            resolve_rules(server.manager, table_rules)  # unknown dealer or betting: unknown-name
-        else:
-            played = server.manager.games.get(game)  # unknown: unknown-name
-            if rules is not None and rules not in played.rule_sets:
-                known = ", ".join(played.rule_sets)
-                raise RpcError(
-                    Code.UNKNOWN_NAME, f"{game} has no rule set {rules!r}; known: {known}"
-                )
-            try:
-                options = played.rules(rules, options)
-            except CroupierError:
-                raise
-            except Exception as exc:
-                raise RpcError(
-                    Code.INTERNAL_ERROR, game_plugin_bug(server.manager, played, exc)
-                ) from None
-            if seats > played.max_seats:
-                raise RpcError(Code.BAD_INPUT, f"a {game} table has 1 to {played.max_seats} seats")
+        played = server.manager.games.get(game)  # unknown: unknown-name
+        rules = played.default_rules(rules)
+        if rules is not None and rules not in played.rule_sets:
+            known = ", ".join(played.rule_sets)
+            raise RpcError(Code.UNKNOWN_NAME, f"{game} has no rule set {rules!r}; known: {known}")
+        try:
+            options = played.rules(rules, options)
+        except CroupierError:
+            raise
+        except Exception as exc:
+            raise RpcError(
+                Code.INTERNAL_ERROR, game_plugin_bug(server.manager, played, exc)
+            ) from None
+        if seats > played.max_seats:
+            raise RpcError(Code.BAD_INPUT, f"a {game} table has 1 to {played.max_seats} seats")
         if seed is None:
             seed = server.derive_seed("table")
         elif not 0 <= seed <= MAX_SEED:
@@ -271,20 +245,17 @@ class TableService(Service):
             raise RpcError(Code.BAD_INPUT, f"rounds must be 1 to {most:,} (or nil), not {rounds}")
         if rounds is None and fill and len(fill) == seats and None not in fill:
             raise RpcError(Code.BAD_INPUT, "a table of strategies only needs a number of rounds")
-        if played is None:
-            assert table_rules is not None
-            fill_players = await self._fill_players(conn, fill, table_rules)
-        else:
-            fill_players = {
-                i + 1: cast(Player, GameStrategyPlayer(played.strategy(name)))
-                for i, name in enumerate(fill)
-                if name is not None
-            }
+        names = [name for name in fill if name is not None]
+        ready = await prepare_strategies(conn, played, names, options)
+        fill_players: dict[int, GamePlayer] = {
+            i + 1: GameStrategyPlayer(ready[name])
+            for i, name in enumerate(fill)
+            if name is not None
+        }
         table = ServerTable(
             server,
             server.next_game_id(),
             rule_set=rules,
-            rules=table_rules,
             seed=seed,
             seats=seats,
             fill=list(fill),
@@ -295,7 +266,7 @@ class TableService(Service):
             vacant_timeout=self.vacant_timeout,
             owner=Ownership(conn.id),
             game=played,
-            options=options if played is not None else None,
+            options=options,
         )
         self._forget_finished()
         self.tables[table.id] = table
@@ -318,9 +289,9 @@ class TableService(Service):
     async def join(
         self, conn: Connection, table: int, seat: int | None, events: bool, auto: list[Any]
     ) -> dict[str, Any]:
-        phases = check_auto(auto)
         self._may_sit(conn)
         found = self._get(table)
+        phases = check_auto(auto, found.game)
         if found.state == "finished":
             raise RpcError(Code.BAD_INPUT, f"table {table} has finished")
         if seat is None:
@@ -343,9 +314,9 @@ class TableService(Service):
     async def rejoin(
         self, conn: Connection, token: str, events: bool, auto: list[Any]
     ) -> dict[str, Any]:
-        phases = check_auto(auto)
         self._may_sit(conn)
         table, index = self._by_token(token)
+        phases = check_auto(auto, table.game)
         seat = table.seats[index - 1]
         if seat.conn is not None and seat.conn is not conn:
             log.info("table %d: seat %d moves from %s to %s", table.id, index, seat.conn, conn)

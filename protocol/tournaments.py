@@ -29,7 +29,7 @@ from croupier.engine.tournament import HANDS, MAX_FAULTS, ROUNDS, TOURNEYS, Tour
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.ownership import Ownership, check_quota
-from croupier.protocol.prepare import prepare_strategies
+from croupier.protocol.prepare import prepare_rules_strategies
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import check_auto
 from croupier.protocol.tournamentrun import TCP, ServerTournament
@@ -251,7 +251,7 @@ class TournamentService(Service):
             # rules-dependent strategies (basic) play the tournament's own rules, solved off
             # the event loop
             assert config.rules is not None
-            strategies = await prepare_strategies(conn, strategies, config.rules)
+            strategies = await prepare_rules_strategies(conn, strategies, config.rules)
         else:
             config = _game_config(played, rules, options, seed, settings, server)
         found_t = ServerTournament(

@@ -88,7 +88,7 @@ async def test_a_table_of_strategies_is_reproducible_from_its_seed(served):
         ({"game": "poker"}, Code.UNKNOWN_NAME, "unknown game 'poker'"),
         ({"game": "baccarat", "rules": "vegas-s17"}, Code.UNKNOWN_NAME, "no rule set 'vegas-s17'"),
         ({"game": "baccarat", "options": {"h17": True}}, Code.BAD_INPUT, "has no option 'h17'"),
-        ({"game": "baccarat", "fill": ["lim17"], "rounds": 1}, Code.BAD_INPUT, "no strategy"),
+        ({"game": "baccarat", "fill": ["lim17"], "rounds": 1}, Code.UNKNOWN_NAME, "no strategy"),
         ({"game": "baccarat", "seats": 8}, Code.BAD_INPUT, "1 to 7 seats"),
     ],
 )

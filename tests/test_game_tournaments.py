@@ -89,7 +89,7 @@ async def test_tcp_game_bots_get_the_standings_of_the_same_strategies_played_loc
 @pytest.mark.parametrize(
     ("params", "code", "fragment"),
     [
-        ({"bots": ["lim17"]}, Code.BAD_INPUT, "baccarat has no strategy 'lim17'"),
+        ({"bots": ["lim17"]}, Code.UNKNOWN_NAME, "baccarat has no strategy 'lim17'"),
         ({"bots": ["tcp"], "options": {"decks": 0}}, Code.BAD_INPUT, "1 to 16 decks, not 0"),
         ({"bots": ["tcp"], "rules": "koth"}, Code.UNKNOWN_NAME, "no rule set 'koth'"),
         ({"bots": ["tcp"], "game": "craps"}, Code.UNKNOWN_NAME, "craps"),

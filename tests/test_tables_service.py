@@ -253,9 +253,9 @@ async def test_seat_tokens_cannot_be_misused(served, virtual_clock):
 @pytest.mark.parametrize(
     ("params", "code", "fragment"),
     [
-        ({"rules": "nope"}, Code.UNKNOWN_NAME, "unknown rule set 'nope'"),
+        ({"rules": "nope"}, Code.UNKNOWN_NAME, "blackjack has no rule set 'nope'"),
         ({"options": {"decks": 0}}, Code.BAD_INPUT, "decks must be between"),
-        ({"options": {"colour": 1}}, Code.BAD_INPUT, "unknown rule option"),
+        ({"options": {"colour": 1}}, Code.BAD_INPUT, "blackjack has no option 'colour'"),
         # types the range checks alone would let through, to break the table later
         ({"options": {"decks": 1.5}}, Code.BAD_INPUT, "decks must be a whole number"),
         ({"options": {"min_bet": 1.5}}, Code.BAD_INPUT, "min_bet must be a whole number"),
@@ -266,7 +266,7 @@ async def test_seat_tokens_cannot_be_misused(served, virtual_clock):
         ({"options": {"max_bet": 10**13}}, Code.BAD_INPUT, "at most 1,000,000,000,000"),
         ({"seats": 8}, Code.BAD_INPUT, "1 to 7 seats"),
         ({"fill": ["lim17"]}, Code.BAD_INPUT, "needs a number of rounds"),
-        ({"fill": ["psychic"], "rounds": 1}, Code.UNKNOWN_NAME, "unknown strategy"),
+        ({"fill": ["psychic"], "rounds": 1}, Code.UNKNOWN_NAME, "has no strategy 'psychic'"),
         (
             {"rules": "koth", "options": {"peek": True}, "fill": ["basic"], "rounds": 1},
             Code.BAD_INPUT,

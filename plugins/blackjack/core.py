@@ -1,0 +1,90 @@
+"""A blackjack table as a game core: the engine's round engine behind the game interface.
+
+:class:`BlackjackCore` drives :class:`~croupier.engine.round.TableCore` (every rule of the
+round lives there and in the dealer and betting plugins) and speaks the interface every
+game speaks (:class:`~croupier.engine.games.GameCore`): each decision is a
+:class:`~croupier.engine.games.Turn` whose observation is exactly what a blackjack bot has
+always been sent (``Observation.to_dict``), whose default is blackjack's (stand, the
+minimum bet, no insurance, no early surrender), and whose context names the hand; each
+event is blackjack's own with its words in ``text``. So a table of any game, a tournament
+of any game or the simulator's generic driver plays blackjack exactly as the blackjack
+table does, event for event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from typing import Any
+
+from croupier.engine import Action, CroupierError, Event, Ledger, PluginManager
+from croupier.engine.games import Emit, Plain, Turn
+from croupier.engine.round import Decision, TableCore, check_action, default_action
+from croupier.engine.rules import BlackjackRules
+from croupier.engine.table import build_core
+
+
+def plain_event(event: Event) -> dict[str, Any]:
+    """A blackjack event as a table of any game sends it: its fields and its words."""
+    return {**event.to_dict(), "text": event.describe()}
+
+
+class BlackjackCore:
+    """One blackjack table between rounds, as a :class:`~croupier.engine.games.GameCore`."""
+
+    def __init__(
+        self,
+        manager: PluginManager,
+        rules: BlackjackRules,
+        seed: int,
+        chips: Sequence[int],
+        emit: Emit | None,
+    ) -> None:
+        self._emit = emit
+        self.table: TableCore = build_core(
+            manager, rules, seed, chips, emit=self._event if emit is not None else None
+        )
+        self.counts: dict[str, int] = {}
+        self._decision: Decision | None = None
+
+    @property
+    def ledger(self) -> Ledger:
+        return self.table.ledger
+
+    @property
+    def round(self) -> int:
+        return self.table.round
+
+    def _event(self, event: Event) -> None:
+        assert self._emit is not None
+        self._emit(plain_event(event))
+
+    def play_round(self) -> Generator[Turn, Plain, bool]:
+        flow = self.table.play_round()
+        try:
+            decision = flow.send(None)  # type: ignore[arg-type]
+            while True:
+                self._decision = decision
+                hand = decision.hand
+                index = decision.seat.hands.index(hand) if hand is not None else 0
+                answer = yield Turn(
+                    seat=decision.seat.index,
+                    legal=decision.legal,
+                    observation=self.table.observe(decision).to_dict(),
+                    default=default_action(decision).to_dict(),
+                    phase=decision.phase,
+                    context={"hand": index},
+                )
+                decision = flow.send(Action.from_dict(dict(answer)))
+        except StopIteration as stop:
+            return bool(stop.value)
+        finally:
+            self._decision = None
+
+    def check(self, turn: Turn, action: Plain) -> str | None:
+        if self._decision is None:
+            return "no decision is pending"
+        try:
+            answer = Action.from_dict(dict(action))
+        except CroupierError as exc:
+            return str(exc)
+        return check_action(self._decision, answer)
