@@ -216,7 +216,7 @@ def test_sim_game_errors_are_one_line_before_a_seed(cli, argv, message):
 
 def test_an_unknown_game_names_the_known_ones(cli):
     status, _, err = cli("sim", "--game", "poker")
-    assert status == 1 and "unknown game 'poker'; known: blackjack, baccarat" in err
+    assert status == 1 and "unknown game 'poker'; known: baccarat, blackjack" in err
 
 
 def test_croupier_games_lists_them(cli):
@@ -228,4 +228,4 @@ def test_croupier_games_lists_them(cli):
     assert status == 0 and "rule sets: punto-banco, no-commission, six-deck" in out
     assert "blackjack" not in out
     status, _, err = cli("games", "poker")
-    assert status == 1 and "known: blackjack, baccarat" in err
+    assert status == 1 and "known: baccarat, blackjack" in err

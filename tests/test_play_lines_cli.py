@@ -154,7 +154,7 @@ def test_a_game_option_from_a_shared_flag_and_from_set(play, tables):
         (["--game", "baccarat", "--h17"], "--h17/--s17 is a blackjack rule; baccarat's options"),
         (["--game", "baccarat", "--set", "nope=1"], "baccarat has no option 'nope'"),
         (["--game", "baccarat", "--rules", "classic"], "baccarat has no rule set 'classic'"),
-        (["--game", "nogame"], "unknown game 'nogame'; known: blackjack, baccarat"),
+        (["--game", "nogame"], "unknown game 'nogame'; known: baccarat, blackjack"),
         (["--game", "baccarat", "--fill", "tie"], "--fill names the strategies of seats 2 to 1"),
         (["--game", "baccarat", "--seats", "2", "--fill", "x"], "baccarat has no strategy 'x'"),
         (["--game", "baccarat", "--seats", "8"], "a baccarat table has 1 to 7 seats"),

@@ -122,6 +122,9 @@ async def test_discovery(served, virtual_clock):
         bet = next(a for a in baccarat["actions"] if a["kind"] == "bet")
         assert [f["name"] for f in bet["fields"]] == ["player", "banker", "tie"]
         assert "coup" in baccarat["events"] and "banker" in baccarat["strategies"]
+        blackjack = games["blackjack"]  # a game like any other, with its wire format
+        assert blackjack["plugin"] == "blackjack" and "koth" in blackjack["rule_sets"]
+        assert blackjack["auto_phases"] == ["bet", "insurance", "surrender"]
         methods = {m["name"]: m for m in await client.call("methods")}
         assert methods["randomizer.draw"]["params"][1]["name"] == "n"
         assert {"hello", "ping", "solve", "randomizer.open"} <= set(methods)

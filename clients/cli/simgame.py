@@ -87,9 +87,9 @@ def game_overrides(args: argparse.Namespace, names: set[str], game: str) -> dict
 
 
 def find_game(manager: PluginManager, name: str) -> Game:
-    """An installed game by name; blackjack is named among them, as --game's default."""
+    """An installed game by name (one line naming the installed ones when unknown)."""
     if name not in manager.games:
-        known = ", ".join(["blackjack", *manager.games.names()])
+        known = ", ".join(manager.games.names())
         raise CroupierError(f"unknown game {name!r}; known: {known}")
     return manager.games.get(name)
 

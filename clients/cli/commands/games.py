@@ -27,16 +27,11 @@ def run(args: argparse.Namespace) -> int:
     from croupier.clients.cli.simgame import find_game
 
     manager = get_manager()
-    if args.name is not None and args.name != "blackjack":
-        games = [find_game(manager, args.name)]
-    else:
-        games = [] if args.name == "blackjack" else list(manager.games)
+    games = list(manager.games) if args.name is None else [find_game(manager, args.name)]
     schemas = [game.schema() for game in games]
     if args.json:
         print_json(schemas)
         return 0
-    if args.name in (None, "blackjack"):
-        print("blackjack: the built-in game (croupier sim, play, serve, tournament; see README)")
     for schema in schemas:
         print(f"{schema['name']}: {schema['summary']}")
         print(f"  rule sets: {', '.join(schema['rule_sets'])}")
