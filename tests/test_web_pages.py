@@ -6,42 +6,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import msgpack
 import pytest
 
-from tests.webkit import Served, chromium_or_skip, screenshot, served_server
+from tests.webkit import screenshot
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def served() -> Iterator[Served]:
-    yield from served_server()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = chromium_or_skip()
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    page.close()
-    assert not errors, errors
 
 
 # every type the protocol uses, at each size boundary msgpack has
