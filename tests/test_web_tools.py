@@ -4,9 +4,14 @@ directly in Python (screenshots under test-artifacts/screenshots/)."""
 
 from __future__ import annotations
 
+import json
+from collections import Counter
+from urllib.parse import urlencode
+
 import pytest
 
-from croupier.engine import PluginManager
+from croupier.engine import PluginManager, Stream
+from croupier.engine.randomizer_stats import collect_stats
 from tests.webkit import screenshot
 
 pytestmark = pytest.mark.slow
@@ -60,3 +65,40 @@ def test_the_minesweeper_page_shows_the_exact_probabilities(served, page):
     screenshot(page, "minesweeper")
     page.emulate_media(color_scheme="dark")
     screenshot(page, "minesweeper-dark")
+
+
+def test_the_randomizer_page_counts_what_randomizer_stats_counts(served, page):
+    spec, seed, n = "tgm3", 2**62 + 5, 5000
+    manager = PluginManager(autoload=False)
+    pieces = manager.randomizer(spec, Stream(seed)).deal(n)
+    expected = collect_stats(manager.randomizer(spec, Stream(seed)), n).as_dict()
+    page.goto(f"{served.url}/randomizer.html?{urlencode({'spec': spec, 'seed': seed, 'n': n})}")
+    page.get_by_text(f"Dealt {n} pieces").wait_for()
+    assert page.locator("#pieces").inner_text().split() == pieces[:1000]
+    shown = json.loads(page.locator("#summary").get_attribute("data-stats"))
+    assert shown["counts"] == expected["counts"] and shown["repeats"] == expected["repeats"]
+    interval = expected["interval"]
+    assert shown["interval"]["histogram"] == interval["histogram"]
+    assert shown["interval"]["percentiles"] == interval["percentiles"]
+    assert (shown["interval"]["count"], shown["interval"]["max"]) == (
+        interval["count"],
+        interval["max"],
+    )
+    assert shown["interval"]["mean"] == pytest.approx(interval["mean"], rel=1e-12)
+    assert shown["interval"]["variance"] == pytest.approx(interval["variance"], rel=1e-12)
+    # per piece: each copy's distance to the one before it
+    each: dict[str, Counter[str]] = {s: Counter() for s in expected["counts"]}
+    last: dict[str, int] = {}
+    for i, piece in enumerate(pieces):
+        if piece in last:
+            each[piece][str(i - last[piece])] += 1
+        last[piece] = i
+    assert shown["each"] == {s: dict(c) for s, c in each.items()}
+    assert page.locator("#per-symbol figure svg[role=img]").count() == len(expected["counts"])
+    screenshot(page, "randomizer")
+    # spec text with a mistake: the server's one line, with its column
+    page.fill("#spec", "7 bag of I,J,L then nonsense")
+    page.get_by_role("button", name="Deal").click()
+    status = page.locator("#status.error")
+    status.wait_for()
+    assert "column" in status.inner_text() and "\n" not in status.inner_text()
