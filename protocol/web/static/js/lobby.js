@@ -21,7 +21,8 @@ function tableRow(info) {
   const id = num(info.table);
   const rounds = info.rounds === null ? `${num(info.played)}` : `${num(info.played)} of ${num(info.rounds)}`;
   return h("tr", { "data-table": id },
-    h("td", {}, h("a", { href: `/table.html?table=${id}` }, `Table ${id}`)),
+    h("td", {}, h("a", { href: `/table.html?table=${id}` }, `Table ${id}`),
+      info.state === "finished" ? [" · ", h("a", { href: `/replay.html?table=${id}`, "aria-label": `replay table ${id}` }, "replay")] : null),
     h("td", {}, info.game),
     h("td", {}, info.rule_set || ""),
     h("td", {}, info.state + (info.state === "finished" && info.reason ? `: ${info.reason}` : "")),
