@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -68,3 +70,54 @@ def test_a_finished_table_replays_step_by_step(served, page):
     page.goto(served.url + "/")
     link = page.locator(f'#tables tr[data-table="{table}"] a[href^="/replay.html"]')
     link.wait_for()
+
+
+def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
+    rounds = 6
+    started = served.call(
+        "tournament.start",
+        named={
+            "bots": ["tcp", "lim17", "never-bust", "mimic-dealer", "lim17"],
+            "tourneys": 6,
+            "rounds": rounds,
+            "hands": 3,
+            "seed": 9,
+        },
+    )
+    ident = started["tournament"]
+    page.goto(f"{served.url}/tournament.html?tournament={ident}")
+    page.get_by_text("Waiting for its TCP bots").wait_for()
+    assert "tcp (free seat)" in page.locator("#summary").inner_text()
+    where = ["--connect", f"127.0.0.1:{served.port}", "--tournament", str(ident)]
+    where += ["--key", started["join_key"]]
+    subprocess.run(
+        [sys.executable, "-m", "croupier.clients.cli", "bot", "lim17", "--json", *where],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    page.get_by_text("Finished").wait_for()
+    final = finished(served, "tournament.info", ident)
+    # it was watched while it played: a status at each round's start and end at least
+    assert int(page.locator("body").get_attribute("data-updates")) > 2 * rounds
+    rows = page.locator("#standings tbody tr").evaluate_all(
+        "trs => trs.map(tr => [...tr.children].slice(0, 4).map(td => td.textContent))"
+    )
+    expected = [
+        [str(s["rank"]), s["name"], f"{s['mean']:.1f}", f"{s['low']:.1f} to {s['high']:.1f}"]
+        for s in final["result"]["standings"]
+    ]
+    assert rows == expected
+    # one curve per bot, a point per round and the start, ending at its mean
+    curves = page.locator("svg.curves polyline").evaluate_all(
+        "ps => ps.map(p => [p.dataset.bot, p.getAttribute('points').split(' ').length])"
+    )
+    assert curves == [[c["name"], rounds + 1] for c in final["live"]["curves"]]
+    assert sorted(c["name"] for c in final["live"]["curves"]) == sorted(r[1] for r in rows)
+    legend = page.locator("#legend").inner_text()
+    for line in final["result"]["standings"]:
+        assert f"{line['name']}: {line['mean']:.1f}" in legend
+    screenshot(page, "tournament")
+    page.emulate_media(color_scheme="dark")
+    screenshot(page, "tournament-dark")

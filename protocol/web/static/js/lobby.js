@@ -35,7 +35,7 @@ function tournamentRow(info) {
   const progress = info.progress ? `${num(info.progress.done)} / ${num(info.progress.total)}` : "";
   const entries = (info.entries || []).map((e) => e.name || e.kind).join(", ");
   return h("tr", { "data-tournament": id },
-    h("td", {}, `Tournament ${id}`),
+    h("td", {}, h("a", { href: `/tournament.html?tournament=${id}` }, `Tournament ${id}`)),
     h("td", {}, info.game || "blackjack"),
     h("td", {}, info.state),
     h("td", { class: "num" }, progress),

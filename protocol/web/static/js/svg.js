@@ -8,7 +8,7 @@ export function s(tag, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs)) {
     if (value !== null && value !== undefined) el.setAttribute(key, String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined) continue;
     el.append(child instanceof Node ? child : String(child));
   }
