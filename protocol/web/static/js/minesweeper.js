@@ -40,7 +40,14 @@ export function parseBoard(source) {
 
 function boardText() { return grid.map((row) => row.join("")).join("\n"); }
 
-function pct(p) { return `${(100 * p).toFixed(p > 0 && p < 0.001 ? 4 : 2).replace(/\.?0+$/, "")}%`; }
+/** A probability in percent to four significant digits ("10.26%", "0.003846%"). */
+function pct(p) { return `${Number((100 * p).toPrecision(4))}%`; }
+
+/** The cell's whole percentage, never rounding a chance to 0 or 100 (as the CLI prints it). */
+function whole(p) {
+  const value = Math.round(100 * p);
+  return value === 0 ? "<1" : value === 100 ? ">99" : String(value);
+}
 
 /** What a screen reader and the hover text say about a cell. */
 function cellText(r, c) {
@@ -76,7 +83,7 @@ function cellElement(r, c) {
   const guess = solution.best_guess;
   if (p === 1) { td.classList.add("mine"); td.textContent = "\u2731"; }
   else if (p === 0) { td.classList.add("safe"); td.textContent = "\u2713"; }
-  else td.textContent = `${Math.round(100 * p) || "<1"}`;
+  else td.textContent = whole(p);
   if (guess && guess.row === r && guess.col === c) {
     td.classList.add("best");
     td.textContent = `\u2605${td.textContent}`;
