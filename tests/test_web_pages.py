@@ -11,7 +11,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from tests.webkit import screenshot
+from tests.webkit import drawn, screenshot
 
 pytestmark = pytest.mark.slow
 
@@ -192,6 +192,7 @@ def played_game_table(served: Any, page: Any, game: str, fill: list[str], rounds
     page.locator("#seats li").nth(len(fill) - 1).wait_for()
     served.call("table.start", created["table"], created["key"])
     page.get_by_text("Finished").wait_for()
+    drawn(page)
     log = page.locator("#log li").all_inner_texts()
     assert log[0] == "Round 1" and f"Round {rounds}" in log
     assert all(text and text[0].isupper() for text in log), log  # words, not kinds

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.webkit import Served, screenshot
+from tests.webkit import Served, drawn, screenshot
 
 pytestmark = pytest.mark.slow
 
@@ -36,6 +36,7 @@ def test_a_finished_table_replays_step_by_step(served, page):
     assert len(starts) == 3
     page.goto(f"{served.url}/replay.html?table={table}")
     page.locator("#controls").wait_for()
+    drawn(page)
     assert page.locator("#where").inner_text() == f"0 of {len(events)}"
     assert page.locator("#felt .card").count() == 0
     # the keyboard: one event, then a round at a time, the end and back to the start
@@ -46,6 +47,7 @@ def test_a_finished_table_replays_step_by_step(served, page):
     page.keyboard.press("PageUp")
     assert page.locator("#where").inner_text() == f"{starts[0] + 1} of {len(events)}, round 1"
     page.keyboard.press("End")
+    drawn(page)
     assert page.locator("#now").inner_text() == "Round 3 is settled"
     # every card of the last round drawn, named; the chips counted from the events are the
     # table's own, as on the live page
@@ -64,6 +66,7 @@ def test_a_finished_table_replays_step_by_step(served, page):
     assert page.locator("#where").inner_text().startswith(f"{len(events) - 1} of ")
     assert page.url.endswith(f"at={len(events) - 1}")
     page.get_by_role("button", name="to the start").click()
+    drawn(page)
     assert page.locator("#felt .card").count() == 0
     assert page.get_by_role("button", name="previous event").is_disabled()
     # the lobby links the finished table to its replay
@@ -88,6 +91,14 @@ def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
     page.goto(f"{served.url}/tournament.html?tournament={ident}")
     page.get_by_text("Waiting for its TCP bots").wait_for()
     assert "tcp (free seat)" in page.locator("#summary").inner_text()
+    # remember the tables in play as they are shown (they are gone once it finishes)
+    page.evaluate(
+        """() => { window.seen = [];
+            new MutationObserver(() => {
+                const row = document.querySelector("#tables li:not(.muted):not(.round)");
+                if (row) window.seen.push(row.textContent);
+            }).observe(document.getElementById("tables"), { childList: true }); }"""
+    )
     where = ["--connect", f"127.0.0.1:{served.port}", "--tournament", str(ident)]
     where += ["--key", started["join_key"]]
     subprocess.run(
@@ -101,6 +112,9 @@ def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
     final = finished(served, "tournament.info", ident)
     # it was watched while it played: a status at each round's start and end at least
     assert int(page.locator("body").get_attribute("data-updates")) > 2 * rounds
+    seen = page.evaluate("window.seen")
+    assert seen and all(row.startswith("Run 1, table 1: ") for row in seen), seen
+    assert any("lim17 (" in row for row in seen)
     rows = page.locator("#standings tbody tr").evaluate_all(
         "trs => trs.map(tr => [...tr.children].slice(0, 4).map(td => td.textContent))"
     )

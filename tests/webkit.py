@@ -146,6 +146,11 @@ def page(browser: Any) -> Iterator[Any]:
     assert not errors, errors
 
 
+def drawn(page: Any) -> None:
+    """Wait for the table's redraw (the page draws the felt in the next animation frame)."""
+    page.evaluate("new Promise(done => requestAnimationFrame(() => done()))")
+
+
 def screenshot(page: Any, name: str) -> None:
     """The page as it is now, wide and phone-sized, under :data:`SCREENSHOTS`."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
