@@ -75,6 +75,25 @@ def test_a_finished_table_replays_step_by_step(served, page):
     link.wait_for()
 
 
+def test_a_baccarat_table_replays_with_its_own_view(served, page):
+    created = served.call(
+        "table.create",
+        named={"game": "baccarat", "seats": 2, "fill": ["banker", "player"], "rounds": 2},
+    )
+    info = finished(served, "table.info", created["table"])
+    coup = [e for e in served.call("history.events", created["table"]) if e["kind"] == "coup"]
+    page.goto(f"{served.url}/replay.html?table={created['table']}&at=1000")  # past the end
+    page.locator("#controls").wait_for()
+    drawn(page)
+    cards = page.locator("#dealer .card").evaluate_all(
+        "cards => cards.map(c => c.getAttribute('aria-label'))"
+    )
+    assert len(cards) == len(coup[-1]["player"]) + len(coup[-1]["banker"])
+    for seat, chips in zip(info["seats"], info["chips"], strict=True):
+        meta = page.locator(f'#seats li[data-seat="{seat["seat"]}"] .meta').inner_text()
+        assert meta.startswith(f"chips {chips} "), (meta, chips)
+
+
 def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
     rounds = 6
     started = served.call(
@@ -135,3 +154,6 @@ def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
     screenshot(page, "tournament")
     page.emulate_media(color_scheme="dark")
     screenshot(page, "tournament-dark")
+    # the lobby links the tournament to its page
+    page.goto(served.url + "/")
+    page.locator(f'#tournaments a[href="/tournament.html?tournament={ident}"]').wait_for()
