@@ -277,9 +277,11 @@ async def play_tournament(
     write: LogWriter | None = None,
     progress: Progress | None = None,
     stopping: Callable[[], bool] = lambda: False,
+    started: Callable[[Tournament, Sequence[TableJob]], None] | None = None,
 ) -> TournamentResult:
     """Play the tournament in this trio loop; ``progress(n)`` after each round, with the
-    number of runs that played it (``tourneys * rounds`` in all, fewer if runs end early).
+    number of runs that played it (``tourneys * rounds`` in all, fewer if runs end early);
+    ``started(tournament, jobs)`` as each round's tables start (for a live view).
     Once ``stopping()`` is true no new table starts: the tables being played finish, are
     booked, and the result holds the standings so far.
 
@@ -300,6 +302,8 @@ async def play_tournament(
                 since = len(jobs)
                 await trio.sleep(0)
         runs_before = len({job.tourney for job in jobs})
+        if started is not None:
+            started(tournament, jobs)
         results: list[TableResult | None] = [None] * len(jobs)
         order = iter(range(len(jobs)))  # the tasks share it: each table is played once
         work = (manager, config, entries, jobs, log, stopping)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Sequence
 from contextlib import ExitStack
 from typing import Any
 
@@ -21,12 +22,13 @@ from croupier.engine import PluginManager, Strategy
 from croupier.engine.games import GameStrategy
 from croupier.engine.gametable import GameStrategyPlayer
 from croupier.engine.players import Player, StrategyPlayer
-from croupier.engine.tournament import TournamentConfig
+from croupier.engine.tournament import TableJob, Tournament, TournamentConfig
 from croupier.engine.tournament_run import TournamentResult, play_tournament
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import BotSlot, SlotPlayer
 from croupier.protocol.tablerun import Subscriber
+from croupier.protocol.tournamentlive import LiveView
 from croupier.protocol.workers import game_plugin_bug
 
 log = logging.getLogger("croupier.tournaments")
@@ -112,6 +114,8 @@ class ServerTournament:
         self.names: list[str] = []
         self.done_runs = 0
         self.result: TournamentResult | None = None
+        self.live: LiveView | None = None
+        """The standings, tables and chip curves while it plays (then as it ended)."""
         self.subscribers: dict[int, Subscriber] = {}
         self.done = trio.Event()
         self.scope = trio.CancelScope()
@@ -143,9 +147,10 @@ class ServerTournament:
             sub.send.close()
         conn.session.keepalive.discard(f"tournament {self.id}")
 
-    def _status(self) -> None:
+    def _status(self, journal: bool = True) -> None:
         info = self.info()
-        self.server.journal.tournament_status(info)
+        if journal:  # not the start of each round: the journal keeps the booked ones
+            self.server.journal.tournament_status(info)
         for conn_id, sub in list(self.subscribers.items()):
             if not sub.put(STATUS_NOTIFICATION, [self.id, info]):
                 self.subscribers.pop(conn_id, None)
@@ -194,6 +199,7 @@ class ServerTournament:
                 "total": self.config.tourneys * self.config.rounds,
             },
             "result": None if self.result is None else self.result.to_dict(),
+            "live": None if self.live is None else self.live.to_dict(),
         }
 
     # -- running ---------------------------------------------------------------------------
@@ -236,9 +242,16 @@ class ServerTournament:
         )
         self._status()
 
+        live = self.live = LiveView(self.names, self.config.starting_chips)
+
         def progress(runs: int) -> None:
             self.done_runs += runs
+            live.booked()
             self._status()
+
+        def started(tournament: Tournament, jobs: Sequence[TableJob]) -> None:
+            live.started(tournament, jobs)
+            self._status(journal=False)
 
         self.result = await play_tournament(
             manager,
@@ -246,6 +259,7 @@ class ServerTournament:
             entries,
             concurrency=CONCURRENCY,
             progress=progress,
+            started=started,
             stopping=lambda: self.stop_reason is not None,
         )
         return self.stop_reason or "played"

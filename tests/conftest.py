@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 import trio
 
+from tests.webkit import browser, page, served  # noqa: F401 (the browser tests' fixtures)
+
 os.environ.setdefault("CROUPIER_DISABLE_PLUGIN_AUTOLOAD", "1")
 os.environ.setdefault("CROUPIER_DATA", ":memory:")  # croupier serve keeps no journal unless told
 

@@ -6,42 +6,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import msgpack
 import pytest
 
-from tests.webkit import Served, chromium_or_skip, screenshot, served_server
+from tests.webkit import drawn, screenshot
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def served() -> Iterator[Served]:
-    yield from served_server()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = chromium_or_skip()
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable)
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    page.close()
-    assert not errors, errors
 
 
 # every type the protocol uses, at each size boundary msgpack has
@@ -209,20 +181,79 @@ def test_the_chart_page_matches_croupier_solve_blackjack(served, page):
     screenshot(page, "chart")
 
 
-def test_a_table_of_another_game_shows_its_events_in_words(served, page):
+def played_game_table(served: Any, page: Any, game: str, fill: list[str], rounds: int) -> Any:
+    """A table of ``game`` watched on its page from before it starts until it finishes."""
     created = served.call(
         "table.create",
-        named={"game": "baccarat", "seats": 2, "fill": ["banker", "player"], "rounds": 2}
+        named={"game": game, "seats": len(fill), "fill": fill, "rounds": rounds}
         | {"autostart": False, "seed": 3},
     )
     page.goto(f"{served.url}/table.html?table={created['table']}")
-    page.locator("#plain-seats tbody tr").nth(1).wait_for()
+    page.locator("#seats li").nth(len(fill) - 1).wait_for()
     served.call("table.start", created["table"], created["key"])
     page.get_by_text("Finished").wait_for()
+    drawn(page)
     log = page.locator("#log li").all_inner_texts()
-    assert log[0] == "Round 1" and "Round 2" in log
+    assert log[0] == "Round 1" and f"Round {rounds}" in log
     assert all(text and text[0].isupper() for text in log), log  # words, not kinds
     info = served.call("table.info", created["table"])
-    chips = page.locator("#plain-seats td.num").all_inner_texts()
-    assert chips == [str(c) for c in info["chips"]]
+    for seat, chips in zip(info["seats"], info["chips"], strict=True):
+        meta = page.locator(f'#seats li[data-seat="{seat["seat"]}"] .meta').inner_text()
+        assert meta.startswith(f"chips {chips} "), (meta, chips)
+    return served.call("history.events", created["table"])
+
+
+def card_names(page: Any, where: str) -> list[str]:
+    return page.locator(f"{where} .card").evaluate_all(
+        "cards => cards.map(c => c.getAttribute('aria-label'))"
+    )
+
+
+WORDS = ["Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"]
+RANKS = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace", "T": "Ten"} | {
+    str(n): word for n, word in enumerate(WORDS, 2)
+}
+SUITS = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
+
+
+def name(code: str) -> str:
+    """A card's text alternative, as the page gives it ("Queen of Clubs" for QC)."""
+    return f"{RANKS[code[0]]} of {SUITS[code[1]]}"
+
+
+def test_a_baccarat_table_is_drawn_as_cards(served, page):
+    events = played_game_table(served, page, "baccarat", ["banker", "player"], 2)
+    coup = [e for e in events if e["kind"] == "coup"][-1]
+    assert card_names(page, "#dealer") == [name(c) for c in coup["player"] + coup["banker"]]
+    assert "wins" in page.locator("#dealer").inner_text() or coup["winner"] == "tie"
+    assert page.locator("#plain-seats-section").is_hidden()
     screenshot(page, "table-baccarat")
+
+
+def test_a_three_card_poker_table_is_drawn_as_cards(served, page):
+    events = played_game_table(served, page, "three-card-poker", ["optimal", "pair-plus"], 3)
+    last = [e for e in events if e["round"] == 3]
+    dealer = next(e for e in last if e["kind"] == "dealer")
+    assert card_names(page, "#dealer") == [name(c) for c in dealer["cards"]]
+    for result in (e for e in last if e["kind"] == "result"):
+        seat = f'#seats li[data-seat="{result["seat"]}"]'
+        assert card_names(page, seat) == [name(c) for c in result["cards"]]
+    screenshot(page, "table-three-card-poker")
+
+
+def test_a_game_without_a_view_of_its_own_is_a_list_of_its_events(served, page):
+    page.goto(f"{served.url}/table.html?table=1")  # no such table: the page says so
+    page.locator("#status.error").wait_for()
+    log = page.evaluate(
+        """async () => {
+            const { TableView } = await import("/js/tableview.js");
+            const view = new TableView();
+            view.show({ table: 1, game: "coin-toss", seed: 1, played: 1, rounds: 1,
+                        seats: [{ seat: 1, kind: "bot", player: "heads" }], chips: [99] });
+            view.event({ kind: "toss", round: 1, text: "The coin shows heads." });
+            const shown = document.querySelectorAll("#log li, #plain-seats td");
+            return [...shown].map(x => x.textContent);
+        }"""
+    )
+    assert log == ["Seat 1", "heads", "99", "Round 1", "The coin shows heads."]
+    assert page.locator("#felt").is_hidden()

@@ -105,12 +105,50 @@ class Served:
             self.proc.wait()
 
 
-def served_server() -> Iterator[Served]:
-    served = Served("--seed", "2026")
+def served_server(journal: Path | None = None) -> Iterator[Served]:
+    data = () if journal is None else ("--data", str(journal))
+    served = Served("--seed", "2026", *data)
     try:
         yield served
     finally:
         served.stop()
+
+
+# The fixtures every browser test module shares, one server and one browser per test run
+# (conftest.py imports them): the server keeps a journal, so finished tables can be replayed.
+
+
+@pytest.fixture(scope="session")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    yield from served_server(tmp_path_factory.mktemp("web") / "journal.db")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    executable = chromium_or_skip()
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A wide page; it fails the test if the page's JavaScript threw."""
+    opened = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    opened.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield opened
+    opened.close()
+    assert not errors, errors
+
+
+def drawn(page: Any) -> None:
+    """Wait for the table's redraw (the page draws the felt in the next animation frame)."""
+    page.evaluate("new Promise(done => requestAnimationFrame(() => done()))")
 
 
 def screenshot(page: Any, name: str) -> None:

@@ -21,7 +21,8 @@ function tableRow(info) {
   const id = num(info.table);
   const rounds = info.rounds === null ? `${num(info.played)}` : `${num(info.played)} of ${num(info.rounds)}`;
   return h("tr", { "data-table": id },
-    h("td", {}, h("a", { href: `/table.html?table=${id}` }, `Table ${id}`)),
+    h("td", {}, h("a", { href: `/table.html?table=${id}` }, `Table ${id}`),
+      info.state === "finished" ? [" · ", h("a", { href: `/replay.html?table=${id}`, "aria-label": `replay table ${id}` }, "replay")] : null),
     h("td", {}, info.game),
     h("td", {}, info.rule_set || ""),
     h("td", {}, info.state + (info.state === "finished" && info.reason ? `: ${info.reason}` : "")),
@@ -34,7 +35,7 @@ function tournamentRow(info) {
   const progress = info.progress ? `${num(info.progress.done)} / ${num(info.progress.total)}` : "";
   const entries = (info.entries || []).map((e) => e.name || e.kind).join(", ");
   return h("tr", { "data-tournament": id },
-    h("td", {}, `Tournament ${id}`),
+    h("td", {}, h("a", { href: `/tournament.html?tournament=${id}` }, `Tournament ${id}`)),
     h("td", {}, info.game || "blackjack"),
     h("td", {}, info.state),
     h("td", { class: "num" }, progress),

@@ -1,0 +1,94 @@
+// A table as the live page and the replay page draw it: blackjack, baccarat and Three Card
+// Poker as cards on a felt (blackjack.js, baccarat.js, threecard.js, chosen by the game's
+// name), any other game as its seats and its events' own words; every event also as a line
+// of the log. The live page feeds it table.watch's events as they come, the
+// replay page a finished table's events from the history, one step at a time.
+
+import { BaccaratTable } from "./baccarat.js";
+import { BlackjackTable } from "./blackjack.js";
+import { h, num } from "./common.js";
+import { ThreeCardPokerTable } from "./threecard.js";
+
+/** The games drawn as cards, by name; a view has update, apply, describe and render. */
+const VIEWS = { blackjack: BlackjackTable, baccarat: BaccaratTable, "three-card-poker": ThreeCardPokerTable };
+
+const MAX_LOG = 400;
+
+export class TableView {
+  constructor() {
+    this.info = null;
+    this.cards = null;
+    this.dirty = false;
+    this.round = null;
+    this.log = document.getElementById("log");
+  }
+
+  /** Start again from nothing (the replay page going back). */
+  reset() {
+    this.info = null;
+    this.cards = null;
+    this.round = null;
+    this.log.replaceChildren();
+  }
+
+  /** The table's info (table.watch, table.status or a history record): summary and seats. */
+  show(info) {
+    this.info = info;
+    document.getElementById("title").textContent = `Table ${num(info.table)}`;
+    const rounds = info.rounds === null || info.rounds === undefined
+      ? `${num(info.played)} played` : `${num(info.played)} of ${num(info.rounds)} rounds`;
+    const decks = info.rules && info.rules.decks ? `, ${info.rules.decks} deck(s)` : "";
+    document.getElementById("summary").textContent =
+      `${info.game}, ${info.rule_set || "custom rules"}${decks}; seed ${num(info.seed)}; ${rounds}`;
+    const View = VIEWS[info.game];
+    if (View) {
+      if (!this.cards) {
+        this.cards = new View(info);
+        document.querySelector("#dealer h2").textContent = this.cards.title || "Dealer";
+      }
+      this.cards.update(info);
+      document.getElementById("felt").hidden = false;
+    } else {
+      document.getElementById("plain-seats-section").hidden = false;
+      const rows = info.seats.map((s, i) => h("tr", {},
+        h("td", {}, `Seat ${s.seat}`), h("td", {}, s.player || s.kind), h("td", { class: "num" }, num(info.chips[i]))));
+      document.querySelector("#plain-seats tbody").replaceChildren(...rows);
+    }
+    this.redraw();
+  }
+
+  /** Apply one event and say it in the log (`quiet`: apply only, for a fast replay). */
+  event(e, quiet = false) {
+    let text = null;
+    const game = this.info ? this.info.game : null;
+    if (game !== "blackjack" && e.round !== undefined && num(e.round) !== this.round) {
+      this.round = num(e.round);  // a heading per round (blackjack has its own event)
+      if (!quiet) this.say(`Round ${this.round}`, "round");
+    }
+    if (this.cards) {
+      if (!quiet) text = this.cards.describe(e);
+      this.cards.apply(e);
+    } else if (!quiet) {
+      text = e.kind === "round" ? null : e.text || e.kind;
+    }
+    if (text) this.say(text, e.kind);
+    this.redraw();
+    return text;
+  }
+
+  say(text, kind) {
+    const atBottom = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 4;
+    this.log.append(h("li", { class: `ev-${kind}` }, text));  // not a page class (.dealer)
+    while (this.log.childElementCount > MAX_LOG) this.log.firstElementChild.remove();
+    if (atBottom) this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  redraw() {
+    if (this.dirty || !this.cards) return;
+    this.dirty = true;
+    requestAnimationFrame(() => {
+      this.dirty = false;
+      if (this.cards) this.cards.render(document.getElementById("dealer-hand"), document.getElementById("seats"));
+    });
+  }
+}

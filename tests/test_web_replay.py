@@ -1,0 +1,159 @@
+"""The replay and tournament pages in headless Chromium, end to end against a real
+``croupier serve --http`` with a journal (screenshots under test-artifacts/screenshots/)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from tests.webkit import Served, drawn, screenshot
+
+pytestmark = pytest.mark.slow
+
+
+def finished(served: Served, method: str, ident: int, within: float = 60) -> Any:
+    """``method(ident)`` once it says finished (the server plays on its own)."""
+    deadline = time.monotonic() + within
+    while (info := served.call(method, ident))["state"] != "finished":
+        assert time.monotonic() < deadline, info
+        time.sleep(0.05)
+    return info
+
+
+def test_a_finished_table_replays_step_by_step(served, page):
+    created = served.call(
+        "table.create",
+        named={"seats": 2, "fill": ["lim17", "never-bust"], "rounds": 3, "seed": 11},
+    )
+    table = created["table"]
+    info = finished(served, "table.info", table)
+    events = served.call("history.events", table)
+    starts = [i for i, e in enumerate(events) if e["kind"] == "round"]
+    assert len(starts) == 3
+    page.goto(f"{served.url}/replay.html?table={table}")
+    page.locator("#controls").wait_for()
+    drawn(page)
+    assert page.locator("#where").inner_text() == f"0 of {len(events)}"
+    assert page.locator("#felt .card").count() == 0
+    # the keyboard: one event, then a round at a time, the end and back to the start
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#now").inner_text() == "Round 1"
+    page.keyboard.press("PageDown")
+    assert page.locator("#where").inner_text() == f"{starts[1] + 1} of {len(events)}, round 2"
+    page.keyboard.press("PageUp")
+    assert page.locator("#where").inner_text() == f"{starts[0] + 1} of {len(events)}, round 1"
+    page.keyboard.press("End")
+    drawn(page)
+    assert page.locator("#now").inner_text() == "Round 3 is settled"
+    # every card of the last round drawn, named; the chips counted from the events are the
+    # table's own, as on the live page
+    last = events[starts[-1] :]
+    dealt = [e["card"] for e in last if e["kind"] in ("deal", "reveal") and e["card"] != "#"]
+    names = page.locator("#felt .card").evaluate_all(
+        "cards => cards.map(c => c.getAttribute('aria-label'))"
+    )
+    assert len(names) == len(dealt) and all(" of " in n for n in names), names
+    for seat, chips in zip(info["seats"], info["chips"], strict=True):
+        meta = page.locator(f'#seats li[data-seat="{seat["seat"]}"] .meta').inner_text()
+        assert meta.startswith(f"chips {chips} "), (meta, chips)
+    screenshot(page, "replay")
+    # the buttons: back one event, then to the start; the address keeps the step
+    page.get_by_role("button", name="previous event").click()
+    assert page.locator("#where").inner_text().startswith(f"{len(events) - 1} of ")
+    assert page.url.endswith(f"at={len(events) - 1}")
+    page.get_by_role("button", name="to the start").click()
+    drawn(page)
+    assert page.locator("#felt .card").count() == 0
+    assert page.get_by_role("button", name="previous event").is_disabled()
+    # the lobby links the finished table to its replay
+    page.goto(served.url + "/")
+    link = page.locator(f'#tables tr[data-table="{table}"] a[href^="/replay.html"]')
+    link.wait_for()
+
+
+def test_a_baccarat_table_replays_with_its_own_view(served, page):
+    created = served.call(
+        "table.create",
+        named={"game": "baccarat", "seats": 2, "fill": ["banker", "player"], "rounds": 2},
+    )
+    info = finished(served, "table.info", created["table"])
+    coup = [e for e in served.call("history.events", created["table"]) if e["kind"] == "coup"]
+    page.goto(f"{served.url}/replay.html?table={created['table']}&at=1000")  # past the end
+    page.locator("#controls").wait_for()
+    drawn(page)
+    cards = page.locator("#dealer .card").evaluate_all(
+        "cards => cards.map(c => c.getAttribute('aria-label'))"
+    )
+    assert len(cards) == len(coup[-1]["player"]) + len(coup[-1]["banker"])
+    for seat, chips in zip(info["seats"], info["chips"], strict=True):
+        meta = page.locator(f'#seats li[data-seat="{seat["seat"]}"] .meta').inner_text()
+        assert meta.startswith(f"chips {chips} "), (meta, chips)
+
+
+def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
+    rounds = 6
+    started = served.call(
+        "tournament.start",
+        named={
+            "bots": ["tcp", "lim17", "never-bust", "mimic-dealer", "lim17"],
+            "tourneys": 6,
+            "rounds": rounds,
+            "hands": 3,
+            "seed": 9,
+        },
+    )
+    ident = started["tournament"]
+    page.goto(f"{served.url}/tournament.html?tournament={ident}")
+    page.get_by_text("Waiting for its TCP bots").wait_for()
+    assert "tcp (free seat)" in page.locator("#summary").inner_text()
+    # remember the tables in play as they are shown (they are gone once it finishes)
+    page.evaluate(
+        """() => { window.seen = [];
+            new MutationObserver(() => {
+                const row = document.querySelector("#tables li:not(.muted):not(.round)");
+                if (row) window.seen.push(row.textContent);
+            }).observe(document.getElementById("tables"), { childList: true }); }"""
+    )
+    where = ["--connect", f"127.0.0.1:{served.port}", "--tournament", str(ident)]
+    where += ["--key", started["join_key"]]
+    subprocess.run(
+        [sys.executable, "-m", "croupier.clients.cli", "bot", "lim17", "--json", *where],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    page.get_by_text("Finished").wait_for()
+    final = finished(served, "tournament.info", ident)
+    # it was watched while it played: a status at each round's start and end at least
+    assert int(page.locator("body").get_attribute("data-updates")) > 2 * rounds
+    seen = page.evaluate("window.seen")
+    assert seen and all(row.startswith("Run 1, table 1: ") for row in seen), seen
+    assert any("lim17 (" in row for row in seen)
+    rows = page.locator("#standings tbody tr").evaluate_all(
+        "trs => trs.map(tr => [...tr.children].slice(0, 4).map(td => td.textContent))"
+    )
+    expected = [
+        [str(s["rank"]), s["name"], f"{s['mean']:.1f}", f"{s['low']:.1f} to {s['high']:.1f}"]
+        for s in final["result"]["standings"]
+    ]
+    assert rows == expected
+    # one curve per bot, a point per round and the start, ending at its mean
+    curves = page.locator("svg.curves polyline").evaluate_all(
+        "ps => ps.map(p => [p.dataset.bot, p.getAttribute('points').split(' ').length])"
+    )
+    assert curves == [[c["name"], rounds + 1] for c in final["live"]["curves"]]
+    assert sorted(c["name"] for c in final["live"]["curves"]) == sorted(r[1] for r in rows)
+    legend = page.locator("#legend").inner_text()
+    for line in final["result"]["standings"]:
+        assert f"{line['name']}: {line['mean']:.1f}" in legend
+    screenshot(page, "tournament")
+    page.emulate_media(color_scheme="dark")
+    screenshot(page, "tournament-dark")
+    # the lobby links the tournament to its page
+    page.goto(served.url + "/")
+    page.locator(f'#tournaments a[href="/tournament.html?tournament={ident}"]').wait_for()
