@@ -135,3 +135,64 @@ def test_the_cli_writes_the_csv_sim_reads(cli, tmp_path):
     assert 2 <= insurance["index"] <= 4  # Hi-Lo's +3, give or take the noise of 3M rounds
     status, _, err = cli("solve", "blackjack", "--hands", "10", "--indices", "hilo")
     assert status != 0 and "--by-sim" in err
+
+
+def _dealer(up: int, hole: int, cards: list[int]) -> int:
+    """S17 dealer's final total (22 for a bust) from ranks 1..10, drawing from ``cards``."""
+    hard, ace = up + hole, 1 in (up, hole)
+    while (total := hard + 10 if ace and hard <= 11 else hard) < 17:
+        card = cards.pop(0)
+        hard, ace = hard + card, ace or card == 1
+    return total if total <= 21 else 22
+
+
+def _settle(hands: list[int], dealer: int) -> int:
+    return sum(1 if h > dealer or dealer == 22 else 0 if h == dealer else -1 for h in hands)
+
+
+def test_a_fork_plays_the_shoe_as_a_python_reference(manager):
+    """16 v T stood and hit, and T,T v 6 split with every ten split again (to four hands,
+    each then standing), against a plain Python play of the same cards: equal, hand by
+    hand, in half units."""
+    import numpy as np
+
+    from croupier.engine.kernels import play_table
+    from croupier.plugins.blackjack_kernel.data import chart_array, compiled_dealer, rules_vector
+    from croupier.plugins.blackjack_kernel.index_kernel import HIT, SPLIT_A, STAND, _play_out
+    from croupier.plugins.blackjack_kernel.kernel import _plans
+
+    rules = manager.rule_sets.get("vegas-s17").rules
+    vector = np.array(rules_vector(rules, compiled_dealer(manager, "s17")), np.int64)
+    chart = np.array(chart_array(play_table(manager.strategy("basic", rules))), np.int64)
+    plans = _plans(vector, chart)
+    rank_of = np.array([min(k // 4, 9) for k in range(52)], np.int64)
+    live = np.empty(8, np.int64)
+    rng = np.random.default_rng(18)
+    for _ in range(300):
+        shoe = rng.permutation(np.arange(312) % 52).astype(np.int8)
+        ranks = [int(rank_of[c]) + 1 for c in shoe]  # 1 (ace) .. 10
+        hole = int(rank_of[shoe[0]])
+        stood, _ = _play_out(
+            vector, plans, shoe, rank_of, live, 1, 9, 5, 16, False, 9, hole, STAND, False
+        )
+        hit, _ = _play_out(
+            vector, plans, shoe, rank_of, live, 1, 9, 5, 16, False, 9, hole, HIT, False
+        )
+        if hole == 0:
+            continue  # an ace under the ten: a natural, peeked at, so no decision
+        assert stood == 2 * _settle([16], _dealer(10, hole + 1, ranks[1:]))
+        total = 16 + ranks[1] if ranks[1] > 1 else 17
+        want = -1 if total > 21 else _settle([total], _dealer(10, hole + 1, ranks[2:]))
+        assert hit == 2 * want
+        split, _ = _play_out(
+            vector, plans, shoe, rank_of, live, 1, 9, 9, 20, False, 5, hole, SPLIT_A, True
+        )
+        cards, hands, waiting = ranks[1:], [], 2  # two hands of one ten each
+        while waiting:
+            card = cards.pop(0)
+            if card == 10 and len(hands) + waiting < 4:
+                waiting += 1  # split again
+                continue
+            hands.append(10 + (11 if card == 1 else card))
+            waiting -= 1
+        assert split == 2 * _settle(hands, _dealer(6, hole + 1, cards))
