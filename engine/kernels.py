@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from croupier.engine.manager import PluginManager
     from croupier.engine.players import PlayRule, Strategy
     from croupier.engine.rules import BlackjackRules
+    from croupier.engine.sim_indices import IndexSim
 
 HARD_ROWS = range(4, 22)
 SOFT_ROWS = range(12, 22)
@@ -104,11 +105,15 @@ class SimKernel:
     """A compiled simulator: ``prepare(manager, rules, strategy, seats)`` returns a
     :class:`KernelJob`, or a one-line reason why it cannot play these; ``count`` (optional)
     does the same for a card counter's play (a :class:`~croupier.engine.counting.CountPlay`
-    as a fifth argument)."""
+    as a fifth argument); ``indices`` (optional) for measuring playing indices (an
+    :class:`~croupier.engine.sim_indices.IndexSim` as the fourth argument, no seats)."""
 
     name: str
     summary: str
     prepare: Callable[[PluginManager, BlackjackRules, Strategy, int], KernelJob | str]
     count: (
         Callable[[PluginManager, BlackjackRules, Strategy, int, CountPlay], KernelJob | str] | None
+    ) = None
+    indices: (
+        Callable[[PluginManager, BlackjackRules, Strategy, IndexSim], KernelJob | str] | None
     ) = None

@@ -15,12 +15,14 @@ from croupier.engine import hookimpl
 from croupier.engine.kernels import SimKernel
 from croupier.plugins.blackjack_kernel.count_data import prepare_count
 from croupier.plugins.blackjack_kernel.data import prepare
+from croupier.plugins.blackjack_kernel.index_data import prepare_indices
 
 KERNEL = SimKernel(
     "blackjack",
     "compiled blackjack rounds (numba): casino S17/H17 tables, strategies given as charts",
     prepare,
     prepare_count,
+    prepare_indices,
 )
 
 

@@ -21,6 +21,11 @@ from croupier.clients.cli.common import (
     working,
 )
 from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
+from croupier.clients.cli.simindices import (
+    add_sim_arguments,
+    check_sim_arguments,
+    run_by_sim,
+)
 from croupier.engine import CroupierError
 from croupier.engine.counts import ROUNDINGS
 from croupier.engine.executor import default_workers
@@ -118,6 +123,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="draw the index set as a colored chart, FILE.png or FILE.svg "
         "(pip install 'croupier[plot]')",
     )
+    add_sim_arguments(counting)
     add_json_argument(parser)
     parser.set_defaults(func=run)
 
@@ -125,10 +131,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 def run(args: argparse.Namespace) -> int:
     manager = get_manager()
     rules = rules_from_args(manager, args)
+    check_sim_arguments(args)
     if args.indices is not None:
-        return run_indices(args, manager, rules.to_dict())
+        return run_indices(args, manager, rules)
     if (
-        args.only
+        args.by_sim
+        or args.only
         or args.out
         or args.rounding
         or args.rows
@@ -137,8 +145,8 @@ def run(args: argparse.Namespace) -> int:
         or args.plot
     ):
         raise CroupierError(
-            "--only, --rounding, --rows, --second-order, --workers, --out and --plot go with "
-            "--indices COUNT"
+            "--only, --rounding, --rows, --second-order, --workers, --out, --plot and "
+            "--by-sim go with --indices COUNT"
         )
     problem: dict[str, Any] = {
         "rules": rules.to_dict(),
@@ -284,8 +292,10 @@ def _only(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def run_indices(args: argparse.Namespace, manager: Any, rules: dict[str, Any]) -> int:
-    """``--indices COUNT``: generate, show or write the index table."""
+def run_indices(args: argparse.Namespace, manager: Any, table_rules: Any) -> int:
+    """``--indices COUNT``: generate, show or write the index table (``--by-sim``: also
+    measure it by simulation, and show, write or draw that one)."""
+    rules = table_rules.to_dict()
     system = manager.count_systems.get(args.indices)
     if args.plot:
         from croupier.clients.cli.countplot import check_plot_path
@@ -303,6 +313,8 @@ def run_indices(args: argparse.Namespace, manager: Any, rules: dict[str, Any]) -
     spec["workers"] = max(1, args.workers or default_workers())
     with working(f"solving {system.name} indices"):
         solution = manager.solvers.get("blackjack").solve({"rules": rules, "indices": spec})
+    if args.by_sim:
+        return run_by_sim(args, manager, table_rules, system, solution)
     entries = [
         IndexEntry(x["decision"], x["hand"], x["upcard"], float(x["index"]), x["direction"])
         for x in solution["indices"]
