@@ -69,7 +69,8 @@ def main() -> None:
         trio.run(_decide, player, count)
         per_call(f"executable {name}", time.perf_counter() - start, count, limit)
     strategy = StrategyEntry("lim17", manager.strategies.get("lim17"))
-    cfg = TournamentConfig(rules=rules, seed=1, tourneys=20, rounds=50)
+    blackjack = manager.games.get("blackjack")
+    cfg = TournamentConfig.of(blackjack, rules.to_dict(), 1, tourneys=20, rounds=50)
     entries = [strategy] * 8
     start = time.perf_counter()
     result = run_tournament(manager, cfg, entries)
@@ -78,7 +79,7 @@ def main() -> None:
     print(f"{'  whole tournament, 8 strategies':<34} {result.hands / seconds:10.0f} hands/s")
     for workers in (1, 2):
         shell = [ExecutableEntry(f"lim15-{i}", (str(BOTS / "lim15.sh"),)) for i in range(8)]
-        cfg = TournamentConfig(rules=rules, seed=1, tourneys=4, rounds=5)
+        cfg = TournamentConfig.of(blackjack, rules.to_dict(), 1, tourneys=4, rounds=5)
         start = time.perf_counter()
         with open_executor(workers=workers) as executor:
             result = run_tournament(manager, cfg, shell, executor=executor)

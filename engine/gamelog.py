@@ -14,13 +14,13 @@ not repeat them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 
 from croupier.engine.errors import CroupierError
-from croupier.engine.games import GameCore, Plain, Turn
+from croupier.engine.games import Game, GameCore, Plain, Turn
 from croupier.engine.tablelog import read_json_log
 
 if TYPE_CHECKING:
@@ -55,13 +55,17 @@ class GameTally:
     hands: list[int]
     faults: list[int]
     decisions: int = 0
+    played: Callable[[Plain], int | None] | None = None
+    """The game's :attr:`~croupier.engine.games.Game.played_round`, if it has one."""
     _rounds: set[tuple[int, int]] = attrs.field(factory=set)
 
     @classmethod
-    def of(cls, seats: int) -> GameTally:
-        return cls([0] * seats, [0] * seats)
+    def of(cls, seats: int, game: Game | None = None) -> GameTally:
+        return cls([0] * seats, [0] * seats, played=game.played_round if game else None)
 
     def add(self, event: Mapping[str, Any]) -> None:
+        if self.played is not None:
+            self._count_round(self.played(event), event)
         seat = event.get("seat")
         if not isinstance(seat, int) or not 1 <= seat <= len(self.hands):
             return
@@ -69,10 +73,16 @@ class GameTally:
             self.faults[seat - 1] += 1
         elif event.get("kind") == "action":
             self.decisions += 1
-            key = (seat, event.get("round", 0))
-            if key not in self._rounds:
-                self._rounds.add(key)
-                self.hands[seat - 1] += 1
+            if self.played is None:
+                self._count_round(seat, event)
+
+    def _count_round(self, seat: int | None, event: Mapping[str, Any]) -> None:
+        if seat is None or not 1 <= seat <= len(self.hands):
+            return
+        key = (seat, event.get("round", 0))
+        if key not in self._rounds:
+            self._rounds.add(key)
+            self.hands[seat - 1] += 1
 
 
 def game_log_header(table: GameTable) -> dict[str, Any]:
@@ -127,7 +137,7 @@ def replay_game(manager: PluginManager, lines: Iterable[str]) -> GameCore:
             action = event.get("action") if game.action_of is None else game.action_of(event)
             if action is None and game.action_of is not None:
                 continue  # the game's event of an action no turn answered
-            if not isinstance(seat, int) or not 1 <= seat <= len(chips):
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= len(chips):
                 raise CroupierError(f"the log names seat {seat!r}, which does not exist")
             if not isinstance(action, dict):
                 raise CroupierError(f"the log's action for seat {seat} is not a map")

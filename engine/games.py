@@ -163,6 +163,11 @@ class Game:
     auto_phases: Mapping[str, Callable[[Plain], Plain]] = attrs.field(factory=dict)
     """Phases (:attr:`Turn.phase`) a remote bot may leave to the server, and the answer the
     server gives for it from the observation, with no round trip."""
+    played_round: Callable[[Plain], int | None] | None = None
+    """For a game where a seat may play a round without deciding anything (blackjack's
+    fixed stakes, a natural against the dealer's): the seat an event shows to have played
+    its round (counted once per seat and round), or None. None: a seat played the rounds
+    in which it decided something. Tournaments count hands this way."""
     action_of: Callable[[Plain], Plain | None] | None = None
     """None: a table records each action it applies in an ``action`` event of its own. A
     game whose core already emits an ``action`` event for each action it applies (and whose

@@ -77,7 +77,7 @@ class GameTable:
         self.attempts = attempts
         self.listeners = list(listeners)
         self.clock = DecisionClock(decision_time, stalls)
-        self.tally = GameTally.of(len(self.players))
+        self.tally = GameTally.of(len(self.players), game)
         """Rounds each seat played, its faults, and the actions applied, from the events."""
         self.core = game.new_core(self.options, seed, list(chips), self._emit)
 

@@ -33,9 +33,10 @@ import attrs
 from croupier.engine.botnames import distinct_names
 from croupier.engine.decisions import DECISION_TIME
 from croupier.engine.errors import CroupierError
+from croupier.engine.games import Game, Plain
+from croupier.engine.gametable import GamePlayer
 from croupier.engine.play import Event
-from croupier.engine.players import Player
-from croupier.engine.rules import BlackjackRules, rules_from_log
+from croupier.engine.rules import rules_from_log
 from croupier.engine.seeds import SEED_BITS, Stream
 from croupier.engine.standings import Standing, rank
 
@@ -53,14 +54,14 @@ class Entry(Protocol):
 
     ``player(stack)`` is called once per table the bot sits at (five hands) and may push
     clean-up onto ``stack`` (a working directory, a connection). Entries given to a process
-    pool must pickle; any other :class:`Player` can still play through the in-process
-    driver.
+    pool must pickle; any other :class:`~croupier.engine.gametable.GamePlayer` can still
+    play through the in-process driver.
     """
 
     @property
     def name(self) -> str: ...
 
-    def player(self, stack: ExitStack) -> Player: ...
+    def player(self, stack: ExitStack) -> GamePlayer: ...
 
 
 MAX_TOURNEYS = 10_000
@@ -69,10 +70,11 @@ MAX_TOURNEYS = 10_000
 
 @attrs.frozen
 class TournamentConfig:
-    """Everything that fixes a tournament's outcome, with the bots' play."""
+    """Everything that fixes a tournament's outcome, with the bots' play: the game and its
+    complete options (``game.rules()``), the seed and the schedule."""
 
-    rules: BlackjackRules | None
-    """Blackjack's rules; None for another game (``game``, played with ``options``)."""
+    game: str
+    options: dict[str, Any]
     seed: int
     tourneys: int = TOURNEYS
     rounds: int = ROUNDS
@@ -80,30 +82,28 @@ class TournamentConfig:
     table_size: int = TABLE_SIZE
     decision_time: float = DECISION_TIME
     max_faults: int = MAX_FAULTS
-    game: str = "blackjack"
-    options: dict[str, Any] | None = None
-    """A game's complete options (its ``rules()``), for any game but blackjack."""
     min_chips: int = 1
-    """The chips another game's seat needs to play a round (its ``seat_minimum``)."""
+    """The chips a seat needs to play a round (the game's ``seat_minimum``): a bot with
+    fewer has left its run."""
+
+    @classmethod
+    def of(cls, game: Game, options: Plain, seed: int, **settings: Any) -> TournamentConfig:
+        """A tournament of ``game`` under complete ``options``: the seat minimum from the
+        game, and tables of at most 4 (or the game's most seats)."""
+        settings.setdefault("table_size", min(TABLE_SIZE, game.max_seats))
+        return cls(game.name, dict(options), seed, min_chips=game.seat_minimum(options), **settings)
 
     @property
     def starting_chips(self) -> int:
-        if self.rules is not None:
-            return self.rules.starting_chips
-        assert self.options is not None
         return int(self.options["starting_chips"])
 
     @property
     def min_bet(self) -> int:
-        if self.rules is not None:
-            return self.rules.min_bet
         return self.min_chips
 
     def __attrs_post_init__(self) -> None:
-        if (self.game == "blackjack") != (self.rules is not None) or (
-            self.game != "blackjack" and self.options is None
-        ):
-            raise CroupierError("a tournament has blackjack rules, or another game's options")
+        if not isinstance(self.game, str) or not isinstance(self.options, dict):
+            raise CroupierError("a tournament has a game and its options")
         for field, low in (("tourneys", 1), ("rounds", 1), ("hands", 1), ("max_faults", 0)):
             value = getattr(self, field)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
@@ -121,18 +121,19 @@ class TournamentConfig:
             raise CroupierError("a seed is a non-negative integer")
 
     def to_dict(self) -> dict[str, Any]:
-        data = attrs.asdict(self, recurse=False)
-        data["rules"] = None if self.rules is None else self.rules.to_dict()
-        if self.game == "blackjack":  # logs from before games stay byte for byte the same
-            del data["game"], data["options"], data["min_chips"]
-        return data
+        return attrs.asdict(self, recurse=False)
 
     @classmethod
     def from_dict(cls, data: Any) -> TournamentConfig:
         try:
             fields = dict(data)
-            if fields.get("rules") is not None:
-                fields["rules"] = rules_from_log(dict(fields["rules"]))
+            if "game" not in fields and isinstance(fields.get("rules"), dict):
+                # a blackjack tournament's log from before games: its rules are the options
+                # (an option the log predates takes the behaviour it was played with)
+                options = rules_from_log(dict(fields.pop("rules"))).to_dict()
+                fields |= {"game": "blackjack", "options": options}
+                fields["min_chips"] = options["min_bet"]
+            fields.pop("rules", None)
             return cls(**fields)
         except (KeyError, TypeError, ValueError) as exc:
             raise CroupierError(f"bad tournament settings: {exc}") from None

@@ -5,8 +5,10 @@ and :func:`replay_tournament`) so that what a tournament produces, and how a log
 reads apart from how the tables are played.
 
 The log is JSON lines: a header (``{"log": "croupier-tournament", ...}``); for each table a
-``{"table": job}`` line followed by that table's own log (a ``croupier-table`` header and
-its events, as :mod:`croupier.engine.tablelog` writes them); ``{"disqualified": ...}``
+``{"table": job}`` line followed by that table's own log (a ``croupier-game-table`` header
+and its events, as :mod:`croupier.engine.gamelog` writes them; a blackjack log written
+before blackjack tables were game tables has a ``croupier-table`` one, and still replays);
+``{"disqualified": ...}``
 lines; and a last ``{"standings": [...]}`` line. :func:`replay_tournament` checks every
 seating and table seed against the header's seed, replays every table from its seed and
 logged actions, and recomputes the standings.
@@ -183,8 +185,9 @@ def replay_tournament(manager: PluginManager, lines: Iterable[str]) -> Tournamen
 def _replay_table(
     manager: PluginManager, config: TournamentConfig, job: TableJob, lines: list[str]
 ) -> TableResult:
-    if config.game != "blackjack":
+    if not lines or '"croupier-table"' not in lines[0]:
         return _replay_game_table(manager, config, job, lines)
+    # a blackjack table from a log written before blackjack tables were game tables
     try:
         core = replay(manager, lines)
         header, events = read_log(lines)
@@ -193,7 +196,7 @@ def _replay_table(
         raise CroupierError(f"{where}: {exc}") from None
     if int(header["seed"]) != job.seed or tuple(header["chips"]) != job.chips:
         raise CroupierError(f"the log's table {job.to_dict()} has another seed or chips")
-    if rules_from_log(dict(header["rules"])) != config.rules:
+    if rules_from_log(dict(header["rules"])).to_dict() != config.options:
         raise CroupierError(f"the log's table {job.to_dict()} has other rules")
     tally = SeatTally.of(len(job.bots))
     for event in events:
@@ -222,7 +225,7 @@ def _replay_game_table(
         raise CroupierError(f"the log's table {job.to_dict()} has another seed or chips")
     if header.get("game") != config.game or header.get("options") != config.options:
         raise CroupierError(f"the log's table {job.to_dict()} has another game or options")
-    tally = GameTally.of(len(job.bots))
+    tally = GameTally.of(len(job.bots), manager.games.get(config.game))
     for event in events:
         tally.add(event)
     chips = tuple(core.ledger.balances[seat_account(i + 1)] for i in range(len(job.bots)))

@@ -16,6 +16,7 @@ on its job (seed, seats, chips), and results are booked in job order. The log's 
 
 from __future__ import annotations
 
+import pickle
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
@@ -28,17 +29,14 @@ import trio
 from croupier.engine.executable import BOT_PATH, ExecutablePlayer, bot_environment
 from croupier.engine.executor import Executor
 from croupier.engine.gamelog import game_log_header
-from croupier.engine.games import GameStrategy
-from croupier.engine.gametable import GameStrategyPlayer, GameTable
+from croupier.engine.games import GameStrategy, Plain
+from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
 from croupier.engine.ledger import seat_account
 from croupier.engine.manager import PluginManager
-from croupier.engine.play import Event
+from croupier.engine.play import Action, Observation
 from croupier.engine.players import Player, Strategy, StrategyPlayer
-from croupier.engine.table import Table
-from croupier.engine.tablelog import log_header
 from croupier.engine.tournament import (
     Entry,
-    SeatTally,
     TableJob,
     TableResult,
     Tournament,
@@ -67,20 +65,33 @@ ATTEMPTS = 1
 bot gets the default (re-running a program with the same arguments would only repeat it)."""
 
 
+class _Plain:
+    """A blackjack player (it reads an Observation, answers an Action) at a game table,
+    which speaks plain data: blackjack's strategies and executables in a tournament."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+
+    async def decide(self, observation: Plain) -> Plain:
+        action = await self.player.decide(Observation.read(dict(observation)))
+        return action.to_dict() if isinstance(action, Action) else action
+
+
 @attrs.frozen
 class StrategyEntry:
-    """A built-in (or plugin) strategy, played in-process."""
+    """A blackjack strategy (made ready for the tournament's rules), played in-process."""
 
     name: str
     strategy: Strategy
 
-    def player(self, stack: ExitStack) -> Player:
-        return StrategyPlayer(self.strategy)
+    def player(self, stack: ExitStack) -> GamePlayer:
+        return _Plain(StrategyPlayer(self.strategy))
 
 
 @attrs.frozen
 class ExecutableEntry:
-    """An executable bot: ``command`` is the absolute path and any leading arguments.
+    """An executable bot of the King-of-the-Hill contest (blackjack): ``command`` is the
+    absolute path and any leading arguments.
 
     At each table it gets a fresh empty working directory (also its ``HOME``), deleted when
     the table is done; ``path`` is the ``PATH`` of its clean environment.
@@ -90,64 +101,22 @@ class ExecutableEntry:
     command: tuple[str, ...]
     path: str = BOT_PATH
 
-    def player(self, stack: ExitStack) -> Player:
+    def player(self, stack: ExitStack) -> GamePlayer:
         workdir = stack.enter_context(tempfile.TemporaryDirectory(prefix="croupier-bot-"))
-        return ExecutablePlayer(self.command, workdir, env=bot_environment(workdir, self.path))
+        env = bot_environment(workdir, self.path)
+        return _Plain(ExecutablePlayer(self.command, workdir, env=env))
 
 
 async def play_table(
     manager: PluginManager,
     config: TournamentConfig,
     job: TableJob,
-    players: Sequence[Player],
+    players: Sequence[GamePlayer],
     *,
     log: bool = False,
 ) -> TableResult:
-    """Play one table's hands; its result (and its log lines when ``log``)."""
-    if config.game != "blackjack":
-        return await _play_game_table(manager, config, job, players, log)
-    assert config.rules is not None
-    tally = SeatTally.of(len(job.bots))
-    lines: list[dict[str, Any]] = []
-
-    def count(event: Event) -> None:
-        tally.add(event)
-        if log:
-            lines.append(event.to_dict())
-
-    table = Table(
-        manager,
-        config.rules,
-        job.seed,
-        players,
-        chips=job.chips,
-        decision_time=config.decision_time,
-        attempts=ATTEMPTS,
-        listeners=[count],
-    )
-    header = [log_header(table)] if log else []
-    await table.play(config.hands)
-    chips = tuple(table.ledger.balances[seat.account] for seat in table.core.seats)
-    return TableResult(
-        job,
-        chips,
-        tuple(tally.hands),
-        tuple(tally.faults),
-        tally.decisions,
-        table.ledger.conserved(),
-        tuple(header + lines),
-    )
-
-
-async def _play_game_table(
-    manager: PluginManager,
-    config: TournamentConfig,
-    job: TableJob,
-    players: Sequence[Any],
-    log: bool,
-) -> TableResult:
-    """A table of another game: the same result, counted by the game's table."""
-    assert config.options is not None
+    """Play one table's hands; its result (and its log lines when ``log``), counted by the
+    game's table."""
     lines: list[dict[str, Any]] = []
     table = GameTable(
         manager.games.get(config.game),
@@ -176,21 +145,28 @@ async def _play_game_table(
 
 @attrs.frozen
 class GameStrategyEntry:
-    """A game's built-in strategy, played in-process.
+    """A game's built-in strategy (made ready for the tournament's options), played
+    in-process.
 
-    It pickles as its game's and strategy's names, found again among a worker's plugins:
-    a plugin's strategy may be a closure, which does not pickle.
+    It pickles by value when it can (a strategy made ready for the options, such as
+    blackjack's basic strategy with its chart, travels whole), else as its game's and
+    strategy's names, found again among a worker's plugins: a plugin's strategy may be a
+    closure, which does not pickle (and then needs no options).
     """
 
     name: str
     game: str
     strategy: GameStrategy
 
-    def player(self, stack: ExitStack) -> Any:
+    def player(self, stack: ExitStack) -> GamePlayer:
         return GameStrategyPlayer(self.strategy)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_game_strategy_entry, (self.name, self.game, self.strategy.name))
+        try:
+            pickle.dumps(self.strategy)
+        except (pickle.PicklingError, AttributeError, TypeError):
+            return (_game_strategy_entry, (self.name, self.game, self.strategy.name))
+        return (GameStrategyEntry, (self.name, self.game, self.strategy))
 
 
 def _game_strategy_entry(name: str, game: str, strategy: str) -> GameStrategyEntry:

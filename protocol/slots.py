@@ -9,14 +9,13 @@ engine :class:`SeatVacant` for an absent bot, so that it plays the default.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
 from croupier.engine import CroupierError
-from croupier.engine.errors import kind_of, shown
-from croupier.engine.games import Game
-from croupier.engine.play import Action, Observation
+from croupier.engine.errors import shown
+from croupier.engine.games import Game, Plain
 from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcError
 from croupier.protocol.server import Connection
 
@@ -24,16 +23,6 @@ from croupier.protocol.server import Connection
 class SeatVacant(CroupierError):
     """Raised to the engine when an empty or abandoned seat must decide: it gets the
     default, like a silent bot."""
-
-
-def parse_answer(answer: object) -> Action:
-    """A bot's answer to ``decide``: an action map (``{"kind": "bet", "amount": 10}``) or
-    text (``"hit"``, ``"H"``, ``"bet 10"``)."""
-    if isinstance(answer, str):
-        return Action.parse(answer)
-    if isinstance(answer, dict):
-        return Action.from_dict(answer)
-    raise CroupierError(f"an answer is an action map or text, not {kind_of(answer)}")
 
 
 @attrs.define(eq=False)
@@ -54,27 +43,16 @@ class BotSlot:
         return self.conn is not None and not self.conn.session.closed
 
 
-AUTO_PHASES = ("bet", "insurance", "surrender")
-"""Phases a bot may leave to the server (``auto`` at ``table.join``): the minimum bet, no
-insurance, no early surrender, answered without a ``decide`` round trip."""
-
-
-def check_auto(auto: list[Any], game: Game | None = None) -> frozenset[str]:
-    """The ``auto`` parameter of ``table.join``/``table.rejoin``, checked against the
-    phases ``game`` lets a bot leave to the server (blackjack's when None)."""
-    phases = tuple(game.auto_phases) if game is not None else AUTO_PHASES
+def check_auto(auto: list[Any], game: Game) -> frozenset[str]:
+    """The ``auto`` parameter of ``table.join``/``table.rejoin``/``tournament.join``: phases
+    ``game`` lets a bot leave to the server (blackjack's: the minimum bet, no insurance, no
+    early surrender, answered without a ``decide`` round trip)."""
+    phases = tuple(game.auto_phases)
     wrong = [p for p in auto if p not in phases]
     if wrong:
-        allowed = ", ".join(phases) or "none at this game"
+        allowed = ", ".join(phases) or f"none at {game.name}"
         raise RpcError(Code.BAD_INPUT, f"auto phases are {allowed}, not {wrong[0]!r}")
     return frozenset(auto)
-
-
-def auto_action(observation: Observation) -> Action:
-    """The phase's default, given by the server for a bot that asked for it."""
-    if observation.phase == "bet":
-        return Action("bet", observation.min_bet)
-    return Action("decline")
 
 
 class SlotPlayer:
@@ -83,40 +61,31 @@ class SlotPlayer:
     and answers itself for the phases the bot left to the server (``auto``); an absent bot
     raises :class:`SeatVacant`, so the engine plays its default."""
 
-    def __init__(
-        self, slot: BotSlot, game: int, decision_time: float, played: Game | None = None
-    ) -> None:
+    def __init__(self, slot: BotSlot, game: int, decision_time: float, played: Game) -> None:
         self.slot = slot
         self.game = game
         self.decision_time = decision_time
         self.played = played
-        """The game played (its auto phases and its reader of answers); None: the
-        blackjack table's own Observation and Action."""
+        """The game played: its auto phases and its reader of answers."""
 
     async def before_call(self, conn: Connection) -> None:
         """Called before each ``decide`` on ``conn`` (a table flushes its events here)."""
 
-    async def decide(self, observation: Observation | dict[str, Any]) -> Any:
-        """Blackjack's :class:`Observation` gets an :class:`Action`; another game's
-        observation (a mapping) gets the bot's answer as it is: the game checks it."""
+    async def decide(self, observation: Plain) -> Plain:
+        """The bot's answer, read by the game (blackjack's text shorthand included); the
+        table checks it."""
         conn = self.slot.conn
         if conn is None or not self.slot.present:
             raise SeatVacant("no bot in the seat")
-        if isinstance(observation, Observation):
-            if observation.phase in self.slot.auto and observation.refused is None:
-                return auto_action(observation)
-            blackjack, sent = True, observation.to_dict()
-        else:
-            blackjack, sent = False, observation
-            auto = self.played.auto_phases if self.played is not None else {}
-            phase = observation.get("phase")
-            if phase in self.slot.auto and phase in auto and observation.get("refused") is None:
-                return auto[phase](observation)
+        auto = self.played.auto_phases
+        phase = observation.get("phase")
+        if phase in self.slot.auto and phase in auto and observation.get("refused") is None:
+            return auto[phase](observation)
         await self.before_call(conn)
         try:
             answer = await conn.call(
                 "decide",
-                [self.game, sent],
+                [self.game, observation],
                 timeout=self.decision_time + 1.0,  # the engine's own limit comes first
             )
         except ConnectionClosed:
@@ -126,8 +95,6 @@ class SlotPlayer:
         except RpcError as exc:
             said = shown(exc.message, 80)
             raise CroupierError(f"the bot answered with an error: {said}") from None
-        if blackjack:
-            return parse_answer(answer)
-        if self.played is not None and self.played.read_action is not None:
+        if self.played.read_action is not None:
             return self.played.read_action(answer)
-        return answer
+        return cast(Plain, answer)

@@ -18,10 +18,9 @@ from typing import Any
 import attrs
 import trio
 
-from croupier.engine import PluginManager, Strategy
-from croupier.engine.games import GameStrategy
-from croupier.engine.gametable import GameStrategyPlayer
-from croupier.engine.players import Player, StrategyPlayer
+from croupier.engine import PluginManager
+from croupier.engine.games import GameStrategy, Plain
+from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
 from croupier.engine.tournament import TableJob, Tournament, TournamentConfig
 from croupier.engine.tournament_run import TournamentResult, play_tournament
 from croupier.protocol.ownership import Ownership
@@ -43,25 +42,23 @@ class _Yielding:
     """A strategy's player that lets the server's other tasks run before each decision (a
     tournament of strategies only would otherwise hold the loop for whole tables)."""
 
-    def __init__(self, inner: Player | GameStrategyPlayer) -> None:
+    def __init__(self, inner: GameStrategyPlayer) -> None:
         self.inner = inner
 
-    async def decide(self, observation: Any) -> Any:  # blackjack's Observation or a map
+    async def decide(self, observation: Plain) -> Plain:
         await trio.sleep(0)
         return await self.inner.decide(observation)
 
 
 @attrs.frozen
 class ServerStrategyEntry:
-    """A built-in strategy entered on the server (blackjack's, or another game's)."""
+    """A game's built-in strategy entered on the server (made ready for the options)."""
 
     name: str
-    strategy: Strategy | GameStrategy
+    strategy: GameStrategy
 
-    def player(self, stack: ExitStack) -> Any:
-        if isinstance(self.strategy, GameStrategy):
-            return _Yielding(GameStrategyPlayer(self.strategy))
-        return _Yielding(StrategyPlayer(self.strategy))
+    def player(self, stack: ExitStack) -> GamePlayer:
+        return _Yielding(GameStrategyPlayer(self.strategy))
 
 
 @attrs.define(eq=False)
@@ -75,10 +72,11 @@ class TcpEntry:
     tournament: ServerTournament
     seat: TcpSeat
 
-    def player(self, stack: ExitStack) -> Player:
+    def player(self, stack: ExitStack) -> GamePlayer:
         # decide(tournament, observation) on the bot's connection
         tournament = self.tournament
-        return SlotPlayer(self.seat, tournament.id, tournament.config.decision_time)
+        game = tournament.server.manager.games.get(tournament.config.game)
+        return SlotPlayer(self.seat, tournament.id, tournament.config.decision_time, game)
 
 
 class ServerTournament:
@@ -91,7 +89,7 @@ class ServerTournament:
         config: TournamentConfig,
         rule_set: str | None,
         bots: list[str],
-        strategies: dict[str, Strategy | GameStrategy],
+        strategies: dict[str, GameStrategy],
         join_time: float,
         owner: Ownership,
         join_key: str | None,
@@ -187,9 +185,7 @@ class ServerTournament:
             "reason": self.reason,
             "game": self.config.game,
             "rule_set": self.rule_set,
-            "rules": dict(self.config.options or {})
-            if self.config.rules is None
-            else self.config.rules.to_dict(),
+            "rules": dict(self.config.options),
             "seed": self.config.seed,
             "settings": self.config.to_dict(),
             "entries": entries,
@@ -220,10 +216,7 @@ class ServerTournament:
                         return
                 reason = await self._play(manager)
         except Exception as exc:
-            if self.config.game == "blackjack":
-                log.exception("tournament %d failed", self.id)
-            else:
-                reason = game_plugin_bug(manager, manager.games.get(self.config.game), exc)
+            reason = game_plugin_bug(manager, manager.games.get(self.config.game), exc)
         finally:
             self.finish(reason)
 

@@ -21,15 +21,13 @@ from typing import Any
 
 import trio
 
-from croupier.engine import CroupierError, Strategy
+from croupier.engine import CroupierError
 from croupier.engine.games import Game
-from croupier.engine.rules import rules_from_options
-from croupier.engine.table import resolve_rules
 from croupier.engine.tournament import HANDS, MAX_FAULTS, ROUNDS, TOURNEYS, TournamentConfig
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.ownership import Ownership, check_quota
-from croupier.protocol.prepare import prepare_rules_strategies
+from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import check_auto
 from croupier.protocol.tournamentrun import TCP, ServerTournament
@@ -44,21 +42,6 @@ KEEP_FINISHED = 16
 """Finished tournaments kept for ``tournament.info`` and ``tournament.list``."""
 MAX_HANDS = 2_000_000
 """The most hands a tournament may ask for (tourneys x rounds x hands x entries)."""
-
-
-def _config(
-    rules_name: str,
-    options: dict[str, Any],
-    seed: int,
-    settings: dict[str, Any],
-    server: Server,
-) -> TournamentConfig:
-    base = server.manager.rule_sets.get(rules_name).rules
-    rules = rules_from_options(base, options)
-    if rules.decks is None:
-        raise RpcError(Code.BAD_INPUT, "a tournament needs a finite number of decks")
-    resolve_rules(server.manager, rules)  # an unknown dealer or betting: unknown-name, now
-    return TournamentConfig(rules=rules, seed=seed, **settings)
 
 
 def _game_config(
@@ -76,36 +59,12 @@ def _game_config(
         )
     try:
         chosen = game.rules(rule_set, options)
-        least = game.seat_minimum(chosen)
+        config = TournamentConfig.of(game, chosen, seed, **settings)
     except CroupierError:
         raise
     except Exception as exc:
         raise RpcError(Code.INTERNAL_ERROR, game_plugin_bug(server.manager, game, exc)) from None
-    return TournamentConfig(
-        rules=None,
-        seed=seed,
-        game=game.name,
-        options=chosen,
-        min_chips=least,
-        table_size=min(4, game.max_seats),
-        **settings,
-    )
-
-
-def _strategies(server: Server, game: Game | None, bots: list[str]) -> dict[str, Any]:
-    """The strategies the entries name (blackjack's, or ``game``'s), by name."""
-    strategies: dict[str, Any] = {}
-    for bot in bots:
-        if bot == TCP or bot in strategies:
-            continue
-        if game is not None:
-            strategies[bot] = game.strategy(bot)  # unknown: one line with the known ones
-            continue
-        found: object = server.manager.strategies.get(bot)
-        if not isinstance(found, Strategy):
-            raise RpcError(Code.BAD_INPUT, f"strategy {bot!r} cannot play a tournament")
-        strategies[bot] = found
-    return strategies
+    return config
 
 
 class TournamentService(Service):
@@ -226,8 +185,10 @@ class TournamentService(Service):
             raise RpcError(Code.BAD_INPUT, f"a tournament has 1 to {MAX_ENTRIES} bots")
         if any(not isinstance(bot, str) for bot in bots):
             raise RpcError(Code.BAD_INPUT, "bots holds strategy names or 'tcp'")
-        played = None if game == "blackjack" else server.manager.games.get(game)
-        strategies = _strategies(server, played, bots)
+        played = server.manager.games.get(game)  # unknown: unknown-name
+        names = [bot for bot in bots if bot != TCP]
+        for name in names:
+            played.strategy(name)  # unknown: one line naming the known ones, before a seed
         limit = server.limits.decision_timeout
         if not 0 < decision_time <= limit:
             raise RpcError(Code.BAD_INPUT, f"decision_time must be in (0, {limit:g}] seconds")
@@ -246,19 +207,15 @@ class TournamentService(Service):
             "decision_time": decision_time,
             "max_faults": max_faults,
         }
-        if played is None:
-            config = _config(rules or "koth", options, seed, settings, server)
-            # rules-dependent strategies (basic) play the tournament's own rules, solved off
-            # the event loop
-            assert config.rules is not None
-            strategies = await prepare_rules_strategies(conn, strategies, config.rules)
-        else:
-            config = _game_config(played, rules, options, seed, settings, server)
+        rules = played.default_rules(rules, tournament=True)
+        config = _game_config(played, rules, options, seed, settings, server)
+        # strategies that depend on the options (basic) are made ready off the event loop
+        strategies = await prepare_strategies(conn, played, names, config.options)
         found_t = ServerTournament(
             server,
             server.next_game_id(),
             config,
-            rules or ("koth" if played is None else None),
+            rules,
             list(bots),
             strategies,
             join_time,
@@ -278,10 +235,10 @@ class TournamentService(Service):
     async def join(
         self, conn: Connection, tournament: int, auto: list[Any], key: str | None
     ) -> dict[str, Any]:
-        phases = check_auto(auto)
         if conn.role == "watcher":
             raise RpcError(Code.BAD_INPUT, "a watcher cannot take a seat; say hello as a bot")
         found = self._get(tournament)
+        phases = check_auto(auto, conn.server.manager.games.get(found.config.game))
         if found.join_key is not None and not (key and hmac.compare_digest(key, found.join_key)):
             raise RpcError(
                 Code.NOT_ALLOWED,
@@ -303,7 +260,6 @@ class TournamentService(Service):
         }
 
     async def rejoin(self, conn: Connection, token: str, auto: list[Any]) -> dict[str, Any]:
-        phases = check_auto(auto)
         if conn.role == "watcher":
             raise RpcError(Code.BAD_INPUT, "a watcher cannot take a seat; say hello as a bot")
         for found in self.tournaments.values():
@@ -311,7 +267,8 @@ class TournamentService(Service):
                 continue
             for seat in found.tcp:
                 if seat.token is not None and seat.token == token:
-                    seat.conn, seat.auto = conn, phases
+                    game = conn.server.manager.games.get(found.config.game)
+                    seat.conn, seat.auto = conn, check_auto(auto, game)
                     found.subscribe(conn)
                     return {
                         "tournament": found.id,

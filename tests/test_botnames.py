@@ -24,6 +24,8 @@ def test_paths_sharing_a_file_name_get_the_shortest_distinguishing_tail():
 
 
 def test_the_engine_tells_apart_entries_of_one_name():
-    rules = PluginManager().rule_sets.get("koth").rules
-    tournament = Tournament(TournamentConfig(rules=rules, seed=1), ["lim17", "lim17"])
+    manager = PluginManager()
+    rules = manager.rule_sets.get("koth").rules.to_dict()
+    config = TournamentConfig.of(manager.games.get("blackjack"), rules, 1)
+    tournament = Tournament(config, ["lim17", "lim17"])
     assert tournament.names == ["lim17", "lim17#2"]

@@ -55,13 +55,7 @@ async def test_tcp_game_bots_get_the_standings_of_the_same_strategies_played_loc
 ):
     played = served.manager.games.get(game)
     chosen = played.rules(None, options)
-    config = TournamentConfig(
-        rules=None,
-        game=game,
-        options=chosen,
-        min_chips=played.seat_minimum(chosen),
-        **SETTINGS,
-    )
+    config = TournamentConfig.of(played, chosen, **SETTINGS)
     entries = [GameStrategyEntry(n, game, played.strategy(n)) for n in order]
     local = await play_tournament(served.manager, config, entries)
     got: list[dict[str, Any]] = []

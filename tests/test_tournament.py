@@ -28,6 +28,12 @@ def koth(manager):
     return manager.rule_sets.get("koth").rules
 
 
+def koth_config(manager, seed, **settings):
+    """The contest's tournament (blackjack under koth rules) with ``settings``."""
+    blackjack = manager.games.get("blackjack")
+    return TournamentConfig.of(blackjack, koth(manager).to_dict(), seed, **settings)
+
+
 def strategies(manager, *names):
     return [StrategyEntry(n, manager.strategies.get(n)) for n in names]
 
@@ -75,13 +81,13 @@ def test_interval():
 
 
 def test_same_seed_same_standings_and_conservation(manager):
-    config = TournamentConfig(rules=koth(manager), seed=11, tourneys=6, rounds=20)
+    config = koth_config(manager, 11, tourneys=6, rounds=20)
     entries = strategies(manager, "lim17", "never-bust", "mimic-dealer", "lim17", "never-bust")
     first = run_tournament(manager, config, entries)
     again = run_tournament(manager, config, entries)
     assert first.standings == again.standings
     assert first.conserved
-    other = run_tournament(manager, TournamentConfig(rules=koth(manager), seed=12), entries)
+    other = run_tournament(manager, koth_config(manager, 12), entries)
     assert other.standings != first.standings
     assert all(len(s.scores) == 6 and s.hands <= 6 * 20 * 5 for s in first.standings)
     # 5 bots: tables of 3 + 2, and every bot plays 5 hands a round (none can go broke in
@@ -93,7 +99,7 @@ def test_same_seed_same_standings_and_conservation(manager):
 
 def test_chips_are_conserved_in_the_log(manager):
     """Recount every run's chips from the log's chips events alone."""
-    config = TournamentConfig(rules=koth(manager), seed=4, tourneys=3, rounds=15)
+    config = koth_config(manager, 4, tourneys=3, rounds=15)
     entries = strategies(manager, "lim17", "never-bust", "mimic-dealer", "lim17")
     lines = []
     result = run_tournament(manager, config, entries, write=lines.append)
@@ -115,7 +121,7 @@ def test_chips_are_conserved_in_the_log(manager):
 
 
 def test_one_or_two_workers_same_standings(manager):
-    config = TournamentConfig(rules=koth(manager), seed=8, tourneys=2, rounds=2, hands=3)
+    config = koth_config(manager, 8, tourneys=2, rounds=2, hands=3)
     entries = [
         *strategies(manager, "lim17", "never-bust"),
         *executables("lim15.sh", "double.sh", "overbet.sh"),
@@ -128,9 +134,7 @@ def test_one_or_two_workers_same_standings(manager):
 
 
 def test_misbehaving_bots_get_the_default_and_the_tournament_goes_on(manager):
-    config = TournamentConfig(
-        rules=koth(manager), seed=2, tourneys=1, rounds=1, hands=2, decision_time=0.3
-    )
+    config = koth_config(manager, 2, tourneys=1, rounds=1, hands=2, decision_time=0.3)
     bad = ["sleeper.sh", "crash.py", "garbage.sh", "silent.sh", "flood.sh"]
     entries = [*executables(*bad, "lim15.sh", "overbet.sh"), *strategies(manager, "lim17")]
     lines = []
@@ -154,7 +158,7 @@ def test_misbehaving_bots_get_the_default_and_the_tournament_goes_on(manager):
 
 
 def test_disqualification_forfeits_the_chips(manager):
-    config = TournamentConfig(rules=koth(manager), seed=5, tourneys=2, rounds=3, max_faults=3)
+    config = koth_config(manager, 5, tourneys=2, rounds=3, max_faults=3)
     entries = [*executables("garbage.sh"), *strategies(manager, "lim17", "never-bust")]
     lines = []
     result = run_tournament(manager, config, entries, write=lines.append)
@@ -167,7 +171,7 @@ def test_disqualification_forfeits_the_chips(manager):
 
 
 def test_broke_bots_leave(manager):
-    config = TournamentConfig(rules=koth(manager), seed=1, tourneys=3, rounds=4)
+    config = koth_config(manager, 1, tourneys=3, rounds=4)
     entries = [*executables("overbet.sh"), *strategies(manager, "lim17")]
     result = run_tournament(manager, config, entries)
     overbet = next(s for s in result.standings if s.name == "overbet.sh")
@@ -177,7 +181,7 @@ def test_broke_bots_leave(manager):
 
 
 def test_replay_reproduces_and_checks(manager, tmp_path):
-    config = TournamentConfig(rules=koth(manager), seed=21, tourneys=2, rounds=3)
+    config = koth_config(manager, 21, tourneys=2, rounds=3)
     entries = [*executables("lim15.sh"), *strategies(manager, "lim17", "never-bust")]
     lines = []
     result = run_tournament(manager, config, entries, write=lines.append)
@@ -213,17 +217,17 @@ def test_replay_reproduces_and_checks(manager, tmp_path):
     i = next(i for i, line in enumerate(lines) if line.get("kind") == "action")
     for bad_seat, shown in (("", "''"), ([], r"\[\]"), (1.5, "1.5"), (True, "True")):
         bad = [*text[:i], json.dumps({**lines[i], "seat": bad_seat}), *text[i + 1 :]]
-        with pytest.raises(CroupierError, match=f"an event's seat must be an integer, not {shown}"):
+        with pytest.raises(CroupierError, match=f"the log names seat {shown}, which does not"):
             replay_tournament(manager, bad)
 
 
 def test_bookkeeping_refuses_foreign_results(manager):
-    config = TournamentConfig(rules=koth(manager), seed=1, tourneys=1, rounds=1)
+    config = koth_config(manager, 1, tourneys=1, rounds=1)
     tournament = Tournament(config, ["a", "b"])
     jobs = tournament.next_jobs()
     assert len(jobs) == 1 and sorted(jobs[0].bots) == [0, 1]
     with pytest.raises(CroupierError):
-        TournamentConfig(rules=koth(manager), seed=1, tourneys=0)
+        koth_config(manager, 1, tourneys=0)
 
 
 class _Cautious:
@@ -246,7 +250,7 @@ class _CautiousEntry:
 async def test_any_player_fills_a_seat_and_concurrency_changes_nothing(manager):
     from croupier.engine.tournament_run import play_tournament
 
-    config = TournamentConfig(rules=koth(manager), seed=3, tourneys=3, rounds=4)
+    config = koth_config(manager, 3, tourneys=3, rounds=4)
     entries = [_CautiousEntry("cautious"), *strategies(manager, "lim17", "never-bust")]
     entries += executables("lim15.sh", "lim16.pl")
     one = await play_tournament(manager, config, entries, concurrency=1)
@@ -263,7 +267,7 @@ async def test_a_huge_round_runs_on_a_few_tasks_and_yields_while_it_is_built(man
 
     from croupier.engine.tournament_run import play_tournament
 
-    config = TournamentConfig(rules=koth(manager), seed=5, tourneys=1_500, rounds=1, hands=1)
+    config = koth_config(manager, 5, tourneys=1_500, rounds=1, hands=1)
     entries = strategies(manager, *["lim17"] * 8)  # 2 tables a tourney: 3,000 a round
     most = 0
     ticks = 0
@@ -282,3 +286,21 @@ async def test_a_huge_round_runs_on_a_few_tasks_and_yields_while_it_is_built(man
     assert result.conserved and result.tables == 3_000
     assert most < 50  # the 8 tables (a task each, and one per decision), ours, trio's
     assert ticks >= 3_000 // 500  # it let others run while building and booking
+
+
+def test_a_blackjack_tournament_log_from_before_games_still_replays(manager):
+    """Written by croupier before blackjack tables were game tables (``croupier tournament
+    lim17 basic tests/bots/lim15.sh --tourneys 1 --rounds 2 --hands 3 --seed 9 --log``):
+    its settings hold blackjack's rules and its tables croupier-table logs."""
+    path = Path(__file__).parent / "data" / "koth-tournament-before-games.jsonl"
+    lines = path.read_text().splitlines()
+    assert '"rules"' in lines[0] and '"game"' not in lines[0]
+    result = replay_tournament(manager, lines)
+    assert result.config.game == "blackjack" and result.config.options["overbet"] == "stand"
+    assert [s.to_dict() for s in result.standings] == json.loads(lines[-1])["standings"]
+    # the same tournament played today: the same standings, from game tables
+    rules = koth(manager).evolve(overbet="stand")
+    basic = StrategyEntry("basic", manager.strategy("basic", rules))
+    entries = [*strategies(manager, "lim17"), basic, *executables("lim15.sh")]
+    again = run_tournament(manager, result.config, entries)
+    assert [s.to_dict() for s in again.standings] == json.loads(lines[-1])["standings"]

@@ -15,8 +15,9 @@ from croupier.protocol.tournamentlive import MAX_TABLES, LiveView
 def test_the_live_view_follows_the_rounds_and_ends_at_the_result(manager):
     names = ["lim17", "never-bust", "mimic-dealer", "lim17"]
     entries = [StrategyEntry(n, manager.strategies.get(n)) for n in names]
-    config = TournamentConfig(
-        rules=manager.rule_sets.get("koth").rules, seed=3, tourneys=12, rounds=4, hands=3
+    koth = manager.rule_sets.get("koth").rules.to_dict()
+    config = TournamentConfig.of(
+        manager.games.get("blackjack"), koth, 3, tourneys=12, rounds=4, hands=3
     )
     live = LiveView(names, config.starting_chips)
     seen: list[dict[str, Any]] = []

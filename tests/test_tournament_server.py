@@ -67,7 +67,7 @@ async def test_tcp_bots_get_the_standings_of_the_same_strategies_played_locally(
     manager = served.manager
     order = ["lim17", "never-bust", "mimic-dealer", "lim17"]  # entries 2 and 4 are TCP bots
     rules = manager.rule_sets.get("koth").rules
-    config = TournamentConfig(rules=rules, **SETTINGS)
+    config = TournamentConfig.of(manager.games.get("blackjack"), rules.to_dict(), **SETTINGS)
     local = await play_tournament(
         manager, config, [StrategyEntry(n, manager.strategies.get(n)) for n in order]
     )

@@ -30,9 +30,12 @@ from croupier.engine.play import Action, Event, Observation
 from croupier.protocol import Client, ConnectionClosed, RpcError, connect
 from croupier.protocol.errors import Code
 from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
-from croupier.protocol.slots import AUTO_PHASES
 
 log = logging.getLogger("croupier.bot")
+
+AUTO_PHASES = ("bet", "insurance", "surrender")
+"""Blackjack's phases a bot may leave to the server (``auto`` at ``table.join``): the
+minimum bet, no insurance, no early surrender, with no ``decide`` round trip."""
 
 Answer = Action | str | None
 DecideFn = Callable[[Observation], Answer | Awaitable[Answer]]

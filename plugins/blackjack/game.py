@@ -133,6 +133,14 @@ def _decline(observation: Plain) -> Plain:
     return {"kind": "decline", "amount": 0}
 
 
+def _played_round(event: Plain) -> int | None:
+    """A seat's round is played when its first hand settles (a natural included)."""
+    if event.get("kind") == "settle" and event.get("hand") == 0:
+        seat = event.get("seat")
+        return seat if isinstance(seat, int) else None
+    return None
+
+
 def _action_of(event: Plain) -> Plain | None:
     """The action a blackjack ``action`` event records (a bet the scheme did not ask for
     answered no turn: the contest's stake is fixed)."""
@@ -213,4 +221,5 @@ def blackjack_game(manager: PluginManager) -> Game:
         read_action=read_answer,
         auto_phases={"bet": _auto_bet, "insurance": _decline, "surrender": _decline},
         action_of=_action_of,
+        played_round=_played_round,
     )

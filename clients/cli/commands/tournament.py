@@ -250,14 +250,17 @@ def run(args: argparse.Namespace) -> int:
         if args.overbet is not None:
             rules = rules.evolve(overbet=args.overbet)
         entries = entries_for(manager, args.bots, args.bot_path, rules)
-        config = contest_config(args, rules)
+        config = contest_config(manager, args, rules)
     return play_local(manager, args, config, entries)
 
 
-def contest_config(args: argparse.Namespace, rules: BlackjackRules) -> TournamentConfig:
-    return TournamentConfig(  # checked before a seed is drawn: an error is the only line
-        rules=rules,
-        seed=0,
+def contest_config(
+    manager: PluginManager, args: argparse.Namespace, rules: BlackjackRules
+) -> TournamentConfig:
+    return TournamentConfig.of(  # checked before a seed is drawn: an error is the only line
+        manager.games.get("blackjack"),
+        rules.to_dict(),
+        0,
         tourneys=args.tourneys,
         rounds=args.rounds,
         hands=args.hands,
@@ -286,21 +289,18 @@ def game_tournament(
         )
     names = distinct_names(list(args.bots))
     entries: list[Entry] = [
-        GameStrategyEntry(name, game.name, known[bot])
+        GameStrategyEntry(name, game.name, known[bot].at(options))
         for name, bot in zip(names, args.bots, strict=True)
     ]
-    config = TournamentConfig(
-        rules=None,
-        seed=0,
+    config = TournamentConfig.of(
+        game,
+        options,
+        0,
         tourneys=args.tourneys,
         rounds=args.rounds,
         hands=args.hands,
         decision_time=args.time_limit,
         max_faults=args.max_faults,
-        game=game.name,
-        options=options,
-        min_chips=game.seat_minimum(options),
-        table_size=min(4, game.max_seats),
     )
     return config, entries
 
