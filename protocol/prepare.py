@@ -14,7 +14,7 @@ import json
 from collections import OrderedDict
 from typing import cast
 
-from croupier.engine import BlackjackRules, CroupierError, Strategy
+from croupier.engine import CroupierError
 from croupier.engine.games import Game, GameStrategy, Plain
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.server import Connection
@@ -69,29 +69,3 @@ async def prepare_strategies(
             ready[name] = await prepare_strategy(conn, game, game.strategy(name), options)
     return ready
 
-
-async def prepare_rules_strategies(
-    conn: Connection, strategies: dict[str, Strategy], rules: BlackjackRules
-) -> dict[str, Strategy]:
-    """Blackjack's own strategies adapted to ``rules`` (``Strategy.for_rules``), the same way:
-    for the blackjack tournament, which does not run through the game interface yet."""
-    ready: dict[str, Strategy] = {}
-    for name, strategy in strategies.items():
-        if strategy.adapt is None:
-            ready[name] = strategy
-            continue
-        try:
-            found = await run_job(
-                conn.server.solver_pool,
-                conn.id,
-                f"strategy {name!r}",
-                strategy.for_rules,
-                rules,
-                timeout=conn.server.limits.solver_timeout,
-            )
-        except CroupierError as exc:
-            raise RpcError(Code.BAD_INPUT, str(exc)) from None
-        except PluginFailure as exc:
-            raise internal_error(exc) from None
-        ready[name] = cast(Strategy, found)
-    return ready
