@@ -30,6 +30,7 @@ import trio
 from croupier.clients.bot import Bot, play
 from croupier.engine import PluginManager, StrategyPlayer
 from croupier.engine.play import Event, Observation
+from croupier.engine.players import local_strategy
 from croupier.engine.table import Table
 from croupier.protocol import Server, connect
 
@@ -87,7 +88,7 @@ async def over_tcp(port: int, rounds: int, make: type[Bot]) -> tuple[float, list
 
 async def in_process(rounds: int) -> tuple[float, list[int]]:
     manager = PluginManager(autoload=False)
-    strategy = manager.strategy("lim17", manager.rule_sets.get("vegas-s17").rules)
+    strategy = local_strategy(manager, "lim17", manager.rule_sets.get("vegas-s17").rules)
     rules = manager.rule_sets.get("vegas-s17").rules
     sink: list[dict[str, Any]] = []
 

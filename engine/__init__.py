@@ -15,8 +15,9 @@ from croupier.engine.errors import (
     SpecError,
     UnknownNameError,
 )
+from croupier.engine.families import Family
 from croupier.engine.games import ActionSpec, Field, Game, GameCore, GameStrategy, Turn
-from croupier.engine.hookspecs import hookimpl
+from croupier.engine.hookspecs import hookimpl, hookspec
 from croupier.engine.ledger import Ledger, LedgerEntry
 from croupier.engine.manager import PluginFailure, PluginInfo, PluginManager
 from croupier.engine.play import Action, Event, Observation
@@ -50,6 +51,7 @@ __all__ = [
     "DealerRule",
     "DuplicateNameError",
     "Event",
+    "Family",
     "Field",
     "Game",
     "GameCore",
@@ -85,5 +87,6 @@ __all__ = [
     "collect_stats",
     "draw_seed",
     "hookimpl",
+    "hookspec",
     "true_count",
 ]

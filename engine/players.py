@@ -14,7 +14,7 @@ an async table; the simulator calls it directly on the engine's own hands (the f
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import attrs
 
@@ -23,6 +23,9 @@ from croupier.engine.errors import CroupierError
 from croupier.engine.kernels import PlayTable
 from croupier.engine.play import Action, Observation
 from croupier.engine.rules import BlackjackRules
+
+if TYPE_CHECKING:
+    from croupier.engine.manager import PluginManager
 
 
 class Player(Protocol):
@@ -119,3 +122,12 @@ class ScriptedPlayer:
         if self.actions:
             return self.actions.pop(0)
         return Action("stand")
+
+
+def local_strategy(manager: PluginManager, name: str, rules: BlackjackRules) -> Strategy:
+    """The strategy plugins contribute as ``name``, as played under ``rules`` (see
+    :meth:`Strategy.for_rules`); one line when it is not a local strategy."""
+    found = manager.strategies.get(name)
+    if not isinstance(found, Strategy):
+        raise CroupierError(f"strategy {name!r} is not a local strategy")
+    return found.for_rules(rules)

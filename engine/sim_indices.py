@@ -31,6 +31,7 @@ from croupier.engine.counting import TC_HIGH, TC_LOW, TCS
 from croupier.engine.counts import CountSystem
 from croupier.engine.errors import CroupierError
 from croupier.engine.indices import IndexEntry
+from croupier.engine.players import local_strategy
 
 if TYPE_CHECKING:
     from croupier.engine.executor import Executor
@@ -233,7 +234,7 @@ def simulate_indices(
         raise CroupierError(
             "indices need a finite shoe (a count means nothing in an infinite deck)"
         )
-    strategy = manager.strategy("basic", rules).for_rules(rules)
+    strategy = local_strategy(manager, "basic", rules).for_rules(rules)
     reasons = []
     for item in manager.sim_kernels.entries():
         kernel = item.item

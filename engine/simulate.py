@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -208,7 +208,7 @@ def compiled_job(
         else:
             job = entry.item.count(manager, rules, strategy, seats, play)
         if not isinstance(job, str):
-            return job
+            return cast(KernelJob, job)
         reasons.append(job)
     raise NotCompiled("; ".join(reasons) or "no simulator kernel is installed")
 

@@ -13,6 +13,7 @@ import pytest
 from tablekit import drive, stacked_core
 
 from croupier.engine import Action, CroupierError
+from croupier.engine.players import local_strategy
 from croupier.plugins.blackjack_solver.cards import counts_of, parse_cards
 from croupier.plugins.blackjack_solver.classic import ClassicHand, best_total
 
@@ -158,7 +159,7 @@ def test_simulated_exact_play_earns_the_games_exact_value(manager):
     rules = manager.rule_sets.get("classic").rules
     value = game_value(rules)
     assert value == pytest.approx(classic(manager)["game"]["value"])
-    report = simulate(manager, rules, manager.strategy("basic", rules), 20_000, 1, seed=7)
+    report = simulate(manager, rules, local_strategy(manager, "basic", rules), 20_000, 1, seed=7)
     low, high = report["ci95"]
     sigma = (high - low) / 2 / 1.96
     assert abs(report["mean"] - value) < 3 * sigma

@@ -13,7 +13,7 @@ from croupier.clients.bot.samples import Basic, HiLo, sample_bot
 from croupier.engine import CroupierError, PluginManager, UnknownNameError
 from croupier.engine.cards import VALUES, card, total_of
 from croupier.engine.play import Event, Observation
-from croupier.engine.players import strategy_action
+from croupier.engine.players import local_strategy, strategy_action
 from croupier.protocol import Server
 
 
@@ -138,7 +138,7 @@ def test_basic_plays_the_solvers_basic_strategy_for_the_tables_rules(manager):
     bot = sample_bot("basic", manager)
     assert isinstance(bot, Basic)
     bot.setup({"rules": rules.to_dict()})
-    expected = manager.strategy("basic", rules)
+    expected = local_strategy(manager, "basic", rules)
     hands = (("TS", "6H"), ("AS", "7H"), ("8S", "8H"), ("5S", "6H"), ("TS", "2H"))
     for cards in hands:
         for up in ("2C", "6D", "9H", "AC"):

@@ -13,7 +13,7 @@ import pytest
 import trio
 
 from croupier.engine import CroupierError, PluginManager, Table
-from croupier.engine.players import StrategyPlayer
+from croupier.engine.players import StrategyPlayer, local_strategy
 from croupier.engine.simulate import simulate
 from croupier.protocol import Server, connect
 
@@ -36,7 +36,7 @@ def mine() -> PluginManager:
 def test_its_table_plays_its_own_rules(mine):
     rules = mine.rule_sets.get("my-table").rules
     events: list[Any] = []
-    player = StrategyPlayer(mine.strategy("lim15", rules))
+    player = StrategyPlayer(local_strategy(mine, "lim15", rules))
     table = Table(mine, rules, 3, [player], listeners=[events.append])
     trio.run(table.play, 300)
     assert table.ledger.conserved()

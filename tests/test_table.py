@@ -21,6 +21,7 @@ from croupier.engine import (
     Table,
 )
 from croupier.engine.play import ACTIONS, Event
+from croupier.engine.players import local_strategy
 from croupier.engine.simulate import run_rounds
 from croupier.engine.table import build_core
 from croupier.engine.tablelog import EventLog, read_log, replay
@@ -340,7 +341,7 @@ def test_a_long_tables_ledger_keeps_running_totals_not_every_entry(manager):
 
     rules = manager.rule_sets.get("vegas-s17").rules
     core = build_core(manager, rules, 5, [10**9] * 3)
-    lim17 = manager.strategy("lim17", rules)
+    lim17 = local_strategy(manager, "lim17", rules)
     run_rounds(core, [lim17] * 3, 2_000)
     ledger = core.ledger
     assert ledger.entries is not None and len(ledger.entries) == RECENT

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from croupier.engine import CroupierError, Stream
 from croupier.engine.executor import open_executor
+from croupier.engine.players import local_strategy
 from croupier.engine.standings import interval, t_quantile
 from croupier.engine.tournament import Tournament, TournamentConfig, seat, table_sizes
 from croupier.engine.tournament_run import (
@@ -300,7 +301,7 @@ def test_a_blackjack_tournament_log_from_before_games_still_replays(manager):
     assert [s.to_dict() for s in result.standings] == json.loads(lines[-1])["standings"]
     # the same tournament played today: the same standings, from game tables
     rules = koth(manager).evolve(overbet="stand")
-    basic = StrategyEntry("basic", manager.strategy("basic", rules))
+    basic = StrategyEntry("basic", local_strategy(manager, "basic", rules))
     entries = [*strategies(manager, "lim17"), basic, *executables("lim15.sh")]
     again = run_tournament(manager, result.config, entries)
     assert [s.to_dict() for s in again.standings] == json.loads(lines[-1])["standings"]

@@ -15,7 +15,7 @@ from croupier.engine.cards import HIDDEN, VALUES, card, total_of
 from croupier.engine.counts import CountSystem, true_count
 from croupier.engine.indices import IndexEntry
 from croupier.engine.play import Action, Event, Observation
-from croupier.engine.players import strategy_action
+from croupier.engine.players import local_strategy, strategy_action
 from croupier.engine.rules import rules_from_options
 
 
@@ -45,7 +45,7 @@ class Basic(Bot):
         self.strategy: Strategy | None = None
 
     def setup(self, info: dict[str, Any]) -> None:
-        self.strategy = self.manager.strategy("basic", table_rules(info))
+        self.strategy = local_strategy(self.manager, "basic", table_rules(info))
 
     def decide(self, observation: Observation) -> Action:
         if self.strategy is None:

@@ -128,7 +128,7 @@ def overrides_from_args(args: argparse.Namespace) -> dict[str, Any]:
 
 def rules_from_args(manager: PluginManager, args: argparse.Namespace) -> BlackjackRules:
     """The named rule set with the command line's overrides applied and validated."""
-    base = manager.rule_sets.get(args.rules).rules
+    base: BlackjackRules = manager.rule_sets.get(args.rules).rules
     try:
         return base.evolve(**overrides_from_args(args))
     except TypeError as exc:
