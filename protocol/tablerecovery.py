@@ -49,8 +49,9 @@ async def recover_tables(service: TableService, server: Server) -> int:
     """Rebuild the journal's unfinished tables into ``service`` and set them going; how many."""
     records: list[TableRecord] = await server.journal.read(unfinished_tables)
     recovered = 0
+    open_ = service.open_tables()
     for record in records:
-        if service.open_tables() >= server.limits.max_tables:
+        if open_ >= server.limits.max_tables:
             reason = (
                 f"not recovered: the server takes at most {server.limits.max_tables} open "
                 "tables (--tables)"
@@ -67,6 +68,7 @@ async def recover_tables(service: TableService, server: Server) -> int:
             continue
         service.tables[table.id] = table
         recovered += 1
+        open_ += 1
         if table.state == "waiting":
             expire = partial(table.expire_unclaimed, service.unclaimed_timeout)
             server.spawn(expire, f"table {table.id} waits for bots")
