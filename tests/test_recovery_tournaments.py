@@ -212,3 +212,13 @@ async def test_play_tournament_books_known_tables_without_playing_them(manager):
     other = TournamentConfig.of(game, game.rules("koth", {}), 6, tourneys=2, rounds=3, hands=2)
     with pytest.raises(CroupierError, match="does not match"):
         await play_tournament(manager, other, entries, known=known)
+
+
+async def test_retention_deletes_a_finished_tournaments_tables_too(nursery, tmp_path):
+    path = tmp_path / "j.db"
+    ran = await run_whole(nursery, path, ["lim17", "never-bust"])
+    assert booked(path, ran["tournament"])
+    journal = Journal(str(path))
+    assert await journal.prune(1, now=4_000_000_000.0) == (0, 1)
+    await journal.aclose()
+    assert booked(path, ran["tournament"]) == []
