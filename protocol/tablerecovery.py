@@ -128,14 +128,13 @@ async def rebuild_table(server: Server, service: TableService, record: TableReco
     balances = engine.ledger.balances
     chips = [balances[seat_account(seat.index)] for seat in table.seats]
     if record.rounds and chips != record.rounds[-1].chips:
-        raise CroupierError(f"its replay ends with chips {chips}, the journal {record.rounds[-1]}")
+        raise CroupierError(
+            f"its replay ends with chips {chips}, the journal {record.rounds[-1].chips}"
+        )
     engine.tally = GameTally.of(len(table.seats), game)
     for event in events:  # the faults too: defaults are the players', not the game's
         engine.tally.add(event)
-    engine.listeners = [table._on_event]
-    table.engine = engine
-    table.state = "playing"
-    table.played = record.rounds[-1].round if record.rounds else 0
+    table.resumed(engine, record.rounds[-1].round if record.rounds else 0)
     server.journal.table_recovered(record.id, record.last_event)
     return table
 

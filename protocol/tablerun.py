@@ -280,6 +280,12 @@ class ServerTable:
             for seat in self.seats
         ]
 
+    def resumed(self, engine: GameTable, played: int) -> None:
+        """Take ``engine``, a game table replayed to the end of round ``played`` (crash
+        recovery), as this table's: its events come here from now on."""
+        engine.listeners = [self._on_event]
+        self.engine, self.state, self.played = engine, "playing", played
+
     def start(self, manager: PluginManager) -> None:
         """Seat the players and play in the background. Should the engine refuse the table
         (a dealer or betting plugin rejecting its rules), the table finishes at once, so it
