@@ -134,6 +134,8 @@ def test_a_live_table_shows_the_cards_and_settles_as_tcp_bots_play(served, page)
     final = json.loads(bot.stdout)
     page.get_by_text("Round 3 is settled").wait_for()
     page.get_by_text("Finished").wait_for()
+    # the page watched from before the first event: its drawing shows every one of them
+    drawn(page, len(served.call("history.events", table)))
     # cards drawn as cards, each named for screen readers; the dealer's hole card turned over
     names = page.locator(".card").evaluate_all(
         "cards => cards.map(c => c.getAttribute('aria-label'))"
@@ -192,7 +194,8 @@ def played_game_table(served: Any, page: Any, game: str, fill: list[str], rounds
     page.locator("#seats li").nth(len(fill) - 1).wait_for()
     served.call("table.start", created["table"], created["key"])
     page.get_by_text("Finished").wait_for()
-    drawn(page)
+    events = served.call("history.events", created["table"])
+    drawn(page, len(events))
     log = page.locator("#log li").all_inner_texts()
     assert log[0] == "Round 1" and f"Round {rounds}" in log
     assert all(text and text[0].isupper() for text in log), log  # words, not kinds
@@ -200,7 +203,7 @@ def played_game_table(served: Any, page: Any, game: str, fill: list[str], rounds
     for seat, chips in zip(info["seats"], info["chips"], strict=True):
         meta = page.locator(f'#seats li[data-seat="{seat["seat"]}"] .meta').inner_text()
         assert meta.startswith(f"chips {chips} "), (meta, chips)
-    return served.call("history.events", created["table"])
+    return events
 
 
 def card_names(page: Any, where: str) -> list[str]:
