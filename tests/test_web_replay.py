@@ -55,7 +55,7 @@ def test_a_finished_table_replays_step_by_step(served, page):
     assert page.get_by_role("button", name="previous event").is_disabled()
     # the lobby links the finished table to its replay
     page.goto(served.url + "/")
-    link = page.locator(f'#tables tr[data-table="{table}"] a[href^="/replay.html"]')
+    link = page.locator(f'#finished-tables tr[data-table="{table}"] a[href^="/replay.html"]')
     link.wait_for()
 
 
@@ -108,7 +108,7 @@ def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
         timeout=120,
         check=True,
     )
-    page.get_by_text("Finished").wait_for()
+    page.locator("#status", has_text="Finished").wait_for()
     final = served.call("tournament.info", ident)
     assert final["state"] == "finished"
     # it was watched while it played: a status at each round's start and end at least
@@ -138,4 +138,4 @@ def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
     screenshot(page, "tournament-dark")
     # the lobby links the tournament to its page
     page.goto(served.url + "/")
-    page.locator(f'#tournaments a[href="/tournament.html?tournament={ident}"]').wait_for()
+    page.locator(f'#finished-tournaments a[href="/tournament.html?tournament={ident}"]').wait_for()

@@ -105,6 +105,30 @@ class Served:
 
         return trio.run(once)
 
+    def tournament_played(self, **settings: Any) -> dict[str, Any]:
+        """A tournament of strategies started with ``settings``, until its ``tournament.status``
+        (which goes to the connection that started it) says finished: its final info."""
+
+        async def once() -> dict[str, Any]:
+            done = trio.Event()
+            last: list[dict[str, Any]] = []
+
+            def heard(method: str, params: Any) -> None:
+                if method == "tournament.status" and params[1]["state"] == "finished":
+                    last.append(params[1])
+                    done.set()
+
+            async with connect(
+                "127.0.0.1", self.port, name="web-test", on_notification=heard
+            ) as client:
+                started = await client.call_named("tournament.start", settings)
+                if started["state"] == "finished":
+                    return dict(started)
+                await done.wait()
+                return last[-1]
+
+        return trio.run(once)
+
     def cli(self, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "croupier.clients.cli", *argv],
