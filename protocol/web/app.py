@@ -12,7 +12,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from croupier.protocol.web.wsstream import WebSocketStream
+from croupier.protocol.web.wsstream import websocket_stream
 
 if TYPE_CHECKING:
     from croupier.protocol.server import Server
@@ -74,7 +74,8 @@ def make_app(server: Server) -> _Headers:
         await websocket.accept()
         client = websocket.client
         peer = f"{client.host}:{client.port}" if client is not None else "?"
-        await server.handle(WebSocketStream(websocket), peer=peer, roles=WEB_ROLES)
+        async with websocket_stream(websocket) as stream:
+            await server.handle(stream, peer=peer, roles=WEB_ROLES)
 
     app = Starlette(
         routes=[

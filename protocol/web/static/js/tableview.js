@@ -21,6 +21,7 @@ export class TableView {
     this.dirty = false;
     this.round = null;
     this.log = document.getElementById("log");
+    this.applied = 0;  // events applied since the view started (or was reset)
   }
 
   /** Start again from nothing (the replay page going back). */
@@ -28,6 +29,8 @@ export class TableView {
     this.info = null;
     this.cards = null;
     this.round = null;
+    this.applied = 0;
+    delete document.body.dataset.drawn;  // a drawing from before is no longer what is shown
     this.log.replaceChildren();
   }
 
@@ -72,6 +75,7 @@ export class TableView {
       text = e.kind === "round" ? null : e.text || e.kind;
     }
     if (text) this.say(text, e.kind);
+    this.applied += 1;
     this.redraw();
     return text;
   }
@@ -83,12 +87,24 @@ export class TableView {
     if (atBottom) this.log.scrollTop = this.log.scrollHeight;
   }
 
+  /** Draw the felt in the next animation frame (at most once a frame); a game without
+   * cards is drawn as it goes. Either way body[data-drawn] then says how many events the
+   * drawing shows, the condition a test (or anything else) can wait for. */
   redraw() {
-    if (this.dirty || !this.cards) return;
+    if (!this.cards) {
+      this.drawn();
+      return;
+    }
+    if (this.dirty) return;
     this.dirty = true;
     requestAnimationFrame(() => {
       this.dirty = false;
       if (this.cards) this.cards.render(document.getElementById("dealer-hand"), document.getElementById("seats"));
+      this.drawn();
     });
+  }
+
+  drawn() {
+    document.body.dataset.drawn = String(this.applied);
   }
 }
