@@ -20,12 +20,12 @@ import argparse
 import time
 
 from croupier.engine import PluginManager
-from croupier.engine.counting import CountPlay, parse_ramp
-from croupier.engine.players import local_strategy
-from croupier.engine.sim_indices import IndexSim
-from croupier.engine.simulate import compiled_job
-from croupier.plugins.blackjack_kernel.index_data import prepare_indices
-from croupier.plugins.counts import published_indices
+from croupier.plugins.blackjack.counting import CountPlay, parse_ramp
+from croupier.plugins.blackjack.indexsets import published_indices
+from croupier.plugins.blackjack.kernel.index_data import prepare_indices
+from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.sim_indices import IndexSim
+from croupier.plugins.blackjack.simulate import compiled_job
 
 
 def main() -> None:

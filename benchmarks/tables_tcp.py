@@ -35,10 +35,10 @@ from typing import Any
 import trio
 
 from croupier.clients.bot import Bot, play
-from croupier.engine import PluginManager, StrategyPlayer
-from croupier.engine.play import Event, Observation
-from croupier.engine.players import local_strategy
-from croupier.engine.table import Table
+from croupier.engine import PluginManager
+from croupier.plugins.blackjack.play import Event, Observation
+from croupier.plugins.blackjack.players import StrategyPlayer, local_strategy
+from croupier.plugins.blackjack.table import Table
 from croupier.protocol import Server, connect
 from croupier.protocol.journal import open_journal
 
@@ -65,7 +65,9 @@ class EveryEvent(Lim17):
 
 
 async def serve(data: str) -> None:
-    server = Server(PluginManager(autoload=False), seed=1, journal=open_journal(data))
+    server = Server(
+        PluginManager(autoload=False), default_game="blackjack", seed=1, journal=open_journal(data)
+    )
     async with trio.open_nursery() as nursery:
         (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
         print(port, flush=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from croupier.engine import CroupierError, Strategy
-from croupier.engine.players import local_strategy
-from croupier.engine.simulate import simulate
-from croupier.plugins.blackjack_solver import solve_rules
+from croupier.engine import CroupierError
+from croupier.plugins.blackjack.players import Strategy, local_strategy
+from croupier.plugins.blackjack.simulate import simulate
+from croupier.plugins.blackjack.solver import solve_rules
 
 
 def test_basic_is_a_rules_dependent_strategy(manager):

@@ -14,10 +14,10 @@ import trio.testing
 from croupier.engine import CroupierError
 from croupier.engine.gamelog import GameEventLog, replay_game
 from croupier.engine.gametable import GameStrategyPlayer, GameTable
-from croupier.engine.players import StrategyPlayer, local_strategy
 from croupier.engine.plugincheck import check_plugins
-from croupier.engine.rules import BlackjackRules, rules_from_options
-from croupier.engine.table import Table
+from croupier.plugins.blackjack.players import StrategyPlayer, local_strategy
+from croupier.plugins.blackjack.rules import BlackjackRules, rules_from_options
+from croupier.plugins.blackjack.table import Table
 from tests.test_gametable import Broken, Scripted, Sleeper
 
 

@@ -8,12 +8,13 @@ from itertools import permutations
 import pytest
 from tablekit import drive, stacked_core
 
-from croupier.engine import Action, CroupierError
-from croupier.engine.players import local_strategy
-from croupier.engine.simulate import simulate
-from croupier.plugins.blackjack_solver import solve_rules
-from croupier.plugins.blackjack_solver.cards import counts_of, parse_cards
-from croupier.plugins.blackjack_solver.hands import Evaluator, make_hand
+from croupier.engine import CroupierError
+from croupier.plugins.blackjack.play import Action
+from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.simulate import simulate
+from croupier.plugins.blackjack.solver import solve_rules
+from croupier.plugins.blackjack.solver.cards import counts_of, parse_cards
+from croupier.plugins.blackjack.solver.hands import Evaluator, make_hand
 
 
 def koth(manager, **changes):

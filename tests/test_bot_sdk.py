@@ -11,15 +11,16 @@ import trio
 from croupier.clients.bot import Bot, play, run
 from croupier.clients.bot.samples import Basic, HiLo, sample_bot
 from croupier.engine import CroupierError, PluginManager, UnknownNameError
-from croupier.engine.cards import VALUES, card, total_of
-from croupier.engine.play import Event, Observation
-from croupier.engine.players import local_strategy, strategy_action
+from croupier.engine.cards import VALUES, card
+from croupier.plugins.blackjack.play import Event, Observation
+from croupier.plugins.blackjack.players import local_strategy, strategy_action
+from croupier.plugins.blackjack.values import total_of
 from croupier.protocol import Server
 
 
 @pytest.fixture
 async def served(nursery):
-    server = Server(PluginManager(autoload=False), seed=21)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=21)
     (_, server.port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     yield server
     server.stop()

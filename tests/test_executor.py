@@ -11,7 +11,7 @@ from distributed import Client
 from croupier.engine import CroupierError
 from croupier.engine.chunks import CHUNK, run_chunks
 from croupier.engine.executor import open_executor
-from croupier.engine.players import local_strategy
+from croupier.plugins.blackjack.players import local_strategy
 
 TASKS = [(n, 3) for n in range(40)]
 EXPECTED = [n**3 for n in range(40)]

@@ -7,9 +7,10 @@ from __future__ import annotations
 import math
 
 from croupier.clients.bot.samples import Count, HiLo, sample_bot
-from croupier.engine.cards import VALUES, card, total_of
-from croupier.engine.play import Event, Observation
-from croupier.engine.players import local_strategy, strategy_action
+from croupier.engine.cards import VALUES, card
+from croupier.plugins.blackjack.play import Event, Observation
+from croupier.plugins.blackjack.players import local_strategy, strategy_action
+from croupier.plugins.blackjack.values import total_of
 
 
 def test_hilo_counts_what_it_sees_and_spreads_its_bets(manager):

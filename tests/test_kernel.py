@@ -12,10 +12,10 @@ import pytest
 from croupier.engine import PluginManager
 from croupier.engine.chunks import CHUNK, chunk_seed, run_chunks
 from croupier.engine.executor import open_executor
-from croupier.engine.players import local_strategy
-from croupier.engine.round import TableCore
-from croupier.engine.simulate import BANKROLL, SimStats, run_rounds
-from croupier.engine.table import resolve_rules
+from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.round import TableCore
+from croupier.plugins.blackjack.simulate import BANKROLL, SimStats, run_rounds
+from croupier.plugins.blackjack.table import resolve_rules
 from tests.kernel_reference import SplitMixShoe
 
 STATS = ("hands", "net", "net_sq", "round_net_sq", "wins", "pushes", "losses")
@@ -85,7 +85,7 @@ def test_the_kernel_refuses_what_it_cannot_play_exactly(manager):
     lim17 = local_strategy(manager, "lim17", s17)
     assert "dealer rule 'koth'" in kernel.prepare(manager, s17.evolve(dealer="koth"), lim17, 1)
     assert "betting scheme 'koth'" in kernel.prepare(manager, s17.evolve(betting="koth"), lim17, 1)
-    from croupier.engine import Strategy
+    from croupier.plugins.blackjack.players import Strategy
 
     odd = Strategy("odd", "hits on even totals", lambda hand, up, legal: "hit")
     assert "not given as a chart" in kernel.prepare(manager, s17, odd, 1)
@@ -112,7 +112,7 @@ def test_basic_earns_the_solvers_edge_from_a_fresh_shoe(manager, rule_set):
     """Dealt from a freshly shuffled shoe every round, the chart's result per hand is the
     solver's exact total-dependent edge (no cut-card effect): within 3.5 standard errors
     of 4 million hands (about 0.2% of the bet)."""
-    from croupier.plugins.blackjack_solver import solve_rules
+    from croupier.plugins.blackjack.solver import solve_rules
 
     rules = manager.rule_sets.get(rule_set).rules.evolve(shoe="fresh-pack")
     edge = solve_rules(manager.rule_sets.get(rule_set).rules).edge_td
@@ -131,9 +131,9 @@ def test_a_shoe_dry_with_nothing_to_reshuffle_ends_the_chunk_as_it_ends_the_engi
     """Seven seats that hit everything and split every pair can run a single fresh deck dry
     within a round, with no cards dealt before it to reshuffle: the engine's round raises,
     and the kernel's chunk is all -1. Chunks that never run dry are equal."""
-    from croupier.engine import Strategy
     from croupier.engine.errors import CroupierError
-    from croupier.engine.kernels import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, PlayTable
+    from croupier.plugins.blackjack.kernels import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, PlayTable
+    from croupier.plugins.blackjack.players import Strategy
 
     rules = manager.rule_sets.get("vegas-s17").rules.evolve(
         decks=1, shoe="fresh-pack", resplit_aces=True, hit_split_aces=True, max_split_hands=8

@@ -12,15 +12,11 @@ from hypothesis import strategies as st
 
 from croupier.engine import CroupierError, Stream
 from croupier.engine.executor import open_executor
-from croupier.engine.players import local_strategy
 from croupier.engine.standings import interval, t_quantile
 from croupier.engine.tournament import Tournament, TournamentConfig, seat, table_sizes
-from croupier.engine.tournament_run import (
-    ExecutableEntry,
-    StrategyEntry,
-    replay_tournament,
-    run_tournament,
-)
+from croupier.engine.tournament_run import replay_tournament, run_tournament
+from croupier.plugins.blackjack.entries import ExecutableEntry, StrategyEntry
+from croupier.plugins.blackjack.players import local_strategy
 
 BOTS = Path(__file__).parent / "bots"
 
@@ -235,7 +231,7 @@ class _Cautious:
     """An in-process Player that is not a Strategy: stands on 12 and up."""
 
     async def decide(self, observation):
-        from croupier.engine import Action
+        from croupier.plugins.blackjack.play import Action
 
         return Action("hit" if observation.total < 12 else "stand")
 

@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from croupier.engine import BlackjackRules, CroupierError, PluginManager
-from croupier.engine.rules import DOUBLE_RULES, SHOE_KINDS, SURRENDER_RULES
+from croupier.engine import CroupierError, PluginManager
+from croupier.plugins.blackjack.rules import (
+    DOUBLE_RULES,
+    SHOE_KINDS,
+    SURRENDER_RULES,
+    BlackjackRules,
+)
 
 INFINITE = "inf"
 

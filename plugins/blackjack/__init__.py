@@ -1,23 +1,42 @@
-"""Blackjack as a game plugin: the table behind the engine's game interface, so tables,
-tournaments, logs and the server run blackjack as they run any game."""
+"""Blackjack, the game package: its rules, dealer rules and betting schemes, rule sets,
+strategies, table, simulator, compiled kernel, solver and counting; and the plugin that
+puts its table behind the engine's game interface, so tables, tournaments, logs and the
+server run blackjack as they run any game.
+
+A plugin that adds to blackjack (a dealer rule, a betting scheme, a rule set, a strategy)
+imports what it builds from here: ``from croupier.plugins.blackjack import BlackjackRules,
+RuleSet, hookimpl``.
+"""
 
 from __future__ import annotations
 
-from croupier.engine import (
-    BettingScheme,
-    CroupierError,
-    DealerRule,
-    Family,
-    PluginManager,
-    RuleSet,
-    Strategy,
-    hookimpl,
-)
+from croupier.engine import CroupierError, Family, PluginManager, hookimpl
 from croupier.engine.games import Game
-from croupier.engine.kernels import SimKernel
-from croupier.engine.table import build_core, resolve_rules
 from croupier.plugins.blackjack import hookspecs
 from croupier.plugins.blackjack.game import blackjack_game
+from croupier.plugins.blackjack.kernels import SimKernel
+from croupier.plugins.blackjack.play import Action, Event, Observation
+from croupier.plugins.blackjack.players import HandView, Player, Strategy, StrategyPlayer
+from croupier.plugins.blackjack.rules import BlackjackRules, RuleSet
+from croupier.plugins.blackjack.table import Table, build_core, resolve_rules
+from croupier.plugins.blackjack.tablerules import BettingScheme, DealerRule
+
+__all__ = [
+    "Action",
+    "BettingScheme",
+    "BlackjackRules",
+    "DealerRule",
+    "Event",
+    "HandView",
+    "Observation",
+    "Player",
+    "RuleSet",
+    "SimKernel",
+    "Strategy",
+    "StrategyPlayer",
+    "Table",
+    "hookimpl",
+]
 
 
 def check_rule_set(manager: PluginManager, rule_set: RuleSet) -> list[str]:

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 from croupier.engine import hookspec
 
 if TYPE_CHECKING:
-    from croupier.engine.kernels import SimKernel
-    from croupier.engine.players import Strategy
-    from croupier.engine.rules import RuleSet
-    from croupier.engine.tablerules import BettingScheme, DealerRule
+    from croupier.plugins.blackjack.kernels import SimKernel
+    from croupier.plugins.blackjack.players import Strategy
+    from croupier.plugins.blackjack.rules import RuleSet
+    from croupier.plugins.blackjack.tablerules import BettingScheme, DealerRule
 
 
 @hookspec
@@ -24,7 +24,7 @@ def croupier_dealer_rules() -> Iterable[DealerRule]:
     """Contribute dealer rules: how a blackjack dealer plays and how a round flows.
 
     Called once, the first time a table is built. Return an iterable of
-    :class:`~croupier.engine.tablerules.DealerRule` (``name``, ``summary``,
+    :class:`~croupier.plugins.blackjack.tablerules.DealerRule` (``name``, ``summary``,
     ``hits(total, soft, target) -> bool``, ``player_21`` one of ``"stand"``, ``"ask"``,
     ``"win"``, and ``plays_out``). ``hits`` is a pure function: the dealer holding
     ``total`` (``soft`` when an ace counts 11) draws while it returns True; ``target`` is the
@@ -40,7 +40,7 @@ def croupier_betting_schemes() -> Iterable[BettingScheme]:
     """Contribute betting schemes: stakes, buy-ins, limits and payouts.
 
     Called once, the first time a table is built. Return an iterable of
-    :class:`~croupier.engine.tablerules.BettingScheme` (``name``, ``summary``,
+    :class:`~croupier.plugins.blackjack.tablerules.BettingScheme` (``name``, ``summary``,
     ``outcome(player_total, player_natural, dealer_total, dealer_natural)`` returning
     ``"natural"``, ``"win"``, ``"push"`` or ``"lose"``, and the flags ``asks_bet``,
     ``raises`` and ``pays_naturals``). The engine pays from the outcome (natural: stake
@@ -58,7 +58,7 @@ def croupier_rule_sets() -> Iterable[RuleSet]:
     """Contribute named rule sets (``vegas-s17``, ``koth``, ``classic``, ...).
 
     Called once, the first time a rule set is looked up. Return an iterable of
-    :class:`~croupier.engine.rules.RuleSet`; the dealer rules and betting scheme it names
+    :class:`~croupier.plugins.blackjack.rules.RuleSet`; the dealer rules and betting scheme it names
     must be contributed by some plugin.
     """
 
@@ -68,7 +68,7 @@ def croupier_strategies() -> Iterable[Strategy]:
     """Contribute built-in player strategies (``lim17``, ``basic``, ...) for seats and bots.
 
     Called once, the first time a strategy is looked up. Return an iterable of
-    :class:`~croupier.engine.players.Strategy` (``name``, ``summary``,
+    :class:`~croupier.plugins.blackjack.players.Strategy` (``name``, ``summary``,
     ``play(hand, upcard, legal) -> str``): ``hand`` has ``cards`` (ints), ``total`` and
     ``soft``; ``upcard`` is the dealer's upcard value (1 for an ace); the answer is an action
     kind, and one not in ``legal`` gets the default (stand), like any player's. A strategy
@@ -81,7 +81,7 @@ def croupier_strategies() -> Iterable[Strategy]:
 def croupier_sim_kernels() -> Iterable[SimKernel]:
     """Contribute compiled simulators (the blackjack plugin's numba kernel, say).
 
-    Called once, the first time ``croupier sim`` (or :func:`~croupier.engine.simulate.
+    Called once, the first time ``croupier sim`` (or :func:`~croupier.plugins.blackjack.simulate.
     simulate`) looks for one. Return an iterable of :class:`~croupier.engine.kernels.
     SimKernel` (``name``, ``summary``, ``prepare(manager, rules, strategy, seats)``).
     ``prepare`` returns a :class:`~croupier.engine.kernels.KernelJob` when the kernel can

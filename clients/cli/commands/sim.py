@@ -34,12 +34,17 @@ from croupier.clients.cli.simcount import (
 from croupier.clients.cli.simgame import add_game_arguments, run_game
 from croupier.clients.cli.simprogress import sim_progress
 from croupier.engine import CroupierError
-from croupier.engine.charts import chart_strategy
 from croupier.engine.chunks import chunk_count
-from croupier.engine.counting import ramp_text
 from croupier.engine.executor import default_workers
-from croupier.engine.players import local_strategy
-from croupier.engine.simulate import NotCompiled, compiled_job, simulate, simulate_compiled
+from croupier.plugins.blackjack.charts import chart_strategy
+from croupier.plugins.blackjack.counting import ramp_text
+from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.simulate import (
+    NotCompiled,
+    compiled_job,
+    simulate,
+    simulate_compiled,
+)
 
 MAX_HANDS = 10**13
 
