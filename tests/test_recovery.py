@@ -37,6 +37,7 @@ async def serve(nursery: trio.Nursery, journal: Journal, **limits: Any) -> Serve
     services = [*default_services()[:-1], TableService(vacant_timeout=30, unclaimed_timeout=30)]
     server = Server(
         PluginManager(autoload=False),
+        default_game="blackjack",
         seed=11,
         services=services,
         journal=journal,

@@ -147,7 +147,7 @@ async def tcp_bots(port: int, info: dict[str, Any], nursery: trio.Nursery) -> li
 
 
 async def uninterrupted_tournament(nursery: trio.Nursery) -> dict[str, Any]:
-    server = Server(PluginManager(autoload=False), seed=1)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=1)
     (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     async with connect("127.0.0.1", port, name="c") as c:
         info = await c.call_named("tournament.start", TOURNAMENT_SETTINGS)
@@ -227,7 +227,7 @@ async def table_with_bots(port: int) -> list[dict[str, Any]]:
 
 
 async def test_a_table_survives_sigkills_and_its_bots_rejoin(nursery, tmp_path):
-    server = Server(PluginManager(autoload=False), seed=1)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=1)
     (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     want = await table_with_bots(port)
     server.stop()

@@ -34,6 +34,7 @@ def tournaments_of(server: Server) -> TournamentService:
 async def serve(nursery: trio.Nursery, path: Path) -> Server:
     server = Server(
         PluginManager(autoload=False),
+        default_game="blackjack",
         seed=11,
         services=default_services(),
         journal=Journal(str(path)),
