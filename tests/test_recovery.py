@@ -257,3 +257,41 @@ async def test_a_recovered_table_waits_for_its_bot_then_plays_the_default(
     await found.done.wait()  # nobody came back: after vacant_timeout it plays on, then ends
     assert found.reason == "every bot left" and found.played == 2
     await finish(server, [])
+
+
+async def test_a_table_still_waiting_for_its_bots_waits_again_and_starts_when_seated(
+    nursery, tmp_path
+):
+    path = tmp_path / "j.db"
+    journal = Journal(str(path))
+    server = await serve(nursery, journal)
+    params = {"seats": 2, "fill": [None, "lim17"], "rounds": 3, "seed": 4, "decision_time": 5.0}
+    async with connect("127.0.0.1", server.port, name="c") as c:
+        info = await c.call_named("table.create", {**params, "autostart": False})
+        joined = await c.call("table.join", info["table"], 1, False, [])  # not started yet
+    server.stop()
+    await journal.aclose()
+    with sqlite3.connect(path) as conn:  # what a crash before table.start leaves
+        conn.execute("UPDATE tables SET state = 'waiting', reason = NULL, finished = NULL")
+    server = await recover(path, nursery)
+    found = tables_of(server).tables[info["table"]]
+    assert found.state == "waiting" and found.ready()  # seat 1 is held, by its hash
+    asked = []
+
+    async def decide(table: int, observation: Any) -> Any:
+        asked.append(observation["phase"])
+        return stubborn(table, observation)
+
+    async with connect(
+        "127.0.0.1", server.port, name="b", role="bot", handlers={"decide": decide}
+    ) as bot:  # fmt: skip
+        await bot.call("table.rejoin", joined["token"], False, [])
+        with pytest.raises(RpcError) as refused:  # a waiting table starts on its key only
+            await bot.call("table.start", info["table"], "not-its-key")
+        assert refused.value.code == Code.NOT_ALLOWED
+        started = await bot.call("table.start", info["table"], info["key"])
+        assert started["state"] == "playing"
+        await found.done.wait()
+    assert found.played == 3 and "bet" in asked
+    assert found.engine is not None and found.engine.tally.faults == [0, 0]
+    await finish(server, [])
