@@ -242,7 +242,7 @@ async def test_a_bot_takes_its_seat_back_with_its_token_and_the_table_ends_the_s
     assert sum(ledger["chips"]) + ledger["house"] == 3 * found.options["starting_chips"]
 
 
-async def test_a_recovered_table_waits_for_its_bot_then_plays_the_default(
+async def test_a_recovered_table_whose_bot_never_comes_back_ends_as_vacant(
     nursery, tmp_path, virtual_clock
 ):
     whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
@@ -254,7 +254,7 @@ async def test_a_recovered_table_waits_for_its_bot_then_plays_the_default(
     crash_after(whole, cut, {played["table"]: 2})
     server = await recover(cut, nursery)
     found = tables_of(server).tables[played["table"]]
-    await found.done.wait()  # nobody came back: after vacant_timeout it plays on, then ends
+    await found.done.wait()  # nobody came back: it waits vacant_timeout twice, then ends
     assert found.reason == "every bot left" and found.played == 2
     await finish(server, [])
 
