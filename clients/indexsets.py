@@ -1,22 +1,15 @@
-"""Index tables shipped as data by the built-in counts plugin, read as package files (a
-client finds plugins through the engine and never imports one): the published Hi-Lo
-Illustrious 18 and Fab 4, and the full Hi-Lo set croupier generates for 6 decks, S17, DAS
-(``croupier solve blackjack --indices hilo``)."""
+"""The blackjack plugin's shipped index tables by the short names the CLI and the sample
+bots use: the published Hi-Lo Illustrious 18 and Fab 4, and the full Hi-Lo set croupier
+generates for 6 decks, S17, DAS (``croupier solve blackjack --indices hilo``)."""
 
 from __future__ import annotations
 
-from importlib import resources
+from croupier.plugins.blackjack.indexsets import published_indices
+from croupier.plugins.blackjack.indices import IndexEntry
 
-from croupier.engine.indices import IndexEntry, read_indices
-
-SHIPPED = {
-    "i18": "hilo_illustrious18.csv",
-    "fab4": "hilo_fab4.csv",
-    "generated": "hilo_6d_s17_generated.csv",
-}
+SHIPPED = {"i18": "hilo-i18", "fab4": "hilo-fab4", "generated": "hilo-6d-s17"}
 
 
 def shipped_indices(name: str) -> list[IndexEntry]:
     """A shipped index table by its short name (see :data:`SHIPPED`)."""
-    data = resources.files("croupier.plugins.counts").joinpath("data", SHIPPED[name])
-    return read_indices(data.read_text())
+    return published_indices(SHIPPED[name])

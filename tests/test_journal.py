@@ -15,7 +15,6 @@ import trio
 from croupier.engine import PluginManager
 from croupier.engine.gamelog import replay_game
 from croupier.engine.ledger import seat_account
-from croupier.engine.tablelog import replay
 from croupier.protocol import Code, RpcError, Server, connect
 from croupier.protocol.journal import Journal
 from croupier.protocol.services import default_services
@@ -25,7 +24,13 @@ from tests.servedtables import Recorder
 
 async def serve(nursery: trio.Nursery, journal: Journal | None) -> Server:
     services = [*default_services()[:-1], TableService(vacant_timeout=30, unclaimed_timeout=30)]
-    server = Server(PluginManager(autoload=False), seed=11, services=services, journal=journal)
+    server = Server(
+        PluginManager(autoload=False),
+        default_game="blackjack",
+        seed=11,
+        services=services,
+        journal=journal,
+    )
     (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     server.port = port  # type: ignore[attr-defined]
     return server
@@ -89,8 +94,10 @@ async def test_a_blackjack_table_is_recorded_and_its_export_replays_to_the_same_
         assert paged == events
         lines = await export(c, final["table"], page=7)  # pages cut anywhere
     assert len(lines) == row["events"] + 1
-    core = replay(PluginManager(autoload=False), lines)
-    assert [core.ledger.balances[seat.account] for seat in core.seats] == final["chips"]
+    assert json.loads(lines[0])["game"] == "blackjack"  # every table exports as a game log
+    core = replay_game(PluginManager(autoload=False), lines)
+    chips = [core.ledger.balances[seat_account(i + 1)] for i in range(len(final["chips"]))]
+    assert chips == final["chips"]
 
 
 async def test_a_game_table_export_replays_with_replay_game(served):
@@ -177,9 +184,9 @@ async def test_a_restarted_server_numbers_above_the_journal(nursery, tmp_path):
     await first.aclose()
     again = Journal(path)
     assert again.last_id() == final["table"]
-    assert Server(PluginManager(autoload=False), seed=1, journal=again).next_game_id() == (
-        final["table"] + 1
-    )
+    assert Server(
+        PluginManager(autoload=False), default_game="blackjack", seed=1, journal=again
+    ).next_game_id() == (final["table"] + 1)
     again.close()
 
 

@@ -163,7 +163,7 @@ def test_a_live_table_shows_the_cards_and_settles_as_tcp_bots_play(served, page)
 def test_the_chart_page_matches_croupier_solve_blackjack(served, page):
     cli = served.cli("solve", "blackjack", "--rules", "single-deck", "--h17", "--json")
     expected = json.loads(cli.stdout)["chart"]
-    page.goto(f"{served.url}/chart.html?rules=single-deck&dealer=h17")
+    page.goto(f"{served.url}/games/blackjack/chart.html?rules=single-deck&dealer=h17")
     page.locator('table.chart[data-section="pairs"] td').first.wait_for(timeout=60_000)
     cells = page.locator("table.chart td").evaluate_all(
         "tds => tds.map(td => [td.dataset.section, td.dataset.row, td.dataset.col, td.textContent])"
@@ -173,6 +173,9 @@ def test_the_chart_page_matches_croupier_solve_blackjack(served, page):
         shown.setdefault(section, {}).setdefault(row, []).append(letters)
     assert shown == {s: expected[s] for s in ("hard", "soft", "pairs")}
     assert page.locator("select[name=dealer]").input_value() == "h17"
+    # the page is the blackjack plugin's: the pages menu lists it, from the game's web files
+    page.locator('nav[data-games="added"]').wait_for()
+    assert page.locator('nav a[aria-current="page"]').inner_text() == "Strategy chart"
     # each cell's EVs on hover, and the arrow keys move between cells
     cell = page.locator('table.chart[data-section="hard"] td[data-row="16"][data-col="T"]')
     cell.hover()

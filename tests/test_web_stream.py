@@ -113,7 +113,7 @@ async def receive_until_gone(ws: FakeWebSocket, stream: Any) -> None:
 
 
 async def test_a_web_connection_is_served_as_a_watcher_only(virtual_clock):
-    server = Server(PluginManager(autoload=False), seed=1)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=1)
     ws = FakeWebSocket()
     async with trio.open_nursery() as nursery:
         nursery.start_soon(serve_page, server, ws)

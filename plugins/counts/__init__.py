@@ -7,18 +7,12 @@ never as an average tag of +1/2 for every seven. The unbalanced counts start at 
 authors' initial running counts (KO ``4 - 4 * decks``, Red 7 ``-2 * decks``). Every count
 forms its true count the same way by default (decks remaining exactly, the quotient
 floored), so that generated index tables compare across systems.
-
-The package also ships published index tables as data (``data/``, see
-:func:`published_indices`).
 """
 
 from __future__ import annotations
 
-from importlib import resources
-
 from croupier.engine import hookimpl
 from croupier.engine.counts import CountSystem
-from croupier.engine.indices import IndexEntry, read_indices
 
 SNYDER = "Arnold Snyder, Blackbelt in Blackjack"
 
@@ -79,20 +73,6 @@ COUNTS = (
         source=SNYDER,
     ),
 )
-
-PUBLISHED = {
-    "hilo-i18": "hilo_illustrious18.csv",
-    "hilo-fab4": "hilo_fab4.csv",
-    "hilo-6d-s17": "hilo_6d_s17_generated.csv",
-}
-"""Hi-Lo index sets shipped as data (6 decks, S17, DAS, late surrender): the published
-Illustrious 18 and Fab 4, and the full set croupier generates for those rules."""
-
-
-def published_indices(name: str) -> list[IndexEntry]:
-    """A shipped index table by name (see :data:`PUBLISHED`)."""
-    text = resources.files(__name__).joinpath("data", PUBLISHED[name]).read_text()
-    return read_indices(text)
 
 
 @hookimpl

@@ -29,7 +29,7 @@ from croupier.clients.cli.simindices import (
 from croupier.engine import CroupierError
 from croupier.engine.counts import ROUNDINGS
 from croupier.engine.executor import default_workers
-from croupier.engine.indices import IndexEntry, read_indices, write_indices
+from croupier.plugins.blackjack.indices import IndexEntry, read_indices, write_indices
 
 STYLES = {
     "H": "bold red",
@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def chart_csv(chart: dict[str, Any]) -> str:
-    """The solver's chart as the CSV that :mod:`croupier.engine.charts` reads."""
+    """The solver's chart as the CSV that :mod:`croupier.plugins.blackjack.charts` reads."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["hand", *chart["upcards"]])

@@ -145,7 +145,7 @@ export function finishedTournamentRow(info) {
   const progress = info.progress ? `${num(info.progress.done)} / ${num(info.progress.total)}` : "";
   return h("tr", { "data-tournament": id },
     h("td", {}, h("a", { href: `/tournament.html?tournament=${id}` }, `Tournament ${id}`)),
-    h("td", {}, info.game || "blackjack"),
+    h("td", {}, info.game ?? ""),
     h("td", { class: "wide" }, info.reason || ""),
     h("td", { class: "num" }, progress),
     h("td", { class: "wide" }, entriesText(info)),

@@ -36,7 +36,7 @@ function tournamentRow(info) {
   const progress = info.progress ? `${num(info.progress.done)} / ${num(info.progress.total)}` : "";
   return h("tr", { "data-tournament": id },
     h("td", {}, h("a", { href: `/tournament.html?tournament=${id}` }, `Tournament ${id}`)),
-    h("td", {}, info.game || "blackjack"),
+    h("td", {}, info.game ?? ""),
     h("td", {}, info.state),
     h("td", { class: "num" }, progress),
     h("td", { class: "wide" }, entriesText(info)));

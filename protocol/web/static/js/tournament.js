@@ -87,7 +87,7 @@ function show(info) {
   document.title = `croupier: tournament ${id}`;
   const st = info.settings || {};
   document.getElementById("summary").textContent =
-    `${info.game || "blackjack"}, ${info.rule_set || "custom rules"}; seed ${num(info.seed)}; ` +
+    `${info.game ?? ""}, ${info.rule_set || "custom rules"}; seed ${num(info.seed)}; ` +
     `${num(st.tourneys)} run(s) of ${num(st.rounds)} round(s) of ${num(st.hands)} hand(s); ` +
     `entries: ${info.entries.map((e) => (e.kind === "tcp" && !e.joined ? `${e.name} (free seat)` : e.name)).join(", ")}`;
   const state = info.state === "finished" ? `Finished: ${info.reason || ""}`
