@@ -75,7 +75,11 @@ def pages(served: Any) -> list[tuple[str, str, str]]:
         ("table", f"/table.html?table={table}", 'body[data-drawn="0"]'),  # its final chips
         ("replay", f"/replay.html?table={table}&at={events}", f'body[data-drawn="{events}"]'),
         ("tournament", f"/tournament.html?tournament={tournament}", "#standings tbody tr"),
-        ("chart", "/games/blackjack/chart.html?rules=vegas-s17", 'table.chart[data-section="pairs"] td'),
+        (
+            "chart",
+            "/games/blackjack/chart.html?rules=vegas-s17",
+            'table.chart[data-section="pairs"] td',
+        ),
         ("minesweeper", "/minesweeper.html", "#status:has-text('Analysed.')"),
         ("randomizer", "/randomizer.html?spec=tgm3&seed=7&n=2000", "#per-symbol svg"),
     ]
