@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 
 import attrs
 
 from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.keys import new_secret
 from croupier.protocol.server import Connection
 
 
@@ -25,7 +25,7 @@ class Ownership:
     """The creator of a table or tournament: its connection id and its key."""
 
     conn_id: int
-    key: str = attrs.field(factory=lambda: secrets.token_urlsafe(18), repr=False)
+    key: str = attrs.field(factory=new_secret, repr=False)
     present: bool = True
     """False once the creator's connection has closed."""
     key_sha256: str | None = None

@@ -13,7 +13,6 @@ import contextlib
 import ipaddress
 import itertools
 import logging
-import secrets
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
@@ -47,6 +46,7 @@ from croupier.protocol.codec import (
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.fairpool import FairPool
 from croupier.protocol.journal import NullJournal
+from croupier.protocol.keys import new_secret
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.loopwatch import LoopWatch
 from croupier.protocol.methods import MethodTable, Service
@@ -175,7 +175,7 @@ class Server:
         self.state: dict[str, Any] = {}
         self.loop_watch = LoopWatch()
         """The event loop's stalls: a bot's decision time does not count them."""
-        self.operator_key = secrets.token_urlsafe(18)
+        self.operator_key = new_secret()
         """Stops any table or tournament (``table.stop``, ``tournament.stop``)."""
         """What services keep server-wide, by key (as ``Connection.state`` per connection)."""
         self._ids = itertools.count(1)

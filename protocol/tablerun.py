@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import math
-import secrets
 from typing import Any
 
 import attrs
@@ -27,6 +26,7 @@ from croupier.engine.gametable import GamePlayer, GameTable
 from croupier.engine.ledger import seat_account
 from croupier.protocol.codec import Notification
 from croupier.protocol.errors import Code, ConnectionClosed, RpcError
+from croupier.protocol.keys import new_secret
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import BotSlot, SlotPlayer
@@ -214,7 +214,7 @@ class ServerTable:
     ) -> str:
         """Give ``seat`` to ``conn`` (with the table's events or not, leaving the ``auto``
         phases to the server); its new token."""
-        seat.token = secrets.token_urlsafe(18)
+        seat.token = new_secret()
         seat.conn, seat.bot, seat.auto = conn, conn.client, auto
         self.server.journal.table_seat(self.id, seat.describe(), seat.token)
         self.subscribe(conn, events)

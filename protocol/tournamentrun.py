@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-import secrets
 from collections.abc import Sequence
 from contextlib import ExitStack
 from typing import Any
@@ -26,6 +25,7 @@ from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
 from croupier.engine.tournament import TableJob, TableResult, Tournament, TournamentConfig
 from croupier.engine.tournament_run import TournamentResult, play_tournament
 from croupier.protocol.errors import RpcError
+from croupier.protocol.keys import new_secret
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import BotSlot, SlotPlayer
@@ -161,7 +161,7 @@ class ServerTournament:
 
     # -- seats and subscribers ---------------------------------------------------------------
     def take(self, seat: TcpSeat, conn: Connection, auto: frozenset[str]) -> str:
-        seat.token = secrets.token_urlsafe(18)
+        seat.token = new_secret()
         seat.conn, seat.bot, seat.auto = conn, conn.client, auto
         self.server.journal.tournament_seat(self.id, seat.index, conn.client, seat.token)
         self.subscribe(conn)

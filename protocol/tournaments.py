@@ -13,7 +13,6 @@ and reports its progress and its result (the local tournament's result, as data)
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Iterable
 from functools import partial
 from typing import Any
@@ -24,6 +23,7 @@ from croupier.engine import CroupierError
 from croupier.engine.games import Game
 from croupier.engine.tournament import HANDS, MAX_FAULTS, ROUNDS, TOURNEYS, TournamentConfig
 from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.keys import new_secret
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.ownership import Ownership, check_quota
 from croupier.protocol.prepare import prepare_strategies
@@ -226,7 +226,7 @@ class TournamentService(Service):
             strategies,
             join_time,
             Ownership(conn.id),
-            None if open or TCP not in bots else secrets.token_urlsafe(12),
+            None if open or TCP not in bots else new_secret(12),
         )
         finished = [i for i, t in self.tournaments.items() if t.state == "finished"]
         for old in finished[: max(0, len(finished) - KEEP_FINISHED)]:

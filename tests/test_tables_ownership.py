@@ -105,3 +105,13 @@ async def test_a_pending_abandoned_timer_does_not_hold_the_shutdown_up(virtual_c
                 await c.call_named("table.create", params)
             await pass_time(virtual_clock, 0.2)  # the creator is gone: the 30 s timer runs
             server.stop()  # serve returns, and the nursery closes, within the grace
+
+
+def test_a_key_never_starts_with_a_dash(monkeypatch):
+    """A key is passed on command lines (``croupier bot ... --key KEY``): one starting with
+    ``-`` would read as an option there, so such a draw is drawn again."""
+    from croupier.protocol import keys
+
+    drawn = iter(["-Xq3abc", "-Zz", "Kq3abc"])
+    monkeypatch.setattr(keys.secrets, "token_urlsafe", lambda nbytes: next(drawn))
+    assert keys.new_secret() == "Kq3abc"
