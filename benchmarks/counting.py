@@ -24,7 +24,6 @@ from croupier.engine.counting import CountPlay, parse_ramp
 from croupier.engine.sim_indices import IndexSim
 from croupier.engine.simulate import compiled_job
 from croupier.plugins.blackjack_kernel.index_data import prepare_indices
-from croupier.plugins.counts import published_indices
 
 
 def main() -> None:
@@ -37,7 +36,8 @@ def main() -> None:
     rules = manager.rule_sets.get("vegas-s17").rules
     strategy = manager.strategy("basic", rules).for_rules(rules)
     hilo = manager.count_systems.get("hilo")
-    indices = tuple(published_indices("hilo-i18") + published_indices("hilo-fab4"))
+    sets = manager.index_sets
+    indices = sets.get("hilo-i18").entries + sets.get("hilo-fab4").entries
     ramp = parse_ramp("<=1:1,2:2,3:4,4:6,5+:8")
     jobs = {
         "flat basic": compiled_job(manager, rules, strategy, 1),

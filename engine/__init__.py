@@ -17,6 +17,7 @@ from croupier.engine.errors import (
 )
 from croupier.engine.games import ActionSpec, Field, Game, GameCore, GameStrategy, Turn
 from croupier.engine.hookspecs import hookimpl
+from croupier.engine.indices import IndexEntry, IndexSet
 from croupier.engine.ledger import Ledger, LedgerEntry
 from croupier.engine.manager import PluginFailure, PluginInfo, PluginManager
 from croupier.engine.play import Action, Event, Observation
@@ -55,6 +56,8 @@ __all__ = [
     "GameCore",
     "GameStrategy",
     "HandView",
+    "IndexEntry",
+    "IndexSet",
     "Ledger",
     "LedgerEntry",
     "Observation",

@@ -1,5 +1,6 @@
 """The hook specifications: croupier's extension points (games, randomizers, dealer rules,
-betting, solvers, rule sets, strategies, compiled simulators and card counts).
+betting, solvers, rule sets, strategies, compiled simulators, card counts and their index
+sets).
 
 Every hook is a *contribution* hook in the datasette style: it takes no arguments and
 returns an iterable of objects, each with a unique ``name`` and a one-line ``summary``. The
@@ -29,6 +30,7 @@ import pluggy
 if TYPE_CHECKING:
     from croupier.engine.counts import CountSystem
     from croupier.engine.games import Game
+    from croupier.engine.indices import IndexSet
     from croupier.engine.kernels import SimKernel
     from croupier.engine.manager import PluginManager
     from croupier.engine.players import Strategy
@@ -177,4 +179,19 @@ def croupier_count_systems() -> Iterable[CountSystem]:
     is formed (``rounding``: floor, truncate, round or none; ``resolution`` of the decks
     remaining: exact, half or whole). :func:`~croupier.engine.counts.true_count` reads any
     system; ``croupier plugins --check`` validates one.
+    """
+
+
+@hookspec
+def croupier_index_sets() -> Iterable[IndexSet]:
+    """Contribute named index tables (playing deviations by a count: the Illustrious 18).
+
+    Called once, the first time an index set is looked up (``croupier sim --indices NAME``,
+    ``croupier solve blackjack --only NAME``, the ``hilo`` bot, ``croupier plugins``).
+    Return an iterable of :class:`~croupier.engine.indices.IndexSet`: ``name``,
+    ``summary``, ``count`` (the name of the count system whose true count the indices
+    read; ``sim --count`` must be that count), ``entries`` (:class:`IndexEntry` values;
+    ``IndexSet.from_csv`` reads the CSV that ``sim --indices FILE`` reads), and in words
+    the ``rules`` it was made for and its ``source``. ``croupier plugins --check``
+    validates one (its count installed, every entry a decision of the table, none twice).
     """

@@ -29,6 +29,7 @@ from croupier.engine.errors import (
     shown,
 )
 from croupier.engine.games import Game
+from croupier.engine.indices import IndexSet
 from croupier.engine.kernels import SimKernel
 from croupier.engine.players import Strategy
 from croupier.engine.randomizers import (
@@ -58,6 +59,7 @@ FAMILIES: dict[str, str] = {
     "croupier_sim_kernels": "simulator kernel",
     "croupier_games": "game",
     "croupier_count_systems": "count system",
+    "croupier_index_sets": "index set",
 }
 
 
@@ -282,6 +284,10 @@ class PluginManager:
     @property
     def count_systems(self) -> Registry[CountSystem]:
         return self.registry("croupier_count_systems")
+
+    @property
+    def index_sets(self) -> Registry[IndexSet]:
+        return self.registry("croupier_index_sets")
 
     def strategy(self, name: str, rules: BlackjackRules) -> Strategy:
         """The strategy called ``name``, as played under ``rules`` (see Strategy.for_rules)."""

@@ -15,7 +15,9 @@ problem, never raise:
   ``text``, give plain observations, and come out the same from the same seed (the
   table replays from its seed and the actions it received);
 - a count system has ten integer tags, a positive scale, and a ``balanced`` flag that
-  agrees with its tags' sum over a deck (:func:`~croupier.engine.counts.check_count_system`).
+  agrees with its tags' sum over a deck (:func:`~croupier.engine.counts.check_count_system`);
+- an index set's count is installed and its entries are decisions of the table, each once
+  (:func:`~croupier.engine.indices.check_index_set`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from croupier.engine.counts import CountSystem, check_count_system
 from croupier.engine.errors import CroupierError, one_line
 from croupier.engine.gamelog import LOG_NAME, LOG_VERSION, action_event, replay_game
 from croupier.engine.games import Game, GameStrategy, Plain, Turn
+from croupier.engine.indices import IndexSet, check_index_set
 from croupier.engine.manager import FAMILIES, PluginManager
 from croupier.engine.players import Strategy
 from croupier.engine.randomizers import RandomizerKind, RandomizerLanguage
@@ -51,6 +54,7 @@ KINDS: dict[str, type] = {
     "croupier_strategies": Strategy,
     "croupier_games": Game,
     "croupier_count_systems": CountSystem,
+    "croupier_index_sets": IndexSet,
 }
 
 
@@ -86,6 +90,7 @@ def _check_item(manager: PluginManager, hook: str, item: Any) -> list[str]:
         "croupier_randomizers": _check_randomizer,
         "croupier_games": _check_game,
         "croupier_count_systems": _check_count,
+        "croupier_index_sets": _check_index_set,
     }
     check = checks.get(hook)
     if check is None:
@@ -117,6 +122,10 @@ def _check_randomizer(manager: PluginManager, kind: RandomizerKind) -> list[str]
 
 def _check_count(manager: PluginManager, system: CountSystem) -> list[str]:
     return check_count_system(system)
+
+
+def _check_index_set(manager: PluginManager, index_set: IndexSet) -> list[str]:
+    return check_index_set(index_set, manager.count_systems.names())
 
 
 def _plain(value: Any) -> bool:

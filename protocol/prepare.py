@@ -68,4 +68,3 @@ async def prepare_strategies(
         if name not in ready:
             ready[name] = await prepare_strategy(conn, game, game.strategy(name), options)
     return ready
-

@@ -5,16 +5,14 @@ from __future__ import annotations
 import argparse
 import csv
 import math
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from croupier.clients.indexsets import SHIPPED, shipped_indices
+from croupier.clients.indexsets import index_entries
 from croupier.engine import BlackjackRules, CroupierError, PluginManager
 from croupier.engine.counting import CountPlay, cap_ramp, parse_ramp, parse_spots, ramp_text
-from croupier.engine.indices import IndexEntry, read_indices
 
 
 def add_count_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,9 +28,9 @@ def add_count_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--wong-out", type=float, metavar="TC", help="sit out below TC")
     group.add_argument(
         "--indices",
-        metavar="FILE|NAMES",
-        help="playing deviations: an index CSV, or shipped Hi-Lo sets i18, fab4, generated "
-        "(e.g. i18,fab4)",
+        metavar="FILES|NAMES",
+        help="playing deviations: index CSV files or index sets by name, comma-separated "
+        "('croupier plugins' lists the sets: hilo-i18,hilo-fab4 for the I18 and Fab 4)",
     )
     group.add_argument(
         "--spots-at", metavar="TC:N", help="play N spots (seats) from true count TC up"
@@ -60,32 +58,13 @@ def counting_wanted(args: argparse.Namespace) -> bool:
     return args.count is not None
 
 
-def read_index_sets(spec: str) -> tuple[IndexEntry, ...]:
-    """Entries of an index file or of shipped sets named ``i18``, ``fab4`` (comma-joined)."""
-    out: list[IndexEntry] = []
-    for part in (p.strip() for p in spec.split(",")):
-        if part.lower() in SHIPPED:
-            entries = shipped_indices(part.lower())
-        else:
-            try:
-                entries = read_indices(Path(part).read_text())
-            except OSError as exc:
-                raise CroupierError(f"--indices {part}: {exc.strerror}") from None
-        seen = {e.key for e in out}
-        for e in entries:
-            if e.key in seen:
-                raise CroupierError(f"--indices: {e.key} is given twice")
-            out.append(e)
-    return tuple(out)
-
-
 def count_play(
     manager: PluginManager, args: argparse.Namespace, rules: BlackjackRules
 ) -> CountPlay:
     system = manager.count_systems.get(args.count)
     ramp = parse_ramp(args.ramp) if args.ramp else (1,) * 26
     ramp = cap_ramp(ramp, rules.min_bet, rules.max_bet)
-    indices = read_index_sets(args.indices) if args.indices else ()
+    indices = index_entries(manager, args.indices, count=system.name) if args.indices else ()
     if args.hands_per_hour <= 0:
         raise CroupierError("--hands-per-hour must be positive")
     if args.bankroll is not None and args.bankroll <= 0:
