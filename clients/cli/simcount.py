@@ -73,14 +73,27 @@ def count_play(
     return CountPlay(system, ramp, args.wong_in, args.wong_out, indices, spots)
 
 
+def _flat_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A table row for CSV: an interval ``x_ci95`` becomes ``x_ci95_low`` and ``_high``."""
+    out: dict[str, Any] = {}
+    for name, value in row.items():
+        if name.endswith("_ci95"):
+            low, high = value if value is not None else ("", "")
+            out[f"{name}_low"], out[f"{name}_high"] = low, high
+        else:
+            out[name] = value
+    return out
+
+
 def write_csv(path: str, table: list[dict[str, Any]], comments: list[str]) -> None:
     """The per-count table, after ``#`` comment lines (what was played, the seed)."""
+    rows = [_flat_row(row) for row in table]
     with open(path, "w", newline="") as f:
         for line in comments:
             f.write(f"# {line}\n")
-        writer = csv.DictWriter(f, fieldnames=list(table[0]) if table else ["tc"])
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["tc"])
         writer.writeheader()
-        writer.writerows(table)
+        writer.writerows(rows)
 
 
 def _money(x: float | None) -> str:
@@ -128,17 +141,33 @@ def show_counting(console: Console, play: CountPlay, report: dict[str, Any], see
         f"SD {c['sd_per_hour']:.3f}"
     )
     table = Table(title="by true count at the bet")
-    for col in ("TC", "freq", "flat EV", "flat SD", "played", "bet", "ramp EV", "ramp SD"):
+    columns = ("TC", "freq", "flat EV", "±95%", "flat SD", "played", "bet", "ramp EV", "±95%")
+    for col in (*columns, "ramp SD"):
         table.add_column(col, justify="right")
     for row in c["per_count"]:
         table.add_row(
             row["tc"],
             f"{row['frequency']:.4f}",
             f"{row['flat_ev']:+.4f}",
+            _half(row["flat_ev_ci95"]),
             f"{row['flat_sd']:.3f}",
             f"{row['played']:,}",
             f"{row['average_bet']:.2f}",
             f"{row['ramp_ev']:+.4f}",
+            _half(row["ramp_ev_ci95"]),
             f"{row['ramp_sd']:.3f}",
         )
     console.print(table)
+    console.print(
+        f"intervals from {c['shoes']:,} shoes as independent batches (rounds of a shoe are "
+        "correlated; docs/counting.md)"
+        + (
+            f"; the EV's variance is {de:.2f}x the independent rounds'"
+            if (de := c["design_effect"])
+            else ""
+        )
+    )
+
+
+def _half(interval: list[float] | None) -> str:
+    return "-" if interval is None else f"{(interval[1] - interval[0]) / 2:.4f}"

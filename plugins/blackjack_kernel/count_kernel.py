@@ -22,6 +22,9 @@ to ``TC_LOW..TC_HIGH``) the rounds dealt, the table's flat net and its square, t
 played, the ramp's net and its square, and the chips bet (initial bets). With spots at
 high counts (``HAS_SPOTS``), a round whose true count is at least ``SPOTS_TC`` is dealt to
 ``SPOTS_N`` seats instead of ``seats``, each betting the ramp's bet.
+
+For intervals, each shoe's sums are also kept as a batch (:mod:`.count_batches`): the
+rounds of one shoe are correlated, shoes are independent.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import math
 import numpy as np
 from numba import njit
 
+from croupier.plugins.blackjack_kernel.count_batches import SHOE_FIELDS, TOTAL_FIELDS, end_shoe
 from croupier.plugins.blackjack_kernel.kernel import (
     BET,
     CUT,
@@ -71,8 +75,11 @@ from croupier.plugins.blackjack_kernel.true_count import (
 TC_LOW, TC_HIGH = -10, 15
 BUCKETS = TC_HIGH - TC_LOW + 1
 BUCKET_FIELDS = ("rounds", "flat_net", "flat_sq", "played", "ramp_net", "ramp_sq", "bet")
-COUNT_FIELDS = FIELDS + tuple(
-    f"tc{t:+d}_{name}" for t in range(TC_LOW, TC_HIGH + 1) for name in BUCKET_FIELDS
+COUNT_FIELDS = (
+    FIELDS
+    + tuple(f"tc{t:+d}_{name}" for t in range(TC_LOW, TC_HIGH + 1) for name in BUCKET_FIELDS)
+    + tuple(f"tc{t:+d}_{name}" for t in range(TC_LOW, TC_HIGH + 1) for name in SHOE_FIELDS)
+    + TOTAL_FIELDS
 )
 # rows of the scratch table: per seat, and per live hand
 FIRST, SECOND, LIN, NAT, HALF, LIVE_SEAT, LIVE_TOTAL, LIVE_STAKE = range(8)
@@ -104,6 +111,10 @@ def play_count_chunk(
     for k in range(n_out):
         out[k] = -1
     acc = np.zeros(BUCKETS * 7, np.int64)
+    shoe_acc = np.zeros(BUCKETS * 4, np.int64)  # this shoe's N, F, P, R by bucket
+    shoe_sq = np.zeros(BUCKETS * 6, np.int64)  # over shoes, by bucket (SHOE_FIELDS)
+    shoe_totals = np.zeros(4, np.int64)  # TOTAL_FIELDS
+    shoe_rounds = 0
     key = np.uint64(seed)
     counter = np.uint64(0)
     decks = rules[DECKS]
@@ -181,6 +192,9 @@ def play_count_chunk(
     staked = returned = 0
     for _round in range(rounds):
         if pos >= cut or fresh_pack:
+            if shoe_rounds > 0:
+                end_shoe(shoe_acc, shoe_sq, shoe_totals)
+                shoe_rounds = 0
             for k in range(n_cards):
                 shoe[k] = fresh[k]
             counter = _shuffle(shoe, 0, n_cards, key, counter)
@@ -417,13 +431,21 @@ def play_count_chunk(
         acc[at] += 1
         acc[at + np.uint64(1)] += table_net
         acc[at + np.uint64(2)] += table_net * table_net
+        in_shoe = np.uint64(bucket * 4)
+        shoe_acc[in_shoe] += 1
+        shoe_acc[in_shoe + np.uint64(1)] += table_net
+        shoe_rounds += 1
         if playing:
             acc[at + np.uint64(3)] += 1
             acc[at + np.uint64(4)] += ramp_net
             acc[at + np.uint64(5)] += ramp_net * ramp_net
             acc[at + np.uint64(6)] += stake_b * spots
+            shoe_acc[in_shoe + np.uint64(2)] += 1
+            shoe_acc[in_shoe + np.uint64(3)] += ramp_net
         if dry:
             return out
+    if shoe_rounds > 0:  # the chunk's last shoe, dealt in part: a batch too
+        end_shoe(shoe_acc, shoe_sq, shoe_totals)
     out[0], out[1], out[2], out[3] = n_hands, n_net, n_net_sq, n_wins
     out[4], out[5], out[6], out[7] = n_pushes, n_losses, n_naturals, n_busts
     out[8], out[9], out[10] = n_doubles, n_splits, staked - returned
@@ -431,4 +453,10 @@ def play_count_chunk(
     k = len(FIELDS)
     for j in range(BUCKETS * 7):
         out[k + j] = acc[j]
+    k += BUCKETS * 7
+    for j in range(BUCKETS * 6):
+        out[k + j] = shoe_sq[j]
+    k += BUCKETS * 6
+    for j in range(4):
+        out[k + j] = shoe_totals[j]
     return out
