@@ -17,8 +17,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from croupier.engine import BlackjackRules
-from croupier.plugins.blackjack_solver.analysis import UpcardSolver, solve_rules
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.solver.analysis import UpcardSolver, solve_rules
 
 TARGETS = {None: 0.1, 6: 2.0}
 REPEATS = 3

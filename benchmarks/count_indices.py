@@ -18,11 +18,12 @@ from __future__ import annotations
 import sys
 import time
 
-from croupier.engine import BlackjackRules
-from croupier.plugins.blackjack_solver.analysis import solve_rules
-from croupier.plugins.blackjack_solver.count_indices import UPCARD_LABELS, Decision, generate
-from croupier.plugins.blackjack_solver.count_shoes import count_shoes
-from croupier.plugins.counts import COUNTS, published_indices
+from croupier.plugins.blackjack.indexsets import published_indices
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.solver.analysis import solve_rules
+from croupier.plugins.blackjack.solver.count_indices import UPCARD_LABELS, Decision, generate
+from croupier.plugins.blackjack.solver.count_shoes import count_shoes
+from croupier.plugins.counts import COUNTS
 
 TARGET = 60.0
 

@@ -28,14 +28,14 @@ import sys
 
 import numpy as np
 
-from croupier.engine import BlackjackRules
 from croupier.engine.counts import true_count
-from croupier.plugins.blackjack_solver.count_indices import (
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.solver.count_indices import (
     parse_decision,
     spread_gains,
     upcard_gains,
 )
-from croupier.plugins.blackjack_solver.count_shoes import count_shoes
+from croupier.plugins.blackjack.solver.count_shoes import count_shoes
 from croupier.plugins.counts import COUNTS
 
 DECISIONS = ("stand 16 T", "stand 12 4", "double 10 A", "insurance any A")

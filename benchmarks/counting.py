@@ -20,10 +20,11 @@ import argparse
 import time
 
 from croupier.engine import PluginManager
-from croupier.engine.counting import CountPlay, parse_ramp
-from croupier.engine.sim_indices import IndexSim
-from croupier.engine.simulate import compiled_job
-from croupier.plugins.blackjack_kernel.index_data import prepare_indices
+from croupier.plugins.blackjack.counting import CountPlay, parse_ramp
+from croupier.plugins.blackjack.kernel.index_data import prepare_indices
+from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.sim_indices import IndexSim
+from croupier.plugins.blackjack.simulate import compiled_job
 
 
 def main() -> None:
@@ -34,7 +35,7 @@ def main() -> None:
     manager = PluginManager()
     manager.load_all()
     rules = manager.rule_sets.get("vegas-s17").rules
-    strategy = manager.strategy("basic", rules).for_rules(rules)
+    strategy = local_strategy(manager, "basic", rules).for_rules(rules)
     hilo = manager.count_systems.get("hilo")
     sets = manager.index_sets
     indices = sets.get("hilo-i18").entries + sets.get("hilo-fab4").entries

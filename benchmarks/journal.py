@@ -62,7 +62,9 @@ load_generator = _load("protocol")
 
 async def serve(path: str, sync: str) -> None:
     journal = NullJournal() if path == ":memory:" else Journal(path, sync)
-    server = Server(PluginManager(autoload=False), seed=1, journal=journal)
+    server = Server(
+        PluginManager(autoload=False), default_game="blackjack", seed=1, journal=journal
+    )
     async with trio.open_nursery() as nursery:
         (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
         print(port, flush=True)
@@ -111,7 +113,9 @@ async def cpu_in_process(journal: NullJournal, rounds: int) -> float:
     this process (with a watcher on the same loop), from its ``playing`` status to the
     journal written to the end: no other process's load inflates it, unlike the figures
     measured across processes."""
-    server = Server(PluginManager(autoload=False), seed=1, journal=journal)
+    server = Server(
+        PluginManager(autoload=False), default_game="blackjack", seed=1, journal=journal
+    )
     server.manager.load_all()  # not in the measurement: the plugins load once, at first use
     async with trio.open_nursery() as nursery:
         (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)

@@ -38,6 +38,7 @@ from croupier.engine import PluginManager
 from croupier.engine.chunks import CHUNK, run_chunks
 from croupier.engine.executor import Executor, open_executor
 from croupier.engine.kernels import KernelJob
+from croupier.plugins.blackjack.players import local_strategy
 
 HERE = Path(__file__).resolve().parent
 
@@ -46,10 +47,10 @@ FIRST_CALL = """
 import time
 start = time.perf_counter()
 from croupier.engine import PluginManager
-from croupier.plugins.blackjack_kernel import kernel
+from croupier.plugins.blackjack.kernel import kernel
 manager = PluginManager()
 rules = manager.rule_sets.get("vegas-s17").rules
-basic = manager.strategy("basic", rules)
+basic = local_strategy(manager, "basic", rules)
 job = manager.sim_kernels.get("blackjack").prepare(manager, rules, basic, 1)
 ready, ready_cpu = time.perf_counter(), time.process_time()
 job.run(job.data, 1, 10)
@@ -100,7 +101,7 @@ def main() -> None:
     rules = manager.rule_sets.get("vegas-s17").rules
     kernel = manager.sim_kernels.get("blackjack")
     jobs = {
-        name: kernel.prepare(manager, rules, manager.strategy(name, rules), 1)
+        name: kernel.prepare(manager, rules, local_strategy(manager, name, rules), 1)
         for name in ("lim17", "basic")
     }
     lim17 = jobs["lim17"]

@@ -26,9 +26,10 @@ from collections.abc import Callable
 
 import trio
 
-from croupier.engine import HandView, PluginManager, Strategy, StrategyPlayer, Table
-from croupier.engine.simulate import BANKROLL, run_rounds
-from croupier.engine.table import build_core
+from croupier.engine import PluginManager
+from croupier.plugins.blackjack.players import HandView, Strategy, StrategyPlayer
+from croupier.plugins.blackjack.simulate import BANKROLL, run_rounds
+from croupier.plugins.blackjack.table import Table, build_core
 
 # A fixed basic-strategy chart for 4-8 decks, S17, DAS, late surrender (the benchmark's
 # own, written out by hand; croupier's `basic` strategy comes from its solver).

@@ -28,9 +28,10 @@ from typing import Any
 import trio
 
 from croupier.clients.bot import Bot, play
-from croupier.engine import PluginManager, StrategyPlayer
-from croupier.engine.play import Event, Observation
-from croupier.engine.table import Table
+from croupier.engine import PluginManager
+from croupier.plugins.blackjack.play import Event, Observation
+from croupier.plugins.blackjack.players import StrategyPlayer, local_strategy
+from croupier.plugins.blackjack.table import Table
 from croupier.protocol import Server, connect
 
 SEATS = 4
@@ -56,7 +57,7 @@ class EveryEvent(Lim17):
 
 
 async def serve() -> None:
-    server = Server(PluginManager(autoload=False), seed=1)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=1)
     async with trio.open_nursery() as nursery:
         (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
         print(port, flush=True)
@@ -87,7 +88,7 @@ async def over_tcp(port: int, rounds: int, make: type[Bot]) -> tuple[float, list
 
 async def in_process(rounds: int) -> tuple[float, list[int]]:
     manager = PluginManager(autoload=False)
-    strategy = manager.strategy("lim17", manager.rule_sets.get("vegas-s17").rules)
+    strategy = local_strategy(manager, "lim17", manager.rule_sets.get("vegas-s17").rules)
     rules = manager.rule_sets.get("vegas-s17").rules
     sink: list[dict[str, Any]] = []
 

@@ -17,11 +17,12 @@ from pathlib import Path
 
 import trio
 
-from croupier.engine import Observation, PluginManager
-from croupier.engine.executable import ExecutablePlayer
+from croupier.engine import PluginManager
 from croupier.engine.executor import open_executor
 from croupier.engine.tournament import TournamentConfig
 from croupier.engine.tournament_run import ExecutableEntry, StrategyEntry, run_tournament
+from croupier.plugins.blackjack.executable import ExecutablePlayer
+from croupier.plugins.blackjack.play import Observation
 
 BOTS = Path(__file__).resolve().parent.parent / "tests" / "bots"
 OBSERVATION = Observation(

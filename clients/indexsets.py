@@ -1,5 +1,5 @@
 """``--indices FILE|NAME`` and ``--only``: index tables from CSV files or from the index sets
-plugins contribute (``croupier_index_sets``: the counts plugin's Hi-Lo Illustrious 18, Fab 4
+plugins contribute (``croupier_index_sets``, a blackjack family: its Hi-Lo Illustrious 18, Fab 4
 and generated set, or any third party's), found by name through the plugin manager."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from croupier.engine import CroupierError, PluginManager, UnknownNameError
-from croupier.engine.indices import IndexEntry, IndexSet, read_indices
+from croupier.plugins.blackjack.indices import IndexEntry, IndexSet, read_indices
 
 
 def index_set(manager: PluginManager, name: str, count: str | None = None) -> IndexSet:
     """The set called ``name`` (an unknown name lists the known ones); with ``count``,
     a set made for another count system is refused (its indices read another true count)."""
-    found = manager.index_sets.get(name)
+    found: IndexSet = manager.index_sets.get(name)
     if count is not None and found.count != count:
         raise CroupierError(f"index set {name!r} is for the {found.count} count, not {count}")
     return found

@@ -15,13 +15,11 @@ from croupier.engine.errors import (
     SpecError,
     UnknownNameError,
 )
+from croupier.engine.families import Family
 from croupier.engine.games import ActionSpec, Field, Game, GameCore, GameStrategy, Turn
-from croupier.engine.hookspecs import hookimpl
-from croupier.engine.indices import IndexEntry, IndexSet
+from croupier.engine.hookspecs import hookimpl, hookspec
 from croupier.engine.ledger import Ledger, LedgerEntry
 from croupier.engine.manager import PluginFailure, PluginInfo, PluginManager
-from croupier.engine.play import Action, Event, Observation
-from croupier.engine.players import HandView, Player, Strategy, StrategyPlayer
 from croupier.engine.randomizer_stats import RandomizerStats, collect_stats
 from croupier.engine.randomizers import (
     Randomizer,
@@ -30,11 +28,8 @@ from croupier.engine.randomizers import (
     RandomizerLanguage,
 )
 from croupier.engine.registry import Registry
-from croupier.engine.rules import BlackjackRules, RuleSet
 from croupier.engine.seeds import Stream, draw_seed
 from croupier.engine.solvers import Problem, Solution, Solver
-from croupier.engine.table import Table
-from croupier.engine.tablerules import BettingScheme, DealerRule
 
 try:
     __version__ = metadata.version("croupier")
@@ -42,26 +37,17 @@ except metadata.PackageNotFoundError:  # running from a checkout that was never 
     __version__ = "0+unknown"
 
 __all__ = [
-    "Action",
     "ActionSpec",
-    "BettingScheme",
-    "BlackjackRules",
     "CountSystem",
     "CroupierError",
-    "DealerRule",
     "DuplicateNameError",
-    "Event",
+    "Family",
     "Field",
     "Game",
     "GameCore",
     "GameStrategy",
-    "HandView",
-    "IndexEntry",
-    "IndexSet",
     "Ledger",
     "LedgerEntry",
-    "Observation",
-    "Player",
     "PluginError",
     "PluginFailure",
     "PluginInfo",
@@ -73,14 +59,10 @@ __all__ = [
     "RandomizerLanguage",
     "RandomizerStats",
     "Registry",
-    "RuleSet",
     "Solution",
     "Solver",
     "SpecError",
-    "Strategy",
-    "StrategyPlayer",
     "Stream",
-    "Table",
     "Turn",
     "UniformDraws",
     "UnknownNameError",
@@ -88,5 +70,6 @@ __all__ = [
     "collect_stats",
     "draw_seed",
     "hookimpl",
+    "hookspec",
     "true_count",
 ]

@@ -21,7 +21,6 @@ import attrs
 
 from croupier.engine.errors import CroupierError
 from croupier.engine.games import Game, GameCore, Plain, Turn
-from croupier.engine.tablelog import read_json_log
 
 if TYPE_CHECKING:
     from croupier.engine.gametable import GameTable
@@ -106,6 +105,34 @@ class GameEventLog:
 
     def __call__(self, event: Mapping[str, Any]) -> None:
         self.out.write(json.dumps(event) + "\n")
+
+
+def read_json_log(
+    lines: Iterable[str], name: str, version: int, what: str
+) -> tuple[dict[str, Any], list[tuple[int, Any]]]:
+    """A JSON-lines log's header (checked for ``name`` and ``version``) and its other
+    lines with their numbers (one-line errors for anything malformed; ``what`` names the
+    kind of log in them)."""
+    header: dict[str, Any] | None = None
+    items: list[tuple[int, Any]] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CroupierError(f"line {number} of the log is not JSON: {exc.msg}") from None
+        if header is not None:
+            items.append((number, data))
+        elif not isinstance(data, dict) or data.get("log") != name:
+            raise CroupierError(f"not a croupier {what} log (no header line)")
+        elif data.get("version") != version:
+            raise CroupierError(f"unsupported {what} log version {data.get('version')!r}")
+        else:
+            header = data
+    if header is None:
+        raise CroupierError("the table log is empty")
+    return header, items
 
 
 def read_game_log(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -30,6 +30,7 @@ import attrs
 
 from croupier.engine.errors import CroupierError, UnknownNameError
 from croupier.engine.ledger import Ledger
+from croupier.engine.legacylogs import LegacyLogs
 
 Plain = Mapping[str, Any]
 """An action, an observation, an event or options: str keys, plain values."""
@@ -173,6 +174,8 @@ class Game:
     game whose core already emits an ``action`` event for each action it applies (and whose
     clients read those) gives this instead: it reads the applied action back from such an
     event (None for one that answered no turn); a table then adds none."""
+    legacy: LegacyLogs | None = None
+    """How the game reads logs written before it was a game (None: there are none)."""
 
     def seat_minimum(self, options: Plain) -> int:
         if self.min_chips is not None:

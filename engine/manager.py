@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from importlib import metadata
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import pluggy
@@ -28,10 +28,8 @@ from croupier.engine.errors import (
     one_line,
     shown,
 )
+from croupier.engine.families import Family
 from croupier.engine.games import Game
-from croupier.engine.indices import IndexSet
-from croupier.engine.kernels import SimKernel
-from croupier.engine.players import Strategy
 from croupier.engine.randomizers import (
     Randomizer,
     RandomizerFactory,
@@ -39,7 +37,6 @@ from croupier.engine.randomizers import (
     RandomizerLanguage,
 )
 from croupier.engine.registry import Registry
-from croupier.engine.rules import BlackjackRules, Named, RuleSet
 from croupier.engine.seeds import Stream
 from croupier.engine.solvers import Solver
 
@@ -47,20 +44,14 @@ ENTRY_POINT_GROUP = "croupier"
 DISTRIBUTION = "croupier"
 AUTOLOAD_ENV = "CROUPIER_DISABLE_PLUGIN_AUTOLOAD"
 
-# hook name -> family name, as used in messages and in `croupier plugins`
-FAMILIES: dict[str, str] = {
-    "croupier_randomizers": "randomizer",
-    "croupier_randomizer_languages": "randomizer language",
-    "croupier_dealer_rules": "dealer rules",
-    "croupier_betting_schemes": "betting scheme",
-    "croupier_rule_sets": "rule set",
-    "croupier_solvers": "solver",
-    "croupier_strategies": "strategy",
-    "croupier_sim_kernels": "simulator kernel",
-    "croupier_games": "game",
-    "croupier_count_systems": "count system",
-    "croupier_index_sets": "index set",
-}
+ENGINE_FAMILIES: tuple[Family, ...] = (
+    Family("croupier_randomizers", "randomizer", RandomizerKind, "randomizers"),
+    Family("croupier_randomizer_languages", "randomizer language", RandomizerLanguage),
+    Family("croupier_solvers", "solver", Solver, "solvers"),
+    Family("croupier_games", "game", Game, "games"),
+    Family("croupier_count_systems", "count system", CountSystem, "count_systems"),
+)
+"""The families every game shares; plugins declare their own (``croupier_families``)."""
 
 
 @attrs.frozen
@@ -104,6 +95,8 @@ class PluginManager:
         """
         self.hook_manager = pluggy.PluginManager(hookspecs.PROJECT)
         self.hook_manager.add_hookspecs(hookspecs)
+        self.families: dict[str, Family] = {f.name: f for f in ENGINE_FAMILIES}
+        """Every family by hook: the engine's, then those plugins declare."""
         self.info: dict[str, PluginInfo] = {}
         self.failures: list[PluginFailure] = []
         self._registries: dict[str, Registry[Any]] = {}
@@ -175,6 +168,31 @@ class PluginManager:
         self.info[info.name] = info
         self._registries.clear()
         self._languages = None
+        self._declare_families(info)
+
+    def _declare_families(self, info: PluginInfo) -> None:
+        """Add the families the plugin ``info`` declares (``croupier_families``)."""
+        for impl in self.hook_manager.hook.croupier_families.get_hookimpls():
+            if impl.plugin_name != info.name:
+                continue
+            try:
+                declared = list(cast(Iterable[Any], impl.function() or ()))
+                for family in declared:
+                    if not isinstance(family, Family):
+                        raise TypeError(f"croupier_families returned {family!r}, not a Family")
+                    known = self.families.get(family.name)
+                    if known is not None and known != family:
+                        raise PluginError(f"the family {family.name!r} is declared twice")
+                    caller = getattr(self.hook_manager.hook, family.name, None)
+                    if family.specs is not None and (caller is None or not caller.has_spec()):
+                        self.hook_manager.add_hookspecs(family.specs)  # its module's hooks
+                    self.families[family.name] = family
+            except Exception as exc:
+                if info.builtin:
+                    raise PluginError(
+                        f"built-in plugin {info.name!r} failed in croupier_families"
+                    ) from exc
+                self._note(info.name, f"croupier_families raised {one_line(exc)}; skipped")
 
     def register(self, plugin: object, name: str, *, builtin: bool = False) -> None:
         """Register a plugin object (a module or an instance with ``@hookimpl`` methods)."""
@@ -226,7 +244,9 @@ class PluginManager:
         another plugin's contribution away. Two built-ins sharing a name is a bug, raised.
         """
         if hook not in self._registries:
-            family = FAMILIES[hook]
+            if hook not in self.families:
+                raise CroupierError(f"no installed plugin declares the family {hook!r}")
+            family = self.families[hook].summary
             registry: Registry[Any] = Registry(family)
             for plugin, item in self.contributions(hook):
                 if item.name in registry and not self.info[plugin].builtin:
@@ -243,7 +263,7 @@ class PluginManager:
     def load_all(self) -> None:
         """Build every family now, so that every plugin failure is known at once (the CLI
         and the server report them at start rather than when a family is first used)."""
-        for hook in FAMILIES:
+        for hook in self.families:
             if hook == "croupier_randomizer_languages":
                 self.randomizer_languages  # noqa: B018 - built on first access
             else:
@@ -254,28 +274,8 @@ class PluginManager:
         return self.registry("croupier_randomizers")
 
     @property
-    def dealer_rules(self) -> Registry[Named]:
-        return self.registry("croupier_dealer_rules")
-
-    @property
-    def betting_schemes(self) -> Registry[Named]:
-        return self.registry("croupier_betting_schemes")
-
-    @property
-    def rule_sets(self) -> Registry[RuleSet]:
-        return self.registry("croupier_rule_sets")
-
-    @property
     def solvers(self) -> Registry[Solver]:
         return self.registry("croupier_solvers")
-
-    @property
-    def strategies(self) -> Registry[Named]:
-        return self.registry("croupier_strategies")
-
-    @property
-    def sim_kernels(self) -> Registry[SimKernel]:
-        return self.registry("croupier_sim_kernels")
 
     @property
     def games(self) -> Registry[Game]:
@@ -285,16 +285,14 @@ class PluginManager:
     def count_systems(self) -> Registry[CountSystem]:
         return self.registry("croupier_count_systems")
 
-    @property
-    def index_sets(self) -> Registry[IndexSet]:
-        return self.registry("croupier_index_sets")
-
-    def strategy(self, name: str, rules: BlackjackRules) -> Strategy:
-        """The strategy called ``name``, as played under ``rules`` (see Strategy.for_rules)."""
-        found = self.strategies.get(name)
-        if not isinstance(found, Strategy):
-            raise CroupierError(f"strategy {name!r} is not a local strategy")
-        return found.for_rules(rules)
+    def __getattr__(self, name: str) -> Registry[Any]:
+        """``manager.<attribute>`` for a family a plugin declares (blackjack's
+        ``manager.rule_sets``, ``manager.dealer_rules``, ...)."""
+        if not name.startswith("_"):
+            for family in self.__dict__.get("families", {}).values():
+                if family.attribute == name:
+                    return self.registry(family.name)
+        raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
 
     @property
     def randomizer_languages(self) -> list[tuple[str, RandomizerLanguage]]:
@@ -357,7 +355,8 @@ class PluginManager:
         """Every plugin, what it contributes per family, and the skipped ones (plain data)."""
         per_plugin: dict[str, dict[str, list[str]]] = {name: {} for name in self.info}
         errors: list[str] = []
-        for hook, family in FAMILIES.items():
+        for hook, declared in self.families.items():
+            family = declared.summary
             try:
                 pairs = (
                     [(e.plugin, e.name) for e in self.registry(hook).entries()]

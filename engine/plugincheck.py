@@ -6,7 +6,7 @@ problem, never raise:
 
 - every contribution has the type its family needs (checked now, not at first use), a
   non-empty name and a one-line summary;
-- a rule set's dealer rule and betting scheme exist, and its rules make a table;
+- a family's own checks (``Family.check``: blackjack's rule sets must make a table);
 - a randomizer builds from a seed stream and deals, the same symbols from the same seed;
 - a game's default options and every rule set pass its own check; its schema is plain
   data; a few seeded rounds at a full table, played by a random legal player (each turn
@@ -15,9 +15,7 @@ problem, never raise:
   ``text``, give plain observations, and come out the same from the same seed (the
   table replays from its seed and the actions it received);
 - a count system has ten integer tags, a positive scale, and a ``balanced`` flag that
-  agrees with its tags' sum over a deck (:func:`~croupier.engine.counts.check_count_system`);
-- an index set's count is installed and its entries are decisions of the table, each once
-  (:func:`~croupier.engine.indices.check_index_set`).
+  agrees with its tags' sum over a deck (:func:`~croupier.engine.counts.check_count_system`).
 """
 
 from __future__ import annotations
@@ -31,31 +29,12 @@ from croupier.engine.counts import CountSystem, check_count_system
 from croupier.engine.errors import CroupierError, one_line
 from croupier.engine.gamelog import LOG_NAME, LOG_VERSION, action_event, replay_game
 from croupier.engine.games import Game, GameStrategy, Plain, Turn
-from croupier.engine.indices import IndexSet, check_index_set
-from croupier.engine.manager import FAMILIES, PluginManager
-from croupier.engine.players import Strategy
-from croupier.engine.randomizers import RandomizerKind, RandomizerLanguage
-from croupier.engine.rules import RuleSet
+from croupier.engine.manager import PluginManager
+from croupier.engine.randomizers import RandomizerKind
 from croupier.engine.seeds import Stream
-from croupier.engine.solvers import Solver
-from croupier.engine.table import build_core, resolve_rules
-from croupier.engine.tablerules import BettingScheme, DealerRule
 
 ROUNDS = 30
 SEEDS = (1, 2)
-
-KINDS: dict[str, type] = {
-    "croupier_randomizers": RandomizerKind,
-    "croupier_randomizer_languages": RandomizerLanguage,
-    "croupier_dealer_rules": DealerRule,
-    "croupier_betting_schemes": BettingScheme,
-    "croupier_rule_sets": RuleSet,
-    "croupier_solvers": Solver,
-    "croupier_strategies": Strategy,
-    "croupier_games": Game,
-    "croupier_count_systems": CountSystem,
-    "croupier_index_sets": IndexSet,
-}
 
 
 def check_plugins(manager: PluginManager, name: str | None = None) -> list[str]:
@@ -63,7 +42,8 @@ def check_plugins(manager: PluginManager, name: str | None = None) -> list[str]:
     if name is not None and name not in manager.info:
         return [f"no plugin named {name!r} is installed; known: {', '.join(manager.info)}"]
     problems: list[str] = []
-    for hook, family in FAMILIES.items():
+    for hook, declared in manager.families.items():
+        family = declared.summary
         try:
             found = manager.contributions(hook)  # a raising hook is noted in failures
         except CroupierError as exc:
@@ -79,35 +59,25 @@ def check_plugins(manager: PluginManager, name: str | None = None) -> list[str]:
 
 
 def _check_item(manager: PluginManager, hook: str, item: Any) -> list[str]:
-    kind = KINDS.get(hook)
+    family = manager.families[hook]
+    kind = family.kind
     if kind is not None and not isinstance(item, kind):
         return [f"is a {type(item).__name__}, not a {kind.__name__}"]
     summary = getattr(item, "summary", "")
     if not isinstance(summary, str) or not summary.strip() or "\n" in summary.strip():
         return ["needs a one-line summary"]
     checks: dict[str, Callable[[PluginManager, Any], list[str]]] = {
-        "croupier_rule_sets": _check_rule_set,
         "croupier_randomizers": _check_randomizer,
         "croupier_games": _check_game,
         "croupier_count_systems": _check_count,
-        "croupier_index_sets": _check_index_set,
     }
-    check = checks.get(hook)
+    check = checks.get(hook, family.check)
     if check is None:
         return []
     try:
         return check(manager, item)
     except Exception as exc:  # the plugin's own bug: reported, never raised
         return [f"raised {one_line(exc)}"]
-
-
-def _check_rule_set(manager: PluginManager, rule_set: RuleSet) -> list[str]:
-    try:
-        resolve_rules(manager, rule_set.rules)
-        build_core(manager, rule_set.rules, 1, [rule_set.rules.starting_chips])
-    except CroupierError as exc:
-        return [f"makes no table: {exc}"]
-    return []
 
 
 def _check_randomizer(manager: PluginManager, kind: RandomizerKind) -> list[str]:
@@ -122,10 +92,6 @@ def _check_randomizer(manager: PluginManager, kind: RandomizerKind) -> list[str]
 
 def _check_count(manager: PluginManager, system: CountSystem) -> list[str]:
     return check_count_system(system)
-
-
-def _check_index_set(manager: PluginManager, index_set: IndexSet) -> list[str]:
-    return check_index_set(index_set, manager.count_systems.names())
 
 
 def _plain(value: Any) -> bool:

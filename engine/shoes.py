@@ -1,4 +1,4 @@
-"""Card shoes: the three ways a blackjack table gets its cards, all drawn from a seeded stream.
+"""Card shoes: the three ways a card table gets its cards, all drawn from a seeded stream.
 
 - ``casino``: ``decks`` decks shuffled together with a cut card placed after
   ``penetration`` of them; once the cut card is out the shoe is reshuffled before the next
@@ -23,7 +23,6 @@ import numpy as np
 
 from croupier.engine.cards import CODES, DECK
 from croupier.engine.errors import CroupierError
-from croupier.engine.rules import BlackjackRules
 from croupier.engine.seeds import Stream
 
 _MASK = 0xFFFFFFFF
@@ -195,17 +194,6 @@ class Shoe:
         self._deal_from(in_play + discards, len(in_play))
         self._round_start = 0
         self.shuffles += 1
-
-
-def make_shoe(rules: BlackjackRules, stream: Stream) -> Shoe:
-    """The shoe ``rules.shoe`` names, built from the rules' decks and penetration."""
-    if rules.decks is None:
-        raise CroupierError("a table needs a finite number of decks, not an infinite deck")
-    if rules.shoe == "koth":
-        return Shoe(stream, kind="koth", decks=1, refill=True)
-    if rules.shoe == "fresh-pack":
-        return Shoe(stream, kind="fresh-pack", decks=rules.decks, every_round=True)
-    return Shoe(stream, kind="casino", decks=rules.decks, penetration=rules.penetration)
 
 
 class ShoeRandomizer:

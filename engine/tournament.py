@@ -35,8 +35,6 @@ from croupier.engine.decisions import DECISION_TIME
 from croupier.engine.errors import CroupierError
 from croupier.engine.games import Game, Plain
 from croupier.engine.gametable import GamePlayer
-from croupier.engine.play import Event
-from croupier.engine.rules import rules_from_log
 from croupier.engine.seeds import SEED_BITS, Stream
 from croupier.engine.standings import Standing, rank
 
@@ -126,15 +124,7 @@ class TournamentConfig:
     @classmethod
     def from_dict(cls, data: Any) -> TournamentConfig:
         try:
-            fields = dict(data)
-            if "game" not in fields and isinstance(fields.get("rules"), dict):
-                # a blackjack tournament's log from before games: its rules are the options
-                # (an option the log predates takes the behaviour it was played with)
-                options = rules_from_log(dict(fields.pop("rules"))).to_dict()
-                fields |= {"game": "blackjack", "options": options}
-                fields["min_chips"] = options["min_bet"]
-            fields.pop("rules", None)
-            return cls(**fields)
+            return cls(**dict(data))
         except (KeyError, TypeError, ValueError) as exc:
             raise CroupierError(f"bad tournament settings: {exc}") from None
 
@@ -187,30 +177,6 @@ class TableResult:
     decisions: int
     conserved: bool
     log: tuple[dict[str, Any], ...] = ()
-
-
-@attrs.define
-class SeatTally:
-    """A table's hands played, faults and decisions per seat, counted from its events (as
-    they happen, or from a log when it is replayed)."""
-
-    hands: list[int]
-    faults: list[int]
-    decisions: int = 0
-
-    @classmethod
-    def of(cls, seats: int) -> SeatTally:
-        return cls([0] * seats, [0] * seats)
-
-    def add(self, event: Event) -> None:
-        if event.seat is None:
-            return
-        if event.kind == "settle" and event.hand == 0:
-            self.hands[event.seat - 1] += 1
-        elif event.kind == "default":
-            self.faults[event.seat - 1] += 1
-        elif event.kind == "action":
-            self.decisions += 1
 
 
 @attrs.define

@@ -6,8 +6,8 @@ reads apart from how the tables are played.
 
 The log is JSON lines: a header (``{"log": "croupier-tournament", ...}``); for each table a
 ``{"table": job}`` line followed by that table's own log (a ``croupier-game-table`` header
-and its events, as :mod:`croupier.engine.gamelog` writes them; a blackjack log written
-before blackjack tables were game tables has a ``croupier-table`` one, and still replays);
+and its events, as :mod:`croupier.engine.gamelog` writes them; a table log a game wrote
+before it was a game replays through the game's :mod:`~croupier.engine.legacylogs`);
 ``{"disqualified": ...}``
 lines; and a last ``{"standings": [...]}`` line. :func:`replay_tournament` checks every
 seating and table seed against the header's seed, replays every table from its seed and
@@ -23,14 +23,13 @@ from typing import Any
 import attrs
 
 from croupier.engine.errors import CroupierError
+from croupier.engine.gamelog import LOG_NAME as GAME_LOG
 from croupier.engine.gamelog import GameTally, read_game_log, replay_game
 from croupier.engine.ledger import seat_account
+from croupier.engine.legacylogs import upgrade_settings
 from croupier.engine.manager import PluginManager
-from croupier.engine.rules import rules_from_log
 from croupier.engine.standings import Standing
-from croupier.engine.tablelog import read_log, replay
 from croupier.engine.tournament import (
-    SeatTally,
     TableJob,
     TableResult,
     Tournament,
@@ -132,7 +131,7 @@ def replay_tournament(manager: PluginManager, lines: Iterable[str]) -> Tournamen
         raise CroupierError("not a croupier tournament log (no header line)")
     if header.get("version") != LOG_VERSION:
         raise CroupierError(f"unsupported tournament log version {header.get('version')!r}")
-    config = TournamentConfig.from_dict(header.get("settings"))
+    config = TournamentConfig.from_dict(upgrade_settings(manager, header.get("settings")))
     if header.get("seed") != config.seed or isinstance(header.get("seed"), bool):
         raise CroupierError("bad tournament log header: its seed is not the settings' seed")
     names = header.get("bots")
@@ -185,30 +184,31 @@ def replay_tournament(manager: PluginManager, lines: Iterable[str]) -> Tournamen
 def _replay_table(
     manager: PluginManager, config: TournamentConfig, job: TableJob, lines: list[str]
 ) -> TableResult:
-    if not lines or '"croupier-table"' not in lines[0]:
+    game = manager.games.get(config.game)
+    if game.legacy is None or (lines and f'"{GAME_LOG}"' in lines[0]):
         return _replay_game_table(manager, config, job, lines)
-    # a blackjack table from a log written before blackjack tables were game tables
     try:
-        core = replay(manager, lines)
-        header, events = read_log(lines)
+        old = game.legacy.table(manager, lines)
     except CroupierError as exc:
         where = f"tourney {job.tourney} round {job.round} table {job.table}"
         raise CroupierError(f"{where}: {exc}") from None
-    if int(header["seed"]) != job.seed or tuple(header["chips"]) != job.chips:
+    if old is None:
+        return _replay_game_table(manager, config, job, lines)
+    if old.seed != job.seed or old.chips != job.chips:
         raise CroupierError(f"the log's table {job.to_dict()} has another seed or chips")
-    if rules_from_log(dict(header["rules"])).to_dict() != config.options:
+    if old.options != config.options:
         raise CroupierError(f"the log's table {job.to_dict()} has other rules")
-    tally = SeatTally.of(len(job.bots))
-    for event in events:
+    tally = GameTally.of(len(job.bots), game)
+    for event in old.events:
         tally.add(event)
-    chips = tuple(core.ledger.balances[seat.account] for seat in core.seats)
+    chips = tuple(old.ledger.balances[seat_account(i + 1)] for i in range(len(job.bots)))
     return TableResult(
         job,
         chips,
         tuple(tally.hands),
         tuple(tally.faults),
         tally.decisions,
-        core.ledger.conserved(),
+        old.ledger.conserved(),
     )
 
 

@@ -3,7 +3,7 @@
 Two drivers share :class:`~croupier.engine.tournament.Tournament`'s bookkeeping:
 
 - :func:`play_tournament` (async) plays in the caller's trio loop, the tables of a round
-  concurrently (up to ``concurrency``); any :class:`~croupier.engine.players.Player` can
+  concurrently (up to ``concurrency``); any :class:`~croupier.engine.gametable.GamePlayer` can
   fill a seat, e.g. a remote bot whose connection lives in that loop;
 - :func:`run_tournament` (sync) plays the tables of a round in a pool of ``workers``
   processes (or in-process with one worker); entries must pickle.
@@ -17,7 +17,6 @@ on its job (seed, seats, chips), and results are booked in job order. The log's 
 from __future__ import annotations
 
 import pickle
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from functools import partial
@@ -26,15 +25,12 @@ from typing import Any
 import attrs
 import trio
 
-from croupier.engine.executable import BOT_PATH, ExecutablePlayer, bot_environment
 from croupier.engine.executor import Executor
 from croupier.engine.gamelog import game_log_header
-from croupier.engine.games import GameStrategy, Plain
+from croupier.engine.games import GameStrategy
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
 from croupier.engine.ledger import seat_account
 from croupier.engine.manager import PluginManager
-from croupier.engine.play import Action, Observation
-from croupier.engine.players import Player, Strategy, StrategyPlayer
 from croupier.engine.tournament import (
     Entry,
     TableJob,
@@ -63,48 +59,6 @@ from croupier.engine.tournament_log import (
 ATTEMPTS = 1
 """Answers per decision at a tournament table: an illegal answer is refused once and the
 bot gets the default (re-running a program with the same arguments would only repeat it)."""
-
-
-class _Plain:
-    """A blackjack player (it reads an Observation, answers an Action) at a game table,
-    which speaks plain data: blackjack's strategies and executables in a tournament."""
-
-    def __init__(self, player: Player) -> None:
-        self.player = player
-
-    async def decide(self, observation: Plain) -> Plain:
-        action = await self.player.decide(Observation.read(dict(observation)))
-        return action.to_dict() if isinstance(action, Action) else action
-
-
-@attrs.frozen
-class StrategyEntry:
-    """A blackjack strategy (made ready for the tournament's rules), played in-process."""
-
-    name: str
-    strategy: Strategy
-
-    def player(self, stack: ExitStack) -> GamePlayer:
-        return _Plain(StrategyPlayer(self.strategy))
-
-
-@attrs.frozen
-class ExecutableEntry:
-    """An executable bot of the King-of-the-Hill contest (blackjack): ``command`` is the
-    absolute path and any leading arguments.
-
-    At each table it gets a fresh empty working directory (also its ``HOME``), deleted when
-    the table is done; ``path`` is the ``PATH`` of its clean environment.
-    """
-
-    name: str
-    command: tuple[str, ...]
-    path: str = BOT_PATH
-
-    def player(self, stack: ExitStack) -> GamePlayer:
-        workdir = stack.enter_context(tempfile.TemporaryDirectory(prefix="croupier-bot-"))
-        env = bot_environment(workdir, self.path)
-        return _Plain(ExecutablePlayer(self.command, workdir, env=env))
 
 
 async def play_table(

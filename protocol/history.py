@@ -3,10 +3,9 @@
 Tables and tournaments are listed newest first with filters (game, state, created since)
 and paging (``limit`` from ``offset``); one table or tournament comes with its settings and
 result, a table's events page by page, and its log as the JSON lines that
-``croupier.engine.tablelog.replay`` (blackjack) or ``croupier.engine.gamelog.replay_game``
-(other games) reads. Every read runs in the journal's thread after the writes queued
-before it, so a table that just finished is in the history. A server started with
-``--data :memory:`` has no journal and answers ``bad-input``.
+``croupier.engine.gamelog.replay_game`` reads. Every read runs in the journal's thread after
+the writes queued before it, so a table that just finished is in the history. A server
+started with ``--data :memory:`` has no journal and answers ``bad-input``.
 """
 
 from __future__ import annotations

@@ -52,6 +52,7 @@ async def run_server(
     http: tuple[str, int] | None = None,
     journal: NullJournal | None = None,
     keep_days: float | None = None,
+    default_game: str | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully (``croupier serve``).
 
@@ -84,7 +85,12 @@ async def run_server(
     else:
         log.info("journal: none (--data :memory:): nothing is kept")
     server = Server(
-        manager, seed=seed, limits=limits, first_game_id=time_based_first_id(), journal=journal
+        manager,
+        seed=seed,
+        limits=limits,
+        first_game_id=time_based_first_id(),
+        journal=journal,
+        default_game=default_game,
     )
     log.info("operator key: %s (table.stop and tournament.stop take it)", server.operator_key)
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:

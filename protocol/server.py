@@ -23,6 +23,7 @@ import trio
 
 from croupier.engine import (
     CroupierError,
+    Game,
     PluginError,
     PluginManager,
     SpecError,
@@ -133,11 +134,15 @@ class Server:
         services: Iterable[Service] | None = None,
         first_game_id: int = 1,
         journal: NullJournal | None = None,
+        default_game: str | None = None,
     ) -> None:
         from croupier.protocol.services import default_services
 
         self.manager = manager
         self.seed = seed
+        self.default_game = default_game
+        """The game a table or tournament plays when its client names none (``croupier serve``:
+        blackjack, so bots written before games keep working)."""
         self.journal = NullJournal() if journal is None else journal
         """Where tables and tournaments are recorded (``croupier serve --data``)."""
         self.limits = limits
@@ -198,6 +203,15 @@ class Server:
         return stream.getrandbits(63)
 
     # -- serving ---------------------------------------------------------------------------
+    def game(self, name: str | None) -> Game:
+        """The game ``name`` (None: the server's default game); unknown: ``unknown-name``."""
+        if name is None:
+            name = self.default_game
+        if name is None:
+            known = ", ".join(game.name for game in self.manager.games)
+            raise RpcError(Code.BAD_INPUT, f"name a game (the games method lists them: {known})")
+        return self.manager.games.get(name)
+
     async def serve(
         self,
         host: str = DEFAULT_HOST,

@@ -56,8 +56,8 @@ def check_auto(auto: list[Any], game: Game) -> frozenset[str]:
 
 
 class SlotPlayer:
-    """A bot slot's :class:`~croupier.engine.players.Player`: asks the bot holding it over
-    its connection (``decide(game, observation)``: ``game`` is the table or tournament id)
+    """A bot slot's :class:`~croupier.engine.gametable.GamePlayer`: asks the bot holding it
+    over its connection (``decide(game, observation)``: ``game`` is the table or tournament id)
     and answers itself for the phases the bot left to the server (``auto``); an absent bot
     raises :class:`SeatVacant`, so the engine plays its default."""
 

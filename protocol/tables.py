@@ -91,7 +91,12 @@ class TableService(Service):
                         doc="seconds per answer; nil: no limit (a table with one bot seat)",
                     ),
                     Param("autostart", (bool,), True, doc="start when every seat is taken"),
-                    Param("game", (str,), "blackjack", doc="the game (see the games method)"),
+                    Param(
+                        "game",
+                        (str, type(None)),
+                        None,
+                        doc="the game (see the games method); nil: the server's default game",
+                    ),
                 ),
                 self.create,
                 "create a table (it belongs to this connection)",
@@ -196,7 +201,7 @@ class TableService(Service):
         rounds: int | None,
         decision_time: float | None,
         autostart: bool,
-        game: str,
+        game: str | None,
     ) -> dict[str, Any]:
         server = conn.server
         if server.stopping:
@@ -205,11 +210,13 @@ class TableService(Service):
         check_quota(self._owned_open(conn), server.limits.tables_per_connection, "tables")
         if self._open() >= server.limits.max_tables:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {server.limits.max_tables} open tables")
-        played = server.manager.games.get(game)  # unknown: unknown-name
+        played = server.game(game)  # unknown: unknown-name
         rules = played.default_rules(rules)
         if rules is not None and rules not in played.rule_sets:
             known = ", ".join(played.rule_sets)
-            raise RpcError(Code.UNKNOWN_NAME, f"{game} has no rule set {rules!r}; known: {known}")
+            raise RpcError(
+                Code.UNKNOWN_NAME, f"{played.name} has no rule set {rules!r}; known: {known}"
+            )
         try:
             options = played.rules(rules, options)
         except CroupierError:
@@ -219,7 +226,9 @@ class TableService(Service):
                 Code.INTERNAL_ERROR, game_plugin_bug(server.manager, played, exc)
             ) from None
         if seats > played.max_seats:
-            raise RpcError(Code.BAD_INPUT, f"a {game} table has 1 to {played.max_seats} seats")
+            raise RpcError(
+                Code.BAD_INPUT, f"a {played.name} table has 1 to {played.max_seats} seats"
+            )
         if seed is None:
             seed = server.derive_seed("table")
         elif not 0 <= seed <= MAX_SEED:

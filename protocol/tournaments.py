@@ -98,7 +98,12 @@ class TournamentService(Service):
                         doc="a rule set name; nil: koth, or another game's defaults",
                     ),
                     Param("options", (dict,), {}, doc="rule options to override"),
-                    Param("game", (str,), "blackjack", doc="the game (see the games method)"),
+                    Param(
+                        "game",
+                        (str, type(None)),
+                        None,
+                        doc="the game (see the games method); nil: the server's default game",
+                    ),
                     Param("open", (bool,), False, doc="true: any bot may take a tcp seat"),
                 ),
                 self.start,
@@ -169,7 +174,7 @@ class TournamentService(Service):
         rules: str | None,
         options: dict[str, Any],
         open: bool,
-        game: str,
+        game: str | None,
     ) -> dict[str, Any]:
         server = conn.server
         if server.stopping:
@@ -185,7 +190,7 @@ class TournamentService(Service):
             raise RpcError(Code.BAD_INPUT, f"a tournament has 1 to {MAX_ENTRIES} bots")
         if any(not isinstance(bot, str) for bot in bots):
             raise RpcError(Code.BAD_INPUT, "bots holds strategy names or 'tcp'")
-        played = server.manager.games.get(game)  # unknown: unknown-name
+        played = server.game(game)  # unknown: unknown-name
         names = [bot for bot in bots if bot != TCP]
         for name in names:
             played.strategy(name)  # unknown: one line naming the known ones, before a seed

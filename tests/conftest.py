@@ -47,7 +47,7 @@ def threaded_server() -> Iterator[int]:
     from croupier.engine import PluginManager
     from croupier.protocol.server import Server
 
-    server = Server(PluginManager(autoload=False), seed=4)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=4)
     ready = threading.Event()
     box: dict[str, Any] = {}
 

@@ -152,6 +152,7 @@ def make_server(seed: int = 7, **limits: Any) -> tuple[Server, AskService]:
     server = Server(
         make_manager(),
         seed=seed,
+        default_game="blackjack",
         limits=ServerLimits(**limits),
         services=[*default_services(), ask],
     )

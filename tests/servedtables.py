@@ -9,7 +9,7 @@ from typing import Any
 import trio
 
 from croupier.engine import PluginManager
-from croupier.engine.tablelog import LOG_NAME, LOG_VERSION, replay
+from croupier.plugins.blackjack.tablelog import LOG_NAME, LOG_VERSION, replay
 from croupier.protocol import Server
 from croupier.protocol.services import default_services
 from croupier.protocol.tables import TableService
@@ -19,7 +19,9 @@ def table_server(**timeouts: float) -> Server:
     """A server whose tables service has the given timeouts (``vacant_timeout``,
     ``unclaimed_timeout``); serve it with ``tests.memnet.serve``."""
     services = [*default_services()[:-1], TableService(**timeouts)]
-    return Server(PluginManager(autoload=False), seed=11, services=services)
+    return Server(
+        PluginManager(autoload=False), default_game="blackjack", seed=11, services=services
+    )
 
 
 async def start_table_server(nursery: trio.Nursery, **timeouts: float) -> Server:

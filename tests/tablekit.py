@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from croupier.engine.cards import cards
-from croupier.engine.round import TableCore
-from croupier.engine.table import resolve_rules
+from croupier.plugins.blackjack.round import TableCore
+from croupier.plugins.blackjack.table import resolve_rules
 
 
 class StackedShoe:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from croupier.engine import CroupierError, Strategy
-from croupier.engine.simulate import simulate
-from croupier.plugins.blackjack_solver import solve_rules
+from croupier.engine import CroupierError
+from croupier.plugins.blackjack.players import Strategy, local_strategy
+from croupier.plugins.blackjack.simulate import simulate
+from croupier.plugins.blackjack.solver import solve_rules
 
 
 def test_basic_is_a_rules_dependent_strategy(manager):
@@ -16,15 +17,17 @@ def test_basic_is_a_rules_dependent_strategy(manager):
     with pytest.raises(CroupierError, match="depends on the rules"):
         basic.play(None, 10, ("hit", "stand"))  # type: ignore[arg-type]
     s17 = manager.rule_sets.get("vegas-s17").rules
-    assert manager.strategy("lim17", s17) is manager.strategies.get("lim17")
-    bound = manager.strategy("basic", s17)
+    assert local_strategy(manager, "lim17", s17) is manager.strategies.get("lim17")
+    bound = local_strategy(manager, "basic", s17)
     assert bound.adapt is None
 
 
 def test_simulated_basic_strategy_earns_the_solvers_house_edge(manager):
     rules = manager.rule_sets.get("vegas-s17").rules
     edge = solve_rules(rules).edge_td
-    report = simulate(manager, rules, manager.strategy("basic", rules), 100_000, 1, seed=2024)
+    report = simulate(
+        manager, rules, local_strategy(manager, "basic", rules), 100_000, 1, seed=2024
+    )
     low, high = report["ci95"]
     sigma = (high - low) / 2 / 1.96
     assert abs(report["mean"] - (-edge)) < 3 * sigma

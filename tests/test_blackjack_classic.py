@@ -12,9 +12,11 @@ from itertools import permutations
 import pytest
 from tablekit import drive, stacked_core
 
-from croupier.engine import Action, CroupierError
-from croupier.plugins.blackjack_solver.cards import counts_of, parse_cards
-from croupier.plugins.blackjack_solver.classic import ClassicHand, best_total
+from croupier.engine import CroupierError
+from croupier.plugins.blackjack.play import Action
+from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.solver.cards import counts_of, parse_cards
+from croupier.plugins.blackjack.solver.classic import ClassicHand, best_total
 
 
 def code(rank: str, i: int) -> str:
@@ -152,13 +154,13 @@ def test_classic_problems_that_cannot_be_answered(manager, problem, message):
 
 def test_simulated_exact_play_earns_the_games_exact_value(manager):
     """The engine deals and settles; the solver's value of the whole game must match."""
-    from croupier.engine.simulate import simulate
-    from croupier.plugins.blackjack_solver.classic import game_value
+    from croupier.plugins.blackjack.simulate import simulate
+    from croupier.plugins.blackjack.solver.classic import game_value
 
     rules = manager.rule_sets.get("classic").rules
     value = game_value(rules)
     assert value == pytest.approx(classic(manager)["game"]["value"])
-    report = simulate(manager, rules, manager.strategy("basic", rules), 20_000, 1, seed=7)
+    report = simulate(manager, rules, local_strategy(manager, "basic", rules), 20_000, 1, seed=7)
     low, high = report["ci95"]
     sigma = (high - low) / 2 / 1.96
     assert abs(report["mean"] - value) < 3 * sigma
@@ -166,7 +168,7 @@ def test_simulated_exact_play_earns_the_games_exact_value(manager):
 
 
 def test_exact_play_hits_a_sure_loss_and_stands_on_twenty(manager):
-    from croupier.plugins.blackjack_solver.classic import ClassicPlayer
+    from croupier.plugins.blackjack.solver.classic import ClassicPlayer
 
     player = ClassicPlayer(manager.rule_sets.get("classic").rules)
     assert player.decide([9, 1], 5) == "hit"  # T,2 against a 6: standing always loses

@@ -14,10 +14,10 @@ import trio.testing
 from croupier.engine import CroupierError
 from croupier.engine.gamelog import GameEventLog, replay_game
 from croupier.engine.gametable import GameStrategyPlayer, GameTable
-from croupier.engine.players import StrategyPlayer
 from croupier.engine.plugincheck import check_plugins
-from croupier.engine.rules import BlackjackRules, rules_from_options
-from croupier.engine.table import Table
+from croupier.plugins.blackjack.players import StrategyPlayer, local_strategy
+from croupier.plugins.blackjack.rules import BlackjackRules, rules_from_options
+from croupier.plugins.blackjack.table import Table
 from tests.test_gametable import Broken, Scripted, Sleeper
 
 
@@ -49,7 +49,7 @@ async def test_a_game_table_plays_as_the_blackjack_table(manager, blackjack, rul
         manager,
         rules,
         11,
-        [StrategyPlayer(manager.strategy(n, rules)) for n in names],
+        [StrategyPlayer(local_strategy(manager, n, rules)) for n in names],
         listeners=[lambda e: theirs.append(e.to_dict())],
     )
     assert await game.play(40) == await table.play(40)

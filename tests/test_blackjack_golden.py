@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from croupier.engine import BlackjackRules
-from croupier.plugins.blackjack_solver import dealer, solve_rules
-from croupier.plugins.blackjack_solver.analysis import UpcardSolver
-from croupier.plugins.blackjack_solver.cards import ACE, TEN
-from croupier.plugins.blackjack_solver.hands import bj_mode, stand_row, stand_table
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.solver import dealer, solve_rules
+from croupier.plugins.blackjack.solver.analysis import UpcardSolver
+from croupier.plugins.blackjack.solver.cards import ACE, TEN
+from croupier.plugins.blackjack.solver.hands import bj_mode, stand_row, stand_table
 
 
 def sig12(value: float) -> str:

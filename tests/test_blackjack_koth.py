@@ -8,11 +8,13 @@ from itertools import permutations
 import pytest
 from tablekit import drive, stacked_core
 
-from croupier.engine import Action, CroupierError
-from croupier.engine.simulate import simulate
-from croupier.plugins.blackjack_solver import solve_rules
-from croupier.plugins.blackjack_solver.cards import counts_of, parse_cards
-from croupier.plugins.blackjack_solver.hands import Evaluator, make_hand
+from croupier.engine import CroupierError
+from croupier.plugins.blackjack.play import Action
+from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.simulate import simulate
+from croupier.plugins.blackjack.solver import solve_rules
+from croupier.plugins.blackjack.solver.cards import counts_of, parse_cards
+from croupier.plugins.blackjack.solver.hands import Evaluator, make_hand
 
 
 def koth(manager, **changes):
@@ -104,7 +106,7 @@ def test_simulated_koth_basic_earns_the_solvers_edge(manager):
     contest's shared deck leaves other cards): the simulator lands on the chart's edge."""
     rules = koth(manager, shoe="fresh-pack")
     edge = solve_rules(rules).edge_td
-    report = simulate(manager, rules, manager.strategy("basic", rules), 40_000, 1, seed=11)
+    report = simulate(manager, rules, local_strategy(manager, "basic", rules), 40_000, 1, seed=11)
     low, high = report["ci95"]
     sigma = (high - low) / 2 / 1.96
     assert abs(report["mean"] - (-edge)) < 3 * sigma

@@ -10,11 +10,12 @@ import msgpack
 import numpy as np
 import pytest
 
-from croupier.engine import BlackjackRules, CroupierError, SpecError
-from croupier.plugins.blackjack_solver import basic_strategy, dealer, solve, solve_rules
-from croupier.plugins.blackjack_solver.analysis import UpcardSolver
-from croupier.plugins.blackjack_solver.cards import ACE, TEN, parse_cards
-from croupier.plugins.blackjack_solver.hands import INFINITE_PROBS, Evaluator, make_hand
+from croupier.engine import CroupierError, SpecError
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.solver import basic_strategy, dealer, solve, solve_rules
+from croupier.plugins.blackjack.solver.analysis import UpcardSolver
+from croupier.plugins.blackjack.solver.cards import ACE, TEN, parse_cards
+from croupier.plugins.blackjack.solver.hands import INFINITE_PROBS, Evaluator, make_hand
 
 INF_S17 = BlackjackRules(decks=None, surrender="none")
 SMALL_SHOE = (2, 2, 2, 2, 2, 2, 2, 3, 2, 6)  # 25 cards: small enough to brute-force

@@ -6,11 +6,11 @@ from __future__ import annotations
 import bj_oracle as oracle
 import pytest
 
-from croupier.engine import BlackjackRules
-from croupier.plugins.blackjack_solver import solve
-from croupier.plugins.blackjack_solver.analysis import UpcardSolver
-from croupier.plugins.blackjack_solver.hands import Evaluator
-from croupier.plugins.blackjack_solver.split import (
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.solver import solve
+from croupier.plugins.blackjack.solver.analysis import UpcardSolver
+from croupier.plugins.blackjack.solver.hands import Evaluator
+from croupier.plugins.blackjack.solver.split import (
     SplitShoes,
     first_hand_strategy,
     presplit_strategy,

@@ -11,15 +11,16 @@ import trio
 from croupier.clients.bot import Bot, play, run
 from croupier.clients.bot.samples import Basic, HiLo, sample_bot
 from croupier.engine import CroupierError, PluginManager, UnknownNameError
-from croupier.engine.cards import VALUES, card, total_of
-from croupier.engine.play import Event, Observation
-from croupier.engine.players import strategy_action
+from croupier.engine.cards import VALUES, card
+from croupier.plugins.blackjack.play import Event, Observation
+from croupier.plugins.blackjack.players import local_strategy, strategy_action
+from croupier.plugins.blackjack.values import total_of
 from croupier.protocol import Server
 
 
 @pytest.fixture
 async def served(nursery):
-    server = Server(PluginManager(autoload=False), seed=21)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=21)
     (_, server.port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     yield server
     server.stop()
@@ -138,7 +139,7 @@ def test_basic_plays_the_solvers_basic_strategy_for_the_tables_rules(manager):
     bot = sample_bot("basic", manager)
     assert isinstance(bot, Basic)
     bot.setup({"rules": rules.to_dict()})
-    expected = manager.strategy("basic", rules)
+    expected = local_strategy(manager, "basic", rules)
     hands = (("TS", "6H"), ("AS", "7H"), ("8S", "8H"), ("5S", "6H"), ("TS", "2H"))
     for cards in hands:
         for up in ("2C", "6D", "9H", "AC"):

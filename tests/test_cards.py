@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from croupier.engine import SpecError
-from croupier.engine.cards import CODES, DECK, card, cards, code, hand_value, name, rank, value
+from croupier.engine.cards import CODES, DECK, card, cards, code, name, rank
+from croupier.plugins.blackjack.values import hand_value, value
 
 
 def test_deck_has_52_distinct_cards():

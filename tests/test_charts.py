@@ -10,8 +10,10 @@ import attrs
 import pytest
 
 from croupier.engine import CroupierError, PluginManager
-from croupier.engine.cards import VALUES, total_of
-from croupier.engine.charts import TablePlay, chart_csv, read_chart_csv
+from croupier.engine.cards import VALUES
+from croupier.plugins.blackjack.charts import TablePlay, chart_csv, read_chart_csv
+from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.values import total_of
 
 HEADER = "hand,2,3,4,5,6,7,8,9,T,A"
 
@@ -25,7 +27,7 @@ class _Hand:
 
 def test_the_basic_chart_written_and_read_plays_as_the_solvers_own(manager: PluginManager):
     rules = manager.rule_sets.get("vegas-s17").rules.evolve(surrender="late")
-    basic = manager.strategy("basic", rules).for_rules(rules)
+    basic = local_strategy(manager, "basic", rules).for_rules(rules)
     table = basic.play.play_table()
     played = TablePlay(read_chart_csv(chart_csv(table)))
     assert played.table == table

@@ -1,4 +1,4 @@
-"""The counting kernel's per-shoe batch sums (plugins/blackjack_kernel/count_batches.py),
+"""The counting kernel's per-shoe batch sums (plugins/blackjack/kernel/count_batches.py),
 against the same sums made in Python from the kernel's own rounds.
 
 A chunk of ``k`` rounds is the first ``k`` rounds of a longer chunk from the same seed, so the
@@ -14,9 +14,10 @@ from collections import defaultdict
 import pytest
 
 from croupier.engine import PluginManager
-from croupier.engine.count_report import count_report
-from croupier.engine.counting import TCS, CountPlay, parse_ramp
-from croupier.engine.simulate import compiled_job
+from croupier.plugins.blackjack.count_report import count_report
+from croupier.plugins.blackjack.counting import TCS, CountPlay, parse_ramp
+from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.simulate import compiled_job
 
 ROUNDS = 150
 
@@ -29,7 +30,7 @@ def manager():
 def test_shoe_sums_are_the_sums_of_each_shoes_rounds(manager):
     # two decks: about 17 rounds a shoe, and no shoe runs dry inside a round
     rules = manager.rule_sets.get("vegas-s17").rules.evolve(decks=2)
-    basic = manager.strategy("basic", rules).for_rules(rules)
+    basic = local_strategy(manager, "basic", rules).for_rules(rules)
     play = CountPlay(
         manager.count_systems.get("hilo"), parse_ramp("<=0:1,1:2,2:4,3+:8"), wong_out=-1
     )
@@ -84,7 +85,7 @@ def test_shoe_sums_are_the_sums_of_each_shoes_rounds(manager):
 def test_a_shuffle_every_round_makes_every_round_its_own_batch(manager):
     """With a fresh pack each round, a shoe is one round: the batch sums are the rounds'."""
     rules = manager.rule_sets.get("vegas-s17").rules.evolve(decks=1)
-    basic = manager.strategy("basic", rules).for_rules(rules)
+    basic = local_strategy(manager, "basic", rules).for_rules(rules)
     play = CountPlay(manager.count_systems.get("hilo"), parse_ramp("<=0:1,1+:3"))
     job = compiled_job(manager, rules.evolve(shoe="fresh-pack"), basic, 1, play)
     got = dict(zip(job.fields, job.run(job.data, 5, 3000), strict=True))

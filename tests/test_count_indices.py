@@ -12,17 +12,19 @@ import json
 
 import pytest
 
-from croupier.engine import BlackjackRules, CroupierError
-from croupier.engine.indices import read_indices
-from croupier.plugins.blackjack_solver import solve
-from croupier.plugins.blackjack_solver.analysis import (
+from croupier.engine import CroupierError
+from croupier.plugins.blackjack.indexsets import published_indices
+from croupier.plugins.blackjack.indices import read_indices
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.solver import solve
+from croupier.plugins.blackjack.solver.analysis import (
     UpcardSolver,
     is_natural,
     solve_rules,
     two_card_hand,
 )
-from croupier.plugins.blackjack_solver.cards import full_shoe
-from croupier.plugins.blackjack_solver.count_indices import (
+from croupier.plugins.blackjack.solver.cards import full_shoe
+from croupier.plugins.blackjack.solver.count_indices import (
     UPCARD_LABELS,
     Decision,
     generate,
@@ -31,7 +33,7 @@ from croupier.plugins.blackjack_solver.count_indices import (
     spread_gains,
     upcard_gains,
 )
-from croupier.plugins.counts import COUNTS, published_indices
+from croupier.plugins.counts import COUNTS
 
 BY_NAME = {c.name: c for c in COUNTS}
 SIX = BlackjackRules()  # 6 decks, S17, double any two, DAS, split to 4, late surrender
@@ -224,7 +226,7 @@ def test_second_order_beats_the_mean_shoe_on_insurance():
     import math
 
     from croupier.engine.counts import true_count
-    from croupier.plugins.blackjack_solver.count_shoes import count_shoes
+    from croupier.plugins.blackjack.solver.count_shoes import count_shoes
 
     def gain(shoe):
         size = sum(shoe)

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from croupier.engine import CroupierError
-from croupier.engine.count_report import (
+from croupier.plugins.blackjack.count_report import (
     bankroll_for,
     count_report,
     di,
@@ -15,7 +15,7 @@ from croupier.engine.count_report import (
     risk_of_ruin,
     score,
 )
-from croupier.engine.counting import TCS, parse_ramp, ramp_text
+from croupier.plugins.blackjack.counting import TCS, parse_ramp, ramp_text
 
 
 def test_risk_of_ruin_approximates_the_gamblers_ruin_of_a_biased_coin():

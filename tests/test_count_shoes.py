@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from croupier.engine.counts import true_count
-from croupier.plugins.blackjack_solver.count_shoes import count_shoes
+from croupier.plugins.blackjack.solver.count_shoes import count_shoes
 from croupier.plugins.counts import COUNTS
 
 BY_NAME = {c.name: c for c in COUNTS}

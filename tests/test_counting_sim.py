@@ -17,18 +17,19 @@ import attrs
 import numpy as np
 import pytest
 
-from croupier.engine import PluginManager, Strategy
+from croupier.engine import PluginManager
 from croupier.engine.chunks import CHUNK, run_chunks
-from croupier.engine.counting import TCS, CountPlay, parse_ramp
 from croupier.engine.counts import true_count
 from croupier.engine.executor import open_executor
-from croupier.engine.indices import read_indices
-from croupier.engine.kernels import PlayTable, play_table
-from croupier.engine.round import TableCore
-from croupier.engine.simulate import BANKROLL, compiled_job, run_rounds
-from croupier.engine.table import resolve_rules
-from croupier.plugins.blackjack_kernel.count_data import params
-from croupier.plugins.blackjack_kernel.true_count import dealt_true_counts
+from croupier.plugins.blackjack.counting import TCS, CountPlay, parse_ramp
+from croupier.plugins.blackjack.indices import read_indices
+from croupier.plugins.blackjack.kernel.count_data import params
+from croupier.plugins.blackjack.kernel.true_count import dealt_true_counts
+from croupier.plugins.blackjack.kernels import PlayTable, play_table
+from croupier.plugins.blackjack.players import Strategy, local_strategy
+from croupier.plugins.blackjack.round import TableCore
+from croupier.plugins.blackjack.simulate import BANKROLL, compiled_job, run_rounds
+from croupier.plugins.blackjack.table import resolve_rules
 from tests.kernel_reference import SplitMixShoe
 
 
@@ -82,7 +83,7 @@ def test_the_kernels_count_is_a_python_recount_of_the_same_shoe(
 ):
     system = attrs.evolve(manager.count_systems.get(count), **evolve)
     rules = manager.rule_sets.get("vegas-s17").rules.evolve(decks=decks)
-    basic = manager.strategy("basic", rules)
+    basic = local_strategy(manager, "basic", rules)
     rounds_by, net_by = python_recount(manager, rules, basic, system, 7, 2000, seats)
     got = counted(manager, rules, basic, CountPlay(system), 7, 2000, seats)
     assert len(rounds_by) > 3
@@ -134,7 +135,7 @@ def test_a_flat_ramp_without_indices_is_the_count_free_kernel(
     manager, rule_set, options, strategy, seats
 ):
     rules = manager.rule_sets.get(rule_set).rules.evolve(**options)
-    played = manager.strategy(strategy, rules).for_rules(rules)
+    played = local_strategy(manager, strategy, rules).for_rules(rules)
     flat = compiled_job(manager, rules, played, seats)
     plain = dict(zip(flat.fields, flat.run(flat.data, 99, 3000 // seats), strict=True))
     for count in ("hilo", "red7"):
@@ -148,7 +149,7 @@ def test_a_flat_ramp_without_indices_is_the_count_free_kernel(
 
 def test_a_ramp_scales_each_rounds_result_by_its_bet(manager):
     rules = manager.rule_sets.get("vegas-s17").rules  # min bet 10: every payout whole
-    basic = manager.strategy("basic", rules)
+    basic = local_strategy(manager, "basic", rules)
     hilo = manager.count_systems.get("hilo")
     got = counted(manager, rules, basic, CountPlay(hilo, parse_ramp("<=0:1,1:3,2+:5")), 5, 20_000)
     for t in TCS:
@@ -160,7 +161,7 @@ def test_a_ramp_scales_each_rounds_result_by_its_bet(manager):
 
 def test_wonging_sits_out_below_the_exit_and_back_in_at_the_entry(manager):
     rules = manager.rule_sets.get("vegas-s17").rules
-    basic = manager.strategy("basic", rules)
+    basic = local_strategy(manager, "basic", rules)
     hilo = manager.count_systems.get("hilo")
     got = counted(manager, rules, basic, CountPlay(hilo, wong_in=1, wong_out=-1), 3, 20_000)
     base = counted(manager, rules, basic, CountPlay(hilo), 3, 20_000)
@@ -185,7 +186,7 @@ def changed(table: PlayTable, kind: str, key: int, up: int, letter: str) -> Play
 
 def test_deviations_always_taken_play_as_the_chart_they_write(manager):
     rules = manager.rule_sets.get("vegas-s17").rules
-    basic = manager.strategy("basic", rules).for_rules(rules)
+    basic = local_strategy(manager, "basic", rules).for_rules(rules)
     hilo = manager.count_systems.get("hilo")
     table = play_table(basic)
     # (index row, chart cell the deviation writes): up index 9 is a ten, 0 an ace
@@ -211,7 +212,7 @@ def test_deviations_always_taken_play_as_the_chart_they_write(manager):
 
 def test_insurance_by_index_keeps_the_books_and_pays_two_to_one(manager):
     rules = manager.rule_sets.get("vegas-s17").rules
-    basic = manager.strategy("basic", rules)
+    basic = local_strategy(manager, "basic", rules)
     hilo = manager.count_systems.get("hilo")
     always = tuple(read_indices("decision,hand,upcard,index,direction\ninsurance,any,A,-99,+"))
     got = counted(manager, rules, basic, CountPlay(hilo, indices=always), 4, 50_000)
@@ -225,7 +226,7 @@ def test_insurance_by_index_keeps_the_books_and_pays_two_to_one(manager):
 
 def test_a_counting_run_is_the_same_on_one_process_or_two(manager):
     rules = manager.rule_sets.get("vegas-s17").rules
-    basic = manager.strategy("basic", rules).for_rules(rules)
+    basic = local_strategy(manager, "basic", rules).for_rules(rules)
     hilo = manager.count_systems.get("hilo")
     indices = tuple(read_indices("decision,hand,upcard,index,direction\nstand,16,T,0,+"))
     play = CountPlay(hilo, parse_ramp("<=1:1,2:2,3:4,4:6,5+:8"), 1.0, -1.0, indices)
@@ -239,7 +240,7 @@ def test_a_counting_run_is_the_same_on_one_process_or_two(manager):
 
 def test_spots_at_a_count_deal_that_many_seats(manager):
     rules = manager.rule_sets.get("vegas-s17").rules
-    basic = manager.strategy("basic", rules)
+    basic = local_strategy(manager, "basic", rules)
     hilo = manager.count_systems.get("hilo")
     ramp = parse_ramp("<=1:1,2:2,3+:4")
     one = counted(manager, rules, basic, CountPlay(hilo, ramp), 8, 5000, 1)

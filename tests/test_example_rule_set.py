@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 import trio
 
-from croupier.engine import CroupierError, PluginManager, Table
-from croupier.engine.players import StrategyPlayer
-from croupier.engine.simulate import simulate
+from croupier.engine import CroupierError, PluginManager
+from croupier.plugins.blackjack.players import StrategyPlayer, local_strategy
+from croupier.plugins.blackjack.simulate import simulate
+from croupier.plugins.blackjack.table import Table
 from croupier.protocol import Server, connect
 
 PATH = Path(__file__).parent.parent / "examples" / "rule-set-plugin" / "my_table.py"
@@ -36,7 +37,7 @@ def mine() -> PluginManager:
 def test_its_table_plays_its_own_rules(mine):
     rules = mine.rule_sets.get("my-table").rules
     events: list[Any] = []
-    player = StrategyPlayer(mine.strategy("lim15", rules))
+    player = StrategyPlayer(local_strategy(mine, "lim15", rules))
     table = Table(mine, rules, 3, [player], listeners=[events.append])
     trio.run(table.play, 300)
     assert table.ledger.conserved()
@@ -68,7 +69,11 @@ def test_the_simulator_and_the_solver_reach_it(mine):
 
 
 async def test_a_server_seats_it(nursery):
-    server = Server(PluginManager(autoload=False, plugins=[("my-table", load())]), seed=2)
+    server = Server(
+        PluginManager(autoload=False, plugins=[("my-table", load())]),
+        default_game="blackjack",
+        seed=2,
+    )
     (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     async with connect("127.0.0.1", port, name="c") as client:
         info = await client.call_named(

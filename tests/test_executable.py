@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 import trio
 
-from croupier.engine import Action, CroupierError, Observation, Table
-from croupier.engine.executable import BotFault, ExecutablePlayer, check_executable
+from croupier.engine import CroupierError
+from croupier.plugins.blackjack.executable import BotFault, ExecutablePlayer, check_executable
+from croupier.plugins.blackjack.play import Action, Observation
+from croupier.plugins.blackjack.table import Table
 
 BOTS = Path(__file__).parent / "bots"
 

@@ -11,6 +11,7 @@ from distributed import Client
 from croupier.engine import CroupierError
 from croupier.engine.chunks import CHUNK, run_chunks
 from croupier.engine.executor import open_executor
+from croupier.plugins.blackjack.players import local_strategy
 
 TASKS = [(n, 3) for n in range(40)]
 EXPECTED = [n**3 for n in range(40)]
@@ -51,7 +52,7 @@ def test_where_is_said(executor, dask_cluster):
 def test_a_simulation_is_the_same_wherever_it_runs(manager, executor):
     rules = manager.rule_sets.get("vegas-h17").rules
     job = manager.sim_kernels.get("blackjack").prepare(
-        manager, rules, manager.strategy("basic", rules), 3
+        manager, rules, local_strategy(manager, "basic", rules), 3
     )
     rounds = 3 * CHUNK // 2 + 17
     alone = run_chunks(job, 31, rounds)
@@ -82,7 +83,7 @@ def test_ctrl_c_returns_the_chunks_done_marked_partial(manager, executor):
     stops the run at once with what was booked, and what was queued is dropped."""
     rules = manager.rule_sets.get("vegas-s17").rules
     job = manager.sim_kernels.get("blackjack").prepare(
-        manager, rules, manager.strategy("lim17", rules), 1
+        manager, rules, local_strategy(manager, "lim17", rules), 1
     )
     booked = []
 

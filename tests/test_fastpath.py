@@ -7,12 +7,14 @@ import trio
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from croupier.engine import PluginManager, StrategyPlayer, Stream, Table
-from croupier.engine.cards import DECK, hand_value
-from croupier.engine.hands import Hand
+from croupier.engine import PluginManager, Stream
+from croupier.engine.cards import DECK
 from croupier.engine.shoes import Shoe, shuffle_cards
-from croupier.engine.simulate import run_rounds
-from croupier.engine.table import build_core
+from croupier.plugins.blackjack.hands import Hand
+from croupier.plugins.blackjack.players import StrategyPlayer
+from croupier.plugins.blackjack.simulate import run_rounds
+from croupier.plugins.blackjack.table import Table, build_core
+from croupier.plugins.blackjack.values import hand_value
 
 MANAGER = PluginManager(autoload=False)
 

@@ -19,7 +19,7 @@ SETTINGS = {"tourneys": 3, "rounds": 4, "hands": 5, "seed": 78}
 
 @pytest.fixture
 async def served(nursery):
-    server = Server(PluginManager(autoload=False), seed=42)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=42)
     (_, server.port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     yield server
     server.stop()

@@ -7,9 +7,10 @@ from __future__ import annotations
 import math
 
 from croupier.clients.bot.samples import Count, HiLo, sample_bot
-from croupier.engine.cards import VALUES, card, total_of
-from croupier.engine.play import Event, Observation
-from croupier.engine.players import strategy_action
+from croupier.engine.cards import VALUES, card
+from croupier.plugins.blackjack.play import Event, Observation
+from croupier.plugins.blackjack.players import local_strategy, strategy_action
+from croupier.plugins.blackjack.values import total_of
 
 
 def test_hilo_counts_what_it_sees_and_spreads_its_bets(manager):
@@ -61,7 +62,7 @@ def test_hilo_plays_the_generated_deviations_by_the_count(manager):
     assert (play(2, ("4S", "6H"), "TD"), play(3, ("4S", "6H"), "TD")) == ("hit", "double")
     assert play(3, ("4S", "6H"), "TD", ("hit", "stand")) == "hit"  # no double: as basic
     rules = manager.rule_sets.get("vegas-s17").rules
-    basic = manager.strategy("basic", rules)
+    basic = local_strategy(manager, "basic", rules)
     seven = Observation(
         "play", 1, 1, every, 990, hands=(("5S", "2H"),), total=7, stake=10, dealer_upcard="9C"
     )

@@ -10,7 +10,7 @@ import trio
 
 from croupier.engine import PluginManager
 from croupier.engine.ledger import seat_account
-from croupier.engine.tablelog import replay
+from croupier.plugins.blackjack.tablelog import replay
 from croupier.protocol.journal import Journal
 from tests.test_journal import play_table, serve
 

@@ -1,4 +1,5 @@
-"""Index sets are a plugin family (``croupier_index_sets``): the counts plugin's shipped Hi-Lo
+"""Index sets are a plugin family (``croupier_index_sets``, declared by the blackjack plugin):
+its shipped Hi-Lo
 sets, a third party's set found by name in ``sim --indices`` and ``solve --only``, listed by
 ``croupier plugins``, checked by ``--check``, and the set the ``hilo`` bot plays."""
 
@@ -9,8 +10,9 @@ import json
 import pytest
 
 from croupier.clients.bot.samples import HiLo
-from croupier.engine import CroupierError, IndexEntry, IndexSet, PluginManager, hookimpl
+from croupier.engine import CroupierError, PluginManager, hookimpl
 from croupier.engine.plugincheck import check_plugins
+from croupier.plugins.blackjack import IndexEntry, IndexSet
 
 KO_SET = IndexSet(
     "ko-mine",
@@ -39,15 +41,15 @@ def with_plugin(*sets: IndexSet) -> PluginManager:
     return pm
 
 
-def test_the_counts_plugin_contributes_the_hilo_sets(manager):
+def test_the_blackjack_plugin_contributes_the_hilo_sets(manager):
     sets = manager.index_sets
     assert sets.names() == ["hilo-i18", "hilo-fab4", "hilo-6d-s17"]
-    assert {sets.entry(n).plugin for n in sets.names()} == {"counts"}
+    assert {sets.entry(n).plugin for n in sets.names()} == {"blackjack"}
     i18, fab4 = sets.get("hilo-i18"), sets.get("hilo-fab4")
     assert len(i18.entries) == 18 and len(fab4.entries) == 4
     assert i18.count == fab4.count == "hilo" and "Schlesinger" in i18.source
     assert IndexEntry("insurance", "any", "A", 3.0, "+") in i18.entries
-    assert check_plugins(manager, "counts") == []
+    assert check_plugins(manager, "blackjack") == []
 
 
 def test_croupier_plugins_lists_index_sets(cli, monkeypatch):
@@ -57,7 +59,7 @@ def test_croupier_plugins_lists_index_sets(cli, monkeypatch):
     status, out, err = cli("plugins", "--json")
     assert status == 0, err
     plugins = {p["name"]: p["contributes"] for p in json.loads(out)["plugins"]}
-    assert plugins["counts"]["index set"] == ["hilo-i18", "hilo-fab4", "hilo-6d-s17"]
+    assert plugins["blackjack"]["index set"] == ["hilo-i18", "hilo-fab4", "hilo-6d-s17"]
     assert plugins["mine"] == {"index set": ["ko-mine"]}
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from croupier.engine import CroupierError
-from croupier.engine.indices import IndexEntry, read_indices, write_indices
-from croupier.plugins.counts import PUBLISHED, published_indices
+from croupier.plugins.blackjack.indexsets import PUBLISHED, published_indices
+from croupier.plugins.blackjack.indices import IndexEntry, read_indices, write_indices
 
 
 def test_published_sets_load():

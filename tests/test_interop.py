@@ -49,7 +49,7 @@ async def test_pynvim_calls_croupier(nursery):
 async def test_the_pynvim_example_bot_plays_a_table_unchanged(nursery):
     """examples/pynvim-bot: pynvim's session answers the server's decide requests and hears
     its notifications; it ends with the chips the built-in lim17 ends with."""
-    server = Server(PluginManager(autoload=False), seed=5)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=5)
     (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     with trio.fail_after(60):
         done = await trio.run_process(

@@ -15,7 +15,7 @@ import trio
 from croupier.engine import PluginManager
 from croupier.engine.gamelog import replay_game
 from croupier.engine.ledger import seat_account
-from croupier.engine.tablelog import replay
+from croupier.plugins.blackjack.tablelog import replay
 from croupier.protocol import Code, RpcError, Server, connect
 from croupier.protocol.journal import Journal
 from croupier.protocol.services import default_services
@@ -25,7 +25,13 @@ from tests.servedtables import Recorder
 
 async def serve(nursery: trio.Nursery, journal: Journal | None) -> Server:
     services = [*default_services()[:-1], TableService(vacant_timeout=30, unclaimed_timeout=30)]
-    server = Server(PluginManager(autoload=False), seed=11, services=services, journal=journal)
+    server = Server(
+        PluginManager(autoload=False),
+        default_game="blackjack",
+        seed=11,
+        services=services,
+        journal=journal,
+    )
     (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     server.port = port  # type: ignore[attr-defined]
     return server
@@ -177,9 +183,9 @@ async def test_a_restarted_server_numbers_above_the_journal(nursery, tmp_path):
     await first.aclose()
     again = Journal(path)
     assert again.last_id() == final["table"]
-    assert Server(PluginManager(autoload=False), seed=1, journal=again).next_game_id() == (
-        final["table"] + 1
-    )
+    assert Server(
+        PluginManager(autoload=False), default_game="blackjack", seed=1, journal=again
+    ).next_game_id() == (final["table"] + 1)
     again.close()
 
 

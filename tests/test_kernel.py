@@ -12,9 +12,10 @@ import pytest
 from croupier.engine import PluginManager
 from croupier.engine.chunks import CHUNK, chunk_seed, run_chunks
 from croupier.engine.executor import open_executor
-from croupier.engine.round import TableCore
-from croupier.engine.simulate import BANKROLL, SimStats, run_rounds
-from croupier.engine.table import resolve_rules
+from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.round import TableCore
+from croupier.plugins.blackjack.simulate import BANKROLL, SimStats, run_rounds
+from croupier.plugins.blackjack.table import resolve_rules
 from tests.kernel_reference import SplitMixShoe
 
 STATS = ("hands", "net", "net_sq", "round_net_sq", "wins", "pushes", "losses")
@@ -63,7 +64,7 @@ CASES = [
 @pytest.mark.parametrize(("rule_set", "options", "strategy", "seats"), CASES)
 def test_a_chunk_equals_the_engine_round_for_round(manager, rule_set, options, strategy, seats):
     rules = manager.rule_sets.get(rule_set).rules.evolve(**options)
-    played = manager.strategy(strategy, rules)
+    played = local_strategy(manager, strategy, rules)
     for key in (1, 2**64 - 1):
         rounds = 3000 // seats
         engine = engine_totals(manager, rules, played, key, rounds, seats)
@@ -75,16 +76,16 @@ def test_a_chunk_equals_the_engine_round_for_round(manager, rule_set, options, s
 def test_the_kernel_refuses_what_it_cannot_play_exactly(manager):
     kernel = manager.sim_kernels.get("blackjack")
     koth = manager.rule_sets.get("koth").rules
-    assert "shoe" in kernel.prepare(manager, koth, manager.strategy("lim17", koth), 1)
+    assert "shoe" in kernel.prepare(manager, koth, local_strategy(manager, "lim17", koth), 1)
     classic = manager.rule_sets.get("classic").rules
     assert "dealer rule 'classic'" in kernel.prepare(
-        manager, classic, manager.strategy("lim17", classic), 1
+        manager, classic, local_strategy(manager, "lim17", classic), 1
     )
     s17 = manager.rule_sets.get("vegas-s17").rules
-    lim17 = manager.strategy("lim17", s17)
+    lim17 = local_strategy(manager, "lim17", s17)
     assert "dealer rule 'koth'" in kernel.prepare(manager, s17.evolve(dealer="koth"), lim17, 1)
     assert "betting scheme 'koth'" in kernel.prepare(manager, s17.evolve(betting="koth"), lim17, 1)
-    from croupier.engine import Strategy
+    from croupier.plugins.blackjack.players import Strategy
 
     odd = Strategy("odd", "hits on even totals", lambda hand, up, legal: "hit")
     assert "not given as a chart" in kernel.prepare(manager, s17, odd, 1)
@@ -93,7 +94,7 @@ def test_the_kernel_refuses_what_it_cannot_play_exactly(manager):
 def test_a_run_is_the_same_on_one_process_or_two(manager):
     rules = manager.rule_sets.get("vegas-s17").rules
     job = manager.sim_kernels.get("blackjack").prepare(
-        manager, rules, manager.strategy("lim17", rules), 2
+        manager, rules, local_strategy(manager, "lim17", rules), 2
     )
     rounds = 2 * CHUNK + 1234
     one = run_chunks(job, 99, rounds)
@@ -111,12 +112,12 @@ def test_basic_earns_the_solvers_edge_from_a_fresh_shoe(manager, rule_set):
     """Dealt from a freshly shuffled shoe every round, the chart's result per hand is the
     solver's exact total-dependent edge (no cut-card effect): within 3.5 standard errors
     of 4 million hands (about 0.2% of the bet)."""
-    from croupier.plugins.blackjack_solver import solve_rules
+    from croupier.plugins.blackjack.solver import solve_rules
 
     rules = manager.rule_sets.get(rule_set).rules.evolve(shoe="fresh-pack")
     edge = solve_rules(manager.rule_sets.get(rule_set).rules).edge_td
     job = manager.sim_kernels.get("blackjack").prepare(
-        manager, rules, manager.strategy("basic", rules), 1
+        manager, rules, local_strategy(manager, "basic", rules), 1
     )
     with open_executor(workers=2) as executor:
         totals = run_chunks(job, 2026, 4_000_000, executor=executor).totals
@@ -130,9 +131,9 @@ def test_a_shoe_dry_with_nothing_to_reshuffle_ends_the_chunk_as_it_ends_the_engi
     """Seven seats that hit everything and split every pair can run a single fresh deck dry
     within a round, with no cards dealt before it to reshuffle: the engine's round raises,
     and the kernel's chunk is all -1. Chunks that never run dry are equal."""
-    from croupier.engine import Strategy
     from croupier.engine.errors import CroupierError
-    from croupier.engine.kernels import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, PlayTable
+    from croupier.plugins.blackjack.kernels import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, PlayTable
+    from croupier.plugins.blackjack.players import Strategy
 
     rules = manager.rule_sets.get("vegas-s17").rules.evolve(
         decks=1, shoe="fresh-pack", resplit_aces=True, hit_split_aces=True, max_split_hands=8

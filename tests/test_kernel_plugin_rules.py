@@ -7,8 +7,13 @@ from __future__ import annotations
 import pytest
 
 from croupier.engine import PluginManager, hookimpl
-from croupier.engine.simulate import NotCompiled, compiled_job, simulate, simulate_compiled
-from croupier.engine.tablerules import BettingScheme, DealerRule
+from croupier.plugins.blackjack.simulate import (
+    NotCompiled,
+    compiled_job,
+    simulate,
+    simulate_compiled,
+)
+from croupier.plugins.blackjack.tablerules import BettingScheme, DealerRule
 
 
 class HouseRules:

@@ -47,7 +47,7 @@ def node_bot(request) -> Path:
 
 
 async def test_the_node_bot_plays_hit_below_17(nursery, node_bot):
-    server = Server(PluginManager(autoload=False), seed=5)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=5)
     (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     with trio.fail_after(60):
         done = await trio.run_process(

@@ -7,9 +7,9 @@ import trio
 
 from croupier.clients.play.layout import MIN_HEIGHT, MIN_WIDTH, dealer_label, layout
 from croupier.clients.play.view import TableView, Tally
-from croupier.engine import Action, Event
-from croupier.engine.players import ScriptedPlayer
-from croupier.engine.table import Table
+from croupier.plugins.blackjack.play import Action, Event
+from croupier.plugins.blackjack.players import ScriptedPlayer
+from croupier.plugins.blackjack.table import Table
 
 
 def played(manager, seed, actions, seat_rules="vegas-s17"):

@@ -14,7 +14,7 @@ import trio.testing
 from croupier.clients.play.game import Game, PersonPlayer
 from croupier.clients.play.remote import RemoteSeat, Where
 from croupier.clients.play.view import TableView
-from croupier.engine import Event
+from croupier.plugins.blackjack.play import Event
 from croupier.protocol import RpcError
 
 TABLE, SEAT = 7, 2

@@ -8,9 +8,9 @@ import trio
 from croupier.clients.play.layout import MIN_HEIGHT, MIN_WIDTH, Prompt, layout, too_small
 from croupier.clients.play.terminal import BACKSPACE, ENTER, ESCAPE, KeyDecoder, decode_keys
 from croupier.clients.play.view import TableView, narrate, total_text
-from croupier.engine import Action, Event
-from croupier.engine.players import ScriptedPlayer
-from croupier.engine.table import Table
+from croupier.plugins.blackjack.play import Action, Event
+from croupier.plugins.blackjack.players import ScriptedPlayer
+from croupier.plugins.blackjack.table import Table
 
 
 def play(manager, rules_name, seed, actions, rounds=1):
@@ -97,7 +97,7 @@ def test_hint_offered_only_where_the_solver_plays_the_rules(manager):
     hint = make_hint(manager, manager.rule_sets.get("vegas-s17").rules)
     assert hint is not None
     assert [rank_text(c) for c in ("AS", "9H", "TD", "KC")] == ["A", "9", "T", "T"]
-    from croupier.engine import Observation
+    from croupier.plugins.blackjack.play import Observation
 
     seen = Observation(
         "play",

@@ -15,11 +15,11 @@ from croupier.engine import (
     RandomizerLanguage,
     Solver,
     SpecError,
-    Strategy,
     Stream,
     UnknownNameError,
     hookimpl,
 )
+from croupier.plugins.blackjack.players import Strategy
 
 
 class Fixed:

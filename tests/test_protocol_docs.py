@@ -12,7 +12,7 @@ DOC = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_tex
 
 
 def test_every_method_is_documented():
-    server = Server(make_manager(), seed=1)
+    server = Server(make_manager(), default_game="blackjack", seed=1)
     for method in server.methods:
         assert f"| `{method.name}` |" in DOC or f"## Handshake: `{method.name}`" in DOC, method.name
         for param in method.params:

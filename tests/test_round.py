@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from tablekit import drive, stacked_core
 
-from croupier.engine import Action
-from croupier.engine.round import check_action, default_action
+from croupier.plugins.blackjack.play import Action
+from croupier.plugins.blackjack.round import check_action, default_action
 
 
 def rules_of(manager, name, **changes):

@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 
 from croupier.engine import CroupierError
-from croupier.engine.rules import BlackjackRules, parse_payout, rules_from_options
+from croupier.plugins.blackjack.rules import BlackjackRules, parse_payout, rules_from_options
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ import pytest
 import trio
 from trio.testing import wait_all_tasks_blocked
 
-from croupier.plugins.blackjack_solver import basic_strategy
+from croupier.plugins.blackjack.solver import basic_strategy
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.fairpool import FairPool
 from croupier.protocol.workers import run_job

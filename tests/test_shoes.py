@@ -6,9 +6,11 @@ from collections import Counter
 
 import pytest
 
-from croupier.engine import BlackjackRules, CroupierError, Stream
+from croupier.engine import CroupierError, Stream
 from croupier.engine.cards import CODES, DECK
-from croupier.engine.shoes import Shoe, ShoeRandomizer, make_shoe, shuffle_cards
+from croupier.engine.shoes import Shoe, ShoeRandomizer, shuffle_cards
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.shoe import make_shoe
 
 
 def test_shuffle_is_a_permutation_and_reproducible():

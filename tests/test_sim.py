@@ -9,10 +9,11 @@ from fractions import Fraction
 
 import pytest
 
-from croupier.engine import BettingScheme, DealerRule, Strategy
-from croupier.engine.shoes import make_shoe
-from croupier.engine.simulate import simulate
-from croupier.engine.table import resolve_rules
+from croupier.plugins.blackjack.players import Strategy
+from croupier.plugins.blackjack.shoe import make_shoe
+from croupier.plugins.blackjack.simulate import simulate
+from croupier.plugins.blackjack.table import resolve_rules
+from croupier.plugins.blackjack.tablerules import BettingScheme, DealerRule
 from croupier.plugins.shoes import shoe_randomizer_name
 
 
@@ -153,7 +154,7 @@ def test_one_hand_has_no_interval_and_stays_strict_json(cli):
 
 def test_a_strategy_that_raises_stops_the_simulation_with_its_name(manager):
     from croupier.engine import CroupierError
-    from croupier.engine.simulate import simulate
+    from croupier.plugins.blackjack.simulate import simulate
 
     broken = Strategy("broken", "divides by zero", play=lambda hand, upcard, legal: 1 // 0)
     rules = manager.rule_sets.get("vegas-s17").rules
@@ -231,7 +232,7 @@ def _round(*nets):
 def test_seats_that_move_together_get_one_seats_interval():
     """Seats share the dealer's hand. Two seats winning and losing together carry the
     information of one: the interval must be one seat's, not sqrt(2) narrower."""
-    from croupier.engine.simulate import SimStats
+    from croupier.plugins.blackjack.simulate import SimStats
 
     one, two = SimStats(10), SimStats(10)
     for k in range(1000):

@@ -16,10 +16,12 @@ import pytest
 
 from croupier.engine import PluginManager
 from croupier.engine.chunks import CHUNK, run_chunks
-from croupier.engine.counting import TCS
 from croupier.engine.executor import open_executor
-from croupier.engine.indices import read_indices
-from croupier.engine.sim_indices import (
+from croupier.plugins.blackjack.counting import TCS
+from croupier.plugins.blackjack.indices import read_indices
+from croupier.plugins.blackjack.kernel.index_data import prepare_indices
+from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.sim_indices import (
     STATS,
     TC_SCALE,
     IndexSim,
@@ -27,9 +29,8 @@ from croupier.engine.sim_indices import (
     index_fields,
     simulate_indices,
 )
-from croupier.plugins.blackjack_kernel.index_data import prepare_indices
-from croupier.plugins.blackjack_solver.count_gains import Decision, upcard_gains
-from croupier.plugins.blackjack_solver.count_shoes import count_shoes
+from croupier.plugins.blackjack.solver.count_gains import Decision, upcard_gains
+from croupier.plugins.blackjack.solver.count_shoes import count_shoes
 
 KEYS = (
     ("insurance", "any", "A"),
@@ -100,7 +101,7 @@ def test_the_crossing_is_the_zero_of_the_line():
 
 def test_a_run_is_the_same_on_one_process_or_two(manager):
     rules = manager.rule_sets.get("vegas-s17").rules
-    basic = manager.strategy("basic", rules).for_rules(rules)
+    basic = local_strategy(manager, "basic", rules).for_rules(rules)
     sim = IndexSim(manager.count_systems.get("halves"), KEYS)
     job = prepare_indices(manager, rules, basic, sim)
     assert not isinstance(job, str)
@@ -156,14 +157,14 @@ def test_a_fork_plays_the_shoe_as_a_python_reference(manager):
     hand, in half units."""
     import numpy as np
 
-    from croupier.engine.kernels import play_table
-    from croupier.plugins.blackjack_kernel.data import chart_array, compiled_dealer, rules_vector
-    from croupier.plugins.blackjack_kernel.index_kernel import HIT, SPLIT_A, STAND, _play_out
-    from croupier.plugins.blackjack_kernel.kernel import _plans
+    from croupier.plugins.blackjack.kernel.data import chart_array, compiled_dealer, rules_vector
+    from croupier.plugins.blackjack.kernel.index_kernel import HIT, SPLIT_A, STAND, _play_out
+    from croupier.plugins.blackjack.kernel.kernel import _plans
+    from croupier.plugins.blackjack.kernels import play_table
 
     rules = manager.rule_sets.get("vegas-s17").rules
     vector = np.array(rules_vector(rules, compiled_dealer(manager, "s17")), np.int64)
-    chart = np.array(chart_array(play_table(manager.strategy("basic", rules))), np.int64)
+    chart = np.array(chart_array(play_table(local_strategy(manager, "basic", rules))), np.int64)
     plans = _plans(vector, chart)
     rank_of = np.array([min(k // 4, 9) for k in range(52)], np.int64)
     live = np.empty(8, np.int64)

@@ -12,18 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tablekit import StackedShoe
 
-from croupier.engine import (
-    Action,
-    CroupierError,
-    Observation,
-    PluginManager,
-    StrategyPlayer,
-    Table,
-)
-from croupier.engine.play import ACTIONS, Event
-from croupier.engine.simulate import run_rounds
-from croupier.engine.table import build_core
-from croupier.engine.tablelog import EventLog, read_log, replay
+from croupier.engine import CroupierError, PluginManager
+from croupier.plugins.blackjack.play import ACTIONS, Action, Event, Observation
+from croupier.plugins.blackjack.players import StrategyPlayer, local_strategy
+from croupier.plugins.blackjack.simulate import run_rounds
+from croupier.plugins.blackjack.table import Table, build_core
+from croupier.plugins.blackjack.tablelog import EventLog, read_log, replay
 
 
 class Stubborn:
@@ -314,7 +308,7 @@ def _whimsical(hand, upcard, legal):
 
 @pytest.mark.parametrize("name", ["vegas-s17", "single-deck", "koth", "classic"])
 async def test_both_flows_agree_on_every_action(name):
-    from croupier.engine import Strategy
+    from croupier.plugins.blackjack.players import Strategy
 
     rules = MANAGER.rule_sets.get(name).rules.evolve(surrender="late", max_split_hands=1)
     if name != "koth":
@@ -335,12 +329,12 @@ def test_a_long_tables_ledger_keeps_running_totals_not_every_entry(manager):
     """A table that plays for hours must not grow: the ledger keeps the recent entries and
     running totals, and the totals still account for every chip."""
     from croupier.engine.ledger import RECENT
-    from croupier.engine.simulate import run_rounds
-    from croupier.engine.table import build_core
+    from croupier.plugins.blackjack.simulate import run_rounds
+    from croupier.plugins.blackjack.table import build_core
 
     rules = manager.rule_sets.get("vegas-s17").rules
     core = build_core(manager, rules, 5, [10**9] * 3)
-    lim17 = manager.strategy("lim17", rules)
+    lim17 = local_strategy(manager, "lim17", rules)
     run_rounds(core, [lim17] * 3, 2_000)
     ledger = core.ledger
     assert ledger.entries is not None and len(ledger.entries) == RECENT
@@ -378,7 +372,7 @@ async def test_a_stopping_tables_decisions_share_one_deadline(autojump_clock):
 async def test_a_decision_does_not_count_time_the_table_could_not_listen(autojump_clock, stalled):
     """A bot that answered in time while the server was frozen (its answer waiting in a
     socket) got a timeout default: a wrong game result. Time the loop lost is given back."""
-    from croupier.engine.play import Action
+    from croupier.plugins.blackjack.play import Action
 
     class Slow:
         async def decide(self, observation):

@@ -11,7 +11,7 @@ import trio
 from croupier.clients.bot import Bot, play, sdk
 from croupier.clients.bot.samples import sample_bot
 from croupier.engine import PluginManager
-from croupier.engine.play import Observation
+from croupier.plugins.blackjack.play import Observation
 from croupier.protocol import Code, RpcError, Server
 from tests import memnet
 from tests.test_tables_service import Recorder
@@ -19,7 +19,7 @@ from tests.test_tables_service import Recorder
 
 @pytest.fixture
 async def served(nursery):
-    server = Server(PluginManager(autoload=False), seed=31)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=31)
     await memnet.serve(nursery, server)
     yield server
     server.stop()

@@ -124,7 +124,7 @@ async def test_a_table_whose_bots_left_finishes(served, virtual_clock):
 
 async def test_shutdown_finishes_the_hand_in_progress(nursery, virtual_clock):
     manager = PluginManager(autoload=False)
-    server = Server(manager, seed=3)
+    server = Server(manager, default_game="blackjack", seed=3)
     net = await memnet.serve(nursery, server)
     rec = Recorder()
     in_hand = trio.Event()
@@ -158,7 +158,12 @@ async def test_shutdown_finishes_the_hand_in_progress(nursery, virtual_clock):
 async def test_shutdown_does_not_wait_for_ever_on_a_table_without_a_time_limit(
     nursery, virtual_clock
 ):
-    server = Server(PluginManager(autoload=False), seed=3, limits=ServerLimits(shutdown_grace=0.3))
+    server = Server(
+        PluginManager(autoload=False),
+        default_game="blackjack",
+        seed=3,
+        limits=ServerLimits(shutdown_grace=0.3),
+    )
     net = await memnet.serve(nursery, server)
     rec = Recorder()
     asked = trio.Event()

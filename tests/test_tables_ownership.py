@@ -15,7 +15,12 @@ from tests.workclock import pass_time
 
 
 async def serve(nursery, **limits) -> tuple[Server, memnet.MemoryNet]:
-    server = Server(PluginManager(autoload=False), seed=9, limits=ServerLimits(**limits))
+    server = Server(
+        PluginManager(autoload=False),
+        default_game="blackjack",
+        seed=9,
+        limits=ServerLimits(**limits),
+    )
     return server, await memnet.serve(nursery, server)
 
 
@@ -86,7 +91,12 @@ async def stand(table, observation):
 
 async def test_a_pending_abandoned_timer_does_not_hold_the_shutdown_up(virtual_clock):
     """SIGTERM waited the whole abandoned_timeout (30 s) for a table its creator had left."""
-    server = Server(PluginManager(autoload=False), seed=9, limits=ServerLimits(shutdown_grace=1))
+    server = Server(
+        PluginManager(autoload=False),
+        default_game="blackjack",
+        seed=9,
+        limits=ServerLimits(shutdown_grace=1),
+    )
     with trio.fail_after(10):  # the grace is 1 s; the timer was 30 s
         async with trio.open_nursery() as nursery:
             net = await memnet.serve(nursery, server)

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from croupier.engine import CroupierError
-from croupier.plugins.blackjack_solver import solve_rules
+from croupier.plugins.blackjack.solver import solve_rules
 
 
 @pytest.mark.parametrize(

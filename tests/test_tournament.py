@@ -20,6 +20,7 @@ from croupier.engine.tournament_run import (
     replay_tournament,
     run_tournament,
 )
+from croupier.plugins.blackjack.players import local_strategy
 
 BOTS = Path(__file__).parent / "bots"
 
@@ -234,7 +235,7 @@ class _Cautious:
     """An in-process Player that is not a Strategy: stands on 12 and up."""
 
     async def decide(self, observation):
-        from croupier.engine import Action
+        from croupier.plugins.blackjack.play import Action
 
         return Action("hit" if observation.total < 12 else "stand")
 
@@ -300,7 +301,7 @@ def test_a_blackjack_tournament_log_from_before_games_still_replays(manager):
     assert [s.to_dict() for s in result.standings] == json.loads(lines[-1])["standings"]
     # the same tournament played today: the same standings, from game tables
     rules = koth(manager).evolve(overbet="stand")
-    basic = StrategyEntry("basic", manager.strategy("basic", rules))
+    basic = StrategyEntry("basic", local_strategy(manager, "basic", rules))
     entries = [*strategies(manager, "lim17"), basic, *executables("lim15.sh")]
     again = run_tournament(manager, result.config, entries)
     assert [s.to_dict() for s in again.standings] == json.loads(lines[-1])["standings"]

@@ -14,7 +14,12 @@ LONG = {"bots": ["lim17"] * 8, "tourneys": 200, "rounds": 50, "hands": 5, "seed"
 
 
 async def serve(nursery, **limits) -> tuple[Server, int]:
-    server = Server(PluginManager(autoload=False), seed=9, limits=ServerLimits(**limits))
+    server = Server(
+        PluginManager(autoload=False),
+        default_game="blackjack",
+        seed=9,
+        limits=ServerLimits(**limits),
+    )
     (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     return server, port
 

@@ -11,10 +11,10 @@ import trio
 from croupier.clients.bot import Bot
 from croupier.clients.bot.tournament import join_tournament
 from croupier.engine import PluginManager
-from croupier.engine.play import Observation
-from croupier.engine.players import strategy_action
 from croupier.engine.tournament import TournamentConfig
 from croupier.engine.tournament_run import StrategyEntry, TournamentResult, play_tournament
+from croupier.plugins.blackjack.play import Observation
+from croupier.plugins.blackjack.players import strategy_action
 from croupier.protocol import Code, RpcError, Server, connect
 
 SETTINGS = {"tourneys": 3, "rounds": 4, "hands": 5, "seed": 77}
@@ -23,7 +23,7 @@ OPEN = {**SETTINGS, "open": True}  # any bot may take a tcp seat (no join key)
 
 @pytest.fixture
 async def served(nursery):
-    server = Server(PluginManager(autoload=False), seed=41)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=41)
     (_, server.port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     yield server
     server.stop()

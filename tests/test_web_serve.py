@@ -37,7 +37,7 @@ async def get(port: int, path: str) -> tuple[str, dict[str, str], bytes]:
 
 
 async def test_the_pages_are_served_from_the_servers_own_loop():
-    server = Server(PluginManager(autoload=False), seed=1)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=1)
     async with trio.open_nursery() as nursery:
         await nursery.start(server.serve, "127.0.0.1", 0)
         [(_, port)] = await nursery.start(serve_http, server, "127.0.0.1", 0)
@@ -53,7 +53,7 @@ async def test_the_pages_are_served_from_the_servers_own_loop():
 
 
 async def test_a_web_port_in_use_is_a_one_line_error():
-    server = Server(PluginManager(autoload=False), seed=1)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=1)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()

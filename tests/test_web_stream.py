@@ -76,7 +76,7 @@ async def test_frames_come_in_as_bytes_and_a_disconnect_ends_the_stream():
 
 
 async def test_a_web_connection_is_served_as_a_watcher_only():
-    server = Server(PluginManager(autoload=False), seed=1)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=1)
     ws = FakeWebSocket()
     async with trio.open_nursery() as nursery:
         nursery.start_soon(

@@ -10,13 +10,14 @@ import attrs
 
 from croupier.clients.bot.sdk import Bot
 from croupier.clients.indexsets import index_set
-from croupier.engine import BlackjackRules, CroupierError, PluginManager, Strategy, UnknownNameError
-from croupier.engine.cards import HIDDEN, VALUES, card, total_of
+from croupier.engine import CroupierError, PluginManager, UnknownNameError
+from croupier.engine.cards import HIDDEN, VALUES, card
 from croupier.engine.counts import CountSystem, true_count
-from croupier.engine.indices import IndexEntry
-from croupier.engine.play import Action, Event, Observation
-from croupier.engine.players import strategy_action
-from croupier.engine.rules import rules_from_options
+from croupier.plugins.blackjack.indices import IndexEntry
+from croupier.plugins.blackjack.play import Action, Event, Observation
+from croupier.plugins.blackjack.players import Strategy, local_strategy, strategy_action
+from croupier.plugins.blackjack.rules import BlackjackRules, rules_from_options
+from croupier.plugins.blackjack.values import total_of
 
 
 class Lim17(Bot):
@@ -45,7 +46,7 @@ class Basic(Bot):
         self.strategy: Strategy | None = None
 
     def setup(self, info: dict[str, Any]) -> None:
-        self.strategy = self.manager.strategy("basic", table_rules(info))
+        self.strategy = local_strategy(self.manager, "basic", table_rules(info))
 
     def decide(self, observation: Observation) -> Action:
         if self.strategy is None:

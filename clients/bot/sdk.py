@@ -26,7 +26,7 @@ from typing import Any, Protocol
 import trio
 
 from croupier.engine import CroupierError
-from croupier.engine.play import Action, Event, Observation
+from croupier.plugins.blackjack.play import Action, Event, Observation
 from croupier.protocol import Client, ConnectionClosed, RpcError, connect
 from croupier.protocol.errors import Code
 from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT

@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from croupier.engine import BlackjackRules, CroupierError, PluginManager
-from croupier.engine.rules import DOUBLE_RULES, SHOE_KINDS, SURRENDER_RULES
+from croupier.engine import CroupierError, PluginManager
+from croupier.plugins.blackjack.rules import (
+    DOUBLE_RULES,
+    SHOE_KINDS,
+    SURRENDER_RULES,
+    BlackjackRules,
+)
 
 INFINITE = "inf"
 
@@ -128,7 +133,7 @@ def overrides_from_args(args: argparse.Namespace) -> dict[str, Any]:
 
 def rules_from_args(manager: PluginManager, args: argparse.Namespace) -> BlackjackRules:
     """The named rule set with the command line's overrides applied and validated."""
-    base = manager.rule_sets.get(args.rules).rules
+    base: BlackjackRules = manager.rule_sets.get(args.rules).rules
     try:
         return base.evolve(**overrides_from_args(args))
     except TypeError as exc:

@@ -11,8 +11,15 @@ from rich.console import Console
 from rich.table import Table
 
 from croupier.clients.indexsets import index_entries
-from croupier.engine import BlackjackRules, CroupierError, PluginManager
-from croupier.engine.counting import CountPlay, cap_ramp, parse_ramp, parse_spots, ramp_text
+from croupier.engine import CroupierError, PluginManager
+from croupier.plugins.blackjack.counting import (
+    CountPlay,
+    cap_ramp,
+    parse_ramp,
+    parse_spots,
+    ramp_text,
+)
+from croupier.plugins.blackjack.rules import BlackjackRules
 
 
 def add_count_arguments(parser: argparse.ArgumentParser) -> None:

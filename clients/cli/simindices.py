@@ -18,12 +18,13 @@ from croupier.clients.cli.common import (
     seed_type,
     stdout_console,
 )
-from croupier.engine import BlackjackRules, CroupierError, PluginManager
+from croupier.engine import CroupierError, PluginManager
 from croupier.engine.chunks import chunk_count
 from croupier.engine.counts import CountSystem
 from croupier.engine.executor import default_workers, open_executor
-from croupier.engine.indices import write_indices
-from croupier.engine.sim_indices import READINGS, IndexSim, SimFound, simulate_indices
+from croupier.plugins.blackjack.indices import write_indices
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.sim_indices import READINGS, IndexSim, SimFound, simulate_indices
 
 
 def add_sim_arguments(group: argparse._ArgumentGroup) -> None:

@@ -4,8 +4,8 @@ A :class:`Game` owns the :class:`~croupier.clients.play.view.TableView`, the cur
 and a channel of keys. Two background tasks feed it: one reads the terminal's bytes when
 trio says they are there, one receives signals (SIGWINCH: redraw at the new size; SIGINT,
 SIGTERM, SIGHUP: end). :class:`PersonPlayer` is the seat's
-:class:`~croupier.engine.players.Player`: its ``decide`` shows a prompt offering the legal
-keys only and waits for one. It is the only part that knows the table is local, so a remote
+:class:`~croupier.plugins.blackjack.players.Player`: its ``decide`` shows a prompt offering the
+legal keys only and waits for one. It is the only part that knows the table is local, so a remote
 table (``--connect``) needs another driver for the same view and player, nothing else.
 
 The game ends by cancelling the session's nursery, never by an exception through the
@@ -28,9 +28,9 @@ from croupier.clients.play.terminal import BACKSPACE, ENTER, ESCAPE, KeyDecoder,
 from croupier.clients.play.view import TableView, Tally
 from croupier.engine.errors import CroupierError
 from croupier.engine.manager import PluginManager
-from croupier.engine.play import Action, Event, Observation
-from croupier.engine.rules import BlackjackRules
-from croupier.engine.table import Table
+from croupier.plugins.blackjack.play import Action, Event, Observation
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.table import Table
 
 KEYS = {
     "hit": ("H", "Hit"),

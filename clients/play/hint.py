@@ -19,8 +19,8 @@ from croupier.clients.play.game import KEYS, Hint
 from croupier.engine.cards import VALUES, card
 from croupier.engine.errors import CroupierError
 from croupier.engine.manager import PluginManager
-from croupier.engine.play import Observation
-from croupier.engine.rules import BlackjackRules
+from croupier.plugins.blackjack.play import Observation
+from croupier.plugins.blackjack.rules import BlackjackRules
 
 SOLVER = "blackjack"
 

@@ -27,8 +27,8 @@ from croupier.clients.play.game import Game, Hint, PersonPlayer, run_session
 from croupier.clients.play.terminal import Screen
 from croupier.clients.play.view import TableView, Tally, time_text
 from croupier.engine import CroupierError
-from croupier.engine.play import Event, Observation
-from croupier.engine.rules import BlackjackRules, rules_from_options
+from croupier.plugins.blackjack.play import Event, Observation
+from croupier.plugins.blackjack.rules import BlackjackRules, rules_from_options
 from croupier.protocol import Client, Code, ConnectionClosed, RpcError, connect
 
 LEAVE_TIME = 2.0

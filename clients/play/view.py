@@ -1,6 +1,6 @@
 """What the person at the terminal knows of the table: built from public events only.
 
-:class:`TableView` follows a table's :class:`~croupier.engine.play.Event` stream (and the
+:class:`TableView` follows a table's :class:`~croupier.plugins.blackjack.play.Event` stream (and the
 seat's observations, for the chips) and holds what the screen shows: the dealer's cards
 (the hole card as ``"#"`` until it is turned), every seat's hands with their stakes and
 outcomes, a log of what just happened in plain English, and the session's :class:`Tally`.
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import attrs
 
-from croupier.engine.cards import HIDDEN, RANKS, VALUES, card, name, total_of
-from croupier.engine.play import Event, Observation
+from croupier.engine.cards import HIDDEN, RANKS, VALUES, card, name
+from croupier.plugins.blackjack.play import Event, Observation
+from croupier.plugins.blackjack.values import total_of
 
 LOG_LINES = 40
 """How many lines of narration the view keeps (the screen shows the last few)."""

@@ -8,16 +8,14 @@ Register it with an entry point in the group ``croupier`` of your distribution
 
 from __future__ import annotations
 
-from croupier.engine import (
+from croupier.engine import CroupierError, Solver, hookimpl
+from croupier.plugins.blackjack import (
     BettingScheme,
     BlackjackRules,
-    CroupierError,
     DealerRule,
     HandView,
     RuleSet,
-    Solver,
     Strategy,
-    hookimpl,
 )
 
 

@@ -1,7 +1,7 @@
 """A blackjack table as a game core: the engine's round engine behind the game interface.
 
-:class:`BlackjackCore` drives :class:`~croupier.engine.round.TableCore` (every rule of the
-round lives there and in the dealer and betting plugins) and speaks the interface every
+:class:`BlackjackCore` drives :class:`~croupier.plugins.blackjack.round.TableCore` (every rule of
+the round lives there and in the dealer and betting plugins) and speaks the interface every
 game speaks (:class:`~croupier.engine.games.GameCore`): each decision is a
 :class:`~croupier.engine.games.Turn` whose observation is exactly what a blackjack bot has
 always been sent (``Observation.to_dict``), whose default is blackjack's (stand, the
@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from croupier.engine import Action, CroupierError, Event, Ledger, PluginManager
+from croupier.engine import CroupierError, Ledger, PluginManager
 from croupier.engine.games import Emit, Plain, Turn
-from croupier.engine.round import Decision, TableCore, check_action, default_action
-from croupier.engine.rules import BlackjackRules
-from croupier.engine.table import build_core
+from croupier.plugins.blackjack.play import Action, Event
+from croupier.plugins.blackjack.round import Decision, TableCore, check_action, default_action
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.table import build_core
 
 
 def plain_event(event: Event) -> dict[str, Any]:

@@ -17,27 +17,22 @@ from typing import Any
 
 import attrs
 
-from croupier.engine import (
-    Action,
-    BlackjackRules,
-    CroupierError,
-    Observation,
-    PluginManager,
-    Strategy,
-)
+from croupier.engine import CroupierError, PluginManager
 from croupier.engine.errors import kind_of
 from croupier.engine.games import ActionSpec, Emit, Field, Game, GameStrategy, Plain
-from croupier.engine.play import ACTIONS
-from croupier.engine.players import strategy_action
-from croupier.engine.rules import (
+from croupier.plugins.blackjack.core import BlackjackCore
+from croupier.plugins.blackjack.legacy import LEGACY
+from croupier.plugins.blackjack.play import ACTIONS, Action, Observation
+from croupier.plugins.blackjack.players import Strategy, strategy_action
+from croupier.plugins.blackjack.rules import (
     DOUBLE_RULES,
     OVERBET_RULES,
     SHOE_KINDS,
     SURRENDER_RULES,
+    BlackjackRules,
     rules_from_options,
 )
-from croupier.engine.table import resolve_rules
-from croupier.plugins.blackjack.core import BlackjackCore
+from croupier.plugins.blackjack.table import resolve_rules
 
 OPTIONS = (
     Field("decks", "int", "decks in the shoe (1 to 64)"),
@@ -222,4 +217,5 @@ def blackjack_game(manager: PluginManager) -> Game:
         auto_phases={"bet": _auto_bet, "insurance": _decline, "surrender": _decline},
         action_of=_action_of,
         played_round=_played_round,
+        legacy=LEGACY,
     )

@@ -11,7 +11,6 @@ from typing import Any
 from croupier.engine import CroupierError
 from croupier.engine.gamelog import LOG_NAME as GAME_LOG_NAME
 from croupier.engine.gamelog import LOG_VERSION as GAME_LOG_VERSION
-from croupier.engine.tablelog import LOG_NAME, LOG_VERSION
 
 STATES = ("waiting", "playing", "finished", "running")
 """``running``: waiting or playing."""
@@ -160,17 +159,8 @@ def table_events(
 
 
 def log_header(conn: sqlite3.Connection, table: int) -> dict[str, Any]:
-    """The header line of a table's log, as ``tablelog.replay`` or ``gamelog.replay_game``
-    reads it."""
+    """The header line of a table's log, as ``gamelog.replay_game`` reads it."""
     found = get_table(conn, table)
-    if found["game"] == "blackjack":
-        return {
-            "log": LOG_NAME,
-            "version": LOG_VERSION,
-            "seed": found["seed"],
-            "rules": found["rules"],
-            "chips": found["chips"],
-        }
     return {
         "log": GAME_LOG_NAME,
         "version": GAME_LOG_VERSION,

@@ -85,6 +85,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="delete tables and tournaments that finished over N days ago, at start and daily "
         "(default: keep everything)",
     )
+    parser.add_argument(
+        "--game",
+        default="blackjack",
+        metavar="NAME",
+        help="the game a table or tournament plays when its client names none (default "
+        "blackjack, so bots written before games keep working; `croupier games` lists them)",
+    )
     add_seed_argument(parser)
     parser.set_defaults(func=run)
 
@@ -112,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         limits = ServerLimits(max_tables=args.tables, max_connections=args.connections)
         manager = get_manager()
+        manager.games.get(args.game)  # an unknown game: one line naming the known ones
         path = default_journal() if args.data is None else args.data
         journal = open_journal(path)  # a newer schema or an unwritable file: one line
         trio.run(
@@ -125,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
                 http=None if args.http is None else (args.http_host, args.http),
                 journal=journal,
                 keep_days=args.keep_days,
+                default_game=args.game,
             )
         )
     finally:

@@ -34,11 +34,17 @@ from croupier.clients.cli.simcount import (
 from croupier.clients.cli.simgame import add_game_arguments, run_game
 from croupier.clients.cli.simprogress import sim_progress
 from croupier.engine import CroupierError
-from croupier.engine.charts import chart_strategy
 from croupier.engine.chunks import chunk_count
-from croupier.engine.counting import ramp_text
 from croupier.engine.executor import default_workers
-from croupier.engine.simulate import NotCompiled, compiled_job, simulate, simulate_compiled
+from croupier.plugins.blackjack.charts import chart_strategy
+from croupier.plugins.blackjack.counting import ramp_text
+from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.simulate import (
+    NotCompiled,
+    compiled_job,
+    simulate,
+    simulate_compiled,
+)
 
 MAX_HANDS = 10**13
 
@@ -136,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     if args.strategy.lower().endswith(".csv"):
         strategy = chart_strategy(args.strategy)
     else:
-        strategy = manager.strategy(args.strategy, rules)
+        strategy = local_strategy(manager, args.strategy, rules)
     if not 1 <= args.seats <= 7:
         raise CroupierError(f"a table has 1 to 7 seats, not {args.seats}")
     if args.cluster and args.engine == "python":

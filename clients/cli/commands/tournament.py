@@ -25,11 +25,9 @@ from croupier.clients.cli.common import (
     stdout_console,
 )
 from croupier.clients.cli.executing import add_executor_arguments, executor_for
-from croupier.engine import BlackjackRules, CroupierError, PluginManager, Strategy
+from croupier.engine import CroupierError, PluginManager
 from croupier.engine.botnames import distinct_names, path_labels
-from croupier.engine.executable import BOT_PATH, check_executable, parse_command_line
 from croupier.engine.executor import default_workers
-from croupier.engine.rules import OVERBET_RULES
 from croupier.engine.tournament import (
     HANDS,
     MAX_FAULTS,
@@ -46,6 +44,9 @@ from croupier.engine.tournament_run import (
     replay_tournament,
     run_tournament,
 )
+from croupier.plugins.blackjack.executable import BOT_PATH, check_executable, parse_command_line
+from croupier.plugins.blackjack.players import Strategy
+from croupier.plugins.blackjack.rules import OVERBET_RULES, BlackjackRules
 
 RULE_SET = "koth"
 

@@ -30,7 +30,7 @@ from croupier.clients.indexsets import index_entries
 from croupier.engine import CroupierError
 from croupier.engine.counts import ROUNDINGS
 from croupier.engine.executor import default_workers
-from croupier.engine.indices import IndexEntry, write_indices
+from croupier.plugins.blackjack.indices import IndexEntry, write_indices
 
 STYLES = {
     "H": "bold red",
@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def chart_csv(chart: dict[str, Any]) -> str:
-    """The solver's chart as the CSV that :mod:`croupier.engine.charts` reads."""
+    """The solver's chart as the CSV that :mod:`croupier.plugins.blackjack.charts` reads."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["hand", *chart["upcards"]])

@@ -1,0 +1,19 @@
+"""The shoe a blackjack table's rules name."""
+
+from __future__ import annotations
+
+from croupier.engine.errors import CroupierError
+from croupier.engine.seeds import Stream
+from croupier.engine.shoes import Shoe
+from croupier.plugins.blackjack.rules import BlackjackRules
+
+
+def make_shoe(rules: BlackjackRules, stream: Stream) -> Shoe:
+    """The shoe ``rules.shoe`` names, built from the rules' decks and penetration."""
+    if rules.decks is None:
+        raise CroupierError("a table needs a finite number of decks, not an infinite deck")
+    if rules.shoe == "koth":
+        return Shoe(stream, kind="koth", decks=1, refill=True)
+    if rules.shoe == "fresh-pack":
+        return Shoe(stream, kind="fresh-pack", decks=rules.decks, every_round=True)
+    return Shoe(stream, kind="casino", decks=rules.decks, penetration=rules.penetration)

@@ -1,0 +1,105 @@
+"""The exact blackjack strategy solver: EVs of every decision, charts and house edges.
+
+Contributes the ``blackjack`` solver (problem and solution are plain data, see
+:mod:`.problem`). Python users can call :func:`solve_rules` for an :class:`Analysis`
+whose ``chart`` is a :class:`Chart` that decides like a player.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import attrs
+
+from croupier.engine import Solver, hookimpl
+from croupier.engine.cards import VALUES
+from croupier.plugins.blackjack.kernels import PlayTable
+from croupier.plugins.blackjack.players import HandView, PlayRule, Strategy
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.solver.analysis import Analysis, solve_rules
+from croupier.plugins.blackjack.solver.chart import Chart
+from croupier.plugins.blackjack.solver.classic import ClassicPlayer
+from croupier.plugins.blackjack.solver.problem import solve
+
+__all__ = ["BASIC", "SOLVER", "Analysis", "Chart", "basic_strategy", "solve", "solve_rules"]
+
+SOLVER = Solver(
+    "blackjack",
+    "exact blackjack EVs, basic-strategy charts, house edges, dealer probabilities",
+    solve,
+    problem_doc=(
+        "rules: rule options (decks: null or 'inf' for an infinite deck); "
+        "objective: 'ev' | 'win-probability'; chart: bool; hand: 'T,6' with upcard: 'T'; "
+        "dealer: bool; indices: {count: a count system as plain data, decisions: "
+        "['stand 16 T', ...], rounding, rows: 'all' | 'two-card', workers} (alone)"
+    ),
+)
+
+
+@lru_cache(maxsize=16)
+def basic_strategy(rules: BlackjackRules) -> Chart:
+    """The total-dependent basic-strategy chart for ``rules`` (solved once per rules).
+
+    ``basic_strategy(rules).decide(hand_cards, upcard, legal_actions)`` is the ``basic``
+    player; ``solve_rules(rules).edge_td`` is the house edge of playing it.
+    """
+    return solve_rules(rules).chart
+
+
+def _basic_play(rules: BlackjackRules) -> PlayRule:
+    """``basic`` under ``rules``: solved now (so rules it cannot play fail at once), played
+    by a picklable rule that carries its chart (tournaments hand strategies to worker
+    processes, and the server solves a chart in a worker process and keeps the rule)."""
+    if rules.dealer == "classic":
+        _classic_player(rules)
+        return _ClassicPlay(rules)
+    return _BasicPlay(basic_strategy(rules))
+
+
+@attrs.frozen
+class _BasicPlay:
+    """The chart's decision. The chart is plain data, so the rule is self-contained: it
+    never solves anything when it plays, wherever it was unpickled."""
+
+    chart: Chart
+
+    def __call__(self, hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:
+        return self.chart.decide_ranks([VALUES[c] - 1 for c in hand.cards], upcard - 1, legal)
+
+    def play_table(self) -> PlayTable:
+        """The chart as data, for the compiled simulator."""
+        return PlayTable(self.chart.hard, self.chart.soft, self.chart.pairs)
+
+
+@lru_cache(maxsize=4)
+def _classic_player(rules: BlackjackRules) -> ClassicPlayer:
+    return ClassicPlayer(rules)
+
+
+@attrs.frozen
+class _ClassicPlay:
+    """The classic game's exact play of each hand."""
+
+    rules: BlackjackRules
+
+    def __call__(self, hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:
+        choice = _classic_player(self.rules).decide([VALUES[c] - 1 for c in hand.cards], upcard - 1)
+        return choice if choice in legal else "stand" if "stand" in legal else legal[0]
+
+
+BASIC = Strategy(
+    "basic",
+    "basic strategy: the chart the blackjack solver finds for the table's rules "
+    "(under the classic dealer, its exact play of each hand)",
+    adapt=_basic_play,
+)
+
+
+@hookimpl
+def croupier_solvers() -> tuple[Solver, ...]:
+    return (SOLVER,)
+
+
+@hookimpl
+def croupier_strategies() -> tuple[Strategy, ...]:
+    return (BASIC,)

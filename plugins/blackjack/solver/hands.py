@@ -1,0 +1,398 @@
+"""Exact values of a player's hand against one upcard: stand, hit, double, surrender.
+
+An :class:`Evaluator` holds one upcard and one shoe (a *context*: the shoe after removing
+the upcard and any other known cards, such as the pair cards of a split). A hand is a
+:class:`Hand` (hard sum, has an ace, and for a finite shoe its rank counts); every value
+is composition-dependent in a finite shoe, because the hand's cards leave the shoe.
+
+Values are in units of the initial bet and *unnormalised* under the peek: they are
+E[win · 1{dealer has no blackjack}], so that comparing two actions compares their EVs
+conditioned on no blackjack, and ``value / mass`` is that conditional EV. (Treating the
+hole card as the last card dealt is exact by exchangeability; the player's draws then
+come from the unconditioned shoe.) Without the peek values are plain EVs and a dealer
+blackjack takes every bet on the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from functools import cache
+from operator import sub
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.solver import dealer
+from croupier.plugins.blackjack.solver.cards import ACE, TEN, Counts, Shoe, total
+from croupier.plugins.blackjack.solver.stand import (
+    STAND_TOTALS as STAND_TOTALS,
+)
+from croupier.plugins.blackjack.solver.stand import (
+    Objective,
+    in_chips,
+    stand_column,
+    stand_row,
+    stand_table,
+    stand_value,
+)
+from croupier.plugins.blackjack.solver.stand import (
+    StandRows as StandRows,
+)
+
+FloatArray = npt.NDArray[np.float64]
+INFINITE_PROBS = (1 / 13,) * 9 + (4 / 13,)
+HitRule = Callable[["Hand"], bool]  # True: hit this hand (it may only hit or stand)
+# a finite hand's rank counts as one int, 5 bits a rank (a hand of at most 21 holds at
+# most 21 cards of a rank): cheap to hash and to extend by a card, for the memo tables
+RANK_CODES = tuple(1 << (5 * r) for r in range(10))
+
+
+def encode(counts: Counts) -> int:
+    """The memo key of a finite hand's rank counts (see ``RANK_CODES``)."""
+    code = 0
+    for r, n in enumerate(counts):
+        code += n << (5 * r)
+    return code
+
+
+@attrs.frozen
+class Hand:
+    """A player hand: hard sum (aces count 1), whether it holds an ace, rank counts."""
+
+    hard: int
+    ace: bool
+    counts: Counts | None  # None in an infinite deck, where only the total matters
+    # encode(counts) (0 in an infinite deck): the memo key, carried along by add()
+    code: int = attrs.field(eq=False, repr=False)
+
+    @code.default
+    def _code(self) -> int:
+        return 0 if self.counts is None else encode(self.counts)
+
+    @property
+    def total(self) -> int:
+        return total(self.hard, self.ace)[0]
+
+    @property
+    def soft(self) -> bool:
+        return total(self.hard, self.ace)[1]
+
+    def add(self, rank: int) -> Hand:
+        counts = self.counts
+        if counts is None:
+            return Hand(self.hard + rank + 1, self.ace or rank == ACE, None, 0)
+        counts = (*counts[:rank], counts[rank] + 1, *counts[rank + 1 :])
+        code = self.code + RANK_CODES[rank]
+        return Hand(self.hard + rank + 1, self.ace or rank == ACE, counts, code)
+
+    @property
+    def key(self) -> object:
+        return self.counts if self.counts is not None else (self.hard, self.ace)
+
+
+def make_hand(cards: Sequence[int], finite: bool) -> Hand:
+    counts = tuple(sum(1 for c in cards if c == r) for r in range(10)) if finite else None
+    return Hand(sum(cards) + len(cards), ACE in cards, counts)
+
+
+@cache
+def infinite_distribution(upcard: int, hits_soft_17: bool, mode: dealer.BjMode) -> list[float]:
+    """The dealer's outcomes from an infinite deck (cached: it never changes)."""
+    return dealer.distribution(upcard, hits_soft_17, mode, INFINITE_PROBS)
+
+
+def bj_mode(rules: BlackjackRules, objective: Objective) -> dealer.BjMode:
+    """What a dealer's two-card 21 is for this objective and rules (see dealer.py)."""
+    if objective != "ev":  # no blackjack bonus: the dealer's two-card 21 is an ordinary 21
+        return "plain"
+    return "peek" if rules.peek else "nopeek"
+
+
+class Evaluator:
+    """Values of hands against ``upcard`` from a shoe with ``extra`` known cards removed.
+
+    ``shoe`` is the full shoe's counts (or None for an infinite deck); ``extra`` the counts
+    of known cards other than the upcard and the hand (e.g. the other card of a split pair).
+    ``stands`` shares stand values between evaluators of one upcard and objective: a
+    :data:`StandRows` keyed by the code of the hand's counts plus ``extra`` (the cards out
+    besides the upcard), filled in advance by :func:`precompute` and on demand.
+    """
+
+    def __init__(
+        self,
+        rules: BlackjackRules,
+        upcard: int,
+        shoe: Shoe | None,
+        objective: Objective = "ev",
+        extra: Counts = (0,) * 10,
+        stands: StandRows | None = None,
+    ) -> None:
+        self.rules = rules
+        self.upcard = upcard
+        self.objective = objective
+        self.mode = bj_mode(rules, objective)
+        self.extra = extra
+        self._extra_code = encode(extra)
+        self.finite = shoe is not None
+        if shoe is not None:
+            left = list(shoe)
+            left[upcard] -= 1
+            for r in range(10):
+                left[r] -= extra[r]
+            if min(left) < 0:
+                raise ValueError("more cards removed than the shoe holds")
+            self.left: Shoe = tuple(left)
+        self.stands: StandRows = stands if stands is not None else {}
+        self._cont: dict[object, float] = {}
+        self._hole = (
+            (TEN if upcard == ACE else ACE)
+            if self.mode == "peek" and upcard in (ACE, TEN)
+            else None
+        )
+        self._stand: dict[object, float] = {}
+        self._infinite_dist: list[float] | None = None
+
+    # -- the shoe -----------------------------------------------------------------------
+
+    def shoe_after(self, hand: Hand) -> Shoe:
+        assert hand.counts is not None
+        return tuple(a - b for a, b in zip(self.left, hand.counts, strict=True))
+
+    def draws(self, hand: Hand) -> Iterator[tuple[float, int]]:
+        """(probability, rank) of the next card, for ranks still in the shoe."""
+        if not self.finite:
+            yield from ((p, r) for r, p in enumerate(INFINITE_PROBS))
+            return
+        shoe = self.shoe_after(hand)
+        size = sum(shoe)
+        for r in range(10):
+            if shoe[r] > 0:
+                yield shoe[r] / size, r
+
+    def possible(self, hand: Hand) -> bool:
+        return not self.finite or min(self.shoe_after(hand)) >= 0
+
+    def mass(self, hand: Hand) -> float:
+        """P(the dealer has no blackjack | this hand) under the peek; else 1."""
+        if self.mode != "peek" or self.upcard not in (ACE, TEN):
+            return 1.0
+        hole = TEN if self.upcard == ACE else ACE
+        if not self.finite:
+            return 1.0 - INFINITE_PROBS[hole]
+        shoe = self.shoe_after(hand)
+        return 1.0 - shoe[hole] / sum(shoe)
+
+    def p_blackjack(self, hand: Hand) -> float:
+        """P(the dealer has a blackjack | this hand)."""
+        if self.upcard not in (ACE, TEN):
+            return 0.0
+        hole = TEN if self.upcard == ACE else ACE
+        if not self.finite:
+            return INFINITE_PROBS[hole]
+        shoe = self.shoe_after(hand)
+        return shoe[hole] / sum(shoe)
+
+    def dealer_dist(self, hand: Hand) -> list[float]:
+        """The dealer's (unnormalised under the peek) outcome probabilities."""
+        if not self.finite:
+            if self._infinite_dist is None:
+                self._infinite_dist = infinite_distribution(
+                    self.upcard, self.rules.hits_soft_17, self.mode
+                )
+            return self._infinite_dist
+        return dealer.distribution(
+            self.upcard, self.rules.hits_soft_17, self.mode, self.shoe_after(hand), True
+        )
+
+    def _stand_finite(self, counts: Counts, code: int, player: int) -> float:
+        """The stand value of a finite hand (``code`` = encode(counts), total ``player``)."""
+        key = code + self._extra_code
+        row = self.stands.get(key)
+        if row is None:
+            shoe = tuple(map(sub, self.left, counts))
+            dist = dealer.distribution(self.upcard, self.rules.hits_soft_17, self.mode, shoe, True)
+            row = stand_row(dist, self.objective)
+            self.stands[key] = row
+        value = row[stand_column(player)]
+        self._stand[code] = value
+        return value
+
+    # -- values -------------------------------------------------------------------------
+
+    def bust(self, hand: Hand, bet: float = 1.0) -> float:
+        if self.objective == "win-probability":
+            return 0.0
+        return -bet * self.mass(hand) if self.mode == "peek" else -bet
+
+    def stand(self, hand: Hand) -> float:
+        if hand.hard > 21:
+            return self.bust(hand)
+        if hand.counts is not None:
+            code = hand.code
+            found = self._stand.get(code)
+            return self._stand_finite(hand.counts, code, hand.total) if found is None else found
+        value = self._stand.get(hand.key)
+        if value is None:
+            value = stand_value(hand.total, self.dealer_dist(hand), self.objective)
+            self._stand[hand.key] = value
+        return value
+
+    def best_continuation(self, hand: Hand) -> tuple[float, str]:
+        """The best of hit and stand, playing on optimally (hit or stand only)."""
+        if hand.hard > 21:
+            return self.bust(hand), "stand"
+        value = self.play_on(hand, None, self._cont)
+        return value, "hit" if value > self.stand(hand) and hand.total < 21 else "stand"
+
+    def hit(self, hand: Hand) -> float:
+        """Take one card, then play on optimally (hit or stand only)."""
+        return self.hit_then(hand, None, self._cont)
+
+    def play_on(self, hand: Hand, hits: HitRule | None, memo: dict[object, float]) -> float:
+        """Value of a hand that may only hit or stand: optimally (``hits=None``) or by
+        ``hits(hand)``. ``memo`` caches the values of one way of playing."""
+        if hand.hard > 21:
+            return self.bust(hand)
+        if self.finite:
+            assert hand.counts is not None
+            found = memo.get(hand.code)
+            if found is None:
+                found = self._play_coded(hand.counts, hand.code, hand.hard, hand.ace, hits, memo)
+            return found
+        found = memo.get(hand.key)
+        if found is None:
+            stand = self.stand(hand)
+            value = total(hand.hard, hand.ace)[0]
+            if value >= 21:
+                found = stand
+            elif hits is None:
+                found = max(stand, self.hit_then(hand, hits, memo))
+            else:
+                found = self.hit_then(hand, hits, memo) if hits(hand) else stand
+            memo[hand.key] = found
+        return found
+
+    def hit_then(self, hand: Hand, hits: HitRule | None, memo: dict[object, float]) -> float:
+        """Take one card, then play on as :meth:`play_on`."""
+        if self.finite:
+            assert hand.counts is not None
+            return self._hit_coded(hand.counts, hand.code, hand.hard, hand.ace, hits, memo)
+        return sum(p * self.play_on(hand.add(r), hits, memo) for p, r in self.draws(hand))
+
+    def _play_coded(
+        self,
+        counts: Counts,
+        code: int,
+        hard: int,
+        ace: bool,
+        hits: HitRule | None,
+        memo: dict[object, float],
+    ) -> float:
+        """:meth:`play_on` for a finite hand not yet in ``memo`` (keyed by its code)."""
+        value = total(hard, ace)[0]
+        stand = self._stand.get(code)
+        if stand is None:
+            stand = self._stand_finite(counts, code, value)
+        if value >= 21:
+            found = stand
+        elif hits is None:
+            found = max(stand, self._hit_coded(counts, code, hard, ace, hits, memo))
+        elif hits(Hand(hard, ace, counts, code)):
+            found = self._hit_coded(counts, code, hard, ace, hits, memo)
+        else:
+            found = stand
+        memo[code] = found
+        return found
+
+    def _hit_coded(
+        self,
+        counts: Counts,
+        code: int,
+        hard: int,
+        ace: bool,
+        hits: HitRule | None,
+        memo: dict[object, float],
+    ) -> float:
+        shoe: list[int] = list(map(sub, self.left, counts))
+        size = sum(shoe)
+        hole = self._hole
+        acc = 0.0
+        for r in range(10):
+            n = shoe[r]
+            if n <= 0:
+                continue
+            new_hard = hard + r + 1
+            if new_hard > 21:
+                if self.objective == "win-probability":
+                    continue
+                if hole is None:
+                    acc -= n
+                else:
+                    acc -= n * (1.0 - (shoe[hole] - (r == hole)) / (size - 1))
+            else:
+                child_code = code + RANK_CODES[r]
+                found = memo.get(child_code)
+                if found is None:
+                    child = (*counts[:r], counts[r] + 1, *counts[r + 1 :])
+                    found = self._play_coded(
+                        child, child_code, new_hard, ace or r == ACE, hits, memo
+                    )
+                acc += n * found
+        return acc / size
+
+    def double(self, hand: Hand) -> float:
+        """Double the bet and take exactly one card."""
+        return 2.0 * sum(p * self.stand(hand.add(r)) for p, r in self.draws(hand))
+
+    def surrender(self, hand: Hand) -> float:
+        """Give up half the bet (early surrender: before the dealer checks for blackjack).
+
+        In the peek's units, early surrender is worth P(blackjack) - 1/2: the round's EV is
+        always ``value - P(blackjack)`` for a hand that is not a natural.
+        """
+        if self.mode != "peek":
+            return -0.5
+        if self.rules.surrender == "early":
+            return self.p_blackjack(hand) - 0.5
+        return -0.5 * self.mass(hand)
+
+    def can_double(self, hand: Hand, after_split: bool = False) -> bool:
+        rules = self.rules
+        if not in_chips(self.objective) or rules.double == "none":
+            return False
+        if after_split and not rules.double_after_split:
+            return False
+        if rules.double == "any":
+            return True
+        low = 9 if rules.double == "9-11" else 10
+        return not hand.soft and low <= hand.total <= 11
+
+    def can_surrender(self) -> bool:
+        return in_chips(self.objective) and self.rules.surrender != "none"
+
+    def round_value(self, value: float, hand: Hand) -> float:
+        """The EV of the whole round (dealer blackjack included) from a hand's value."""
+        if self.mode == "peek":
+            return value - self.p_blackjack(hand)
+        return value
+
+
+def precompute(
+    rules: BlackjackRules,
+    upcard: int,
+    shoe: Shoe,
+    objective: Objective,
+    removed: npt.NDArray[np.int64],
+) -> StandRows:
+    """Stand rows for many removed-card multisets at once (finite shoe): ``removed`` holds
+    one multiset of counts a row (M, 10); one batched dealer pass, then
+    :func:`stand_table`."""
+    mode = bj_mode(rules, objective)
+    base = np.array(shoe, dtype=np.float64)  # counts may be fractional (a mean shoe)
+    base[upcard] -= 1
+    table = dealer.distributions(upcard, rules.hits_soft_17, mode, base[None, :] - removed)
+    codes = removed @ np.array(RANK_CODES, dtype=np.int64)
+    rows: list[list[float]] = stand_table(table, objective).tolist()
+    return dict(zip(codes.tolist(), rows, strict=True))

@@ -1,0 +1,266 @@
+"""The value of splitting a pair, resplits included: exact for a fixed post-split strategy.
+
+A *post-split strategy* decides every split hand from that hand's own cards only (no
+memory of the other split hands); the same strategy plays every split hand. For such a
+strategy the split's EV is computed exactly in a finite shoe by the method of the
+combinatorial analysers (E. Farmer's, also described by MGP): with ``x`` the pair card,
+
+* ``X(a, b)``: the value of one split hand (an ``x`` plus an unconditioned second card)
+  when ``a`` further pair cards and ``b`` non-pair cards have left the shoe unseen;
+  ``N(a, b)`` the same for a hand whose second card is known not to be an ``x``.
+* Removing one *unseen, uniformly random* card does not change a fixed strategy's value
+  (exchangeability), so ``X(a, b-1) = v X(a+1, b-1) + (1 - v) X(a, b)`` with ``v`` the
+  chance that card is an ``x``; the same holds for ``N``. Every value then comes from
+  ``X(a, 0)`` and ``N(a, 0)``, which are plain hand values in the shoe minus ``2 + a``
+  pair cards: one evaluator per ``a`` (at most ``2 (hands - 2)`` of them).
+* The order in which the hands receive their cards does not change the expectation (a
+  sequence of draws without replacement has a probability that depends only on its
+  multiset), so the second cards can be resolved first: each draw is an ``x`` (a resplit
+  while fewer than the allowed hands are in play) or not (that hand is complete). A walk
+  over (hands, hands waiting for a card, pair and non-pair cards drawn) weighs every
+  pattern of those draws exactly. When the hand limit is reached, the ``k`` completed
+  hands are ``N(limit - 2, k - 1)`` hands and the ``limit - k`` waiting ones
+  ``X(limit - 2, k)`` hands (any second card, an ``x`` making an unsplittable pair);
+  when every hand completes with ``h`` hands below the limit, each is ``N(h - 2, h - 1)``.
+
+In an infinite deck removals change nothing and the same walk gives the exact value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+from croupier.engine import CroupierError
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.solver.cards import ACE, Shoe
+from croupier.plugins.blackjack.solver.hands import (
+    INFINITE_PROBS,
+    Evaluator,
+    Hand,
+    StandRows,
+)
+from croupier.plugins.blackjack.solver.stand import Objective
+
+# play(evaluator, hand): the value of a two-card split hand in that evaluator's shoe
+PostSplitPlay = Callable[[Evaluator, Hand], float]
+# decide(split shoes) -> the post-split strategy's play for that pair
+Strategy = Callable[["SplitShoes"], PostSplitPlay]
+
+
+def split_limit(rank: int, max_split_hands: int, resplit_aces: bool) -> int:
+    return 2 if rank == ACE and not resplit_aces else max_split_hands
+
+
+class SplitShoes:
+    """The shoes a split of ``rank`` against ``upcard`` is played from.
+
+    ``context(a)`` is an :class:`Evaluator` for the shoe minus the upcard and ``2 + a``
+    pair cards (one of them the hand's own first card), made when first asked for;
+    ``memos`` lets post-split strategies cache their values per evaluator.
+    """
+
+    def __init__(
+        self,
+        rules: BlackjackRules,
+        upcard: int,
+        shoe: Shoe | None,
+        rank: int,
+        objective: Objective = "ev",
+        stands: StandRows | None = None,
+    ) -> None:
+        self.rules = rules
+        self.upcard = upcard
+        self.shoe = shoe
+        self.rank = rank
+        self.objective: Objective = objective
+        self.stands: StandRows = stands if stands is not None else {}
+        self.limit = split_limit(rank, rules.max_split_hands, rules.resplit_aces)
+        self._contexts: dict[int, Evaluator] = {}
+        self.memos: dict[tuple[int, str], dict[object, float]] = {}
+        self.decisions: dict[str, dict[object, bool]] = {}
+        self.pairs: float = 0  # a mean shoe's counts are fractional
+        self.size: float = 0
+        if shoe is not None:
+            self.pairs = shoe[rank] - (upcard == rank) - 2  # pair cards left after the split
+            self.size = sum(shoe) - 3
+
+    @property
+    def finite(self) -> bool:
+        return self.shoe is not None
+
+    def context(self, a: int) -> Evaluator:
+        """The evaluator with ``a`` further pair cards out (any ``a`` for an infinite deck)."""
+        if not self.finite:
+            a = 0
+        found = self._contexts.get(a)
+        if found is None:
+            extra = tuple(1 + a if r == self.rank else 0 for r in range(10))
+            found = Evaluator(
+                self.rules, self.upcard, self.shoe, self.objective, extra=extra, stands=self.stands
+            )
+            self._contexts[a] = found
+        return found
+
+    def first_card(self) -> Hand:
+        counts = tuple(1 if r == self.rank else 0 for r in range(10)) if self.finite else None
+        return Hand(self.rank + 1, self.rank == ACE, counts)
+
+    def p_pair(self, pairs_out: int, others_out: int, own_card: bool = False) -> float:
+        """P(the next card is a pair card) after ``pairs_out`` further pair cards and
+        ``others_out`` other cards have left (and the hand's own non-pair card if
+        ``own_card``)."""
+        if not self.finite:
+            return INFINITE_PROBS[self.rank]
+        left = self.size - pairs_out - others_out - own_card
+        pairs = self.pairs - pairs_out
+        return pairs / left if left > 0 and pairs > 0 else 0.0
+
+
+def split_value(shoes: SplitShoes, strategy: Strategy) -> float:
+    """The exact value of splitting (peek units, see hands.py) under a post-split strategy."""
+    play = strategy(shoes)
+    base_x: dict[int, float] = {}
+    base_n: dict[int, float] = {}
+
+    def base(a: int) -> None:
+        ev = shoes.context(a)
+        start = shoes.first_card()
+        total = 0.0
+        other = 0.0
+        p_other = 0.0
+        for p, r in ev.draws(start):
+            value = play(ev, start.add(r))
+            total += p * value
+            if r != shoes.rank:
+                other += p * value
+                p_other += p
+        base_x[a] = total
+        base_n[a] = other / p_other if p_other > 0 else 0.0
+
+    @cache
+    def x_value(a: int, b: int) -> float:
+        if b == 0:
+            a = a if shoes.finite else 0  # an infinite deck has one shoe
+            if a not in base_x:
+                base(a)
+            return base_x[a]
+        v = shoes.p_pair(a, b - 1)
+        value = x_value(a, b - 1)
+        if v > 0:
+            value -= v * x_value(a + 1, b - 1)
+        return value / (1 - v)
+
+    @cache
+    def n_value(a: int, b: int) -> float:
+        if b == 0:
+            a = a if shoes.finite else 0  # an infinite deck has one shoe
+            if a not in base_n:
+                base(a)
+            return base_n[a]
+        v = shoes.p_pair(a, b - 1, own_card=True)
+        value = n_value(a, b - 1)
+        if v > 0:
+            value -= v * n_value(a + 1, b - 1)
+        return value / (1 - v)
+
+    limit = shoes.limit
+    total = 0.0
+    # (hands, waiting for a second card, pair cards drawn, non-pair cards drawn) -> P
+    states = {(2, 2, 0, 0): 1.0}
+    while states:
+        following: dict[tuple[int, int, int, int], float] = {}
+        for (hands, waiting, pairs, others), prob in states.items():
+            if hands == limit:
+                done = others
+                if done:
+                    total += prob * done * n_value(limit - 2, done - 1)
+                total += prob * (limit - done) * x_value(limit - 2, done)
+                continue
+            if waiting == 0:
+                total += prob * hands * n_value(hands - 2, hands - 1)
+                continue
+            v = shoes.p_pair(pairs, others)
+            if v > 0:
+                key = (hands + 1, waiting + 1, pairs + 1, others)
+                following[key] = following.get(key, 0.0) + prob * v
+            if v < 1:
+                key = (hands, waiting - 1, pairs, others + 1)
+                following[key] = following.get(key, 0.0) + prob * (1 - v)
+        states = following
+    return total
+
+
+def _follow(
+    shoes: SplitShoes, name: str, hits: Callable[[Hand], bool], doubles: Callable[[Hand], bool]
+) -> PostSplitPlay:
+    """A post-split play that hits, stands and doubles as ``hits``/``doubles`` say."""
+    rules = shoes.rules
+
+    def play(ev: Evaluator, hand: Hand) -> float:
+        if (shoes.rank == ACE and not rules.hit_split_aces) or hand.total >= 21:
+            return ev.stand(hand)  # a 21 stands: the player never doubles or hits it
+        if ev.can_double(hand, after_split=True) and doubles(hand):
+            return ev.double(hand)
+        if not hits(hand):
+            return ev.stand(hand)
+        memo = shoes.memos.setdefault((id(ev), name), {})
+        return ev.hit_then(hand, hits, memo)
+
+    return play
+
+
+def decided_by(decider: Callable[[SplitShoes], Evaluator], name: str, das: bool = True) -> Strategy:
+    """The strategy whose decisions are the optimal ones in ``decider(shoes)``'s shoe.
+
+    Hit or stand: hit when hitting (and playing on optimally) beats standing there;
+    double (when the rules allow it after a split, and ``das``) when doubling beats both.
+    """
+
+    def strategy(shoes: SplitShoes) -> PostSplitPlay:
+        judge = decider(shoes)
+        decisions = shoes.decisions.setdefault(name, {})
+
+        def hits(hand: Hand) -> bool:
+            found = decisions.get(hand.key)
+            if found is None:
+                found = judge.best_continuation(hand)[1] == "hit"
+                decisions[hand.key] = found
+            return found
+
+        def doubles(hand: Hand) -> bool:
+            return das and judge.double(hand) > judge.best_continuation(hand)[0]
+
+        return _follow(shoes, name, hits, doubles)  # doubling aside, das or not play alike
+
+    return strategy
+
+
+def presplit_strategy(main: Evaluator, das: bool = True) -> Strategy:
+    """CDZ-: every split hand is played as the same cards would be played unsplit.
+
+    The decisions are the composition-dependent optimal ones for a hand of those cards
+    dealt from the full shoe (only the upcard and the hand's own cards removed): the
+    player forgets the split. The convention of Farmer's published split EVs.
+    """
+    return decided_by(lambda shoes: main, "cdz-", das)
+
+
+def first_hand_strategy(das: bool = True) -> Strategy:
+    """Every split hand is played by the decisions optimal for the first split hand: the
+    shoe minus the upcard and *both* pair cards, nothing else remembered."""
+    return decided_by(lambda shoes: shoes.context(0), "first-hand", das)
+
+
+SPLIT_STRATEGIES = ("cdz-", "first-hand")
+
+
+def named_strategy(name: str, main: Evaluator, das: bool = True) -> Strategy:
+    """``"cdz-"`` (the default, :func:`presplit_strategy`) or ``"first-hand"``."""
+    if name == "first-hand":
+        return first_hand_strategy(das)
+    if name == "cdz-":
+        return presplit_strategy(main, das)
+    raise CroupierError(
+        f"split strategy must be one of {', '.join(SPLIT_STRATEGIES)}, not {name!r}"
+    )

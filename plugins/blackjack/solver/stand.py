@@ -1,0 +1,86 @@
+"""Stand values: what standing on a total is worth against the dealer's outcomes.
+
+Split from :mod:`croupier.plugins.blackjack.solver.hands` (which re-exports these names):
+the pure functions from a dealer distribution to stand values, one total
+(:func:`stand_value`), one row over ``STAND_TOTALS`` (:func:`stand_row`) or a whole batch
+of distributions at once with numpy (:func:`stand_table`, identical to the last bit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+from croupier.plugins.blackjack.solver import dealer
+
+if TYPE_CHECKING:
+    from croupier.plugins.blackjack.solver.hands import FloatArray
+
+# "ev-ties-lose" is the EV when ties lose and a natural is an ordinary 21 (the koth and
+# classic betting): chosen from the rules (see analysis.effective_objective), never asked for
+Objective = Literal["ev", "win-probability", "ev-ties-lose"]
+OBJECTIVES: tuple[str, ...] = ("ev", "win-probability")
+
+
+def in_chips(objective: Objective) -> bool:
+    """True for the objectives that count chips (EVs): doubles, splits, surrender exist."""
+    return objective != "win-probability"
+
+
+def stand_value(player: int, dist: Sequence[float], objective: Objective) -> float:
+    """Value of standing on ``player`` (not a natural) against the dealer's outcomes."""
+    win = dist[dealer.BUST]
+    push = 0.0
+    lose = dist[dealer.BLACKJACK]
+    for o in range(5):
+        if player > 17 + o:
+            win += dist[o]
+        elif player == 17 + o:
+            push = dist[o]
+        else:
+            lose += dist[o]
+    if objective == "win-probability":
+        return win + 0.5 * push
+    if objective == "ev-ties-lose":
+        return win - lose - push
+    return win - lose
+
+
+# the player totals whose stand values differ: 16 (any total below 17) and 17..21
+STAND_TOTALS = (16, 17, 18, 19, 20, 21)
+StandRows = dict[int, list[float]]  # encode(hand counts + extra) -> values at STAND_TOTALS
+
+
+def stand_column(player: int) -> int:
+    """The column of ``player``'s total in a stand row (see ``STAND_TOTALS``)."""
+    return player - 16 if player > 16 else 0
+
+
+def stand_row(dist: Sequence[float], objective: Objective) -> list[float]:
+    return [stand_value(t, dist, objective) for t in STAND_TOTALS]
+
+
+def stand_table(dists: FloatArray, objective: Objective) -> FloatArray:
+    """:func:`stand_row` for every row of ``dists`` (M, 7): the very same floating-point
+    operations in the same order, column by column, so identical to the last bit."""
+    columns = []
+    for player in STAND_TOTALS:
+        win = dists[:, dealer.BUST].copy()
+        push = np.zeros(len(dists))
+        lose = dists[:, dealer.BLACKJACK].copy()
+        for o in range(5):
+            if player > 17 + o:
+                win += dists[:, o]
+            elif player == 17 + o:
+                push = dists[:, o]
+            else:
+                lose += dists[:, o]
+        if objective == "win-probability":
+            columns.append(win + 0.5 * push)
+        elif objective == "ev-ties-lose":
+            columns.append(win - lose - push)
+        else:
+            columns.append(win - lose)
+    return np.stack(columns, axis=1)
