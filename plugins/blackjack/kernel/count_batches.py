@@ -4,7 +4,8 @@ The rounds of one shoe are correlated (they share its composition, hence its cou
 results), while shoes are independent: each is shuffled afresh from a full pack, and a chunk
 starts with a shuffle. So the counting kernel keeps each shoe's sums as a batch: per
 true-count bucket, the shoe's rounds dealt ``N``, flat net ``F``, rounds played ``P`` and
-ramp net ``R``. When the shoe is reshuffled (and at a chunk's end, for its last shoe dealt in
+ramp net ``R``, each the difference of the kernel's running total since the shoe began (so
+nothing is added per round). When the shoe is reshuffled (and at a chunk's end, for its last shoe dealt in
 part) :func:`end_shoe` adds the squares and products ``N*N, F*F, F*N, P*P, R*R, R*P`` to the
 bucket's totals (``SHOE_FIELDS``), counts the batch, and adds the whole shoe's ``P*P, R*R,
 R*P`` (``TOTAL_FIELDS``, for the overall EV). These are integers, summed over chunks and
@@ -30,16 +31,23 @@ TOTAL_FIELDS = ("shoes", "shoe_played_sq", "shoe_ramp_sq", "shoe_ramp_x")
 
 
 @njit(cache=True, nogil=True)
-def end_shoe(shoe_acc: np.ndarray, shoe_sq: np.ndarray, totals: np.ndarray) -> None:
-    """A shoe's batch: add its per-bucket sums' squares and products (``shoe_acc`` holds
-    ``N, F, P, R`` by bucket; ``shoe_sq`` six totals by bucket) and its whole sums' to
-    ``totals`` (``TOTAL_FIELDS``), then clear the shoe's sums."""
+def end_shoe(
+    acc: np.ndarray, at_start: np.ndarray, shoe_sq: np.ndarray, totals: np.ndarray
+) -> None:
+    """A shoe's batch. ``acc`` holds the kernel's seven running totals by bucket (rounds,
+    flat net, its square, played, ramp net, its square, bet) and ``at_start`` what they were
+    when the shoe began, so the shoe's own ``N, F, P, R`` are differences (nothing is added
+    per round: a shoe's work is done once, at its end). Add their squares and products to
+    ``shoe_sq`` (six by bucket, ``SHOE_FIELDS``) and the whole shoe's to ``totals``
+    (``TOTAL_FIELDS``); the shoe's end is the next one's start."""
     played = ramp = 0
-    for b in range(len(shoe_acc) // 4):
-        n, f = shoe_acc[b * 4], shoe_acc[b * 4 + 1]
-        p, r = shoe_acc[b * 4 + 2], shoe_acc[b * 4 + 3]
+    for b in range(len(acc) // 7):
+        n = acc[b * 7] - at_start[b * 7]
         if n == 0:
             continue
+        f = acc[b * 7 + 1] - at_start[b * 7 + 1]
+        p = acc[b * 7 + 3] - at_start[b * 7 + 3]
+        r = acc[b * 7 + 4] - at_start[b * 7 + 4]
         shoe_sq[b * 6] += n * n
         shoe_sq[b * 6 + 1] += f * f
         shoe_sq[b * 6 + 2] += f * n
@@ -48,8 +56,8 @@ def end_shoe(shoe_acc: np.ndarray, shoe_sq: np.ndarray, totals: np.ndarray) -> N
         shoe_sq[b * 6 + 5] += r * p
         played += p
         ramp += r
-        for j in range(4):
-            shoe_acc[b * 4 + j] = 0
+    for k in range(len(acc)):
+        at_start[k] = acc[k]
     totals[0] += 1
     totals[1] += played * played
     totals[2] += ramp * ramp

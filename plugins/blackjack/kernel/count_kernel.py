@@ -111,10 +111,10 @@ def play_count_chunk(
     for k in range(n_out):
         out[k] = -1
     acc = np.zeros(BUCKETS * 7, np.int64)
-    shoe_acc = np.zeros(BUCKETS * 4, np.int64)  # this shoe's N, F, P, R by bucket
+    at_shoe_start = np.zeros(BUCKETS * 7, np.int64)  # acc when this shoe began
     shoe_sq = np.zeros(BUCKETS * 6, np.int64)  # over shoes, by bucket (SHOE_FIELDS)
     shoe_totals = np.zeros(4, np.int64)  # TOTAL_FIELDS
-    shoe_rounds = 0
+    shoe_began = 0  # the round this shoe began at
     key = np.uint64(seed)
     counter = np.uint64(0)
     decks = rules[DECKS]
@@ -192,9 +192,9 @@ def play_count_chunk(
     staked = returned = 0
     for _round in range(rounds):
         if pos >= cut or fresh_pack:
-            if shoe_rounds > 0:
-                end_shoe(shoe_acc, shoe_sq, shoe_totals)
-                shoe_rounds = 0
+            if _round > shoe_began:  # the shoe that ends is a batch
+                end_shoe(acc, at_shoe_start, shoe_sq, shoe_totals)
+                shoe_began = _round
             for k in range(n_cards):
                 shoe[k] = fresh[k]
             counter = _shuffle(shoe, 0, n_cards, key, counter)
@@ -431,21 +431,15 @@ def play_count_chunk(
         acc[at] += 1
         acc[at + np.uint64(1)] += table_net
         acc[at + np.uint64(2)] += table_net * table_net
-        in_shoe = np.uint64(bucket * 4)
-        shoe_acc[in_shoe] += 1
-        shoe_acc[in_shoe + np.uint64(1)] += table_net
-        shoe_rounds += 1
         if playing:
             acc[at + np.uint64(3)] += 1
             acc[at + np.uint64(4)] += ramp_net
             acc[at + np.uint64(5)] += ramp_net * ramp_net
             acc[at + np.uint64(6)] += stake_b * spots
-            shoe_acc[in_shoe + np.uint64(2)] += 1
-            shoe_acc[in_shoe + np.uint64(3)] += ramp_net
         if dry:
             return out
-    if shoe_rounds > 0:  # the chunk's last shoe, dealt in part: a batch too
-        end_shoe(shoe_acc, shoe_sq, shoe_totals)
+    if rounds > shoe_began:  # the chunk's last shoe, dealt in part: a batch too
+        end_shoe(acc, at_shoe_start, shoe_sq, shoe_totals)
     out[0], out[1], out[2], out[3] = n_hands, n_net, n_net_sq, n_wins
     out[4], out[5], out[6], out[7] = n_pushes, n_losses, n_naturals, n_busts
     out[8], out[9], out[10] = n_doubles, n_splits, staked - returned
