@@ -97,6 +97,7 @@ def test_index_set_errors_are_one_line(cli, monkeypatch):
         ((*base, "hilo", "--indices", "hilo-i18,hilo-i18"), "given twice"),
         ((*base, "hilo", "--indices", "nosuch/x.csv"), "no such file"),
         (("solve", "blackjack", "--indices", "hilo", "--only", "hilo-i19"), "hilo-i19"),
+        (("solve", "blackjack", "--indices", "hilo", "--only", "mine.csv"), "no such file"),
     ):
         status, _out, err = cli(*argv)
         assert status != 0 and words in err, (argv, err)

@@ -286,7 +286,8 @@ def _only(manager: Any, text: str) -> list[str]:
     decisions), comma-separated."""
     out: list[str] = []
     for part in (p.strip() for p in text.split(",")):
-        if part in manager.index_sets or (part and os.path.exists(part)):
+        looks_like_file = part.endswith(".csv") or "/" in part
+        if part in manager.index_sets or (part and (os.path.exists(part) or looks_like_file)):
             entries = index_entries(manager, part, option="--only")
             out += [f"{e.decision} {e.hand} {e.upcard}" for e in entries]
         elif part:

@@ -5,11 +5,12 @@ results), while shoes are independent: each is shuffled afresh from a full pack,
 starts with a shuffle. So the counting kernel keeps each shoe's sums as a batch: per
 true-count bucket, the shoe's rounds dealt ``N``, flat net ``F``, rounds played ``P`` and
 ramp net ``R``, each the difference of the kernel's running total since the shoe began (so
-nothing is added per round). When the shoe is reshuffled (and at a chunk's end, for its last shoe dealt in
-part) :func:`end_shoe` adds the squares and products ``N*N, F*F, F*N, P*P, R*R, R*P`` to the
-bucket's totals (``SHOE_FIELDS``), counts the batch, and adds the whole shoe's ``P*P, R*R,
-R*P`` (``TOTAL_FIELDS``, for the overall EV). These are integers, summed over chunks and
-processes like every kernel total; :mod:`croupier.engine.batch_means` makes the intervals.
+nothing is added per round). When the shoe is reshuffled (and at a chunk's end, for its
+last shoe dealt in part) :func:`end_shoe` adds the squares and products ``N*N, F*F, F*N,
+P*P, R*R, R*P`` to the bucket's totals (``SHOE_FIELDS``), counts the batch, and adds the
+whole shoe's ``P*P, R*R, R*P`` (``TOTAL_FIELDS``, for the overall EV). These are integers,
+summed over chunks and processes like every kernel total; :mod:`croupier.engine.batch_means`
+makes the intervals.
 """
 
 from __future__ import annotations
