@@ -20,7 +20,8 @@ import trio
 from croupier.engine import PluginManager
 from croupier.engine.executor import open_executor
 from croupier.engine.tournament import TournamentConfig
-from croupier.engine.tournament_run import ExecutableEntry, StrategyEntry, run_tournament
+from croupier.engine.tournament_run import run_tournament
+from croupier.plugins.blackjack.entries import ExecutableEntry, StrategyEntry
 from croupier.plugins.blackjack.executable import ExecutablePlayer
 from croupier.plugins.blackjack.play import Observation
 

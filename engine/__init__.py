@@ -16,7 +16,7 @@ from croupier.engine.errors import (
     UnknownNameError,
 )
 from croupier.engine.families import Family
-from croupier.engine.games import ActionSpec, Field, Game, GameCore, GameStrategy, Turn
+from croupier.engine.games import ActionSpec, Field, Game, GameCore, GameStrategy, Turn, WebFiles
 from croupier.engine.hookspecs import hookimpl, hookspec
 from croupier.engine.ledger import Ledger, LedgerEntry
 from croupier.engine.manager import PluginFailure, PluginInfo, PluginManager
@@ -66,6 +66,7 @@ __all__ = [
     "Turn",
     "UniformDraws",
     "UnknownNameError",
+    "WebFiles",
     "__version__",
     "collect_stats",
     "draw_seed",

@@ -109,6 +109,20 @@ class GameCore(Protocol):
 
 
 @attrs.frozen
+class WebFiles:
+    """A game's files for the server's web page: the folder ``folder`` of the importable
+    package ``package``, served at ``/games/<game>/``. ``view`` (a JavaScript module whose
+    default export draws a table: ``new View(info)`` with ``update(info)``, ``apply(event)``,
+    ``describe(event)``, ``render(dealer, seats)``, see docs/web.md) or None; ``pages``: the
+    game's own pages (file name -> the title the pages' menu shows)."""
+
+    package: str
+    folder: str = "web"
+    view: str | None = "view.js"
+    pages: Mapping[str, str] = attrs.field(factory=dict)
+
+
+@attrs.frozen
 class GameStrategy:
     """A built-in player of a game: ``play(observation) -> action`` (plain data)."""
 
@@ -176,6 +190,8 @@ class Game:
     event (None for one that answered no turn); a table then adds none."""
     legacy: LegacyLogs | None = None
     """How the game reads logs written before it was a game (None: there are none)."""
+    web: WebFiles | None = None
+    """The game's part of the server's web page (None: its tables show as event lists)."""
 
     def seat_minimum(self, options: Plain) -> int:
         if self.min_chips is not None:

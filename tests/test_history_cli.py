@@ -9,8 +9,8 @@ import sys
 import trio
 
 from croupier.engine import PluginManager
+from croupier.engine.gamelog import replay_game
 from croupier.engine.ledger import seat_account
-from croupier.plugins.blackjack.tablelog import replay
 from croupier.protocol.journal import Journal
 from tests.test_journal import play_table, serve
 
@@ -38,7 +38,7 @@ async def test_history_from_the_server_and_from_the_file_agree(nursery, tmp_path
     offline = json.loads(await croupier("history", "tables", "--data", path, "--json"))
     assert online == offline and offline["tables"][0]["seed"] == 21
     assert exported == await croupier("history", "export", str(final["table"]), "--data", path)
-    core = replay(PluginManager(autoload=False), exported.splitlines())
+    core = replay_game(PluginManager(autoload=False), exported.splitlines())
     assert [core.ledger.balances[seat_account(i)] for i in (1, 2)] == final["chips"]
     assert "15 rounds played" in shown
     listed = await croupier("history", "tables", "--data", path, "--state", "finished")

@@ -14,12 +14,8 @@ from croupier.engine import CroupierError, Stream
 from croupier.engine.executor import open_executor
 from croupier.engine.standings import interval, t_quantile
 from croupier.engine.tournament import Tournament, TournamentConfig, seat, table_sizes
-from croupier.engine.tournament_run import (
-    ExecutableEntry,
-    StrategyEntry,
-    replay_tournament,
-    run_tournament,
-)
+from croupier.engine.tournament_run import replay_tournament, run_tournament
+from croupier.plugins.blackjack.entries import ExecutableEntry, StrategyEntry
 from croupier.plugins.blackjack.players import local_strategy
 
 BOTS = Path(__file__).parent / "bots"

@@ -8,7 +8,8 @@ from typing import Any
 import trio
 
 from croupier.engine.tournament import TournamentConfig
-from croupier.engine.tournament_run import StrategyEntry, play_tournament
+from croupier.engine.tournament_run import play_tournament
+from croupier.plugins.blackjack.entries import StrategyEntry
 from croupier.protocol.tournamentlive import MAX_TABLES, LiveView
 
 

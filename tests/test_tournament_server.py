@@ -12,7 +12,8 @@ from croupier.clients.bot import Bot
 from croupier.clients.bot.tournament import join_tournament
 from croupier.engine import PluginManager
 from croupier.engine.tournament import TournamentConfig
-from croupier.engine.tournament_run import StrategyEntry, TournamentResult, play_tournament
+from croupier.engine.tournament_run import TournamentResult, play_tournament
+from croupier.plugins.blackjack.entries import StrategyEntry
 from croupier.plugins.blackjack.play import Observation
 from croupier.plugins.blackjack.players import strategy_action
 from croupier.protocol import Code, RpcError, Server, connect

@@ -70,7 +70,7 @@ def test_the_msgpack_codec_reads_and_writes_what_python_does(served, page):
     wire = [msgpack.packb(case).hex() for case in CODEC_CASES]
     answer = page.evaluate(
         """async (wire) => {
-            const { encode, decode } = await import("/js/msgpack.js");
+            const { encode, decode, decodeAll } = await import("/js/msgpack.js");
             const bytes = (hex) => Uint8Array.from(hex.match(/../g) || [], (b) => parseInt(b, 16));
             const hex = (u8) => Array.from(u8, (b) => b.toString(16).padStart(2, "0")).join("");
             const fails = (f) => { try { f(); return false; } catch (e) { return true; } };
@@ -84,6 +84,10 @@ def test_the_msgpack_codec_reads_and_writes_what_python_does(served, page):
                 proto: Object.getPrototypeOf(decode(encode(JSON.parse('{"__proto__": {"x": 1}}'))))
                     === Object.prototype,
                 object: hex(encode({ a: 1, b: [true, null, "c"] })),
+                // a frame of the server's: whole messages one after another
+                frame: decodeAll(bytes(wire.join(""))).map((v) => hex(encode(v))),
+                none: decodeAll(new Uint8Array(0)).length,
+                frameCut: fails(() => decodeAll(bytes(wire.slice(0, 10).join("")).slice(0, -1))),
             };
         }""",
         wire,
@@ -91,6 +95,7 @@ def test_the_msgpack_codec_reads_and_writes_what_python_does(served, page):
     # re-encoding gives Python's bytes exactly: the same values, in the smallest form
     for case, mine, theirs in zip(CODEC_CASES, wire, answer["again"], strict=True):
         assert theirs == mine, repr(case)[:60]
+    assert answer["frame"] == wire and answer["none"] == 0 and answer["frameCut"]
     assert answer["types"] == ["number", "bigint", "bigint"]
     assert answer["cut"] and answer["trailing"] and answer["nonString"] and answer["proto"]
     assert msgpack.unpackb(bytes.fromhex(answer["object"])) == {"a": 1, "b": [True, None, "c"]}
@@ -134,6 +139,8 @@ def test_a_live_table_shows_the_cards_and_settles_as_tcp_bots_play(served, page)
     final = json.loads(bot.stdout)
     page.get_by_text("Round 3 is settled").wait_for()
     page.get_by_text("Finished").wait_for()
+    # the page watched from before the first event: its drawing shows every one of them
+    drawn(page, len(served.call("history.events", table)))
     # cards drawn as cards, each named for screen readers; the dealer's hole card turned over
     names = page.locator(".card").evaluate_all(
         "cards => cards.map(c => c.getAttribute('aria-label'))"
@@ -158,7 +165,7 @@ def test_a_live_table_shows_the_cards_and_settles_as_tcp_bots_play(served, page)
 def test_the_chart_page_matches_croupier_solve_blackjack(served, page):
     cli = served.cli("solve", "blackjack", "--rules", "single-deck", "--h17", "--json")
     expected = json.loads(cli.stdout)["chart"]
-    page.goto(f"{served.url}/chart.html?rules=single-deck&dealer=h17")
+    page.goto(f"{served.url}/games/blackjack/chart.html?rules=single-deck&dealer=h17")
     page.locator('table.chart[data-section="pairs"] td').first.wait_for(timeout=60_000)
     cells = page.locator("table.chart td").evaluate_all(
         "tds => tds.map(td => [td.dataset.section, td.dataset.row, td.dataset.col, td.textContent])"
@@ -168,6 +175,9 @@ def test_the_chart_page_matches_croupier_solve_blackjack(served, page):
         shown.setdefault(section, {}).setdefault(row, []).append(letters)
     assert shown == {s: expected[s] for s in ("hard", "soft", "pairs")}
     assert page.locator("select[name=dealer]").input_value() == "h17"
+    # the page is the blackjack plugin's: the pages menu lists it, from the game's web files
+    page.locator('nav[data-games="added"]').wait_for()
+    assert page.locator('nav a[aria-current="page"]').inner_text() == "Strategy chart"
     # each cell's EVs on hover, and the arrow keys move between cells
     cell = page.locator('table.chart[data-section="hard"] td[data-row="16"][data-col="T"]')
     cell.hover()
@@ -192,7 +202,8 @@ def played_game_table(served: Any, page: Any, game: str, fill: list[str], rounds
     page.locator("#seats li").nth(len(fill) - 1).wait_for()
     served.call("table.start", created["table"], created["key"])
     page.get_by_text("Finished").wait_for()
-    drawn(page)
+    events = served.call("history.events", created["table"])
+    drawn(page, len(events))
     log = page.locator("#log li").all_inner_texts()
     assert log[0] == "Round 1" and f"Round {rounds}" in log
     assert all(text and text[0].isupper() for text in log), log  # words, not kinds
@@ -200,7 +211,7 @@ def played_game_table(served: Any, page: Any, game: str, fill: list[str], rounds
     for seat, chips in zip(info["seats"], info["chips"], strict=True):
         meta = page.locator(f'#seats li[data-seat="{seat["seat"]}"] .meta').inner_text()
         assert meta.startswith(f"chips {chips} "), (meta, chips)
-    return served.call("history.events", created["table"])
+    return events
 
 
 def card_names(page: Any, where: str) -> list[str]:

@@ -5,38 +5,22 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
-from typing import Any
 
 import pytest
 
-from tests.webkit import Served, drawn, screenshot
+from tests.webkit import drawn, screenshot
 
 pytestmark = pytest.mark.slow
 
 
-def finished(served: Served, method: str, ident: int, within: float = 60) -> Any:
-    """``method(ident)`` once it says finished (the server plays on its own)."""
-    deadline = time.monotonic() + within
-    while (info := served.call(method, ident))["state"] != "finished":
-        assert time.monotonic() < deadline, info
-        time.sleep(0.05)
-    return info
-
-
 def test_a_finished_table_replays_step_by_step(served, page):
-    created = served.call(
-        "table.create",
-        named={"seats": 2, "fill": ["lim17", "never-bust"], "rounds": 3, "seed": 11},
-    )
-    table = created["table"]
-    info = finished(served, "table.info", table)
+    table, info = served.played(seats=2, fill=["lim17", "never-bust"], rounds=3, seed=11)
     events = served.call("history.events", table)
     starts = [i for i, e in enumerate(events) if e["kind"] == "round"]
     assert len(starts) == 3
     page.goto(f"{served.url}/replay.html?table={table}")
     page.locator("#controls").wait_for()
-    drawn(page)
+    drawn(page, 0)
     assert page.locator("#where").inner_text() == f"0 of {len(events)}"
     assert page.locator("#felt .card").count() == 0
     # the keyboard: one event, then a round at a time, the end and back to the start
@@ -47,7 +31,7 @@ def test_a_finished_table_replays_step_by_step(served, page):
     page.keyboard.press("PageUp")
     assert page.locator("#where").inner_text() == f"{starts[0] + 1} of {len(events)}, round 1"
     page.keyboard.press("End")
-    drawn(page)
+    drawn(page, len(events))
     assert page.locator("#now").inner_text() == "Round 3 is settled"
     # every card of the last round drawn, named; the chips counted from the events are the
     # table's own, as on the live page
@@ -66,25 +50,22 @@ def test_a_finished_table_replays_step_by_step(served, page):
     assert page.locator("#where").inner_text().startswith(f"{len(events) - 1} of ")
     assert page.url.endswith(f"at={len(events) - 1}")
     page.get_by_role("button", name="to the start").click()
-    drawn(page)
+    drawn(page, 0)
     assert page.locator("#felt .card").count() == 0
     assert page.get_by_role("button", name="previous event").is_disabled()
     # the lobby links the finished table to its replay
     page.goto(served.url + "/")
-    link = page.locator(f'#tables tr[data-table="{table}"] a[href^="/replay.html"]')
+    link = page.locator(f'#finished-tables tr[data-table="{table}"] a[href^="/replay.html"]')
     link.wait_for()
 
 
 def test_a_baccarat_table_replays_with_its_own_view(served, page):
-    created = served.call(
-        "table.create",
-        named={"game": "baccarat", "seats": 2, "fill": ["banker", "player"], "rounds": 2},
-    )
-    info = finished(served, "table.info", created["table"])
-    coup = [e for e in served.call("history.events", created["table"]) if e["kind"] == "coup"]
-    page.goto(f"{served.url}/replay.html?table={created['table']}&at=1000")  # past the end
+    table, info = served.played(game="baccarat", seats=2, fill=["banker", "player"], rounds=2)
+    events = served.call("history.events", table)
+    coup = [e for e in events if e["kind"] == "coup"]
+    page.goto(f"{served.url}/replay.html?table={table}&at=1000")  # past the end
     page.locator("#controls").wait_for()
-    drawn(page)
+    drawn(page, len(events))
     cards = page.locator("#dealer .card").evaluate_all(
         "cards => cards.map(c => c.getAttribute('aria-label'))"
     )
@@ -127,8 +108,9 @@ def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
         timeout=120,
         check=True,
     )
-    page.get_by_text("Finished").wait_for()
-    final = finished(served, "tournament.info", ident)
+    page.locator("#status", has_text="Finished").wait_for()
+    final = served.call("tournament.info", ident)
+    assert final["state"] == "finished"
     # it was watched while it played: a status at each round's start and end at least
     assert int(page.locator("body").get_attribute("data-updates")) > 2 * rounds
     seen = page.evaluate("window.seen")
@@ -156,4 +138,4 @@ def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
     screenshot(page, "tournament-dark")
     # the lobby links the tournament to its page
     page.goto(served.url + "/")
-    page.locator(f'#tournaments a[href="/tournament.html?tournament={ident}"]').wait_for()
+    page.locator(f'#finished-tournaments a[href="/tournament.html?tournament={ident}"]').wait_for()

@@ -4,6 +4,7 @@ package, a port in use as a one-line error."""
 from __future__ import annotations
 
 import fnmatch
+import json
 import socket
 import subprocess
 import sys
@@ -89,3 +90,40 @@ def test_every_static_file_is_package_data():
     assert files
     missing = [f for f in files if not any(fnmatch.fnmatch(f, g) for g in globs)]
     assert not missing, f"add to package-data: {missing}"
+
+
+async def test_each_game_serves_its_own_view_and_pages():
+    import croupier_coin  # the example game (installed by .ci/run): no web files of its own
+
+    manager = PluginManager(autoload=False, plugins=[("croupier-coin", croupier_coin)])
+    server = Server(manager, default_game="blackjack", seed=1)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.serve, "127.0.0.1", 0)
+        [(_, port)] = await nursery.start(serve_http, server, "127.0.0.1", 0)
+        status, headers, body = await get(port, "/games/index.json")
+        index = json.loads(body)
+        assert index["views"] == {
+            name: f"/games/{name}/view.js" for name in ("baccarat", "blackjack", "three-card-poker")
+        }  # coin-toss has none: its tables show as event lists
+        assert index["pages"] == [
+            {"game": "blackjack", "title": "Strategy chart", "href": "/games/blackjack/chart.html"}
+        ]
+        for href in [*index["views"].values(), index["pages"][0]["href"]]:
+            status, headers, body = await get(port, href)
+            assert status.startswith("HTTP/1.1 200") and body
+            assert "default-src 'self'" in headers["content-security-policy"]
+        status, _, _ = await get(port, "/games/blackjack/nothing.js")
+        assert status.startswith("HTTP/1.1 404")
+        server.stop()
+        nursery.cancel_scope.cancel()
+
+
+def test_every_games_web_file_is_package_data():
+    package_data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]
+    for folder in sorted(ROOT.glob("plugins/*/web")):
+        globs = package_data[f"croupier.plugins.{folder.parent.name}"]
+        files = [p.relative_to(folder.parent).as_posix() for p in folder.rglob("*") if p.is_file()]
+        missing = [f for f in files if not any(fnmatch.fnmatch(f, g) for g in globs)]
+        assert files and not missing, f"add to package-data of {folder.parent.name}: {missing}"

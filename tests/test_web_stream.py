@@ -1,5 +1,7 @@
-"""The WebSocket as a trio stream: one msgpack message per frame out, frames in as bytes,
-and a web connection served as any other one, limited to the ``watcher`` role."""
+"""The WebSocket as a trio stream: whole msgpack messages gathered into frames out (a frame
+every FRAME_INTERVAL at most), frames in as bytes, and a web connection served as any other
+one, limited to the ``watcher`` role. On trio's virtual clock (the tests' autojump MockClock):
+the frame writer's pause is virtual time, and the tests wait on events."""
 
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ import trio
 
 from croupier.engine import PluginManager
 from croupier.protocol import Server
-from croupier.protocol.web import WebSocketStream
+from croupier.protocol.web import websocket_stream
 from croupier.protocol.web.app import WEB_ROLES, same_origin
+from croupier.protocol.web.wsstream import FRAME_BYTES, FRAME_INTERVAL
 
 
 class FakeWebSocket:
@@ -21,6 +24,7 @@ class FakeWebSocket:
     def __init__(self) -> None:
         self.to_server, self.incoming = trio.open_memory_channel[dict[str, Any]](16)
         self.frames: list[bytes] = []
+        self.messages: list[Any] = []
         self.got_frame = trio.Event()
         self.closed = False
 
@@ -40,29 +44,64 @@ class FakeWebSocket:
         await self.to_server.send({"type": "websocket.receive", "bytes": msgpack.packb(obj)})
 
     async def next_message(self) -> Any:
-        while not self.frames:
+        while not self.messages:
+            while not self.frames:
+                self.got_frame = trio.Event()
+                await self.got_frame.wait()
+            unpacker = msgpack.Unpacker()
+            unpacker.feed(self.frames.pop(0))
+            self.messages.extend(unpacker)  # a frame holds whole messages
+        return self.messages.pop(0)
+
+    async def frames_after(self, count: int) -> list[bytes]:
+        """The frames once there are ``count``."""
+        while len(self.frames) < count:
             self.got_frame = trio.Event()
             await self.got_frame.wait()
-        return msgpack.unpackb(self.frames.pop(0))
+        return self.frames
 
 
-async def test_each_message_goes_out_in_a_frame_of_its_own():
+async def test_messages_go_out_whole_gathered_into_a_frame_per_interval(virtual_clock):
     ws = FakeWebSocket()
-    stream = WebSocketStream(ws)  # type: ignore[arg-type]
     first, second, third = (msgpack.packb(m) for m in ([1, 0, None, "x" * 300], [2, "a", []], 7))
-    await stream.send_all(first + second + third[:0])
-    await stream.send_all(third[:1])  # a message cut across writes waits for its end
-    assert ws.frames == [first, second, third]  # (7 is one byte: complete at once)
-    big = msgpack.packb({"k": list(range(1000))})
-    await stream.send_all(big[:10])
-    assert len(ws.frames) == 3
-    await stream.send_all(big[10:])
-    assert ws.frames[-1] == big
+    async with websocket_stream(ws) as stream:  # type: ignore[arg-type]
+        start = trio.current_time()
+        await stream.send_all(first[:5])  # a message cut across writes waits for its end
+        await stream.send_all(first[5:] + second[:3])
+        # after a quiet spell a frame goes at once: the first message, alone
+        assert await ws.frames_after(1) == [first] and trio.current_time() == start
+        await stream.send_all(second[3:])
+        await stream.send_all(third)
+        # what came meanwhile goes together, one interval after the frame before
+        assert await ws.frames_after(2) == [first, second + third]
+        assert trio.current_time() == start + FRAME_INTERVAL
+        # a frame holds FRAME_BYTES at most, cut at message borders; a larger message alone
+        small = msgpack.packb(b"s" * (FRAME_BYTES // 3))
+        big = msgpack.packb(b"b" * FRAME_BYTES)
+        await stream.send_all(small * 4 + big + small)
+        frames = await ws.frames_after(6)
+        assert frames[2:] == [small * 2, small * 2, big, small]
+    assert ws.closed
 
 
-async def test_frames_come_in_as_bytes_and_a_disconnect_ends_the_stream():
+async def test_what_is_waiting_goes_out_before_the_stream_closes(virtual_clock):
     ws = FakeWebSocket()
-    stream = WebSocketStream(ws)  # type: ignore[arg-type]
+    async with websocket_stream(ws) as stream:  # type: ignore[arg-type]
+        await stream.send_all(msgpack.packb(1))
+        await ws.frames_after(1)
+        await stream.send_all(msgpack.packb([2, "shutdown", []]))  # within the interval
+        await stream.aclose()
+        assert ws.frames[1:] == [msgpack.packb([2, "shutdown", []])] and ws.closed
+
+
+async def test_frames_come_in_as_bytes_and_a_disconnect_ends_the_stream(virtual_clock):
+    ws = FakeWebSocket()
+    async with websocket_stream(ws) as stream:  # type: ignore[arg-type]
+        await receive_until_gone(ws, stream)
+    assert not ws.closed  # the browser closed it already
+
+
+async def receive_until_gone(ws: FakeWebSocket, stream: Any) -> None:
     await ws.to_server.send({"type": "websocket.receive", "bytes": b"abcdef"})
     await ws.to_server.send({"type": "websocket.receive", "text": "é"})
     await ws.to_server.send({"type": "websocket.disconnect", "code": 1000})
@@ -71,17 +110,13 @@ async def test_frames_come_in_as_bytes_and_a_disconnect_ends_the_stream():
     assert await stream.receive_some() == "é".encode()
     assert await stream.receive_some() == b""
     assert await stream.receive_some() == b""
-    await stream.aclose()
-    assert not ws.closed  # the browser closed it already
 
 
-async def test_a_web_connection_is_served_as_a_watcher_only():
+async def test_a_web_connection_is_served_as_a_watcher_only(virtual_clock):
     server = Server(PluginManager(autoload=False), default_game="blackjack", seed=1)
     ws = FakeWebSocket()
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(
-            lambda: server.handle(WebSocketStream(ws), peer="10.0.0.1:5", roles=WEB_ROLES)  # type: ignore[arg-type]
-        )
+        nursery.start_soon(serve_page, server, ws)
         await ws.send_message([0, 1, "hello", [1, "page", "bot"]])
         _, msgid, error, _ = await ws.next_message()
         assert (msgid, error["name"]) == (1, "bad-input")
@@ -96,6 +131,12 @@ async def test_a_web_connection_is_served_as_a_watcher_only():
     assert not server.connections
 
 
+async def serve_page(server: Server, ws: FakeWebSocket) -> None:
+    """As the web application serves a page's WebSocket."""
+    async with websocket_stream(ws) as stream:  # type: ignore[arg-type]
+        await server.handle(stream, peer="10.0.0.1:5", roles=WEB_ROLES)
+
+
 def test_only_the_servers_own_pages_may_open_the_websocket():
     assert same_origin(None, "127.0.0.1:8080")  # not a browser
     assert same_origin("http://127.0.0.1:8080", "127.0.0.1:8080")
@@ -105,14 +146,15 @@ def test_only_the_servers_own_pages_may_open_the_websocket():
     assert not same_origin("http://127.0.0.1:8080", None)
 
 
-async def test_writing_to_a_browser_that_has_gone_is_a_broken_stream():
+async def test_writing_to_a_browser_that_has_gone_is_a_broken_stream(virtual_clock):
     ws = FakeWebSocket()
-    stream = WebSocketStream(ws)  # type: ignore[arg-type]
     ws.closed = True  # starlette refuses to send on a closed WebSocket
-    with pytest.raises(trio.BrokenResourceError):
-        await stream.send_all(msgpack.packb([2, "shutdown", []]))
-    with pytest.raises(trio.BrokenResourceError):
-        await stream.send_all(msgpack.packb([2, "shutdown", []]))
-    await stream.aclose()
+    async with websocket_stream(ws) as stream:  # type: ignore[arg-type]
+        await stream.send_all(msgpack.packb([2, "shutdown", []]))  # handed to the writer
+        with pytest.raises(trio.BrokenResourceError):  # which found the browser gone
+            while True:
+                await stream.send_all(msgpack.packb([2, "shutdown", []]))
+        with pytest.raises(trio.BrokenResourceError):
+            await stream.send_all(msgpack.packb([2, "shutdown", []]))
     with pytest.raises(trio.ClosedResourceError):
         await stream.receive_some()

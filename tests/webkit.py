@@ -16,6 +16,7 @@ import pytest
 import trio
 
 from croupier.protocol import connect
+from tests.servedtables import Recorder
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -87,6 +88,47 @@ class Served:
 
         return trio.run(once)
 
+    def played(self, **settings: Any) -> tuple[int, dict[str, Any]]:
+        """A table created with ``settings`` and watched from before it starts until its
+        ``table.status`` says finished (no polling): its id and final info."""
+
+        async def once() -> tuple[int, dict[str, Any]]:
+            recorder = Recorder()
+            async with connect(
+                "127.0.0.1", self.port, name="web-test", on_notification=recorder
+            ) as client:
+                created = await client.call_named("table.create", settings | {"autostart": False})
+                await client.call("table.watch", created["table"])
+                await client.call("table.start", created["table"], created["key"])
+                await recorder.finished.wait()
+                return created["table"], recorder.statuses[-1]
+
+        return trio.run(once)
+
+    def tournament_played(self, **settings: Any) -> dict[str, Any]:
+        """A tournament of strategies started with ``settings``, until its ``tournament.status``
+        (which goes to the connection that started it) says finished: its final info."""
+
+        async def once() -> dict[str, Any]:
+            done = trio.Event()
+            last: list[dict[str, Any]] = []
+
+            def heard(method: str, params: Any) -> None:
+                if method == "tournament.status" and params[1]["state"] == "finished":
+                    last.append(params[1])
+                    done.set()
+
+            async with connect(
+                "127.0.0.1", self.port, name="web-test", on_notification=heard
+            ) as client:
+                started = await client.call_named("tournament.start", settings)
+                if started["state"] == "finished":
+                    return dict(started)
+                await done.wait()
+                return last[-1]
+
+        return trio.run(once)
+
     def cli(self, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "croupier.clients.cli", *argv],
@@ -146,9 +188,10 @@ def page(browser: Any) -> Iterator[Any]:
     assert not errors, errors
 
 
-def drawn(page: Any) -> None:
-    """Wait for the table's redraw (the page draws the felt in the next animation frame)."""
-    page.evaluate("new Promise(done => requestAnimationFrame(() => done()))")
+def drawn(page: Any, events: int) -> None:
+    """Wait until the table's drawing shows its first ``events`` events: the view draws the
+    felt in an animation frame and then says how many events it shows in body[data-drawn]."""
+    page.locator(f'body[data-drawn="{events}"]').wait_for(state="attached")
 
 
 def screenshot(page: Any, name: str) -> None:

@@ -4,7 +4,7 @@ and an exact solver of each bet's odds for any shoe (``solve baccarat``)."""
 from __future__ import annotations
 
 from croupier.engine import Solver, hookimpl
-from croupier.engine.games import ActionSpec, Field, Game, GameStrategy, Plain
+from croupier.engine.games import ActionSpec, Field, Game, GameStrategy, Plain, WebFiles
 from croupier.plugins.baccarat.core import COUNTERS, SPOTS, BaccaratCore, check_options
 from croupier.plugins.baccarat.solver import solve
 
@@ -78,6 +78,7 @@ BACCARAT = Game(
     },
     strategies=tuple(_flat(spot) for spot in SPOTS),
     counters=COUNTERS,
+    web=WebFiles("croupier.plugins.baccarat"),
 )
 
 SOLVER = Solver(

@@ -19,7 +19,7 @@ import attrs
 
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.errors import kind_of
-from croupier.engine.games import ActionSpec, Emit, Field, Game, GameStrategy, Plain
+from croupier.engine.games import ActionSpec, Emit, Field, Game, GameStrategy, Plain, WebFiles
 from croupier.plugins.blackjack.core import BlackjackCore
 from croupier.plugins.blackjack.legacy import LEGACY
 from croupier.plugins.blackjack.play import ACTIONS, Action, Observation
@@ -218,4 +218,5 @@ def blackjack_game(manager: PluginManager) -> Game:
         action_of=_action_of,
         played_round=_played_round,
         legacy=LEGACY,
+        web=WebFiles("croupier.plugins.blackjack", pages={"chart.html": "Strategy chart"}),
     )

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from croupier.engine import Solver, hookimpl
 from croupier.engine.cards import card
-from croupier.engine.games import ActionSpec, Field, Game, GameStrategy, Plain
+from croupier.engine.games import ActionSpec, Field, Game, GameStrategy, Plain, WebFiles
 from croupier.plugins.three_card_poker.core import COUNTERS, PokerCore, check_options
 from croupier.plugins.three_card_poker.hands import category, value
 from croupier.plugins.three_card_poker.solver import ANTE_BONUSES, PAYTABLES, counts, solve
@@ -114,6 +114,7 @@ THREE_CARD_POKER = Game(
     ),
     counters=COUNTERS,
     min_chips=_ante_and_play,
+    web=WebFiles("croupier.plugins.three_card_poker"),
 )
 
 SOLVER = Solver(

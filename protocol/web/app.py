@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, urlsplit
 
 from starlette.applications import Starlette
-from starlette.routing import Mount, WebSocketRoute
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from croupier.protocol.web.wsstream import WebSocketStream
+from croupier.protocol.web.wsstream import websocket_stream
 
 if TYPE_CHECKING:
+    from croupier.engine import PluginManager
     from croupier.protocol.server import Server
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -63,6 +67,33 @@ def same_origin(origin: str | None, host: str | None) -> bool:
     return host is not None and urlsplit(origin).netloc.lower() == host.lower()
 
 
+def game_files(manager: PluginManager) -> tuple[list[tuple[str, Path]], dict[str, Any]]:
+    """Each game's web folder (served at ``/games/<name>/``) and the index the pages read
+    (``/games/index.json``): ``views`` (game -> its table view's address) and ``pages``
+    (each game's own pages: title and address), for the games that have them. A game
+    whose folder is missing is left out (its tables show as event lists)."""
+    folders: list[tuple[str, Path]] = []
+    views: dict[str, str] = {}
+    pages: list[dict[str, str]] = []
+    for game in manager.games:
+        if game.web is None:
+            continue
+        try:
+            path = Path(str(resources.files(game.web.package).joinpath(game.web.folder)))
+        except (ImportError, TypeError):
+            continue
+        if not path.is_dir():
+            continue
+        base = f"/games/{quote(game.name)}"
+        folders.append((game.name, path))
+        if game.web.view is not None and (path / game.web.view).is_file():
+            views[game.name] = f"{base}/{quote(game.web.view)}"
+        for file, title in game.web.pages.items():
+            if (path / file).is_file():
+                pages.append({"game": game.name, "title": title, "href": f"{base}/{quote(file)}"})
+    return folders, {"views": views, "pages": pages}
+
+
 def make_app(server: Server) -> _Headers:
     """The ASGI application serving ``server``'s web page (static files and ``/rpc``)."""
 
@@ -74,11 +105,19 @@ def make_app(server: Server) -> _Headers:
         await websocket.accept()
         client = websocket.client
         peer = f"{client.host}:{client.port}" if client is not None else "?"
-        await server.handle(WebSocketStream(websocket), peer=peer, roles=WEB_ROLES)
+        async with websocket_stream(websocket) as stream:
+            await server.handle(stream, peer=peer, roles=WEB_ROLES)
+
+    folders, index = game_files(server.manager)
+
+    async def games_index(request: Request) -> JSONResponse:
+        return JSONResponse(index)
 
     app = Starlette(
         routes=[
             WebSocketRoute("/rpc", rpc),
+            Route("/games/index.json", games_index),
+            *(Mount(f"/games/{name}", StaticFiles(directory=path)) for name, path in folders),
             Mount("/", StaticFiles(directory=STATIC, html=True), name="static"),
         ]
     )

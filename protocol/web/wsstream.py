@@ -1,14 +1,20 @@
 """A WebSocket as a trio byte stream, so the server serves it as any other connection.
 
-The session reads and writes bytes; msgpack-rpc over a WebSocket puts one message in each
-binary frame. Received frames are handed on as bytes (msgpack is self-delimiting, so frame
-borders do not matter on the way in); what the session writes is cut at message borders
-(msgpack's own ``skip``, no decoding into objects) and each message sent as one frame.
+The session reads and writes bytes. Received frames are handed on as bytes (msgpack is
+self-delimiting, so frame borders do not matter on the way in). On the way out, a binary
+frame holds one or more whole messages: what the session writes is cut at message borders
+(msgpack's own ``skip``, no decoding into objects) and a frame-writing task sends what has
+gathered, at most one frame every :data:`FRAME_INTERVAL` seconds. A table playing a
+thousand events a second would otherwise cost every watching browser a thousand frames, a
+thousand socket writes and a thousand wake-ups of its reader; a page redraws at most sixty
+times a second anyway. A frame that follows a quiet spell goes at once, so an answer to a
+request is not held back.
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import AsyncIterator
 
 import msgpack
 import trio
@@ -16,17 +22,32 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 GONE = (RuntimeError, OSError, WebSocketDisconnect)
 """What starlette and hypercorn raise on a WebSocket the browser has closed."""
+FRAME_INTERVAL = 0.02
+"""Seconds from one frame to the next to the same browser, at least (50 frames a second)."""
+FRAME_BYTES = 1 << 16
+"""Messages are gathered into one frame up to this size; a larger message goes alone."""
+WAITING_BYTES = 1 << 20
+"""Bytes waiting for the frame writer before ``send_all`` waits too: a browser that stops
+reading then holds up the session, whose send timeout drops it, as a TCP peer's would."""
+CLOSE_FLUSH = 1.0
+"""Seconds ``aclose`` gives what is still waiting to go out (a last error, ``shutdown``)."""
 
 
 class WebSocketStream(trio.abc.Stream):
-    """A trio :class:`~trio.abc.Stream` over an accepted starlette WebSocket."""
+    """A trio :class:`~trio.abc.Stream` over an accepted starlette WebSocket; its frames go
+    out from :meth:`write_frames`, which :func:`websocket_stream` runs."""
 
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
         self._incoming = b""
-        self._outgoing = bytearray()
+        self._outgoing = bytearray()  # written, its last message not yet whole
         self._splitter = msgpack.Unpacker()
         self._sent = 0  # the splitter's offset at the start of ``_outgoing``
+        self._waiting: list[bytes] = []  # whole messages for the next frame(s)
+        self._waiting_bytes = 0
+        self._writing = False  # the frame writer is sending
+        self._wake = trio.Event()  # something is waiting
+        self._progress = trio.Event()  # the frame writer took or sent something, or failed
         self._peer_gone = False
         self._closed = False
 
@@ -53,41 +74,99 @@ class WebSocketStream(trio.abc.Stream):
         return data
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
-        """Send every complete message of ``data`` as one binary frame each (a message cut
-        across calls waits for its end)."""
+        """Hand every complete message of ``data`` to the frame writer (a message cut across
+        calls waits for its end); wait while too much is waiting already."""
         if self._closed:
             raise trio.ClosedResourceError("the WebSocket is closed")
-        if self._peer_gone:
-            raise trio.BrokenResourceError("the browser has gone")
+        self._check_peer()
         self._outgoing += data
         self._splitter.feed(data)
         start = 0
-        frames = []
         while True:
             try:
                 self._splitter.skip()
             except msgpack.OutOfData:
                 break
             end = self._splitter.tell() - self._sent
-            frames.append(bytes(self._outgoing[start:end]))
+            self._waiting.append(bytes(self._outgoing[start:end]))
+            self._waiting_bytes += end - start
             start = end
         del self._outgoing[:start]
         self._sent += start
-        for frame in frames:
+        if start:
+            self._wake.set()
+        await trio.lowlevel.checkpoint()
+        while self._waiting_bytes > WAITING_BYTES:
+            self._check_peer()
+            await self._progress.wait()
+        self._check_peer()
+
+    def _check_peer(self) -> None:
+        if self._peer_gone:
+            raise trio.BrokenResourceError("the browser has gone")
+
+    async def write_frames(self) -> None:
+        """Send what is waiting, a frame (or a few, for more than FRAME_BYTES) at a time and
+        one batch every FRAME_INTERVAL at most, until cancelled or the browser goes."""
+        while not self._peer_gone:
+            await self._wake.wait()
+            self._wake = trio.Event()
+            frames = _frames(self._waiting)
+            self._waiting, self._waiting_bytes = [], 0
+            self._writing = True
+            self._progressed()
             try:
-                await self.websocket.send_bytes(frame)
-            except GONE as exc:
+                for frame in frames:
+                    await self.websocket.send_bytes(frame)
+            except GONE:
                 self._peer_gone = True
-                raise trio.BrokenResourceError(str(exc)) from None
+            finally:
+                self._writing = False
+                self._progressed()
+            await trio.sleep(FRAME_INTERVAL)
+
+    def _progressed(self) -> None:
+        self._progress.set()
+        self._progress = trio.Event()
 
     async def wait_send_all_might_not_block(self) -> None:
         return None
 
     async def aclose(self) -> None:
+        """Let what is waiting go out (for CLOSE_FLUSH seconds at most), then close."""
         if self._closed:
             return
         self._closed = True
+        with trio.move_on_after(CLOSE_FLUSH, shield=True):
+            while (self._waiting or self._writing) and not self._peer_gone:
+                await self._progress.wait()
         if not self._peer_gone:
             with contextlib.suppress(*GONE):  # closed by the browser already
                 await self.websocket.close()
         await trio.lowlevel.checkpoint()
+
+
+def _frames(messages: list[bytes]) -> list[bytes]:
+    """Whole messages joined into frames of FRAME_BYTES at most (a larger one alone)."""
+    groups: list[list[bytes]] = []
+    size = FRAME_BYTES
+    for message in messages:
+        if size + len(message) > FRAME_BYTES:
+            groups.append([])
+            size = 0
+        groups[-1].append(message)
+        size += len(message)
+    return [b"".join(group) for group in groups]
+
+
+@contextlib.asynccontextmanager
+async def websocket_stream(websocket: WebSocket) -> AsyncIterator[WebSocketStream]:
+    """A :class:`WebSocketStream` with its frame writer running; closed at the end."""
+    stream = WebSocketStream(websocket)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(stream.write_frames)
+        try:
+            yield stream
+        finally:
+            await stream.aclose()
+            nursery.cancel_scope.cancel()

@@ -37,13 +37,12 @@ from croupier.engine.tournament import (
     TournamentConfig,
 )
 from croupier.engine.tournament_run import (
-    ExecutableEntry,
     GameStrategyEntry,
-    StrategyEntry,
     TournamentResult,
     replay_tournament,
     run_tournament,
 )
+from croupier.plugins.blackjack.entries import ExecutableEntry, StrategyEntry
 from croupier.plugins.blackjack.executable import BOT_PATH, check_executable, parse_command_line
 from croupier.plugins.blackjack.players import Strategy
 from croupier.plugins.blackjack.rules import OVERBET_RULES, BlackjackRules

@@ -46,3 +46,29 @@ export function num(x) {
 export function param(name) {
   return new URLSearchParams(location.search).get(name);
 }
+
+let index = null;
+
+/** What the server's games bring to the page (/games/index.json): `views` (game -> the
+ * address of its table view) and `pages` (each game's own pages: title and address). */
+export function gamesIndex() {
+  if (index === null) {
+    index = fetch("/games/index.json")
+      .then((response) => (response.ok ? response.json() : { views: {}, pages: [] }))
+      .catch(() => ({ views: {}, pages: [] }));
+  }
+  return index;
+}
+
+/** Add the games' own pages (blackjack's strategy chart, ...) to the pages menu. */
+async function addGamePages() {
+  const nav = document.querySelector('nav[aria-label="pages"]');
+  if (!nav) return;
+  const { pages } = await gamesIndex();
+  const links = pages.map((p) => h("a", { href: p.href, "aria-current": p.href === location.pathname ? "page" : null }, p.title));
+  nav.children[0].after(...links);  // after the lobby, before the solvers' pages
+  nav.dataset.games = "added";
+}
+
+addGamePages();
+

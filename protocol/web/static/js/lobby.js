@@ -1,14 +1,16 @@
-// The lobby: the server's tables and tournaments (running first, then the recently
-// finished), refreshed every 2 seconds with table.list and tournament.list (both quick
-// calls), and while the page is hidden not at all.
+// The lobby: the server's open tables and running tournaments, refreshed every 2 seconds
+// with table.list and tournament.list (both quick calls), and while the page is hidden not
+// at all; below them the finished ones from the server's history, a page at a time
+// (finished.js), each table linked to its replay and each tournament to its page.
 
 import { connect, h, num, setStatus } from "./common.js";
+import { FinishedList, entriesText, finishedTableRow, finishedTournamentRow } from "./finished.js";
 
 const REFRESH_MS = 2000;
-const ORDER = { playing: 0, waiting: 1, finished: 2 };
+const ORDER = { playing: 0, waiting: 1 };
 
 function byState(a, b, id) {
-  const d = (ORDER[a.state] ?? 3) - (ORDER[b.state] ?? 3);
+  const d = (ORDER[a.state] ?? 2) - (ORDER[b.state] ?? 2);
   if (d) return d;
   return Number(b[id]) - Number(a[id]);  // newest first
 }
@@ -21,11 +23,10 @@ function tableRow(info) {
   const id = num(info.table);
   const rounds = info.rounds === null ? `${num(info.played)}` : `${num(info.played)} of ${num(info.rounds)}`;
   return h("tr", { "data-table": id },
-    h("td", {}, h("a", { href: `/table.html?table=${id}` }, `Table ${id}`),
-      info.state === "finished" ? [" · ", h("a", { href: `/replay.html?table=${id}`, "aria-label": `replay table ${id}` }, "replay")] : null),
+    h("td", {}, h("a", { href: `/table.html?table=${id}` }, `Table ${id}`)),
     h("td", {}, info.game),
     h("td", {}, info.rule_set || ""),
-    h("td", {}, info.state + (info.state === "finished" && info.reason ? `: ${info.reason}` : "")),
+    h("td", {}, info.state),
     h("td", {}, seatsText(info)),
     h("td", { class: "num wide" }, rounds));
 }
@@ -33,13 +34,12 @@ function tableRow(info) {
 function tournamentRow(info) {
   const id = num(info.tournament);
   const progress = info.progress ? `${num(info.progress.done)} / ${num(info.progress.total)}` : "";
-  const entries = (info.entries || []).map((e) => e.name || e.kind).join(", ");
   return h("tr", { "data-tournament": id },
     h("td", {}, h("a", { href: `/tournament.html?tournament=${id}` }, `Tournament ${id}`)),
-    h("td", {}, info.game || "blackjack"),
+    h("td", {}, info.game ?? ""),
     h("td", {}, info.state),
     h("td", { class: "num" }, progress),
-    h("td", { class: "wide" }, entries));
+    h("td", { class: "wide" }, entriesText(info)));
 }
 
 function fill(tableId, emptyId, rows) {
@@ -48,21 +48,29 @@ function fill(tableId, emptyId, rows) {
   document.getElementById(emptyId).hidden = rows.length !== 0;
 }
 
-async function refresh(rpc) {
+async function refresh(rpc, finishedTables, finishedTournaments) {
   const [tables, tournaments] = await Promise.all([rpc.call("table.list"), rpc.call("tournament.list")]);
-  tables.sort((a, b) => byState(a, b, "table"));
-  tournaments.sort((a, b) => byState(a, b, "tournament"));
-  fill("tables", "no-tables", tables.map(tableRow));
-  fill("tournaments", "no-tournaments", tournaments.map(tournamentRow));
-  const open = tables.filter((t) => t.state !== "finished").length;
-  setStatus(`${open} open table(s), ${tables.length - open} finished; updated ${new Date().toLocaleTimeString()}`);
+  const open = tables.filter((t) => t.state !== "finished").sort((a, b) => byState(a, b, "table"));
+  const running = tournaments.filter((t) => t.state !== "finished").sort((a, b) => byState(a, b, "tournament"));
+  const newest = (id) => (a, b) => Number(b[id]) - Number(a[id]);
+  fill("tables", "no-tables", open.map(tableRow));
+  fill("tournaments", "no-tournaments", running.map(tournamentRow));
+  await Promise.all([
+    finishedTables.refresh(tables.filter((t) => t.state === "finished").sort(newest("table"))),
+    finishedTournaments.refresh(tournaments.filter((t) => t.state === "finished").sort(newest("tournament"))),
+  ]);
+  setStatus(`${open.length} open table(s), ${running.length} running tournament(s), ` +
+    `${finishedTables.section.dataset.total} finished table(s); updated ${new Date().toLocaleTimeString()}`);
 }
 
 async function main() {
   const rpc = await connect();
+  const finishedTables = new FinishedList(rpc, "tables",
+    (info, fromHistory) => finishedTableRow(info, fromHistory, seatsText));
+  const finishedTournaments = new FinishedList(rpc, "tournaments", finishedTournamentRow);
   const tick = async () => {
     if (!document.hidden) {
-      try { await refresh(rpc); } catch (err) { setStatus(err.message, true); }
+      try { await refresh(rpc, finishedTables, finishedTournaments); } catch (err) { setStatus(err.message, true); }
     }
     setTimeout(tick, REFRESH_MS);
   };

@@ -24,6 +24,15 @@ export function decode(bytes) {
   return value;
 }
 
+/** The values of the whole messages filling `bytes`, one after another (a frame from the
+ * server holds one or more); a message cut short is an error. */
+export function decodeAll(bytes) {
+  const reader = new Reader(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
+  const values = [];
+  while (reader.pos < reader.bytes.length) values.push(reader.read(0));
+  return values;
+}
+
 const MAX_DEPTH = 64;
 
 class Writer {

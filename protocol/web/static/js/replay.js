@@ -4,7 +4,7 @@
 // start (an event's state depends on all before it); the address keeps the step (&at=K).
 
 import { connect, h, num, param, setStatus } from "./common.js";
-import { TableView } from "./tableview.js";
+import { TableView, loadViews } from "./tableview.js";
 
 const PAGE = 1000;         // history's largest page
 const MAX_EVENTS = 500000;
@@ -122,6 +122,7 @@ async function main() {
     return;
   }
   const table = BigInt(id) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : BigInt(id);
+  await loadViews();
   const rpc = await connect();
   let record, events;
   try {

@@ -1,9 +1,10 @@
-// The page's connection to the croupier server: msgpack-rpc over a WebSocket (one message
-// per binary frame), the same protocol TCP clients speak (docs/protocol.md). The page says
-// hello as a watcher; requests from the server (a watcher gets none) are answered with
+// The page's connection to the croupier server: msgpack-rpc over a WebSocket (binary frames
+// of whole messages: the server gathers what it sends into a frame every 20 ms at most; the
+// page sends one message a frame), the same protocol TCP clients speak (docs/protocol.md).
+// The page says hello as a watcher; requests from the server (a watcher gets none) are answered with
 // method-not-found, as the protocol asks of a client that does not offer a method.
 
-import { decode, encode } from "./msgpack.js";
+import { decodeAll, encode } from "./msgpack.js";
 
 export class RpcError extends Error {
   constructor(error) {
@@ -63,8 +64,12 @@ export class Rpc {
   close() { if (this.socket) this.socket.close(); }
 
   receive(data) {
-    let message;
-    try { message = decode(new Uint8Array(data)); } catch (err) { console.error(err); return; }
+    let messages;
+    try { messages = decodeAll(new Uint8Array(data)); } catch (err) { console.error(err); return; }
+    for (const message of messages) this.handle(message);
+  }
+
+  handle(message) {
     if (!Array.isArray(message)) return;
     const [type] = message;
     if (type === 1) {

@@ -2,7 +2,7 @@
 // finished table cannot be watched: it shows its final info and a link to its replay.
 
 import { connect, h, num, param, setStatus } from "./common.js";
-import { TableView } from "./tableview.js";
+import { TableView, loadViews } from "./tableview.js";
 
 function stateText(info) {
   if (info.state === "finished") return `Finished: ${info.reason || ""}`;
@@ -26,6 +26,7 @@ async function main() {
     return;
   }
   const tableId = BigInt(id) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : BigInt(id);
+  await loadViews();  // before any event comes
   const view = new TableView();
   const rpc = await connect();
   const ours = (params) => num(params[0]) === id;

@@ -1,16 +1,28 @@
-// A table as the live page and the replay page draw it: blackjack, baccarat and Three Card
-// Poker as cards on a felt (blackjack.js, baccarat.js, threecard.js, chosen by the game's
-// name), any other game as its seats and its events' own words; every event also as a line
-// of the log. The live page feeds it table.watch's events as they come, the
+// A table as the live page and the replay page draw it: a game whose plugin brings a view
+// of its table (blackjack, baccarat and Three Card Poker draw cards on a felt; each game's
+// view.js, served at /games/<game>/ and listed in /games/index.json) by that view, any other
+// game as its seats and its events' own words; every event also as a line of the log. The live page feeds it table.watch's events as they come, the
 // replay page a finished table's events from the history, one step at a time.
 
-import { BaccaratTable } from "./baccarat.js";
-import { BlackjackTable } from "./blackjack.js";
-import { h, num } from "./common.js";
-import { ThreeCardPokerTable } from "./threecard.js";
+import { gamesIndex, h, num } from "./common.js";
 
-/** The games drawn as cards, by name; a view has update, apply, describe and render. */
-const VIEWS = { blackjack: BlackjackTable, baccarat: BaccaratTable, "three-card-poker": ThreeCardPokerTable };
+/** The games' own views, by game name (loadViews fills it); a view has update, apply,
+ * describe and render, and `ownRounds` when its events say when a round starts. */
+const VIEWS = {};
+
+/** Load every game's table view the server lists, once, before a table is shown. A view
+ * that fails to load is left out: its game's tables show as event lists. */
+export async function loadViews() {
+  const { views } = await gamesIndex();
+  await Promise.all(Object.entries(views).map(async ([game, href]) => {
+    if (VIEWS[game]) return;
+    try {
+      VIEWS[game] = (await import(href)).default;
+    } catch (err) {
+      console.warn(`the ${game} table view did not load: ${err.message}`);
+    }
+  }));
+}
 
 const MAX_LOG = 400;
 
@@ -21,6 +33,7 @@ export class TableView {
     this.dirty = false;
     this.round = null;
     this.log = document.getElementById("log");
+    this.applied = 0;  // events applied since the view started (or was reset)
   }
 
   /** Start again from nothing (the replay page going back). */
@@ -28,6 +41,8 @@ export class TableView {
     this.info = null;
     this.cards = null;
     this.round = null;
+    this.applied = 0;
+    delete document.body.dataset.drawn;  // a drawing from before is no longer what is shown
     this.log.replaceChildren();
   }
 
@@ -60,9 +75,9 @@ export class TableView {
   /** Apply one event and say it in the log (`quiet`: apply only, for a fast replay). */
   event(e, quiet = false) {
     let text = null;
-    const game = this.info ? this.info.game : null;
-    if (game !== "blackjack" && e.round !== undefined && num(e.round) !== this.round) {
-      this.round = num(e.round);  // a heading per round (blackjack has its own event)
+    const ownRounds = this.cards !== null && this.cards.ownRounds;
+    if (!ownRounds && e.round !== undefined && num(e.round) !== this.round) {
+      this.round = num(e.round);  // a heading per round, unless the game's events say it
       if (!quiet) this.say(`Round ${this.round}`, "round");
     }
     if (this.cards) {
@@ -72,6 +87,7 @@ export class TableView {
       text = e.kind === "round" ? null : e.text || e.kind;
     }
     if (text) this.say(text, e.kind);
+    this.applied += 1;
     this.redraw();
     return text;
   }
@@ -83,12 +99,24 @@ export class TableView {
     if (atBottom) this.log.scrollTop = this.log.scrollHeight;
   }
 
+  /** Draw the felt in the next animation frame (at most once a frame); a game without
+   * cards is drawn as it goes. Either way body[data-drawn] then says how many events the
+   * drawing shows, the condition a test (or anything else) can wait for. */
   redraw() {
-    if (this.dirty || !this.cards) return;
+    if (!this.cards) {
+      this.drawn();
+      return;
+    }
+    if (this.dirty) return;
     this.dirty = true;
     requestAnimationFrame(() => {
       this.dirty = false;
       if (this.cards) this.cards.render(document.getElementById("dealer-hand"), document.getElementById("seats"));
+      this.drawn();
     });
+  }
+
+  drawn() {
+    document.body.dataset.drawn = String(this.applied);
   }
 }

@@ -1,7 +1,9 @@
 // A live tournament: watch it (tournament.watch) and redraw at every tournament.status:
 // progress, the standings with their 95% intervals (the live view's after each booked
 // round, then the result's), the tables of the round in play, and each bot's chip curve
-// (mean chips over the runs after every round) as an inline SVG line chart.
+// (mean chips over the runs after every round) as an inline SVG line chart. A finished
+// tournament the server no longer holds is drawn from its history (history.tournament):
+// its settings, entries and final standings; the tables and chip curves were live only.
 
 import { connect, h, num, param, setStatus } from "./common.js";
 import { s } from "./svg.js";
@@ -85,7 +87,7 @@ function show(info) {
   document.title = `croupier: tournament ${id}`;
   const st = info.settings || {};
   document.getElementById("summary").textContent =
-    `${info.game || "blackjack"}, ${info.rule_set || "custom rules"}; seed ${num(info.seed)}; ` +
+    `${info.game ?? ""}, ${info.rule_set || "custom rules"}; seed ${num(info.seed)}; ` +
     `${num(st.tourneys)} run(s) of ${num(st.rounds)} round(s) of ${num(st.hands)} hand(s); ` +
     `entries: ${info.entries.map((e) => (e.kind === "tcp" && !e.joined ? `${e.name} (free seat)` : e.name)).join(", ")}`;
   const state = info.state === "finished" ? `Finished: ${info.reason || ""}`
@@ -115,9 +117,21 @@ async function main() {
   rpc.on("tournament.status", (params) => { if (num(params[0]) === id) show(params[1]); });
   try {
     show(await rpc.call("tournament.watch", tournament));
+    return;
+  } catch (err) {
+    if (!(err.error && err.error.name === "unknown-name")) {
+      setStatus(err.error && err.error.message ? err.error.message : err.message, true);
+      return;
+    }
+  }
+  // one the server no longer holds (it keeps the last 16 finished): its history's record
+  try {
+    show(await rpc.call("history.tournament", tournament));
   } catch (err) {
     setStatus(err.error && err.error.message ? err.error.message : err.message, true);
+    return;
   }
+  document.getElementById("from-history").hidden = false;
 }
 
 main();

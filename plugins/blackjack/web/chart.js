@@ -3,7 +3,7 @@
 // action) with every cell's EVs on hover or focus. The page's address holds the rules
 // (chart.html?rules=vegas-s17&decks=2), so a chart can be linked to.
 
-import { connect, h, setStatus } from "./common.js";
+import { connect, h, setStatus } from "/js/common.js";
 
 const SECTIONS = [["hard", "Hard totals"], ["soft", "Soft totals"], ["pairs", "Pairs"]];
 const CHECKS = ["double_after_split", "resplit_aces", "hit_split_aces", "peek"];

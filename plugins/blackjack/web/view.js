@@ -1,8 +1,8 @@
 // A blackjack table as the page draws it: the state built from the table's events (seats'
 // hands, bets and chips, the dealer's hand) and each event in words.
 
-import { cardElement, cardName } from "./cards.js";
-import { h, num } from "./common.js";
+import { cardElement, cardName } from "/js/cards.js";
+import { h, num } from "/js/common.js";
 
 const ACTIONS = {
   hit: "hits", stand: "stands", double: "doubles", split: "splits", surrender: "surrenders",
@@ -25,6 +25,7 @@ export class BlackjackTable {
     }));
     this.dealer = { cards: [], total: null, soft: false };
     this.round = null;
+    this.ownRounds = true;  // its events say when a round starts: no heading of the page's own
   }
 
   /** Chips and names from a table info (at start, and in each table.status). */
@@ -166,3 +167,5 @@ function seatElement(s) {
     h("div", { class: "meta" }, `chips ${s.chips} · ${bet}${paid}`),
     ...hands);
 }
+
+export default BlackjackTable;

@@ -2,9 +2,9 @@
 // their totals and the winner, and each seat's bets and chips, built from the table's
 // events (bet, pass, coup, chips); each event in the game's own words.
 
-import { cardElement } from "./cards.js";
-import { h, num } from "./common.js";
-import { change, gameSeats, seatName } from "./seats.js";
+import { cardElement } from "/js/cards.js";
+import { h, num } from "/js/common.js";
+import { change, gameSeats, seatName } from "/js/seats.js";
 
 const SPOT_NAMES = { player: "player", banker: "banker", tie: "tie" };
 
@@ -61,3 +61,5 @@ export class BaccaratTable {
     }));
   }
 }
+
+export default BaccaratTable;

@@ -3,9 +3,9 @@
 // play or fold, and its cards once shown at the settlement, built from the table's events
 // (bet, pass, play, fold, dealer, result); each event in the game's own words.
 
-import { cardElement } from "./cards.js";
-import { h, num } from "./common.js";
-import { change, gameSeats, seatName } from "./seats.js";
+import { cardElement } from "/js/cards.js";
+import { h, num } from "/js/common.js";
+import { change, gameSeats, seatName } from "/js/seats.js";
 
 const HIDDEN = ["#", "#", "#"];
 
@@ -65,3 +65,5 @@ export class ThreeCardPokerTable {
     }));
   }
 }
+
+export default ThreeCardPokerTable;
