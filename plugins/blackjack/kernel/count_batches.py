@@ -31,35 +31,44 @@ TOTAL_FIELDS = ("shoes", "shoe_played_sq", "shoe_ramp_sq", "shoe_ramp_x")
 """The batches (shoes), and over shoes the whole shoe's ``P*P, R*R, R*P``."""
 
 
+BUCKETS = 26  # the counting kernel's true-count buckets (TC_LOW..TC_HIGH)
+SHOE_SQ = BUCKETS * 7  # batches[:SHOE_SQ]: the running totals when this shoe began
+TOTALS = SHOE_SQ + BUCKETS * len(SHOE_FIELDS)  # batches[SHOE_SQ:TOTALS]: SHOE_FIELDS by bucket
+BATCH_SIZE = TOTALS + len(TOTAL_FIELDS)  # batches[TOTALS:]: TOTAL_FIELDS
+
+
 @njit(cache=True, nogil=True)
-def end_shoe(
-    acc: np.ndarray, at_start: np.ndarray, shoe_sq: np.ndarray, totals: np.ndarray
-) -> None:
-    """A shoe's batch. ``acc`` holds the kernel's seven running totals by bucket (rounds,
-    flat net, its square, played, ramp net, its square, bet) and ``at_start`` what they were
-    when the shoe began, so the shoe's own ``N, F, P, R`` are differences (nothing is added
-    per round: a shoe's work is done once, at its end). Add their squares and products to
-    ``shoe_sq`` (six by bucket, ``SHOE_FIELDS``) and the whole shoe's to ``totals``
-    (``TOTAL_FIELDS``); the shoe's end is the next one's start."""
-    played = ramp = 0
-    for b in range(len(acc) // 7):
-        n = acc[b * 7] - at_start[b * 7]
+def end_shoe(acc: np.ndarray, batches: np.ndarray) -> None:
+    """The shoe that ends is a batch, if any round was dealt from it. ``acc`` holds the
+    kernel's seven running totals by bucket (rounds, flat net, its square, played, ramp net,
+    its square, bet) and ``batches[:SHOE_SQ]`` what they were when the shoe began, so the
+    shoe's own ``N, F, P, R`` are differences (nothing is added per round). Their squares
+    and products go to ``batches[SHOE_SQ:TOTALS]`` (six by bucket, ``SHOE_FIELDS``) and the
+    whole shoe's to ``batches[TOTALS:]`` (``TOTAL_FIELDS``); the shoe's end is the next
+    one's start. One array keeps the kernel's loop as it was (no more live state)."""
+    played = ramp = dealt = 0
+    for b in range(BUCKETS):
+        n = acc[b * 7] - batches[b * 7]
         if n == 0:
-            continue
-        f = acc[b * 7 + 1] - at_start[b * 7 + 1]
-        p = acc[b * 7 + 3] - at_start[b * 7 + 3]
-        r = acc[b * 7 + 4] - at_start[b * 7 + 4]
-        shoe_sq[b * 6] += n * n
-        shoe_sq[b * 6 + 1] += f * f
-        shoe_sq[b * 6 + 2] += f * n
-        shoe_sq[b * 6 + 3] += p * p
-        shoe_sq[b * 6 + 4] += r * r
-        shoe_sq[b * 6 + 5] += r * p
+            continue  # a bucket no round read is as it was
+        f = acc[b * 7 + 1] - batches[b * 7 + 1]
+        p = acc[b * 7 + 3] - batches[b * 7 + 3]
+        r = acc[b * 7 + 4] - batches[b * 7 + 4]
+        at = SHOE_SQ + b * 6
+        batches[at] += n * n
+        batches[at + 1] += f * f
+        batches[at + 2] += f * n
+        batches[at + 3] += p * p
+        batches[at + 4] += r * r
+        batches[at + 5] += r * p
         played += p
         ramp += r
-    for k in range(len(acc)):
-        at_start[k] = acc[k]
-    totals[0] += 1
-    totals[1] += played * played
-    totals[2] += ramp * ramp
-    totals[3] += ramp * played
+        dealt += n
+        for k in range(b * 7, b * 7 + 7):
+            batches[k] = acc[k]
+    if dealt == 0:  # the chunk's first shuffle: no shoe has ended
+        return
+    batches[TOTALS] += 1
+    batches[TOTALS + 1] += played * played
+    batches[TOTALS + 2] += ramp * ramp
+    batches[TOTALS + 3] += ramp * played

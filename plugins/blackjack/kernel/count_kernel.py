@@ -34,7 +34,15 @@ import math
 import numpy as np
 from numba import njit
 
-from croupier.plugins.blackjack.kernel.count_batches import SHOE_FIELDS, TOTAL_FIELDS, end_shoe
+from croupier.plugins.blackjack.kernel.count_batches import (
+    BATCH_SIZE,
+    SHOE_FIELDS,
+    SHOE_SQ,
+    TOTAL_FIELDS,
+    TOTALS,
+    end_shoe,
+)
+from croupier.plugins.blackjack.kernel.count_batches import BUCKETS as BATCH_BUCKETS
 from croupier.plugins.blackjack.kernel.kernel import (
     BET,
     CUT,
@@ -74,6 +82,7 @@ from croupier.plugins.blackjack.kernel.true_count import (
 
 TC_LOW, TC_HIGH = -10, 15
 BUCKETS = TC_HIGH - TC_LOW + 1
+assert BUCKETS == BATCH_BUCKETS, "count_batches' layout is the buckets'"
 BUCKET_FIELDS = ("rounds", "flat_net", "flat_sq", "played", "ramp_net", "ramp_sq", "bet")
 COUNT_FIELDS = (
     FIELDS
@@ -111,10 +120,7 @@ def play_count_chunk(
     for k in range(n_out):
         out[k] = -1
     acc = np.zeros(BUCKETS * 7, np.int64)
-    at_shoe_start = np.zeros(BUCKETS * 7, np.int64)  # acc when this shoe began
-    shoe_sq = np.zeros(BUCKETS * 6, np.int64)  # over shoes, by bucket (SHOE_FIELDS)
-    shoe_totals = np.zeros(4, np.int64)  # TOTAL_FIELDS
-    shoe_began = 0  # the round this shoe began at
+    batches = np.zeros(BATCH_SIZE, np.int64)  # count_batches' layout
     key = np.uint64(seed)
     counter = np.uint64(0)
     decks = rules[DECKS]
@@ -192,9 +198,7 @@ def play_count_chunk(
     staked = returned = 0
     for _round in range(rounds):
         if pos >= cut or fresh_pack:
-            if _round > shoe_began:  # the shoe that ends is a batch
-                end_shoe(acc, at_shoe_start, shoe_sq, shoe_totals)
-                shoe_began = _round
+            end_shoe(acc, batches)  # the shoe that ends is a batch
             for k in range(n_cards):
                 shoe[k] = fresh[k]
             counter = _shuffle(shoe, 0, n_cards, key, counter)
@@ -438,8 +442,7 @@ def play_count_chunk(
             acc[at + np.uint64(6)] += stake_b * spots
         if dry:
             return out
-    if rounds > shoe_began:  # the chunk's last shoe, dealt in part: a batch too
-        end_shoe(acc, at_shoe_start, shoe_sq, shoe_totals)
+    end_shoe(acc, batches)  # the chunk's last shoe, dealt in part: a batch too
     out[0], out[1], out[2], out[3] = n_hands, n_net, n_net_sq, n_wins
     out[4], out[5], out[6], out[7] = n_pushes, n_losses, n_naturals, n_busts
     out[8], out[9], out[10] = n_doubles, n_splits, staked - returned
@@ -449,8 +452,8 @@ def play_count_chunk(
         out[k + j] = acc[j]
     k += BUCKETS * 7
     for j in range(BUCKETS * 6):
-        out[k + j] = shoe_sq[j]
+        out[k + j] = batches[SHOE_SQ + j]
     k += BUCKETS * 6
     for j in range(4):
-        out[k + j] = shoe_totals[j]
+        out[k + j] = batches[TOTALS + j]
     return out
