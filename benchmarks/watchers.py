@@ -43,7 +43,7 @@ import trio
 from wsclient import TcpWatcher, Watcher  # beside this script (first on sys.path)
 
 from croupier.clients.bot import Bot, play
-from croupier.engine.play import Observation
+from croupier.plugins.blackjack.play import Observation
 from croupier.protocol import connect
 
 SEATS = 4

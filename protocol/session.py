@@ -418,11 +418,11 @@ class Session(SessionWriter):
         wire_params = dict(params) if isinstance(params, Mapping) else list(params)
         await self._send(Notification(method, wire_params))
 
-    async def notify_many(self, notifications: Iterable[tuple[str, list[Any]]]) -> None:
-        """Send several notifications in one write (a table's burst of events)."""
+    async def send_encoded(self, data: bytes) -> None:
+        """Send messages already encoded (:func:`~croupier.protocol.writer.encode_checked`),
+        in one write: what a table broadcasts is encoded once for all its watchers."""
         if self._closed:
             raise ConnectionClosed()
-        data = b"".join(self._encode(Notification(m, p)) for m, p in notifications)
         await self._send_bytes(data)
 
     # -- closing ---------------------------------------------------------------------------

@@ -25,11 +25,13 @@ from croupier.engine import CroupierError, PluginManager
 from croupier.engine.games import Game
 from croupier.engine.gametable import GamePlayer, GameTable
 from croupier.engine.ledger import seat_account
+from croupier.protocol.codec import Notification
 from croupier.protocol.errors import Code, ConnectionClosed, RpcError
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import BotSlot, SlotPlayer
 from croupier.protocol.workers import game_plugin_bug
+from croupier.protocol.writer import encode_checked
 
 log = logging.getLogger("croupier.tables")
 
@@ -45,20 +47,40 @@ class Subscriber:
     ``table.event`` ones too, not only ``table.status``)."""
 
     conn: Connection
-    send: trio.MemorySendChannel[tuple[str, list[Any]]]
-    receive: trio.MemoryReceiveChannel[tuple[str, list[Any]]]
+    send: trio.MemorySendChannel[bytes]
+    receive: trio.MemoryReceiveChannel[bytes]
     events: bool = True
     queued: int = 0
     sent: int = 0
     progress: trio.Event = attrs.field(factory=trio.Event)
     dropped: bool = False
 
-    def put(self, method: str, params: list[Any]) -> bool:
-        """Queue a notification; False when the subscriber is too slow (then drop it)."""
-        if self.dropped:
+    def encode(
+        self, method: str, params: list[Any], done: dict[int, bytes | RpcError]
+    ) -> bytes | None:
+        """The notification as this connection takes it, encoded once for every subscriber
+        with the same size limit (``done``); None (the reason logged) when it cannot be."""
+        limit = self.conn.session.limits.max_message_size
+        if limit not in done:
+            try:
+                done[limit] = encode_checked(Notification(method, params), limit)
+            except RpcError as exc:
+                done[limit] = exc
+        data = done[limit]
+        if isinstance(data, RpcError):
+            log.warning("%s dropped as a watcher: %s", self.conn, data)
+            return None
+        return data
+
+    def put(self, data: bytes | None) -> bool:
+        """Queue an encoded notification; False when the subscriber is too slow, or the
+        notification could not be encoded (None): then drop it."""
+        if self.dropped or data is None:
+            self.dropped = True
+            self.send.close()
             return False
         try:
-            self.send.send_nowait((method, params))
+            self.send.send_nowait(data)
         except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
             self.dropped = True
             self.send.close()
@@ -77,7 +99,7 @@ class Subscriber:
                             batch.append(self.receive.receive_nowait())
                         except (trio.WouldBlock, trio.EndOfChannel):
                             break
-                    await self.conn.session.notify_many(batch)
+                    await self.conn.session.send_encoded(b"".join(batch))
                     self.sent += len(batch)
                     self.progress.set()
                     self.progress = trio.Event()
@@ -214,7 +236,7 @@ class ServerTable:
         if known is not None and not known.dropped:
             known.events = known.events or events
             return
-        send, receive = trio.open_memory_channel[tuple[str, list[Any]]](WATCH_BUFFER)
+        send, receive = trio.open_memory_channel[bytes](WATCH_BUFFER)
         sub = Subscriber(conn, send, receive, events)
         self.subscribers[conn.id] = sub
         conn.session.keepalive.add(f"table {self.id}")
@@ -228,10 +250,11 @@ class ServerTable:
 
     def broadcast(self, method: str, params: list[Any]) -> None:
         event = method == EVENT_NOTIFICATION
+        encoded: dict[int, bytes | RpcError] = {}
         for conn_id, sub in list(self.subscribers.items()):
             if event and not sub.events:
                 continue
-            if not sub.put(method, params):
+            if not sub.put(sub.encode(method, params, encoded)):
                 if not sub.conn.session.closed:
                     log.warning("table %d: %s dropped as a watcher (too slow)", self.id, sub.conn)
                 self.subscribers.pop(conn_id, None)

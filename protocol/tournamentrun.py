@@ -23,6 +23,7 @@ from croupier.engine.games import GameStrategy, Plain
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
 from croupier.engine.tournament import TableJob, Tournament, TournamentConfig
 from croupier.engine.tournament_run import TournamentResult, play_tournament
+from croupier.protocol.errors import RpcError
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import BotSlot, SlotPlayer
@@ -133,7 +134,7 @@ class ServerTournament:
         known = self.subscribers.get(conn.id)
         if known is not None and not known.dropped:
             return
-        send, receive = trio.open_memory_channel[tuple[str, list[Any]]](1000)
+        send, receive = trio.open_memory_channel[bytes](1000)
         sub = Subscriber(conn, send, receive)
         self.subscribers[conn.id] = sub
         conn.session.keepalive.add(f"tournament {self.id}")
@@ -149,8 +150,9 @@ class ServerTournament:
         info = self.info()
         if journal:  # not the start of each round: the journal keeps the booked ones
             self.server.journal.tournament_status(info)
+        encoded: dict[int, bytes | RpcError] = {}
         for conn_id, sub in list(self.subscribers.items()):
-            if not sub.put(STATUS_NOTIFICATION, [self.id, info]):
+            if not sub.put(sub.encode(STATUS_NOTIFICATION, [self.id, info], encoded)):
                 self.subscribers.pop(conn_id, None)
                 sub.conn.session.keepalive.discard(f"tournament {self.id}")
 

@@ -25,6 +25,21 @@ if TYPE_CHECKING:
 log = logging.getLogger("croupier.protocol")
 
 
+def encode_checked(message: Message, max_size: int) -> bytes:
+    """``message`` as msgpack within ``max_size`` bytes; :class:`RpcError` when it cannot be
+    encoded (``invalid-params``) or is too large (``message-too-large``)."""
+    try:
+        data = encode(message)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise RpcError(Code.INVALID_PARAMS, f"cannot encode the message: {exc}") from None
+    if len(data) > max_size:
+        raise RpcError(
+            Code.MESSAGE_TOO_LARGE,
+            f"the message would be {len(data)} bytes, over the limit of {max_size}",
+        )
+    return data
+
+
 class SessionWriter:
     """Encoding and writing for a session (the state is the session's, set in its init)."""
 
@@ -50,23 +65,14 @@ class SessionWriter:
 
     def _encode(self, message: Message) -> bytes:
         try:
-            data = encode(message)
-        except (TypeError, ValueError, OverflowError) as exc:
+            return encode_checked(message, self.limits.max_message_size)
+        except RpcError as error:
             if not isinstance(message, Response):
-                raise RpcError(Code.INVALID_PARAMS, f"cannot encode the message: {exc}") from None
-            log.error("%s: result of msgid %d cannot be encoded: %s", self.name, message.msgid, exc)
-            error = RpcError(Code.INTERNAL_ERROR, "the result cannot be encoded as msgpack")
+                raise
+            if error.code == Code.INVALID_PARAMS:
+                log.error("%s: result of msgid %d %s", self.name, message.msgid, error.message)
+                error = RpcError(Code.INTERNAL_ERROR, "the result cannot be encoded as msgpack")
             return encode(Response(message.msgid, self._error_wire(error), None))
-        if len(data) > self.limits.max_message_size:
-            error = RpcError(
-                Code.MESSAGE_TOO_LARGE,
-                f"the message would be {len(data)} bytes, over the limit of "
-                f"{self.limits.max_message_size}",
-            )
-            if not isinstance(message, Response):
-                raise error
-            return encode(Response(message.msgid, self._error_wire(error), None))
-        return data
 
     async def _send(self, message: Message) -> None:
         """Write one message; a peer that does not read within ``send_timeout`` is dropped."""

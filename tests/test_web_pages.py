@@ -158,8 +158,6 @@ def test_a_live_table_shows_the_cards_and_settles_as_tcp_bots_play(served, page)
         assert meta.startswith(f"chips {chips} "), (meta, chips)
     assert final["table"]["chips"] == info["chips"] and final["table"]["played"] == 3
     screenshot(page, "table")
-    page.emulate_media(color_scheme="dark")
-    screenshot(page, "table-dark")
 
 
 def test_the_chart_page_matches_croupier_solve_blackjack(served, page):

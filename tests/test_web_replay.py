@@ -134,8 +134,6 @@ def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
     for line in final["result"]["standings"]:
         assert f"{line['name']}: {line['mean']:.1f}" in legend
     screenshot(page, "tournament")
-    page.emulate_media(color_scheme="dark")
-    screenshot(page, "tournament-dark")
     # the lobby links the tournament to its page
     page.goto(served.url + "/")
     page.locator(f'#finished-tournaments a[href="/tournament.html?tournament={ident}"]').wait_for()

@@ -63,8 +63,6 @@ def test_the_minesweeper_page_shows_the_exact_probabilities(served, page):
     page.keyboard.press("ArrowDown")
     assert page.evaluate("document.activeElement.dataset.row") == str(guess["row"] + 1)
     screenshot(page, "minesweeper")
-    page.emulate_media(color_scheme="dark")
-    screenshot(page, "minesweeper-dark")
 
 
 def test_the_randomizer_page_counts_what_randomizer_stats_counts(served, page):

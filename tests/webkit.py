@@ -195,10 +195,15 @@ def drawn(page: Any, events: int) -> None:
 
 
 def screenshot(page: Any, name: str) -> None:
-    """The page as it is now, wide and phone-sized, under :data:`SCREENSHOTS`."""
+    """The page as it is now under :data:`SCREENSHOTS`: wide and phone-sized in the light
+    theme, wide in the dark (``NAME.png``, ``NAME-phone.png``, ``NAME-dark.png``)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size
+    page.emulate_media(color_scheme="light")
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
     page.set_viewport_size(PHONE)
     page.screenshot(path=str(SCREENSHOTS / f"{name}-phone.png"), full_page=True)
     page.set_viewport_size(size)
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-dark.png"), full_page=True)
+    page.emulate_media(color_scheme="light")

@@ -16,12 +16,18 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** Say `text` in the page's status line (role=status); `error` marks it as a problem. */
+/** Say `text` in the page's status line (role=status); `error` marks it as a problem. The
+ * same text again is not written, so a screen reader does not say it again. */
 export function setStatus(text, error = false) {
   const status = document.getElementById("status");
   if (!status) return;
-  status.textContent = text;
+  setText(status, text);
   status.classList.toggle("error", error);
+}
+
+/** Set an element's text only when it changes (a live region speaks at every write). */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 /** Connect to the server as a watcher; the status line says when the connection is lost. */

@@ -7,7 +7,7 @@
 // with no journal (--data :memory:) has no history: the list is then the finished ones the
 // server still holds in memory (table.list's last 64, tournament.list's last 16), unpaged.
 
-import { h, num, param } from "./common.js";
+import { h, num, param, setText } from "./common.js";
 
 export const PER_PAGE = 20;
 const MAX_PER_PAGE = 100;  // rows a page at most (the history gives up to 1000)
@@ -106,8 +106,8 @@ export class FinishedList {
   pager(shown) {
     const first = (this.page - 1) * this.per + 1;
     const name = this.what === "tables" ? "table(s)" : "tournament(s)";
-    this.section.querySelector(".where").textContent = shown === 0 ? ""
-      : `${first} to ${first + shown - 1} of ${this.total} ${name}, newest first (page ${this.page} of ${this.pages})`;
+    setText(this.section.querySelector(".where"), shown === 0 ? ""
+      : `${first} to ${first + shown - 1} of ${this.total} ${name}, newest first (page ${this.page} of ${this.pages})`);
     const focused = document.activeElement;
     this.prev.disabled = this.page <= 1;
     this.next.disabled = this.page >= this.pages;

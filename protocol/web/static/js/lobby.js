@@ -59,8 +59,11 @@ async function refresh(rpc, finishedTables, finishedTournaments) {
     finishedTables.refresh(tables.filter((t) => t.state === "finished").sort(newest("table"))),
     finishedTournaments.refresh(tournaments.filter((t) => t.state === "finished").sort(newest("tournament"))),
   ]);
+  // the status line is a live region: it changes (and is spoken) only when the counts do;
+  // the time of the last refresh is beside it, not in it
   setStatus(`${open.length} open table(s), ${running.length} running tournament(s), ` +
-    `${finishedTables.section.dataset.total} finished table(s); updated ${new Date().toLocaleTimeString()}`);
+    `${finishedTables.section.dataset.total} finished table(s).`);
+  document.getElementById("updated").textContent = `Updated ${new Date().toLocaleTimeString()}.`;
 }
 
 async function main() {
