@@ -28,6 +28,12 @@ small fraction of what the servers cost.
 By Little's law a closed loop of N clients has latency ~ N / throughput, so the p99 target
 at 100 clients (under 10 ms) needs more than ~10,000 requests/s in the first place.
 Targets (issue 5): at least half the echo server's throughput, p99 under 10 ms at 100 clients.
+
+``--journal``: a third server runs, with a SQLite journal (``--data`` a temporary file)
+instead of none, and gets the same load; its throughput is printed as a ratio to the
+server without a journal, measured in the same run (issue 19: at most 15% less). ``ping``
+writes nothing, so this shows what the journal's writer thread costs a server that is
+only answering requests; ``benchmarks/journal.py`` measures pings while a table writes.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -196,6 +203,9 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=3.0, help="seconds per measurement")
     parser.add_argument("--repeat", type=int, default=1, help="measure every row this often")
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--journal", action="store_true", help="also a server with a journal, same load"
+    )
     args = parser.parse_args()
     if args.echo_server:
         trio.run(echo_server)
@@ -203,6 +213,14 @@ def main() -> None:
     serve = ["serve", "--port", "0", "--seed", "1", "--data", ":memory:"]  # no journal
     croupier, croupier_port = start([sys.executable, "-m", "croupier.clients.cli", *serve])
     echo, echo_port = start([sys.executable, __file__, "--echo-server"])
+    folder = tempfile.TemporaryDirectory()
+    journaled, journaled_port = None, 0
+    if args.journal:
+        data = ["--data", os.path.join(folder.name, "journal.db")]
+        journaled, journaled_port = start(
+            [sys.executable, "-m", "croupier.clients.cli", *serve[:-2], *data]
+        )
+    journal_ratios: dict[int, list[float]] = {n: [] for n in CLIENTS}
     try:
         print(
             f"ping over loopback TCP, {args.duration:g} s per row, {os.cpu_count()} CPUs; "
@@ -227,6 +245,14 @@ def main() -> None:
                     f"{e.p99:>6.2f} {e.server_us:>4.0f}/{e.load_us:<4.0f} | "
                     f"{c.rate / e.rate:>5.2f}"
                 )
+                if journaled is not None:
+                    j = load(journaled_port, clients, True, "pong", args.duration, journaled.pid)
+                    journal_ratios[clients].append(j.rate / c.rate)
+                    print(
+                        f"{'':>7} | journal: {j.rate:>8,.0f} req/s  p99 {j.p99:.2f} ms  "
+                        f"server {j.server_us:.0f} us/req  ratio to no journal "
+                        f"{j.rate / c.rate:.3f}"
+                    )
         if args.repeat > 1:
             spread = ", ".join(
                 f"{n}: {min(r):.2f}-{max(r):.2f} (median {statistics.median(r):.2f})"
@@ -238,10 +264,17 @@ def main() -> None:
             f"Little's law: N closed-loop clients wait ~ N / throughput, so p99 < 10 ms at "
             f"{CLIENTS[-1]} clients needs > ~{CLIENTS[-1] / 0.010:,.0f} req/s"
         )
+        if journaled is not None:
+            spread = ", ".join(
+                f"{n}: {statistics.median(r):.3f}" for n, r in journal_ratios.items()
+            )
+            print(f"with a journal / without, req/s by clients (median): {spread}")
     finally:
-        for proc in (croupier, echo):
-            proc.terminate()
-            proc.wait(timeout=20)
+        for proc in (croupier, echo, journaled):
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=20)
+        folder.cleanup()
 
 
 if __name__ == "__main__":

@@ -15,13 +15,20 @@ bet, insurance and surrender phases to the server: ``events: false`` and ``auto`
 ``table.join``), and as every bot played before those options (every event sent to every
 bot, a round trip for every decision, bets included), the "before" figure.
 Every run ends with the same chips (checked), since they play the same cards the same way.
+
+``--journal``: a second server runs, with a SQLite journal (a temporary file) instead of
+none, and the SDK bots play the same table on both in turn (``--repeat`` times); its
+hands/s is printed as a ratio to the server without a journal (issue 19: at most 15% less).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -33,6 +40,7 @@ from croupier.plugins.blackjack.play import Event, Observation
 from croupier.plugins.blackjack.players import StrategyPlayer, local_strategy
 from croupier.plugins.blackjack.table import Table
 from croupier.protocol import Server, connect
+from croupier.protocol.journal import open_journal
 
 SEATS = 4
 SEED = 2024
@@ -56,8 +64,10 @@ class EveryEvent(Lim17):
         return True, []
 
 
-async def serve() -> None:
-    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=1)
+async def serve(data: str) -> None:
+    server = Server(
+        PluginManager(autoload=False), default_game="blackjack", seed=1, journal=open_journal(data)
+    )
     async with trio.open_nursery() as nursery:
         (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
         print(port, flush=True)
@@ -110,22 +120,40 @@ async def in_process(rounds: int) -> tuple[float, list[int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2000)
-    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--serve", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--journal", action="store_true", help="also a server with a journal, same tables"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="with --journal: runs of each")
     args = parser.parse_args()
     if args.serve:
-        trio.run(serve)
+        trio.run(serve, args.serve)
         return
-    child = subprocess.Popen(
-        [sys.executable, __file__, "--serve"], stdout=subprocess.PIPE, text=True
+    folder = tempfile.TemporaryDirectory()
+    child, port = start(":memory:")
+    journaled, journaled_port = (
+        start(os.path.join(folder.name, "j.db"))
+        if args.journal
+        else (
+            None,
+            0,
+        )
     )
     try:
-        assert child.stdout is not None
-        port = int(child.stdout.readline())
         tcp, tcp_chips = trio.run(over_tcp, port, args.rounds, Lim17)
         old, old_chips = trio.run(over_tcp, port, args.rounds, EveryEvent)
+        pairs = []
+        for _ in range(args.repeat if journaled is not None else 0):
+            plain, _ = trio.run(over_tcp, port, args.rounds, Lim17)
+            kept, kept_chips = trio.run(over_tcp, journaled_port, args.rounds, Lim17)
+            assert kept_chips == tcp_chips, (kept_chips, tcp_chips)
+            pairs.append((plain, kept))
     finally:
-        child.terminate()
-        child.wait()
+        for proc in (child, journaled):
+            if proc is not None:
+                proc.terminate()
+                proc.wait()
+        folder.cleanup()
     local, local_chips = trio.run(in_process, args.rounds)
     assert tcp_chips == local_chips == old_chips, (tcp_chips, local_chips, old_chips)
     print(f"table of {SEATS} seats, vegas-s17, lim17 everywhere, {args.rounds} rounds, seed {SEED}")
@@ -138,6 +166,23 @@ def main() -> None:
     print(f"  ratio TCP / in-process    {local / tcp:9.3f}   (before: {local / old:.3f})")
     print(f"  speed-up over before      {old / tcp:9.2f}x")
     print(f"  same chips both ways: {tcp_chips}")
+    for plain, kept in pairs:
+        print(
+            f"  journal: {SEATS * args.rounds / kept:9.0f} hands/s, without "
+            f"{SEATS * args.rounds / plain:9.0f}: ratio {plain / kept:.3f}"
+        )
+    if pairs:
+        ratios = [plain / kept for plain, kept in pairs]
+        print(f"  with a journal / without, hands/s (median): {statistics.median(ratios):.3f}")
+
+
+def start(data: str) -> tuple[subprocess.Popen[str], int]:
+    """A server subprocess with the journal ``data`` (``:memory:``: none); its port."""
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--serve", data], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None
+    return child, int(child.stdout.readline())
 
 
 if __name__ == "__main__":

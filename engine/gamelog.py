@@ -14,7 +14,7 @@ not repeat them.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 import attrs
@@ -157,31 +157,47 @@ def replay_game(manager: PluginManager, lines: Iterable[str]) -> GameCore:
         chips = [int(c) for c in header["chips"]]
     except (KeyError, TypeError, ValueError) as exc:
         raise CroupierError(f"bad game table log header: {exc}") from None
-    answers: list[list[Plain]] = [[] for _ in chips]
+    replayed: list[dict[str, Any]] = []
+    core = game.new_core(options, seed, chips, replayed.append)
+    replay_actions(core, game, len(chips), events, replayed)
+    return core
+
+
+def replay_actions(
+    core: GameCore,
+    game: Game,
+    seats: int,
+    events: Sequence[Mapping[str, Any]],
+    out: list[dict[str, Any]],
+) -> None:
+    """Replay the actions ``events`` record (a table's log from its start, whole rounds)
+    into ``core`` of ``seats`` seats, fresh from the same options, seed and chips; ``out`` is
+    the list the
+    core's events go to (what it emitted when it was made included). Raises
+    :class:`CroupierError` naming the first event that differs, so ``core`` is left exactly
+    where the table was after those rounds (a recovered table goes on from there)."""
+    answers: list[list[Plain]] = [[] for _ in range(seats)]
     for event in events:
         if event["kind"] == "action":
             seat = event.get("seat")
             action = event.get("action") if game.action_of is None else game.action_of(event)
             if action is None and game.action_of is not None:
                 continue  # the game's event of an action no turn answered
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= len(chips):
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= seats:
                 raise CroupierError(f"the log names seat {seat!r}, which does not exist")
             if not isinstance(action, dict):
                 raise CroupierError(f"the log's action for seat {seat} is not a map")
             answers[seat - 1].append(action)
-    replayed: list[dict[str, Any]] = []
-    core = game.new_core(options, seed, chips, replayed.append)
     expected = [e for e in events if e["kind"] not in DRIVER_EVENTS]
     record = game.action_of is None
-    while len(replayed) < len(expected) and _replay_round(core, answers, replayed, record):
+    while len(out) < len(expected) and _replay_round(core, answers, out, record):
         pass
-    replayed = json.loads(json.dumps(replayed))  # as the log holds them (lists, not tuples)
+    replayed = json.loads(json.dumps(out))  # as the log holds them (lists, not tuples)
     for i, (a, b) in enumerate(zip(expected, replayed, strict=False)):
         if a != b:
             raise CroupierError(f"replay differs at event {i + 1}: log {a}, replay {b}")
     if len(expected) != len(replayed):
         raise CroupierError(f"the replay has {len(replayed)} events, the log {len(expected)}")
-    return core
 
 
 def _replay_round(

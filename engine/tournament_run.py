@@ -17,7 +17,7 @@ on its job (seed, seats, chips), and results are booked in job order. The log's 
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from functools import partial
 from typing import Any
@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 import trio
 
+from croupier.engine.errors import CroupierError
 from croupier.engine.executor import Executor
 from croupier.engine.gamelog import game_log_header
 from croupier.engine.games import GameStrategy
@@ -140,19 +141,30 @@ async def _play_job(
         return await play_table(manager, config, job, players, log=log)
 
 
+OnTable = Callable[[TableResult], None]
+
+
 async def _play_some(
     order: Iterator[int],
     results: list[TableResult | None],
     work: tuple[
-        PluginManager, TournamentConfig, Sequence[Entry], list[TableJob], bool, Callable[[], bool]
+        PluginManager,
+        TournamentConfig,
+        Sequence[Entry],
+        list[TableJob],
+        bool,
+        Callable[[], bool],
+        OnTable | None,
     ],
 ) -> None:
     """Play the tables ``order`` hands out until there are none left (or it is stopping)."""
-    manager, config, entries, jobs, log, stopping = work
+    manager, config, entries, jobs, log, stopping, on_table = work
     for i in order:
         if stopping():
             return
-        results[i] = await _play_job(manager, config, entries, jobs[i], log)
+        results[i] = result = await _play_job(manager, config, entries, jobs[i], log)
+        if on_table is not None:
+            on_table(result)
 
 
 _WORKER_MANAGER: PluginManager | None = None
@@ -208,12 +220,19 @@ async def play_tournament(
     progress: Progress | None = None,
     stopping: Callable[[], bool] = lambda: False,
     started: Callable[[Tournament, Sequence[TableJob]], None] | None = None,
+    known: Mapping[tuple[int, int, int], TableResult] | None = None,
+    on_table: OnTable | None = None,
 ) -> TournamentResult:
     """Play the tournament in this trio loop; ``progress(n)`` after each round, with the
     number of runs that played it (``tourneys * rounds`` in all, fewer if runs end early);
     ``started(tournament, jobs)`` as each round's tables start (for a live view).
     Once ``stopping()`` is true no new table starts: the tables being played finish, are
     booked, and the result holds the standings so far.
+
+    ``on_table(result)`` as each table is played (a server records it); ``known`` holds
+    results already played, by ``(tourney, round, table)``: those tables are booked as they
+    are, not played again (a tournament resumed after a crash). A known result whose job
+    differs from the table's is a :class:`CroupierError`: it belongs to another tournament.
 
     A round's tables are played by at most ``concurrency`` tasks pulling them in turn, and
     building and booking them yields to the loop every :data:`SLICE` tables: a tournament
@@ -235,10 +254,18 @@ async def play_tournament(
         if started is not None:
             started(tournament, jobs)
         results: list[TableResult | None] = [None] * len(jobs)
-        order = iter(range(len(jobs)))  # the tasks share it: each table is played once
-        work = (manager, config, entries, jobs, log, stopping)
+        if known:
+            for i, job in enumerate(jobs):
+                found = known.get((job.tourney, job.round, job.table))
+                if found is not None:
+                    if found.job != job:
+                        raise CroupierError(f"a known result does not match {job.to_dict()}")
+                    results[i] = found
+        todo = [i for i, result in enumerate(results) if result is None]
+        order = iter(todo)  # the tasks share it: each table is played once
+        work = (manager, config, entries, jobs, log, stopping, on_table)
         async with trio.open_nursery() as nursery:
-            for _ in range(min(max(1, concurrency), len(jobs))):
+            for _ in range(min(max(1, concurrency), len(todo))):
                 nursery.start_soon(_play_some, order, results, work)
         done = [r for r in results if r is not None]
         if write is not None:  # the log books a round at once, as the local runner does

@@ -20,7 +20,7 @@ import attrs
 from croupier.protocol.errors import Code, RpcError
 
 if TYPE_CHECKING:
-    from croupier.protocol.server import Connection
+    from croupier.protocol.server import Connection, Server
 
 REQUIRED: Any = attrs.make_class("Required", {}, repr=False)()
 """The default of a parameter that must be given."""
@@ -164,6 +164,12 @@ class Service:
 
     async def shutdown(self) -> None:
         """Called once when the server stops, before connections close (finish hands)."""
+
+    async def recover(self, server: Server) -> dict[str, int]:
+        """Called once when a server with a journal starts, before it accepts anyone: carry
+        on what the journal holds unfinished; how many of what were recovered (for the
+        server's log line)."""
+        return {}
 
 
 class MethodTable:

@@ -10,6 +10,7 @@ finishes on its own (see :meth:`Ownership.abandoned`).
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 
@@ -27,6 +28,15 @@ class Ownership:
     key: str = attrs.field(factory=lambda: secrets.token_urlsafe(18), repr=False)
     present: bool = True
     """False once the creator's connection has closed."""
+    key_sha256: str | None = None
+    """A recovered table's or tournament's key, as the journal keeps it (its hash: the key
+    itself is known only to its creator)."""
+
+    @classmethod
+    def recovered(cls, key_sha256: str | None) -> Ownership:
+        """The owner of what a restarted server recovered: no connection (0 is none),
+        present (its creator did not leave, the server did), its key known by hash."""
+        return cls(0, key_sha256=key_sha256)
 
     def allows(self, conn: Connection, key: str | None) -> bool:
         """The creator itself, or anyone with the key or the operator key."""
@@ -34,6 +44,10 @@ class Ownership:
             return True
         if not key:
             return False
+        if self.key_sha256 is not None:
+            digest = hashlib.sha256(key.encode()).hexdigest()
+            if hmac.compare_digest(digest, self.key_sha256):
+                return True
         return hmac.compare_digest(key, self.key) or hmac.compare_digest(
             key, conn.server.operator_key
         )

@@ -17,7 +17,7 @@ from typing import cast
 from croupier.engine import CroupierError
 from croupier.engine.games import Game, GameStrategy, Plain
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.server import Connection
+from croupier.protocol.server import Connection, Server
 from croupier.protocol.workers import PluginFailure, internal_error, run_job
 
 PREPARED = 32
@@ -29,9 +29,16 @@ async def prepare_strategy(
     conn: Connection, game: Game, strategy: GameStrategy, options: Plain
 ) -> GameStrategy:
     """``strategy.at(options)``, computed in a worker when it depends on the options."""
+    return await prepare_on(conn.server, conn.id, game, strategy, options)
+
+
+async def prepare_on(
+    server: Server, owner: int, game: Game, strategy: GameStrategy, options: Plain
+) -> GameStrategy:
+    """:func:`prepare_strategy` for ``owner`` (a connection id; 0: the server itself, as
+    when it recovers its tables)."""
     if strategy.for_options is None:
         return strategy
-    server = conn.server
     cache: OrderedDict[tuple[str, str, str], GameStrategy] = server.state.setdefault(
         "prepared", OrderedDict()
     )
@@ -42,7 +49,7 @@ async def prepare_strategy(
     try:
         ready = await run_job(
             server.solver_pool,
-            conn.id,
+            owner,
             f"strategy {strategy.name!r}",
             strategy.at,
             dict(options),
@@ -59,12 +66,15 @@ async def prepare_strategy(
 
 
 async def prepare_strategies(
-    conn: Connection, game: Game, names: list[str], options: Plain
+    conn: Connection | Server, game: Game, names: list[str], options: Plain
 ) -> dict[str, GameStrategy]:
     """:func:`prepare_strategy` for each of ``game``'s strategies ``names`` (an unknown name
-    is a one-line error naming the known ones)."""
+    is a one-line error naming the known ones); given the server rather than a connection,
+    for the server itself (recovery)."""
+    server, owner = (conn, 0) if isinstance(conn, Server) else (conn.server, conn.id)
     ready: dict[str, GameStrategy] = {}
     for name in names:
         if name not in ready:
-            ready[name] = await prepare_strategy(conn, game, game.strategy(name), options)
+            strategy = game.strategy(name)
+            ready[name] = await prepare_on(server, owner, game, strategy, options)
     return ready

@@ -258,6 +258,8 @@ class Server:
         async with trio.open_nursery() as connections:
             self._tasks = connections
             connections.start_soon(self.loop_watch.run, name="loop watch")
+            if self.journal.enabled:
+                await self.recover()
             with trio.CancelScope() as scope:
                 self._accept_scope = scope
                 if self._stopping:
@@ -290,6 +292,16 @@ class Server:
             # for an abandoned table): the shutdown's bound holds, so stop it now
             connections.cancel_scope.cancel()
         log.info("stopped")
+
+    async def recover(self) -> dict[str, int]:
+        """Let every service carry on what the journal holds unfinished (at start, before
+        accepting anyone) and log how much it recovered."""
+        found: dict[str, int] = {}
+        for service in self.services:
+            found.update(await service.recover(self))
+        said = ", ".join(f"{n} {what}" for what, n in found.items())
+        log.info("recovered from the journal: %s", said or "nothing")
+        return found
 
     def spawn(self, fn: Callable[[], Awaitable[None]], name: str) -> None:
         """Run ``fn()`` as a server task (a table, say): it lives until it returns or the

@@ -36,6 +36,15 @@ class BotSlot:
     bot: str | None = None
     auto: frozenset[str] = frozenset()
     """Phases the server answers for the bot with the phase's default (no round trip)."""
+    token_sha256: str | None = None
+    """A recovered slot's token as the journal keeps it (its hash): the bot's ``rejoin``
+    with the token it holds takes the slot back (:mod:`croupier.protocol.rejoin`)."""
+
+    @property
+    def held(self) -> bool:
+        """A bot holds the slot by its token (connected or not; known by hash after a
+        restart)."""
+        return self.token is not None or self.token_sha256 is not None
 
     @property
     def present(self) -> bool:

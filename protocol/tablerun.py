@@ -128,12 +128,12 @@ class Seat(BotSlot):
 
     @property
     def free(self) -> bool:
-        return self.strategy is None and self.token is None
+        return self.strategy is None and not self.held
 
     def describe(self) -> dict[str, Any]:
         if self.strategy is not None:
             return {"seat": self.index, "kind": "strategy", "player": self.strategy}
-        if self.token is None:
+        if not self.held:
             return {"seat": self.index, "kind": "free", "player": None}
         return {
             "seat": self.index,
@@ -225,6 +225,10 @@ class ServerTable:
         self._seat_changed.set()
         self._seat_changed = trio.Event()
 
+    async def wait_seats(self) -> None:
+        """Until a seat changes hands (taken, taken back, left, lost)."""
+        await self._seat_changed.wait()
+
     def ready(self) -> bool:
         return all(not seat.free for seat in self.seats)
 
@@ -292,14 +296,24 @@ class ServerTable:
             out["house"] = balances["house"]
         return out
 
+    def players(self) -> list[GamePlayer]:
+        """Each seat's player: its strategy, or the bot holding it (:class:`RemotePlayer`)."""
+        return [
+            self.fill_players[seat.index] if seat.strategy is not None else RemotePlayer(self, seat)
+            for seat in self.seats
+        ]
+
+    def resumed(self, engine: GameTable, played: int) -> None:
+        """Take ``engine``, a game table replayed to the end of round ``played`` (crash
+        recovery), as this table's: its events come here from now on."""
+        engine.listeners = [self._on_event]
+        self.engine, self.state, self.played = engine, "playing", played
+
     def start(self, manager: PluginManager) -> None:
         """Seat the players and play in the background. Should the engine refuse the table
         (a dealer or betting plugin rejecting its rules), the table finishes at once, so it
         never holds a table slot while waiting for nothing."""
-        players: list[Any] = [
-            self.fill_players[seat.index] if seat.strategy is not None else RemotePlayer(self, seat)
-            for seat in self.seats
-        ]
+        players = self.players()
         try:
             self.engine = GameTable(
                 self.game,

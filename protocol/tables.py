@@ -33,8 +33,10 @@ from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.ownership import Ownership, check_quota
 from croupier.protocol.prepare import prepare_strategies
-from croupier.protocol.server import Connection
+from croupier.protocol.rejoin import may_sit, rejoin_table, table_seat
+from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import check_auto
+from croupier.protocol.tablerecovery import recover_tables
 from croupier.protocol.tablerun import ServerTable
 from croupier.protocol.workers import game_plugin_bug
 
@@ -157,15 +159,10 @@ class TableService(Service):
         return found
 
     def _by_token(self, token: str) -> tuple[ServerTable, int]:
-        for table in self.tables.values():
-            if table.state == "finished":
-                continue
-            for seat in table.seats:
-                if seat.token is not None and seat.token == token:
-                    return table, seat.index
-        raise RpcError(Code.BAD_TOKEN, "no seat has this token")
+        return table_seat(self.tables.values(), token)
 
-    def _open(self) -> int:
+    def open_tables(self) -> int:
+        """Tables not finished (recovered ones included): what ``max_tables`` bounds."""
         return sum(t.state != "finished" for t in self.tables.values())
 
     def _owned_open(self, conn: Connection) -> int:
@@ -177,11 +174,6 @@ class TableService(Service):
         finished = [i for i, t in self.tables.items() if t.state == "finished"]
         for table_id in finished[: max(0, len(finished) - KEEP_FINISHED)]:
             del self.tables[table_id]
-
-    @staticmethod
-    def _may_sit(conn: Connection) -> None:
-        if conn.role == "watcher":
-            raise RpcError(Code.BAD_INPUT, "a watcher cannot take a seat; say hello as a bot")
 
     @staticmethod
     def _seated(conn: Connection, table: ServerTable, index: int, token: str) -> dict[str, Any]:
@@ -208,7 +200,7 @@ class TableService(Service):
             raise RpcError(Code.SHUTTING_DOWN, "the server is shutting down")
         server.journal.check()
         check_quota(self._owned_open(conn), server.limits.tables_per_connection, "tables")
-        if self._open() >= server.limits.max_tables:
+        if self.open_tables() >= server.limits.max_tables:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {server.limits.max_tables} open tables")
         played = server.game(game)  # unknown: unknown-name
         rules = played.default_rules(rules)
@@ -287,7 +279,9 @@ class TableService(Service):
             "decision_time": None if math.isinf(decision_time) else decision_time,
             "autostart": autostart,
         }
-        server.journal.table_created(table.info(), settings, f"{conn.client} (#{conn.id})")
+        server.journal.table_created(
+            table.info(), settings, f"{conn.client} (#{conn.id})", table.owner.key
+        )
         if not table.has_bots and autostart:
             table.start(server.manager)
         else:  # waits for its bots, or (autostart false) for table.start
@@ -298,7 +292,7 @@ class TableService(Service):
     async def join(
         self, conn: Connection, table: int, seat: int | None, events: bool, auto: list[Any]
     ) -> dict[str, Any]:
-        self._may_sit(conn)
+        may_sit(conn)
         found = self._get(table)
         phases = check_auto(auto, found.game)
         if found.state == "finished":
@@ -323,16 +317,7 @@ class TableService(Service):
     async def rejoin(
         self, conn: Connection, token: str, events: bool, auto: list[Any]
     ) -> dict[str, Any]:
-        self._may_sit(conn)
-        table, index = self._by_token(token)
-        phases = check_auto(auto, table.game)
-        seat = table.seats[index - 1]
-        if seat.conn is not None and seat.conn is not conn:
-            log.info("table %d: seat %d moves from %s to %s", table.id, index, seat.conn, conn)
-        seat.conn, seat.bot, seat.auto = conn, conn.client, phases
-        table.subscribe(conn, events)
-        table.seat_changed()
-        log.info("table %d: %s takes seat %d back", table.id, conn, index)
+        table, index = rejoin_table(self.tables.values(), conn, token, events, auto)
         return self._seated(conn, table, index, token)
 
     async def leave(self, conn: Connection, token: str) -> None:
@@ -382,6 +367,10 @@ class TableService(Service):
         return [table.info() for table in self.tables.values()]
 
     # -- lifecycle -------------------------------------------------------------------------
+    async def recover(self, server: Server) -> dict[str, int]:
+        """Carry on the journal's unfinished tables (:mod:`croupier.protocol.tablerecovery`)."""
+        return {"tables": await recover_tables(self, server)}
+
     async def connection_closed(self, connection: Connection) -> None:
         server = connection.server
         for table in self.tables.values():

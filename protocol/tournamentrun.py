@@ -9,6 +9,8 @@ Status notifications go through the tables' :class:`~croupier.protocol.tablerun.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import secrets
 from collections.abc import Sequence
@@ -21,7 +23,7 @@ import trio
 from croupier.engine import PluginManager
 from croupier.engine.games import GameStrategy, Plain
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
-from croupier.engine.tournament import TableJob, Tournament, TournamentConfig
+from croupier.engine.tournament import TableJob, TableResult, Tournament, TournamentConfig
 from croupier.engine.tournament_run import TournamentResult, play_tournament
 from croupier.protocol.errors import RpcError
 from croupier.protocol.ownership import Ownership
@@ -80,6 +82,31 @@ class TcpEntry:
         return SlotPlayer(self.seat, tournament.id, tournament.config.decision_time, game)
 
 
+def result_to_dict(result: TableResult) -> dict[str, Any]:
+    """A tournament table's result as the journal keeps it (without its log)."""
+    return {
+        "job": result.job.to_dict(),
+        "chips": list(result.chips),
+        "hands": list(result.hands),
+        "faults": list(result.faults),
+        "decisions": result.decisions,
+        "conserved": result.conserved,
+    }
+
+
+def result_from_dict(data: dict[str, Any]) -> TableResult:
+    job = dict(data["job"])
+    job["bots"], job["chips"] = tuple(job["bots"]), tuple(job["chips"])
+    return TableResult(
+        TableJob(**job),
+        tuple(data["chips"]),
+        tuple(data["hands"]),
+        tuple(data["faults"]),
+        int(data["decisions"]),
+        bool(data["conserved"]),
+    )
+
+
 class ServerTournament:
     """One tournament of the service: waiting for its ``tcp`` bots, playing, finished."""
 
@@ -99,6 +126,8 @@ class ServerTournament:
         self.owner = owner
         self.join_key = join_key
         """The secret a bot needs to take a ``tcp`` seat (None: any bot may)."""
+        self.join_key_sha256: str | None = None
+        """A recovered tournament's join key, by hash (the journal keeps no key in clear)."""
         self.stop_reason: str | None = None
         self.abandon_pending = False
         self.id = tournament_id
@@ -118,7 +147,17 @@ class ServerTournament:
         self.subscribers: dict[int, Subscriber] = {}
         self.done = trio.Event()
         self.scope = trio.CancelScope()
+        self.known: dict[tuple[int, int, int], TableResult] = {}
+        """Tables played before a restart, by (tourney, round, table): booked, not replayed."""
+        self.recorded = 0
+        """Tables recorded in the journal so far (each one's position)."""
+        self.recovered = False
+        """Rebuilt from the journal: it waits for its tcp bots to come back, then goes on."""
         self._seated = trio.Event()
+        """Every ``tcp`` seat has been taken."""
+        self._present = trio.Event()
+        """Every ``tcp`` seat is held by a connected bot (a recovered tournament waits for
+        it, up to ``join_time``, before it plays on)."""
 
     # -- seats and subscribers ---------------------------------------------------------------
     def take(self, seat: TcpSeat, conn: Connection, auto: frozenset[str]) -> str:
@@ -126,9 +165,27 @@ class ServerTournament:
         seat.conn, seat.bot, seat.auto = conn, conn.client, auto
         self.server.journal.tournament_seat(self.id, seat.index, conn.client, seat.token)
         self.subscribe(conn)
-        if all(s.token is not None for s in self.tcp):
-            self._seated.set()
+        self.seat_changed()
         return seat.token
+
+    def may_join(self, key: str | None) -> bool:
+        """``key`` opens a ``tcp`` seat: the join key (or its hash, once recovered), or
+        anything when the tournament is open."""
+        if self.join_key is None and self.join_key_sha256 is None:
+            return True
+        if not key:
+            return False
+        if self.join_key is not None:
+            return hmac.compare_digest(key, self.join_key)
+        digest = hashlib.sha256(key.encode()).hexdigest()
+        return hmac.compare_digest(digest, self.join_key_sha256 or "")
+
+    def seat_changed(self) -> None:
+        """A ``tcp`` seat was taken or taken back: wake what waits for them."""
+        if all(s.held for s in self.tcp):
+            self._seated.set()
+        if all(s.present for s in self.tcp):
+            self._present.set()
 
     def subscribe(self, conn: Connection) -> None:
         known = self.subscribers.get(conn.id)
@@ -178,7 +235,7 @@ class ServerTournament:
             seat = by_index.get(i)
             entry: dict[str, Any] = {"entry": i, "kind": TCP if seat else "strategy", "name": name}
             if seat is not None:
-                entry["joined"] = seat.token is not None
+                entry["joined"] = seat.held
                 entry["connected"] = seat.present
             entries.append(entry)
         return {
@@ -206,11 +263,16 @@ class ServerTournament:
         try:
             with self.scope:
                 reason = "the server is shutting down"
-                if self.tcp:
+                if self.tcp and self.recovered:
+                    # its bots are reconnecting: give them join_time to take their seats
+                    # back, then play on (an absent bot's seat plays the default)
+                    with trio.move_on_after(self.join_time):
+                        await self._present.wait()
+                elif self.tcp:
                     with trio.move_on_after(self.join_time):
                         await self._seated.wait()
                     if not self._seated.is_set():
-                        joined = sum(s.token is not None for s in self.tcp)
+                        joined = sum(s.held for s in self.tcp)
                         reason = (
                             f"cancelled: {joined} of {len(self.tcp)} tcp bots joined within "
                             f"{self.join_time:g} s"
@@ -248,6 +310,10 @@ class ServerTournament:
             live.started(tournament, jobs)
             self._status(journal=False)
 
+        def on_table(result: TableResult) -> None:
+            self.recorded += 1
+            self.server.journal.tournament_table(self.id, self.recorded, result_to_dict(result))
+
         self.result = await play_tournament(
             manager,
             self.config,
@@ -256,6 +322,8 @@ class ServerTournament:
             progress=progress,
             started=started,
             stopping=lambda: self.stop_reason is not None,
+            known=self.known,
+            on_table=on_table if self.server.journal.enabled else None,
         )
         return self.stop_reason or "played"
 

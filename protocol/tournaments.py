@@ -12,7 +12,6 @@ and reports its progress and its result (the local tournament's result, as data)
 
 from __future__ import annotations
 
-import hmac
 import logging
 import secrets
 from collections.abc import Iterable
@@ -28,8 +27,10 @@ from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.ownership import Ownership, check_quota
 from croupier.protocol.prepare import prepare_strategies
+from croupier.protocol.rejoin import rejoin_tournament
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import check_auto
+from croupier.protocol.tournamentrecovery import recover_tournaments
 from croupier.protocol.tournamentrun import TCP, ServerTournament
 from croupier.protocol.workers import game_plugin_bug
 
@@ -231,7 +232,13 @@ class TournamentService(Service):
         for old in finished[: max(0, len(finished) - KEEP_FINISHED)]:
             del self.tournaments[old]
         self.tournaments[found_t.id] = found_t
-        server.journal.tournament_created(found_t.info(), list(bots), f"{conn.client} (#{conn.id})")
+        server.journal.tournament_created(
+            found_t.info(),
+            list(bots),
+            f"{conn.client} (#{conn.id})",
+            found_t.owner.key,
+            found_t.join_key,
+        )
         found_t.subscribe(conn)
         log.info("tournament %d created by %s (%d bots)", found_t.id, conn, len(bots))
         server.spawn(lambda: found_t.run(server.manager), f"tournament {found_t.id}")
@@ -244,7 +251,7 @@ class TournamentService(Service):
             raise RpcError(Code.BAD_INPUT, "a watcher cannot take a seat; say hello as a bot")
         found = self._get(tournament)
         phases = check_auto(auto, conn.server.manager.games.get(found.config.game))
-        if found.join_key is not None and not (key and hmac.compare_digest(key, found.join_key)):
+        if not found.may_join(key):
             raise RpcError(
                 Code.NOT_ALLOWED,
                 f"tournament {tournament} is not open: a tcp seat needs the join key its "
@@ -252,7 +259,7 @@ class TournamentService(Service):
             )
         if found.state != "waiting":
             raise RpcError(Code.BAD_INPUT, f"tournament {tournament} is {found.state}")
-        free = [seat for seat in found.tcp if seat.token is None]
+        free = [seat for seat in found.tcp if not seat.held]
         if not free:
             raise RpcError(Code.SEAT_TAKEN, f"tournament {tournament} has no free tcp seat")
         token = found.take(free[0], conn, phases)
@@ -265,23 +272,7 @@ class TournamentService(Service):
         }
 
     async def rejoin(self, conn: Connection, token: str, auto: list[Any]) -> dict[str, Any]:
-        if conn.role == "watcher":
-            raise RpcError(Code.BAD_INPUT, "a watcher cannot take a seat; say hello as a bot")
-        for found in self.tournaments.values():
-            if found.state == "finished":
-                continue
-            for seat in found.tcp:
-                if seat.token is not None and seat.token == token:
-                    game = conn.server.manager.games.get(found.config.game)
-                    seat.conn, seat.auto = conn, check_auto(auto, game)
-                    found.subscribe(conn)
-                    return {
-                        "tournament": found.id,
-                        "entry": seat.index,
-                        "token": token,
-                        "info": found.info(),
-                    }
-        raise RpcError(Code.BAD_TOKEN, "no tournament seat has this token")
+        return rejoin_tournament(self.tournaments.values(), conn, token, auto)
 
     async def watch(self, conn: Connection, tournament: int) -> dict[str, Any]:
         found = self._get(tournament)
@@ -304,6 +295,11 @@ class TournamentService(Service):
             found.stop(f"stopped by {who}")
             await found.done.wait()
         return found.info()
+
+    async def recover(self, server: Server) -> dict[str, int]:
+        """Carry on the journal's unfinished tournaments
+        (:mod:`croupier.protocol.tournamentrecovery`)."""
+        return {"tournaments": await recover_tournaments(self, server, MAX_OPEN)}
 
     async def connection_closed(self, connection: Connection) -> None:
         server = connection.server

@@ -13,6 +13,8 @@ import sys
 import msgpack
 import pytest
 
+from croupier.protocol.journal import SCHEMA_VERSION
+
 
 def start(*argv: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
@@ -91,10 +93,10 @@ def test_serve_keeps_its_journal_where_data_says(tmp_path):
         _, err = proc.communicate(timeout=20)
     finally:
         proc.kill()
-    assert f"journal: {path} (schema 1)" in "".join(lines)
+    assert f"journal: {path} (schema {SCHEMA_VERSION})" in "".join(lines)
     assert proc.returncode == 0 and "Traceback" not in err
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 def test_serve_on_a_port_in_use_is_a_one_line_error(cli):

@@ -340,8 +340,10 @@ async def play(
     creates one with ``create`` (``table.create``'s parameters by name; a
     :class:`~croupier.clients.bot.gamebot.GameBot` creates a table of its game). A lost connection
     is retried ``reconnect`` times (0.2 s, then doubling up to 5 s, between attempts) and
-    the seat taken back with its token. Errors are :class:`CroupierError` or the server's
-    :class:`RpcError`, one line each.
+    the seat taken back with its token (``table.rejoin``): after a lost connection, and
+    after the server itself was killed and restarted on its journal, which recovers the
+    table and waits for its bots (give a larger ``reconnect`` to outlast a restart).
+    Errors are :class:`CroupierError` or the server's :class:`RpcError`, one line each.
     """
     me = _Seat(as_bot(bot, name))
     me.table = table

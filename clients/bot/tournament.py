@@ -102,7 +102,10 @@ async def join_tournament(
     """Take a ``tcp`` seat of tournament ``tournament`` (``key``: its join key, which the
     tournament's creator got, unless it is open) and play until it finishes; its final info
     (``result`` holds the standings; ``entry`` of ``on_seated``'s argument is the bot's
-    entry number). Errors are one-line :class:`CroupierError` or :class:`RpcError`."""
+    entry number). A lost connection is retried ``reconnect`` times and the seat taken back
+    with ``tournament.rejoin``, also after a restart of the server (it recovers the
+    tournament from its journal). Errors are one-line :class:`CroupierError` or
+    :class:`RpcError`."""
     me = _Entry(as_bot(bot, name), tournament, key)
     while True:
         try:

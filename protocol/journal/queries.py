@@ -252,7 +252,8 @@ def get_tournament(conn: sqlite3.Connection, tournament: int) -> dict[str, Any]:
 # -- retention -------------------------------------------------------------------------------
 def prune(conn: sqlite3.Connection, before: float) -> tuple[int, int]:
     """Delete the tables and tournaments that finished before ``before`` (Unix time), with
-    their seats and events, in one transaction; how many of each. Running ones stay."""
+    their seats, events and tournament tables, in one transaction; how many of each.
+    Running ones stay."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         old = "SELECT id FROM tables WHERE state = 'finished' AND finished < ?"
@@ -263,6 +264,7 @@ def prune(conn: sqlite3.Connection, before: float) -> tuple[int, int]:
         ).rowcount
         old = "SELECT id FROM tournaments WHERE state = 'finished' AND finished < ?"
         conn.execute(f"DELETE FROM tournament_seats WHERE tournament_id IN ({old})", (before,))
+        conn.execute(f"DELETE FROM tournament_tables WHERE tournament_id IN ({old})", (before,))
         tournaments = conn.execute(
             "DELETE FROM tournaments WHERE state = 'finished' AND finished < ?", (before,)
         ).rowcount

@@ -58,7 +58,15 @@ class NullJournal:
         return 0, 0
 
     # -- tables ------------------------------------------------------------------------------
-    def table_created(self, info: dict[str, Any], settings: dict[str, Any], creator: str) -> None:
+    def table_created(
+        self, info: dict[str, Any], settings: dict[str, Any], creator: str, key: str | None = None
+    ) -> None:
+        pass
+
+    def table_recovered(self, table: int, last_event: int) -> None:
+        pass
+
+    def table_given_up(self, table: int, reason: str) -> None:
         pass
 
     def table_seat(self, table: int, seat: dict[str, Any], token: str | None) -> None:
@@ -77,7 +85,20 @@ class NullJournal:
         pass
 
     # -- tournaments -------------------------------------------------------------------------
-    def tournament_created(self, info: dict[str, Any], bots: list[str], creator: str) -> None:
+    def tournament_created(
+        self,
+        info: dict[str, Any],
+        bots: list[str],
+        creator: str,
+        key: str | None = None,
+        join_key: str | None = None,
+    ) -> None:
+        pass
+
+    def tournament_table(self, tournament: int, position: int, result: dict[str, Any]) -> None:
+        pass
+
+    def tournament_given_up(self, tournament: int, reason: str) -> None:
         pass
 
     def tournament_seat(self, tournament: int, entry: int, player: str | None, token: str) -> None:
@@ -141,10 +162,12 @@ class Journal(NullJournal):
         self.writer.close()
 
     # -- tables ------------------------------------------------------------------------------
-    def table_created(self, info: dict[str, Any], settings: dict[str, Any], creator: str) -> None:
+    def table_created(
+        self, info: dict[str, Any], settings: dict[str, Any], creator: str, key: str | None = None
+    ) -> None:
         self.writer.put(
             "INSERT OR REPLACE INTO tables (id, game, rule_set, rules, seed, chips, settings,"
-            " creator, state, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " creator, state, created, key_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 info["table"],
                 info["game"],
@@ -156,10 +179,24 @@ class Journal(NullJournal):
                 creator,
                 info["state"],
                 self._clock(),
+                token_hash(key),
             ),
         )
         for seat in info["seats"]:
             self.table_seat(info["table"], seat, None)
+
+    def table_recovered(self, table: int, last_event: int) -> None:
+        """A recovered table goes on numbering its events after ``last_event`` (the round
+        that was in progress was never written)."""
+        self._seq[table] = last_event
+        self._pending.pop(table, None)
+
+    def table_given_up(self, table: int, reason: str) -> None:
+        """A table the restarted server does not carry on: finished, with why."""
+        self.writer.put(
+            "UPDATE tables SET state = 'finished', reason = ?, finished = ? WHERE id = ?",
+            (reason, self._clock(), table),
+        )
 
     def table_seat(self, table: int, seat: dict[str, Any], token: str | None) -> None:
         self.writer.put(
@@ -216,10 +253,18 @@ class Journal(NullJournal):
         )
 
     # -- tournaments -------------------------------------------------------------------------
-    def tournament_created(self, info: dict[str, Any], bots: list[str], creator: str) -> None:
+    def tournament_created(
+        self,
+        info: dict[str, Any],
+        bots: list[str],
+        creator: str,
+        key: str | None = None,
+        join_key: str | None = None,
+    ) -> None:
         self.writer.put(
             "INSERT OR REPLACE INTO tournaments (id, game, rule_set, rules, seed, settings, bots,"
-            " creator, state, total, entries, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " creator, state, total, entries, created, key_sha256, join_key_sha256)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 info["tournament"],
                 info["game"],
@@ -233,6 +278,33 @@ class Journal(NullJournal):
                 info["progress"]["total"],
                 info["entries"],
                 self._clock(),
+                token_hash(key),
+                token_hash(join_key),
+            ),
+        )
+
+    def tournament_given_up(self, tournament: int, reason: str) -> None:
+        """A tournament the restarted server does not carry on: finished, with why."""
+        self.writer.put(
+            "UPDATE tournaments SET state = 'finished', reason = ?, finished = ? WHERE id = ?",
+            (reason, self._clock(), tournament),
+        )
+
+    def tournament_table(self, tournament: int, position: int, result: dict[str, Any]) -> None:
+        """One of the tournament's tables finished: its job and result (a recovered
+        tournament books it without playing it again)."""
+        job = result["job"]
+        self.writer.put(
+            "INSERT OR REPLACE INTO tournament_tables (tournament_id, position, tourney, round,"
+            " table_no, job, result) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                tournament,
+                position,
+                job["tourney"],
+                job["round"],
+                job["table"],
+                job,
+                {k: v for k, v in result.items() if k != "job"},
             ),
         )
 

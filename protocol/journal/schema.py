@@ -6,7 +6,10 @@ its own transaction, so an older journal is upgraded in place; a journal written
 croupier (a version above ``SCHEMA_VERSION``) is refused, never touched.
 
 Seeds are stored as decimal text (they run to 2**64-1, past SQLite's integers); settings,
-rules, results and events are JSON text; tokens only as their SHA-256 (never in clear).
+rules, results and events are JSON text; tokens and keys only as their SHA-256 (never in
+clear). V2 (crash recovery) adds the keys' hashes and ``tournament_tables``: each finished
+table of a tournament, its job and its result, so that a recovered tournament books them
+without playing them again.
 """
 
 from __future__ import annotations
@@ -83,7 +86,23 @@ CREATE TABLE tournament_seats (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (V1,)
+V2 = """
+ALTER TABLE tables ADD COLUMN key_sha256 TEXT;          -- hex SHA-256 of the table's key
+ALTER TABLE tournaments ADD COLUMN key_sha256 TEXT;     -- of the tournament's key
+ALTER TABLE tournaments ADD COLUMN join_key_sha256 TEXT;  -- of its join key (NULL: open)
+CREATE TABLE tournament_tables (  -- a tournament's tables, each once it finished
+    tournament_id INTEGER NOT NULL,
+    position INTEGER NOT NULL,     -- 1, 2, ... in the order they finished
+    tourney INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,     -- the table's number in its round
+    job TEXT NOT NULL,             -- JSON: the TableJob (seed, bots, chips)
+    result TEXT NOT NULL,          -- JSON: chips, hands, faults, decisions, conserved
+    PRIMARY KEY (tournament_id, tourney, round, table_no)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2)
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -1,0 +1,132 @@
+"""Time to recover a journal of 10,000 tables, against playing the same tables live.
+
+Run: ``.venv/bin/python benchmarks/recovery.py [--tables 10000] [--rounds 5] [--game blackjack]``
+
+In one process, on one journal file (WAL, ``synchronous = NORMAL``):
+
+1. **live**: a server with a journal plays ``--tables`` tables of two built-in strategies
+   (``--rounds`` rounds each, seeds 1, 2, ...), all created at once over one TCP
+   connection; timed from the first ``table.create`` to the last table's end. This is the
+   peer: the same rounds, dealt and decided and recorded.
+2. The journal is then made what a crash after every table's last round leaves: the
+   tables ``playing``, their results gone, every settled round kept.
+3. **recovery**: a new server opens that journal and starts; timed from its start to
+   listening, which is after it has read every unfinished table and replayed every
+   settled round through the game (:mod:`croupier.protocol.tablerecovery`). Each table
+   then ends at once (its rounds are played); every table's result (chips and house) is
+   checked against the live run's.
+
+Printed: both times, per table and per round, and recovery / live.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from croupier.engine import PluginManager
+from croupier.protocol import Server, connect
+from croupier.protocol.journal import Journal
+from croupier.protocol.limits import ServerLimits
+from croupier.protocol.tables import TableService
+
+Times = tuple[float, float]
+"""Wall-clock and CPU seconds (this process: the server, its journal thread, the client)."""
+FILL = {"blackjack": ["lim17", "never-bust"], "baccarat": ["banker", "player"]}
+
+
+def server_with(path: Path, tables: int) -> Server:
+    limits = ServerLimits(max_tables=tables, tables_per_connection=tables, max_pending=1024)
+    return Server(PluginManager(autoload=False), seed=1, limits=limits, journal=Journal(str(path)))
+
+
+def table_service(server: Server) -> TableService:
+    (found,) = [s for s in server.services if isinstance(s, TableService)]
+    return found
+
+
+async def live(path: Path, tables: int, rounds: int, game: str) -> tuple[Times, dict[int, Any]]:
+    server = server_with(path, tables)
+    async with trio.open_nursery() as nursery:
+        (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+        start, cpu = time.perf_counter(), time.process_time()
+        async with connect("127.0.0.1", port, name="bench") as client:
+            params = {"game": game, "seats": 2, "fill": FILL[game], "rounds": rounds}
+            for seed in range(1, tables + 1):
+                await client.call_named("table.create", {**params, "seed": seed})
+            for table in list(table_service(server).tables.values()):
+                await table.done.wait()
+        elapsed = time.perf_counter() - start, time.process_time() - cpu
+        server.stop()
+    await server.journal.aclose()
+    return elapsed, results(path)
+
+
+def results(path: Path) -> dict[int, Any]:
+    """Every table's result, as the journal has it."""
+    with sqlite3.connect(path) as conn:
+        return {i: json.loads(r) for i, r in conn.execute("SELECT id, result FROM tables")}
+
+
+def crash(path: Path) -> int:
+    """Every table back to ``playing`` with its settled rounds; how many rounds."""
+    with sqlite3.connect(path) as conn:
+        conn.execute("DELETE FROM events WHERE round IS NULL")
+        conn.execute(
+            "UPDATE tables SET state = 'playing', reason = NULL, played = 0, events = 0,"
+            " finished = NULL, result = NULL"
+        )
+        return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])
+
+
+async def recover(path: Path, tables: int) -> tuple[Times, dict[int, Any]]:
+    server = server_with(path, tables)
+    async with trio.open_nursery() as nursery:
+        start, cpu = time.perf_counter(), time.process_time()
+        await nursery.start(server.serve, "127.0.0.1", 0)  # after recovery
+        elapsed = time.perf_counter() - start, time.process_time() - cpu
+        for table in list(table_service(server).tables.values()):
+            await table.done.wait()
+        server.stop()
+    await server.journal.aclose()
+    return elapsed, results(path)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--game", choices=sorted(FILL), default="blackjack")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "journal.db"
+        played, live_chips = trio.run(live, path, args.tables, args.rounds, args.game)
+        rows = crash(path)
+        size = path.stat().st_size + Path(f"{path}-wal").stat().st_size
+        took, recovered_chips = trio.run(recover, path, args.tables)
+    if recovered_chips != live_chips:
+        sys.exit("recovered tables ended with other chips than the live ones")
+    tables, rounds = args.tables, rows
+    print(
+        f"{tables:,} {args.game} tables of 2 strategies, {args.rounds} rounds each "
+        f"({rounds:,} settled rounds, journal {size / 1e6:.1f} MB with its WAL)"
+    )
+    for what, (wall, cpu) in (("live play", played), ("recovery", took)):
+        print(
+            f"  {what:<10} {wall:8.2f} s ({cpu:7.2f} s CPU)  {wall / tables * 1e3:7.3f} ms/table"
+            f"  {wall / rounds * 1e6:7.1f} us/round"
+        )
+    print(f"  recovery / live: {took[0] / played[0]:.3f} wall, {took[1] / played[1]:.3f} CPU")
+    print(f"  all {len(recovered_chips):,} tables ended with the live run's results")
+
+
+if __name__ == "__main__":
+    main()

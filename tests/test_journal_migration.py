@@ -1,0 +1,48 @@
+"""A journal of the first schema (V1) is upgraded in place to the current one, its rows
+kept, and a table it holds unfinished is recovered like any other."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from croupier.protocol.journal import SCHEMA_VERSION, Journal
+from croupier.protocol.journal.schema import MIGRATIONS, migrate
+from tests.test_recovery import BLACKJACK, crash_after, finish, recover, rows, run_to_end
+
+V1_TABLES = (
+    "id, game, rule_set, rules, seed, chips, settings, creator, state, reason, played,"
+    " events, created, started, finished, result"
+)
+
+
+def v1_copy(src: Path, dst: Path) -> None:
+    """``dst``: a V1 journal (made by V1's own migration) holding ``src``'s tables, seats
+    and events, as the first release wrote them (no key hashes)."""
+    conn = sqlite3.connect(dst, isolation_level=None)
+    migrate(conn, str(dst), MIGRATIONS[:1])
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    conn.execute("ATTACH DATABASE ? AS src", (str(src),))
+    conn.execute(f"INSERT INTO tables ({V1_TABLES}) SELECT {V1_TABLES} FROM src.tables")
+    conn.execute("INSERT INTO seats SELECT * FROM src.seats")
+    conn.execute("INSERT INTO events SELECT * FROM src.events")
+    conn.execute("DETACH DATABASE src")
+    conn.close()
+
+
+async def test_a_v1_journal_is_upgraded_and_its_unfinished_table_recovered(nursery, tmp_path):
+    whole, cut, old = tmp_path / "whole.db", tmp_path / "cut.db", tmp_path / "v1.db"
+    (table,) = await run_to_end(whole, nursery, [BLACKJACK])
+    crash_after(whole, cut, {table: 9})
+    v1_copy(cut, old)
+    before = rows(old, table)
+    journal = Journal(str(old))  # upgrades
+    with sqlite3.connect(old) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert conn.execute("SELECT key_sha256 FROM tables").fetchall() == [(None,)]
+        assert conn.execute("SELECT count(*) FROM tournament_tables").fetchone() == (0,)
+    assert rows(old, table) == before
+    await journal.aclose()
+    server = await recover(old, nursery)
+    await finish(server, [table])
+    assert rows(old, table) == rows(whole, table)

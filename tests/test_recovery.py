@@ -1,0 +1,297 @@
+"""Crash recovery of tables: a server restarted on a journal that a crash left behind
+rebuilds every unfinished table from its seed and its settled rounds and plays on, to
+exactly the ledger of a run that never stopped; no round is settled twice, chips are
+conserved, bots take their seats back with their tokens (compared by hash).
+
+A crash is made exactly: the journal of an uninterrupted run, cut back to what a crash
+right after round ``k`` had been committed leaves (the later rounds' rows gone, the table
+still ``playing``): the writer commits whole rounds in order, so that is every journal a
+crash can leave. ``tests/test_recovery_sigkill.py`` kills a real server.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from croupier.engine import PluginManager
+from croupier.protocol import Code, RpcError, Server, connect
+from croupier.protocol.journal import Journal
+from croupier.protocol.limits import ServerLimits
+from croupier.protocol.services import default_services
+from croupier.protocol.tables import TableService
+
+
+def tables_of(server: Server) -> TableService:
+    service = server.services[-1]
+    assert isinstance(service, TableService)
+    return service
+
+
+async def serve(nursery: trio.Nursery, journal: Journal, **limits: Any) -> Server:
+    services = [*default_services()[:-1], TableService(vacant_timeout=30, unclaimed_timeout=30)]
+    server = Server(
+        PluginManager(autoload=False),
+        default_game="blackjack",
+        seed=11,
+        services=services,
+        journal=journal,
+        limits=ServerLimits(**limits),
+    )
+    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    server.port = port  # type: ignore[attr-defined]
+    return server
+
+
+def rows(path: Path, table: int) -> tuple[Any, list[tuple[Any, ...]]]:
+    """A table's row (state, reason, played, result) and its event rows."""
+    with sqlite3.connect(path) as conn:
+        head = conn.execute(
+            "SELECT state, reason, played, result FROM tables WHERE id = ?", (table,)
+        ).fetchone()
+        events = conn.execute(
+            "SELECT first, last, round, chips, data FROM events WHERE table_id = ? ORDER BY first",
+            (table,),
+        ).fetchall()
+    return head, events
+
+
+def starting_chips(path: Path, table: int) -> list[int]:
+    with sqlite3.connect(path) as conn:
+        (chips,) = conn.execute("SELECT chips FROM tables WHERE id = ?", (table,)).fetchone()
+    return list(json.loads(chips))
+
+
+def crash_after(src: Path, dst: Path, keep: dict[int, int]) -> None:
+    """``dst``: the journal ``src`` as a crash right after round ``keep[t]`` of each table
+    ``t`` was committed would have left it."""
+    with sqlite3.connect(src) as a, sqlite3.connect(dst) as b:
+        a.backup(b)
+    with sqlite3.connect(dst) as conn:
+        for table, rounds in keep.items():
+            conn.execute(
+                "DELETE FROM events WHERE table_id = ? AND (round IS NULL OR round > ?)",
+                (table, rounds),
+            )
+            conn.execute(
+                "UPDATE tables SET state = 'playing', reason = NULL, played = 0, events = 0,"
+                " finished = NULL, result = NULL WHERE id = ?",
+                (table,),
+            )
+
+
+async def run_to_end(path: Path, nursery: trio.Nursery, tables: list[dict[str, Any]]) -> list[int]:
+    """Play ``tables`` (table.create params, strategies only) to their end; their ids."""
+    journal = Journal(str(path))
+    server = await serve(nursery, journal, max_tables=64)
+    ids = []
+    async with connect("127.0.0.1", server.port, name="c") as c:
+        for params in tables:
+            ids.append((await c.call_named("table.create", params))["table"])
+        for table in ids:
+            await tables_of(server).tables[table].done.wait()
+    server.stop()
+    await journal.aclose()
+    return ids
+
+
+async def recover(path: Path, nursery: trio.Nursery, **limits: Any) -> Server:
+    return await serve(nursery, Journal(str(path)), **limits)
+
+
+async def finish(server: Server, ids: list[int]) -> None:
+    for table in ids:
+        found = tables_of(server).tables.get(table)
+        if found is not None:
+            await found.done.wait()
+    server.stop()
+    await server.journal.aclose()
+
+
+BLACKJACK = {"seats": 3, "fill": ["lim17", "never-bust", "mimic-dealer"], "rounds": 30, "seed": 5}
+BACCARAT = {"game": "baccarat", "seats": 2, "fill": ["banker", "player"], "rounds": 25, "seed": 8}
+
+
+@pytest.mark.parametrize("keep", [0, 1, 12, 24])
+async def test_a_table_of_strategies_recovers_to_the_ledger_of_an_uninterrupted_run(
+    nursery, tmp_path, keep
+):
+    whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
+    ids = await run_to_end(whole, nursery, [BLACKJACK, BACCARAT])
+    crash_after(whole, cut, {t: keep for t in ids})
+    assert rows(cut, ids[0])[0][0] == "playing"
+    server = await recover(cut, nursery)
+    await finish(server, ids)
+    for table in ids:
+        (state, reason, played, result), events = rows(cut, table)
+        want_head, want_events = rows(whole, table)
+        assert (state, reason, played, result) == want_head
+        assert events == want_events  # every round once, numbered as before, same events
+        numbers = [r[2] for r in events if r[2] is not None]
+        assert numbers == list(range(1, played + 1))  # no round settled twice
+        ledger = json.loads(result)  # chips conserved: seats and house hold what they had
+        assert sum(ledger["chips"]) + ledger["house"] == sum(starting_chips(cut, table))
+
+
+async def test_the_recovered_tables_are_said_and_count_against_max_tables(
+    nursery, tmp_path, caplog
+):
+    whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
+    ids = await run_to_end(whole, nursery, [BLACKJACK, BACCARAT, BLACKJACK])
+    crash_after(whole, cut, {t: 3 for t in ids})
+    caplog.set_level("INFO", "croupier")
+    server = await recover(cut, nursery, max_tables=2, tables_per_connection=4)
+    assert "recovered from the journal: 0 tournaments, 2 tables" in caplog.text
+    assert tables_of(server).open_tables() == 2
+    async with connect("127.0.0.1", server.port, name="c") as c:
+        with pytest.raises(RpcError) as full:
+            await c.call_named("table.create", {"seats": 1, "fill": ["lim17"], "rounds": 1})
+    assert full.value.code == Code.LIMIT_EXCEEDED
+    await finish(server, ids)
+    (state, reason, *_), _ = rows(cut, ids[2])
+    assert state == "finished" and reason.startswith("not recovered: the server takes at most 2")
+
+
+async def test_a_journal_that_does_not_replay_is_not_recovered(nursery, tmp_path):
+    whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
+    (table,) = await run_to_end(whole, nursery, [BLACKJACK])
+    crash_after(whole, cut, {table: 5})
+    with sqlite3.connect(cut) as conn:  # another seed: the recorded rounds cannot replay
+        conn.execute("UPDATE tables SET seed = '6' WHERE id = ?", (table,))
+    server = await recover(cut, nursery)
+    assert table not in tables_of(server).tables
+    await finish(server, [])
+    (state, reason, *_), _ = rows(cut, table)
+    assert state == "finished" and reason.startswith("not recovered: ")
+
+
+def stubborn(table: int, observation: Any) -> Any:
+    """A bot whose answers depend on what it sees only (so a replay asks it the same)."""
+    if observation["phase"] == "bet":
+        return {"kind": "bet", "amount": observation["min_bet"]}
+    total = observation.get("total") or 0
+    return {"kind": "hit" if total < 15 else "stand"}
+
+
+async def play_with_bot(port: int, params: dict[str, Any]) -> dict[str, Any]:
+    """Create a table with one bot seat, sit ``stubborn`` in it and play it to its end."""
+    gone = trio.Event()
+    final: dict[str, Any] = {}
+
+    async def decide(table: int, observation: Any) -> Any:
+        return stubborn(table, observation)
+
+    async def notified(method: str, params: Any) -> None:
+        if method == "table.status" and params[1]["state"] == "finished":
+            final.update(params[1])
+            gone.set()
+
+    async with connect(
+        "127.0.0.1", port, name="b", role="bot", handlers={"decide": decide},
+        on_notification=notified,
+    ) as bot:  # fmt: skip
+        info = await bot.call_named("table.create", params)
+        joined = await bot.call("table.join", info["table"], 1, True, [])
+        await gone.wait()
+    return {**final, "token": joined["token"], "key": info["key"], "table": info["table"]}
+
+
+BOT_TABLE = {"seats": 3, "fill": [None, "lim17", "never-bust"], "rounds": 20, "seed": 21}
+
+
+async def test_a_bot_takes_its_seat_back_with_its_token_and_the_table_ends_the_same(
+    nursery, tmp_path
+):
+    whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
+    journal = Journal(str(whole))
+    server = await serve(nursery, journal)
+    played = await play_with_bot(server.port, BOT_TABLE)
+    server.stop()
+    await journal.aclose()
+    table = played["table"]
+    crash_after(whole, cut, {table: 7})
+    server = await recover(cut, nursery)
+    found = tables_of(server).tables[table]
+    assert found.played == 7 and found.seats[0].token is None and found.seats[0].held
+
+    async def decide(table: int, observation: Any) -> Any:
+        return stubborn(table, observation)
+
+    async with connect(
+        "127.0.0.1", server.port, name="b", role="bot", handlers={"decide": decide}
+    ) as bot:  # fmt: skip
+        with pytest.raises(RpcError) as wrong:
+            await bot.call("table.rejoin", played["token"][::-1], True, [])
+        assert wrong.value.code == Code.BAD_TOKEN
+        back = await bot.call("table.rejoin", played["token"], True, [])
+        assert back["table"] == table and back["seat"] == 1
+        await found.done.wait()
+    async with connect("127.0.0.1", server.port, name="o") as other:
+        # the table's key works after the restart: only its hash was kept
+        assert (await other.call("table.stop", table, played["key"]))["state"] == "finished"
+    await finish(server, [table])
+    (state, reason, n, result), events = rows(cut, table)
+    want_head, want_events = rows(whole, table)
+    assert (state, reason, n, result) == want_head and events == want_events
+    ledger = json.loads(result)  # chips conserved: the seats and the house hold what they had
+    assert sum(ledger["chips"]) + ledger["house"] == 3 * found.options["starting_chips"]
+
+
+async def test_a_recovered_table_whose_bot_never_comes_back_ends_as_vacant(
+    nursery, tmp_path, virtual_clock
+):
+    whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
+    journal = Journal(str(whole))
+    server = await serve(nursery, journal)
+    played = await play_with_bot(server.port, {**BOT_TABLE, "rounds": 4})
+    server.stop()
+    await journal.aclose()
+    crash_after(whole, cut, {played["table"]: 2})
+    server = await recover(cut, nursery)
+    found = tables_of(server).tables[played["table"]]
+    await found.done.wait()  # nobody came back: it waits vacant_timeout twice, then ends
+    assert found.reason == "every bot left" and found.played == 2
+    await finish(server, [])
+
+
+async def test_a_table_still_waiting_for_its_bots_waits_again_and_starts_when_seated(
+    nursery, tmp_path
+):
+    path = tmp_path / "j.db"
+    journal = Journal(str(path))
+    server = await serve(nursery, journal)
+    params = {"seats": 2, "fill": [None, "lim17"], "rounds": 3, "seed": 4, "decision_time": 5.0}
+    async with connect("127.0.0.1", server.port, name="c") as c:
+        info = await c.call_named("table.create", {**params, "autostart": False})
+        joined = await c.call("table.join", info["table"], 1, False, [])  # not started yet
+    server.stop()
+    await journal.aclose()
+    with sqlite3.connect(path) as conn:  # what a crash before table.start leaves
+        conn.execute("UPDATE tables SET state = 'waiting', reason = NULL, finished = NULL")
+    server = await recover(path, nursery)
+    found = tables_of(server).tables[info["table"]]
+    assert found.state == "waiting" and found.ready()  # seat 1 is held, by its hash
+    asked = []
+
+    async def decide(table: int, observation: Any) -> Any:
+        asked.append(observation["phase"])
+        return stubborn(table, observation)
+
+    async with connect(
+        "127.0.0.1", server.port, name="b", role="bot", handlers={"decide": decide}
+    ) as bot:  # fmt: skip
+        await bot.call("table.rejoin", joined["token"], False, [])
+        with pytest.raises(RpcError) as refused:  # a waiting table starts on its key only
+            await bot.call("table.start", info["table"], "not-its-key")
+        assert refused.value.code == Code.NOT_ALLOWED
+        started = await bot.call("table.start", info["table"], info["key"])
+        assert started["state"] == "playing"
+        await found.done.wait()
+    assert found.played == 3 and "bet" in asked
+    assert found.engine is not None and found.engine.tally.faults == [0, 0]
+    await finish(server, [])
