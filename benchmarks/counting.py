@@ -21,7 +21,6 @@ import time
 
 from croupier.engine import PluginManager
 from croupier.plugins.blackjack.counting import CountPlay, parse_ramp
-from croupier.plugins.blackjack.indexsets import published_indices
 from croupier.plugins.blackjack.kernel.index_data import prepare_indices
 from croupier.plugins.blackjack.players import local_strategy
 from croupier.plugins.blackjack.sim_indices import IndexSim
@@ -38,7 +37,8 @@ def main() -> None:
     rules = manager.rule_sets.get("vegas-s17").rules
     strategy = local_strategy(manager, "basic", rules).for_rules(rules)
     hilo = manager.count_systems.get("hilo")
-    indices = tuple(published_indices("hilo-i18") + published_indices("hilo-fab4"))
+    sets = manager.index_sets
+    indices = sets.get("hilo-i18").entries + sets.get("hilo-fab4").entries
     ramp = parse_ramp("<=1:1,2:2,3:4,4:6,5+:8")
     jobs = {
         "flat basic": compiled_job(manager, rules, strategy, 1),

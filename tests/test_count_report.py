@@ -57,10 +57,21 @@ def test_di_score_and_n0_from_their_definitions():
 
 
 def totals(by_tc):
-    out = {}
+    """Totals of rounds each dealt from its own shoe (so every round is its own batch)."""
+    out = {"shoes": 0, "shoe_played_sq": 0, "shoe_ramp_sq": 0, "shoe_ramp_x": 0}
     for t in TCS:
         rounds, flat, flat_sq, played, net, sq, bet = by_tc.get(t, (0,) * 7)
+        out["shoes"] += rounds
+        out["shoe_played_sq"] += played
+        out["shoe_ramp_sq"] += sq
+        out["shoe_ramp_x"] += net
         out |= {
+            f"tc{t:+d}_rounds_shoe_sq": rounds,
+            f"tc{t:+d}_flat_shoe_sq": flat_sq,
+            f"tc{t:+d}_flat_shoe_x": flat,
+            f"tc{t:+d}_played_shoe_sq": played,
+            f"tc{t:+d}_ramp_shoe_sq": sq,
+            f"tc{t:+d}_ramp_shoe_x": net,
             f"tc{t:+d}_rounds": rounds,
             f"tc{t:+d}_flat_net": flat,
             f"tc{t:+d}_flat_sq": flat_sq,
@@ -91,6 +102,16 @@ def test_the_report_from_hand_made_totals():
     assert rows["3"]["flat_ev"] == pytest.approx(1.5) and rows["3"]["ramp_ev"] == 6
     assert rows["3"]["average_bet"] == 4
     assert rows["0"]["flat_sd"] == pytest.approx(math.sqrt(4 / 3))
+    # a shoe a round: the batch intervals are the independent rounds' (1.96 SD / sqrt(n))
+    half = 1.96 * math.sqrt(var / 6)
+    assert r["ev_per_round_ci95"] == pytest.approx([ev - half, ev + half])
+    assert r["design_effect"] == pytest.approx(1.0) and r["shoes"] == 6
+    # a count's EV is a ratio over all 6 shoes (those without that count add 0 rounds):
+    # B / (B - 1) * sum (y_s - r n_s)^2 / n^2; TC 0: four rounds of +-1 unit, r = 0
+    flat_half = 1.96 * math.sqrt(6 / 5 * 4 / 4**2)
+    assert rows["0"]["flat_ev_ci95"] == pytest.approx([-flat_half, flat_half])
+    ramp_half = 1.96 * math.sqrt(6 / 5 * ((4 - 6) ** 2 + (8 - 6) ** 2) / 2**2)  # +4, +8 units
+    assert rows["3"]["ramp_ev_ci95"] == pytest.approx([6 - ramp_half, 6 + ramp_half])
 
 
 def test_ramp_text():

@@ -9,7 +9,14 @@ import json
 def test_sim_count_json_and_csv(cli, tmp_path):
     out_csv = tmp_path / "tc.csv"
     argv = ("sim", "--strategy", "basic", "--hands", "20000", "--seed", "5", "--workers", "1")
-    count = ("--count", "hilo", "--ramp", "<=1:1,2:2,3:4,4:6,5+:8", "--indices", "i18,fab4")
+    count = (
+        "--count",
+        "hilo",
+        "--ramp",
+        "<=1:1,2:2,3:4,4:6,5+:8",
+        "--indices",
+        "hilo-i18,hilo-fab4",
+    )
     status, out, err = cli(*argv, *count, "--bankroll", "500", "--csv", str(out_csv), "--json")
     assert status == 0, err
     report = json.loads(out)

@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 
 from croupier.clients.bot.sdk import Bot
-from croupier.clients.indexsets import shipped_indices
+from croupier.clients.indexsets import index_set
 from croupier.engine import CroupierError, PluginManager, UnknownNameError
 from croupier.engine.cards import HIDDEN, VALUES, card
 from croupier.engine.counts import CountSystem, true_count
@@ -96,9 +96,10 @@ class Count:
 
 class HiLo(Basic):
     """Basic strategy with a Hi-Lo count (the ``hilo`` count plugin): a true-count bet
-    spread, and the playing deviations and insurance of the Hi-Lo index set croupier
-    generates for 6 decks, S17, DAS (``croupier solve blackjack --indices hilo``, shipped
-    with the counts plugin; at other rules it is the nearest set croupier ships).
+    spread, and the playing deviations and insurance of a Hi-Lo index set from the index
+    set plugin family (``INDEX_SET``: the set croupier generates for 6 decks, S17, DAS,
+    ``croupier solve blackjack --indices hilo``, contributed by the counts plugin; at other
+    rules it is the nearest set croupier ships; ``index_set`` picks another installed one).
 
     Stake: ``min_bet`` times ``true count - 1``, between 1 and 8 units, capped by
     ``max_bet``. Deviations: for the hand and upcard, surrender, then split, then double
@@ -109,13 +110,14 @@ class HiLo(Basic):
 
     name = "hilo"
     SPREAD = 8
+    INDEX_SET = "hilo-6d-s17"
 
-    def __init__(self, manager: PluginManager) -> None:
+    def __init__(self, manager: PluginManager, index_set_name: str = INDEX_SET) -> None:
         super().__init__(manager)
         self.system = manager.count_systems.get("hilo")
         self.count = Count(6, self.system)
         self.indices: dict[tuple[str, str], dict[str, IndexEntry]] = {}
-        for e in shipped_indices("generated"):
+        for e in index_set(manager, index_set_name, self.system.name).entries:
             self.indices.setdefault((e.hand, e.upcard), {})[e.decision] = e
 
     def setup(self, info: dict[str, Any]) -> None:

@@ -1,14 +1,14 @@
 """``croupier sim --count ... --plot FILE.png|FILE.svg``: the per-count figures as a picture.
 
 Two panels over the true count at the bet: how often each count comes (bars), and a flat
-unit bet's EV at that count with its 95% interval (points and bars), with the ramp's bet
+unit bet's EV at that count with its 95% interval (points and bars; from per-shoe batches,
+``engine/batch_means.py``), with the ramp's bet
 in units (a step line, right axis). matplotlib (``pip install 'croupier[plot]'``) is
 imported only here, only when a picture is asked for.
 """
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +45,7 @@ def plot_counts(path: str, per_count: list[dict[str, Any]], title: str) -> None:
     labels = [str(r["tc"]) for r in rows]
     x = list(range(len(rows)))
     ev = [100 * r["flat_ev"] for r in rows]
-    half = [196 * r["flat_sd"] / math.sqrt(r["rounds"]) if r["rounds"] > 1 else 0.0 for r in rows]
+    half = [50 * (ci[1] - ci[0]) if (ci := r.get("flat_ev_ci95")) else 0.0 for r in rows]
     figure, (top, bottom) = plt.subplots(
         2, 1, figsize=(9, 6.5), sharex=True, gridspec_kw={"height_ratios": [1, 1.6]}
     )

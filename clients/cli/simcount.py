@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import csv
 import math
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from croupier.clients.indexsets import SHIPPED, shipped_indices
+from croupier.clients.indexsets import index_entries
 from croupier.engine import CroupierError, PluginManager
 from croupier.plugins.blackjack.counting import (
     CountPlay,
@@ -20,7 +19,6 @@ from croupier.plugins.blackjack.counting import (
     parse_spots,
     ramp_text,
 )
-from croupier.plugins.blackjack.indices import IndexEntry, read_indices
 from croupier.plugins.blackjack.rules import BlackjackRules
 
 
@@ -37,9 +35,9 @@ def add_count_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--wong-out", type=float, metavar="TC", help="sit out below TC")
     group.add_argument(
         "--indices",
-        metavar="FILE|NAMES",
-        help="playing deviations: an index CSV, or shipped Hi-Lo sets i18, fab4, generated "
-        "(e.g. i18,fab4)",
+        metavar="FILES|NAMES",
+        help="playing deviations: index CSV files or index sets by name, comma-separated "
+        "('croupier plugins' lists the sets: hilo-i18,hilo-fab4 for the I18 and Fab 4)",
     )
     group.add_argument(
         "--spots-at", metavar="TC:N", help="play N spots (seats) from true count TC up"
@@ -67,32 +65,13 @@ def counting_wanted(args: argparse.Namespace) -> bool:
     return args.count is not None
 
 
-def read_index_sets(spec: str) -> tuple[IndexEntry, ...]:
-    """Entries of an index file or of shipped sets named ``i18``, ``fab4`` (comma-joined)."""
-    out: list[IndexEntry] = []
-    for part in (p.strip() for p in spec.split(",")):
-        if part.lower() in SHIPPED:
-            entries = shipped_indices(part.lower())
-        else:
-            try:
-                entries = read_indices(Path(part).read_text())
-            except OSError as exc:
-                raise CroupierError(f"--indices {part}: {exc.strerror}") from None
-        seen = {e.key for e in out}
-        for e in entries:
-            if e.key in seen:
-                raise CroupierError(f"--indices: {e.key} is given twice")
-            out.append(e)
-    return tuple(out)
-
-
 def count_play(
     manager: PluginManager, args: argparse.Namespace, rules: BlackjackRules
 ) -> CountPlay:
     system = manager.count_systems.get(args.count)
     ramp = parse_ramp(args.ramp) if args.ramp else (1,) * 26
     ramp = cap_ramp(ramp, rules.min_bet, rules.max_bet)
-    indices = read_index_sets(args.indices) if args.indices else ()
+    indices = index_entries(manager, args.indices, count=system.name) if args.indices else ()
     if args.hands_per_hour <= 0:
         raise CroupierError("--hands-per-hour must be positive")
     if args.bankroll is not None and args.bankroll <= 0:
@@ -101,14 +80,27 @@ def count_play(
     return CountPlay(system, ramp, args.wong_in, args.wong_out, indices, spots)
 
 
+def _flat_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A table row for CSV: an interval ``x_ci95`` becomes ``x_ci95_low`` and ``_high``."""
+    out: dict[str, Any] = {}
+    for name, value in row.items():
+        if name.endswith("_ci95"):
+            low, high = value if value is not None else ("", "")
+            out[f"{name}_low"], out[f"{name}_high"] = low, high
+        else:
+            out[name] = value
+    return out
+
+
 def write_csv(path: str, table: list[dict[str, Any]], comments: list[str]) -> None:
     """The per-count table, after ``#`` comment lines (what was played, the seed)."""
+    rows = [_flat_row(row) for row in table]
     with open(path, "w", newline="") as f:
         for line in comments:
             f.write(f"# {line}\n")
-        writer = csv.DictWriter(f, fieldnames=list(table[0]) if table else ["tc"])
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["tc"])
         writer.writeheader()
-        writer.writerows(table)
+        writer.writerows(rows)
 
 
 def _money(x: float | None) -> str:
@@ -156,17 +148,33 @@ def show_counting(console: Console, play: CountPlay, report: dict[str, Any], see
         f"SD {c['sd_per_hour']:.3f}"
     )
     table = Table(title="by true count at the bet")
-    for col in ("TC", "freq", "flat EV", "flat SD", "played", "bet", "ramp EV", "ramp SD"):
+    columns = ("TC", "freq", "flat EV", "±95%", "flat SD", "played", "bet", "ramp EV", "±95%")
+    for col in (*columns, "ramp SD"):
         table.add_column(col, justify="right")
     for row in c["per_count"]:
         table.add_row(
             row["tc"],
             f"{row['frequency']:.4f}",
             f"{row['flat_ev']:+.4f}",
+            _half(row["flat_ev_ci95"]),
             f"{row['flat_sd']:.3f}",
             f"{row['played']:,}",
             f"{row['average_bet']:.2f}",
             f"{row['ramp_ev']:+.4f}",
+            _half(row["ramp_ev_ci95"]),
             f"{row['ramp_sd']:.3f}",
         )
     console.print(table)
+    console.print(
+        f"intervals from {c['shoes']:,} shoes as independent batches (rounds of a shoe are "
+        "correlated; docs/counting.md)"
+        + (
+            f"; the EV's variance is {de:.2f}x the independent rounds'"
+            if (de := c["design_effect"])
+            else ""
+        )
+    )
+
+
+def _half(interval: list[float] | None) -> str:
+    return "-" if interval is None else f"{(interval[1] - interval[0]) / 2:.4f}"

@@ -14,6 +14,8 @@ from croupier.engine import CroupierError, Family, PluginManager, hookimpl
 from croupier.engine.games import Game
 from croupier.plugins.blackjack import hookspecs
 from croupier.plugins.blackjack.game import blackjack_game
+from croupier.plugins.blackjack.indexsets import shipped_sets
+from croupier.plugins.blackjack.indices import IndexEntry, IndexSet, check_index_set
 from croupier.plugins.blackjack.kernels import SimKernel
 from croupier.plugins.blackjack.play import Action, Event, Observation
 from croupier.plugins.blackjack.players import HandView, Player, Strategy, StrategyPlayer
@@ -28,6 +30,8 @@ __all__ = [
     "DealerRule",
     "Event",
     "HandView",
+    "IndexEntry",
+    "IndexSet",
     "Observation",
     "Player",
     "RuleSet",
@@ -49,6 +53,11 @@ def check_rule_set(manager: PluginManager, rule_set: RuleSet) -> list[str]:
     return []
 
 
+def check_set(manager: PluginManager, index_set: IndexSet) -> list[str]:
+    """An index set's count is installed, its entries are decisions of the table, once."""
+    return check_index_set(index_set, manager.count_systems.names())
+
+
 FAMILIES = (
     Family("croupier_dealer_rules", "dealer rules", DealerRule, "dealer_rules", hookspecs),
     Family(
@@ -57,14 +66,21 @@ FAMILIES = (
     Family("croupier_rule_sets", "rule set", RuleSet, "rule_sets", hookspecs, check_rule_set),
     Family("croupier_strategies", "strategy", Strategy, "strategies", hookspecs),
     Family("croupier_sim_kernels", "simulator kernel", SimKernel, "sim_kernels", hookspecs),
+    Family("croupier_index_sets", "index set", IndexSet, "index_sets", hookspecs, check_set),
 )
 
 
 @hookimpl
 def croupier_families() -> tuple[Family, ...]:
     """Blackjack's extension points, filled by the dealers, betting, rule-sets, strategies
-    and blackjack-kernel plugins (and any third party)."""
+    and blackjack-kernel plugins, this package's index sets (and any third party)."""
     return FAMILIES
+
+
+@hookimpl
+def croupier_index_sets() -> tuple[IndexSet, ...]:
+    """The Hi-Lo Illustrious 18, Fab 4 and generated set, shipped as data."""
+    return shipped_sets()
 
 
 @hookimpl

@@ -4,8 +4,11 @@ All money is in units of the table's minimum bet; a *round* is one round played 
 counter's seats together (a round sat out while Wonging is not played). Formulas
 (docs/counting.md states their assumptions):
 
-* EV and SD per round from the ramp's net and its square; the 95% interval of the EV is
-  ``EV +- 1.96 SD / sqrt(rounds)``.
+* EV and SD per round from the ramp's net and its square. The 95% intervals, of the EV per
+  round and of each true count's flat and ramp EV, are made from per-shoe batch sums
+  (:mod:`croupier.engine.batch_means`): rounds of one shoe are correlated, shoes are not.
+  ``design_effect`` is the EV's batch variance over the variance it would have if rounds
+  were independent (``SD**2 / rounds``): how much the naive interval understates it.
 * ``DI = 1000 * EV / SD``; ``SCORE = 10**6 * (EV / SD)**2 = DI**2``: the win per 100 rounds, in
   dollars, of a $10,000 bankroll betting the ramp scaled to full Kelly (Schlesinger's
   definition, with EV and SD per round of one unit's ramp); ``N0 = (SD / EV)**2`` rounds.
@@ -21,6 +24,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from croupier.engine.batch_means import BatchSums, naive_variance
 from croupier.plugins.blackjack.counting import TCS
 
 RISKS = (0.01, 0.05, math.exp(-2))
@@ -64,6 +68,25 @@ def _mean_sd(total: int, squares: int, n: int) -> tuple[float, float]:
     return mean, math.sqrt(max(var, 0.0))
 
 
+def _scaled(interval: list[float] | None, unit: int) -> list[float] | None:
+    return None if interval is None else [x / unit for x in interval]
+
+
+def bucket_sums(totals: Mapping[str, int], t: int, kind: str) -> BatchSums:
+    """The batch sums of true count ``t``'s ``flat`` EV (per round dealt) or ``ramp`` EV
+    (per round played)."""
+    at = f"tc{t:+d}_"
+    y, n = ("flat_net", "rounds") if kind == "flat" else ("ramp_net", "played")
+    return BatchSums(
+        totals[at + y],
+        totals[at + n],
+        totals[f"{at}{kind}_shoe_sq"],
+        totals[f"{at}{kind}_shoe_x"],
+        totals[f"{at}{n}_shoe_sq"],
+        totals["shoes"],
+    )
+
+
 def count_report(
     totals: Mapping[str, int],
     *,
@@ -80,7 +103,16 @@ def count_report(
     bet = sum(totals[f"tc{t:+d}_bet"] for t in TCS)
     ev, sd = _mean_sd(net, sq, played)
     ev, sd = ev / unit, sd / unit
-    half = 1.96 * sd / math.sqrt(played) if played > 1 else None
+    overall = BatchSums(
+        net,
+        played,
+        totals["shoe_ramp_sq"],
+        totals["shoe_ramp_x"],
+        totals["shoe_played_sq"],
+        totals["shoes"],
+    )
+    ci = _scaled(overall.interval(), unit)
+    batch_var, naive_var = overall.variance(), naive_variance(net, sq, played)
     table = []
     for t in TCS:
         n = totals[f"tc{t:+d}_rounds"]
@@ -97,9 +129,11 @@ def count_report(
                 "frequency": n / dealt,
                 "flat_ev": flat_ev / unit,
                 "flat_sd": flat_sd / unit,
+                "flat_ev_ci95": _scaled(bucket_sums(totals, t, "flat").interval(), unit),
                 "played": p,
                 "ramp_ev": ramp_ev / unit,
                 "ramp_sd": ramp_sd / unit,
+                "ramp_ev_ci95": _scaled(bucket_sums(totals, t, "ramp").interval(), unit),
                 "average_bet": totals[f"tc{t:+d}_bet"] / p / unit if p else 0.0,
             }
         )
@@ -110,9 +144,11 @@ def count_report(
         "total_bet": bet / unit,
         "average_bet": bet / played / unit if played else 0.0,
         "ev_per_round": ev,
-        "ev_per_round_ci95": None if half is None else [ev - half, ev + half],
+        "ev_per_round_ci95": ci,
         "ev_per_100": 100 * ev,
-        "ev_per_100_ci95": None if half is None else [100 * (ev - half), 100 * (ev + half)],
+        "ev_per_100_ci95": None if ci is None else [100 * ci[0], 100 * ci[1]],
+        "shoes": totals["shoes"],
+        "design_effect": batch_var / naive_var if batch_var and naive_var else None,
         "sd_per_round": sd,
         "ev_per_unit_bet": net / bet if bet else 0.0,
         "di": di(ev, sd),

@@ -1,8 +1,8 @@
 """Blackjack's own families: the hooks other plugins implement to add to blackjack.
 
 Declared by the blackjack plugin (``croupier_families``), not by the engine: dealer rules,
-betting schemes, rule sets, strategies and compiled simulators are blackjack's extension
-points. A plugin implements them with ``croupier.engine.hookimpl`` like any hook.
+betting schemes, rule sets, strategies, compiled simulators and index sets are blackjack's
+extension points. A plugin implements them with ``croupier.engine.hookimpl`` like any hook.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from croupier.engine import hookspec
 
 if TYPE_CHECKING:
+    from croupier.plugins.blackjack.indices import IndexSet
     from croupier.plugins.blackjack.kernels import SimKernel
     from croupier.plugins.blackjack.players import Strategy
     from croupier.plugins.blackjack.rules import RuleSet
@@ -90,4 +91,20 @@ def croupier_sim_kernels() -> Iterable[SimKernel]:
     or a one-line reason why not; the simulator then says so and plays in Python. A job's
     ``run(data, seed, rounds)`` must be a module-level function (it runs in worker
     processes) and deterministic in its arguments.
+    """
+
+
+@hookspec
+def croupier_index_sets() -> Iterable[IndexSet]:
+    """Contribute named index tables (playing deviations by a count: the Illustrious 18).
+
+    Called once, the first time an index set is looked up (``croupier sim --indices NAME``,
+    ``croupier solve blackjack --only NAME``, the ``hilo`` bot, ``croupier plugins``).
+    Return an iterable of :class:`~croupier.plugins.blackjack.indices.IndexSet`: ``name``,
+    ``summary``, ``count`` (the name of the count system whose true count the indices
+    read; ``sim --count`` must be that count), ``entries`` (:class:`~croupier.plugins.
+    blackjack.indices.IndexEntry` values; ``IndexSet.from_csv`` reads the CSV that ``sim
+    --indices FILE`` reads), and in words the ``rules`` it was made for and its ``source``.
+    ``croupier plugins --check`` validates one (its count installed, every entry a decision
+    of the table, none twice).
     """

@@ -7,6 +7,10 @@ then declined and the hand is played as without them). The CSV has the header
 ``decision,hand,upcard,index,direction``; lines starting with ``#`` are comments (a
 table names its source there). Hands are written ``16`` (hard 16), ``s18`` (soft 18),
 ``TT`` or ``88`` (a pair), ``any`` (insurance); upcards ``2``..``9``, ``T``, ``A``.
+
+An :class:`IndexSet` is a named table a plugin contributes (the ``croupier_index_sets``
+hook): its entries, the count system they are read with, the rules they were made for
+and where they come from. ``sim --indices NAME`` and the ``hilo`` bot find sets by name.
 """
 
 from __future__ import annotations
@@ -45,6 +49,55 @@ class IndexEntry:
     @property
     def key(self) -> tuple[str, str, str]:
         return (self.decision, self.hand, self.upcard)
+
+
+@attrs.frozen
+class IndexSet:
+    """A named index table for one count system (what ``croupier_index_sets`` contributes).
+
+    ``count`` names the count system whose true count the indices read (``hilo``);
+    ``rules`` says in words which rules it was made for (``6 decks, S17, DAS, late
+    surrender``); ``source`` who published or generated it.
+    """
+
+    name: str
+    summary: str
+    count: str
+    entries: tuple[IndexEntry, ...]
+    rules: str = ""
+    source: str = ""
+
+    @classmethod
+    def from_csv(
+        cls, name: str, summary: str, count: str, text: str, *, rules: str = "", source: str = ""
+    ) -> IndexSet:
+        """A set read from index CSV text (see :func:`read_indices`)."""
+        return cls(name, summary, count, tuple(read_indices(text)), rules=rules, source=source)
+
+
+def check_index_set(index_set: IndexSet, counts: Iterable[str]) -> list[str]:
+    """Problems of a contributed set, one line each: its count must be installed, its
+    entries checked :class:`IndexEntry` values (as :func:`entry` makes them), each decision
+    once."""
+    problems: list[str] = []
+    known = list(counts)
+    if index_set.count not in known:
+        problems.append(f"count {index_set.count!r} is not installed; known: {', '.join(known)}")
+    if not index_set.entries:
+        problems.append("has no entries")
+    seen: set[tuple[str, str, str]] = set()
+    for e in index_set.entries:
+        if not isinstance(e, IndexEntry):  # a plugin's data, whatever its annotations say
+            problems.append(f"an entry is a {type(e).__name__}, not an IndexEntry")  # type: ignore[unreachable]
+            continue
+        try:
+            entry(e.decision, e.hand, e.upcard, e.index, e.direction)
+        except CroupierError as exc:
+            problems.append(f"entry {e.key}: {exc}")
+        if e.key in seen:
+            problems.append(f"entry {e.key} is given twice")
+        seen.add(e.key)
+    return problems
 
 
 def check_hand(hand: str) -> str | None:

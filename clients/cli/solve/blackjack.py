@@ -26,10 +26,11 @@ from croupier.clients.cli.simindices import (
     check_sim_arguments,
     run_by_sim,
 )
+from croupier.clients.indexsets import index_entries
 from croupier.engine import CroupierError
 from croupier.engine.counts import ROUNDINGS
 from croupier.engine.executor import default_workers
-from croupier.plugins.blackjack.indices import IndexEntry, read_indices, write_indices
+from croupier.plugins.blackjack.indices import IndexEntry, write_indices
 
 STYLES = {
     "H": "bold red",
@@ -90,7 +91,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--only",
         metavar="DECISIONS",
         help="only these decisions, comma-separated: 'stand 16 T,double 11 A', or index "
-        "CSV files whose decisions to generate (e.g. the shipped Illustrious 18)",
+        "sets or CSV files whose decisions to generate (e.g. hilo-i18,hilo-fab4)",
     )
     counting.add_argument(
         "--rounding", choices=ROUNDINGS, help="how true counts are read (default: the count's)"
@@ -280,12 +281,14 @@ def show_chart(console: Any, solution: dict[str, Any]) -> None:
         )
 
 
-def _only(text: str) -> list[str]:
-    """``--only``: decisions as text and index CSV files (their decisions), comma-separated."""
+def _only(manager: Any, text: str) -> list[str]:
+    """``--only``: decisions as text, index sets by name and index CSV files (their
+    decisions), comma-separated."""
     out: list[str] = []
     for part in (p.strip() for p in text.split(",")):
-        if part and os.path.exists(part):
-            entries = read_indices(Path(part).read_text())
+        looks_like_file = part.endswith(".csv") or "/" in part
+        if part in manager.index_sets or (part and (os.path.exists(part) or looks_like_file)):
+            entries = index_entries(manager, part, option="--only")
             out += [f"{e.decision} {e.hand} {e.upcard}" for e in entries]
         elif part:
             out.append(part)
@@ -303,7 +306,7 @@ def run_indices(args: argparse.Namespace, manager: Any, table_rules: Any) -> int
         check_plot_path(args.plot)  # before seconds of solving
     spec: dict[str, Any] = {"count": system.to_dict()}
     if args.only:
-        spec["decisions"] = _only(args.only)
+        spec["decisions"] = _only(manager, args.only)
     if args.rounding:
         spec["rounding"] = args.rounding
     if args.rows:

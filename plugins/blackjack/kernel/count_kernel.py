@@ -22,6 +22,9 @@ to ``TC_LOW..TC_HIGH``) the rounds dealt, the table's flat net and its square, t
 played, the ramp's net and its square, and the chips bet (initial bets). With spots at
 high counts (``HAS_SPOTS``), a round whose true count is at least ``SPOTS_TC`` is dealt to
 ``SPOTS_N`` seats instead of ``seats``, each betting the ramp's bet.
+
+For intervals, each shoe's sums are also kept as a batch (:mod:`.count_batches`): the
+rounds of one shoe are correlated, shoes are independent.
 """
 
 from __future__ import annotations
@@ -31,6 +34,15 @@ import math
 import numpy as np
 from numba import njit
 
+from croupier.plugins.blackjack.kernel.count_batches import (
+    BATCH_SIZE,
+    SHOE_FIELDS,
+    SHOE_SQ,
+    TOTAL_FIELDS,
+    TOTALS,
+    end_shoe,
+)
+from croupier.plugins.blackjack.kernel.count_batches import BUCKETS as BATCH_BUCKETS
 from croupier.plugins.blackjack.kernel.kernel import (
     BET,
     CUT,
@@ -70,9 +82,13 @@ from croupier.plugins.blackjack.kernel.true_count import (
 
 TC_LOW, TC_HIGH = -10, 15
 BUCKETS = TC_HIGH - TC_LOW + 1
+assert BUCKETS == BATCH_BUCKETS, "count_batches' layout is the buckets'"
 BUCKET_FIELDS = ("rounds", "flat_net", "flat_sq", "played", "ramp_net", "ramp_sq", "bet")
-COUNT_FIELDS = FIELDS + tuple(
-    f"tc{t:+d}_{name}" for t in range(TC_LOW, TC_HIGH + 1) for name in BUCKET_FIELDS
+COUNT_FIELDS = (
+    FIELDS
+    + tuple(f"tc{t:+d}_{name}" for t in range(TC_LOW, TC_HIGH + 1) for name in BUCKET_FIELDS)
+    + tuple(f"tc{t:+d}_{name}" for t in range(TC_LOW, TC_HIGH + 1) for name in SHOE_FIELDS)
+    + TOTAL_FIELDS
 )
 # rows of the scratch table: per seat, and per live hand
 FIRST, SECOND, LIN, NAT, HALF, LIVE_SEAT, LIVE_TOTAL, LIVE_STAKE = range(8)
@@ -104,6 +120,7 @@ def play_count_chunk(
     for k in range(n_out):
         out[k] = -1
     acc = np.zeros(BUCKETS * 7, np.int64)
+    batches = np.zeros(BATCH_SIZE, np.int64)  # count_batches' layout
     key = np.uint64(seed)
     counter = np.uint64(0)
     decks = rules[DECKS]
@@ -181,6 +198,7 @@ def play_count_chunk(
     staked = returned = 0
     for _round in range(rounds):
         if pos >= cut or fresh_pack:
+            end_shoe(acc, batches)  # the shoe that ends is a batch
             for k in range(n_cards):
                 shoe[k] = fresh[k]
             counter = _shuffle(shoe, 0, n_cards, key, counter)
@@ -424,6 +442,7 @@ def play_count_chunk(
             acc[at + np.uint64(6)] += stake_b * spots
         if dry:
             return out
+    end_shoe(acc, batches)  # the chunk's last shoe, dealt in part: a batch too
     out[0], out[1], out[2], out[3] = n_hands, n_net, n_net_sq, n_wins
     out[4], out[5], out[6], out[7] = n_pushes, n_losses, n_naturals, n_busts
     out[8], out[9], out[10] = n_doubles, n_splits, staked - returned
@@ -431,4 +450,10 @@ def play_count_chunk(
     k = len(FIELDS)
     for j in range(BUCKETS * 7):
         out[k + j] = acc[j]
+    k += BUCKETS * 7
+    for j in range(BUCKETS * 6):
+        out[k + j] = batches[SHOE_SQ + j]
+    k += BUCKETS * 6
+    for j in range(4):
+        out[k + j] = batches[TOTALS + j]
     return out
