@@ -203,6 +203,18 @@ class Server:
         return stream.getrandbits(63)
 
     # -- serving ---------------------------------------------------------------------------
+    @property
+    def resumes(self) -> bool:
+        """Whether what a stop interrupts resumes when the server restarts: with a journal,
+        a table or tournament stopped by the server's shutdown is left unfinished in it, and
+        the restarted server recovers it (bots rejoin with their tokens)."""
+        return self.journal.enabled
+
+    def shutdown_notice(self) -> dict[str, Any]:
+        """The ``shutdown`` notification's parameter: ``resume`` tells a bot to reconnect and
+        take its seat back once the server is up again, rather than stop."""
+        return {"resume": self.resumes}
+
     def game(self, name: str | None) -> Game:
         """The game ``name`` (None: the server's default game); unknown: ``unknown-name``."""
         if name is None:
@@ -341,7 +353,7 @@ class Server:
             await conn.session.drain(self.shutdown_left())
             with trio.move_on_after(1.0):
                 with contextlib.suppress(RpcError):
-                    await conn.session.notify(SHUTDOWN_NOTIFICATION, [])
+                    await conn.session.notify(SHUTDOWN_NOTIFICATION, [self.shutdown_notice()])
             await conn.session.close()
 
         async with trio.open_nursery() as nursery:

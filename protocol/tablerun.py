@@ -200,6 +200,10 @@ class ServerTable:
         self.subscribers: dict[int, Subscriber] = {}
         self.stop_requested = False
         self.stop_reason = "the server is shutting down"
+        self.resume_later = False
+        """Stopped by the server's shutdown with a journal: the journal keeps the table
+        unfinished (its settled rounds are all there), so the restarted server resumes it."""
+        self._scope = trio.CancelScope()
         self.abandon_pending = False
         self.done = trio.Event()
         self._seat_changed = trio.Event()
@@ -343,7 +347,10 @@ class ServerTable:
         assert self.engine is not None
         reason = "internal error"
         try:
-            reason = await self._play(self.engine)
+            with self._scope:
+                reason = await self._play(self.engine)
+            if self._scope.cancelled_caught:  # stopped to resume: the round is dealt again
+                reason = self.stop_reason
         except Exception as exc:
             reason = game_plugin_bug(self.server.manager, self.game, exc)
         finally:
@@ -400,10 +407,14 @@ class ServerTable:
             return
         self.state, self.reason = "finished", reason
         self.seat_changed()  # wakes whatever waits on the seats
-        log.info("table %d finished after %d rounds: %s", self.id, self.played, reason)
-        info = self.info()
-        self.server.journal.table_finished(info)
-        self.broadcast(STATUS_NOTIFICATION, [self.id, info])
+        if self.resume_later:
+            # not finished for the journal, nor for the bots: they reconnect after the restart
+            log.info("table %d stops after %d rounds; it resumes on restart", self.id, self.played)
+        else:
+            log.info("table %d finished after %d rounds: %s", self.id, self.played, reason)
+            info = self.info()
+            self.server.journal.table_finished(info)
+            self.broadcast(STATUS_NOTIFICATION, [self.id, info])
         for sub in self.subscribers.values():
             sub.send.close()
             sub.conn.session.keepalive.discard(f"table {self.id}")
@@ -416,6 +427,10 @@ class ServerTable:
         can hold it up."""
         if not self.stop_requested:
             self.stop_requested, self.stop_reason = True, reason
+        if self.resume_later:
+            # the round in progress is not finished under a shutdown's time limit (its
+            # bots would get defaults): it is left, as a crash leaves it, and dealt again
+            self._scope.cancel()
         self.seat_changed()
         if self.engine is not None:
             self.engine.limit_decisions(self.server.shutdown_left() if grace is None else grace)

@@ -396,6 +396,7 @@ class TableService(Service):
         """Let every table finish its hand in progress, then flush what watchers are owed."""
         tables = [t for t in self.tables.values() if t.state != "finished"]
         for table in tables:
+            table.resume_later = table.server.resumes  # left unfinished in the journal
             table.stop()
         for table in tables:
             await table.done.wait()

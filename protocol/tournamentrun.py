@@ -129,6 +129,9 @@ class ServerTournament:
         self.join_key_sha256: str | None = None
         """A recovered tournament's join key, by hash (the journal keeps no key in clear)."""
         self.stop_reason: str | None = None
+        self.resume_later = False
+        """Stopped by the server's shutdown with a journal: left unfinished in it, so the
+        restarted server resumes it from its booked tables."""
         self.abandon_pending = False
         self.id = tournament_id
         self.config = config
@@ -356,8 +359,12 @@ class ServerTournament:
         if self.state == "finished":
             return
         self.state, self.reason = "finished", reason
-        log.info("tournament %d finished: %s", self.id, reason)
-        self._status()
+        if self.resume_later:
+            # the journal keeps it unfinished, with its booked tables: it resumes on restart
+            log.info("tournament %d stops; it resumes on restart", self.id)
+        else:
+            log.info("tournament %d finished: %s", self.id, reason)
+            self._status()
         for sub in self.subscribers.values():
             sub.send.close()
             sub.conn.session.keepalive.discard(f"tournament {self.id}")

@@ -319,6 +319,7 @@ class TournamentService(Service):
         """Stop every open tournament (it finishes without a result) and tell its watchers."""
         open_ = [t for t in self.tournaments.values() if t.state != "finished"]
         for found in open_:
+            found.resume_later = found.server.resumes  # left unfinished in the journal
             found.scope.cancel()
         for found in open_:
             await found.done.wait()

@@ -295,3 +295,32 @@ async def test_a_table_still_waiting_for_its_bots_waits_again_and_starts_when_se
     assert found.played == 3 and "bet" in asked
     assert found.engine is not None and found.engine.tally.faults == [0, 0]
     await finish(server, [])
+
+
+async def test_a_graceful_stop_leaves_the_tables_to_resume_to_the_same_ledger(nursery, tmp_path):
+    """SIGTERM (a reboot) with a journal: the tables stop after the round in progress, stay
+    unfinished in the journal, and the restarted server plays them on to the ledger of an
+    uninterrupted run."""
+    tables = [dict(BLACKJACK, rounds=60), dict(BACCARAT, rounds=60)]
+    whole, stopped = tmp_path / "whole.db", tmp_path / "stopped.db"
+    ids = await run_to_end(whole, nursery, tables)
+    journal = Journal(str(stopped))
+    server = await serve(nursery, journal, max_tables=64)
+    async with connect("127.0.0.1", server.port, name="c") as c:
+        assert [(await c.call_named("table.create", p))["table"] for p in tables] == ids
+    running = [tables_of(server).tables[t] for t in ids]
+    while min(t.played for t in running) < 3:  # the test runs between any two rounds
+        await trio.sleep(0)
+    server.stop()
+    for table in running:
+        await table.done.wait()
+    await journal.aclose()
+    for table in ids:
+        (state, _, _, result), events = rows(stopped, table)
+        settled = [r[2] for r in events if r[2] is not None]  # the rounds the journal holds
+        assert state == "playing" and result is None and settled == list(range(1, len(settled) + 1))
+        assert 3 <= len(settled) < 60
+    server = await recover(stopped, nursery)
+    await finish(server, ids)
+    for table in ids:
+        assert rows(stopped, table) == rows(whole, table)  # every round once, same ledger

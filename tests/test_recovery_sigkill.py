@@ -83,6 +83,12 @@ class Served:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
 
+    def terminate(self) -> None:
+        """A graceful stop (SIGTERM, as at a reboot): the round in progress ends first."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait(GUARD)
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -159,7 +165,10 @@ async def uninterrupted_tournament(nursery: trio.Nursery) -> dict[str, Any]:
     return result
 
 
-async def test_a_tournament_survives_sigkills_with_the_same_standings(nursery, tmp_path):
+@pytest.mark.parametrize("stop", ["kill", "terminate"])
+async def test_a_tournament_survives_sigkills_with_the_same_standings(nursery, tmp_path, stop):
+    """Killed (SIGKILL), or stopped gracefully (SIGTERM), three times: the standings of an
+    uninterrupted run, each table booked once."""
     want = await uninterrupted_tournament(nursery)
     served = Served(tmp_path / "j.db", tmp_path)
     served.start()
@@ -173,7 +182,7 @@ async def test_a_tournament_survives_sigkills_with_the_same_standings(nursery, t
         booked = "SELECT count(*) FROM tournament_tables WHERE tournament_id = ?"
         for k in kills:
             await until(lambda k=k: (query(served.path, booked, tid) or 0) >= k)
-            served.kill()
+            served.kill() if stop == "kill" else served.terminate()
             assert query(served.path, "SELECT state FROM tournaments") == "playing"
             served.start()
             await served.said("recovered from the journal: 1 tournaments")
@@ -226,7 +235,10 @@ async def table_with_bots(port: int) -> list[dict[str, Any]]:
     return finals
 
 
-async def test_a_table_survives_sigkills_and_its_bots_rejoin(nursery, tmp_path):
+@pytest.mark.parametrize("stop", ["kill", "terminate"])
+async def test_a_table_survives_sigkills_and_its_bots_rejoin(nursery, tmp_path, stop):
+    """Killed (SIGKILL), or stopped gracefully (SIGTERM: the bots are told the table
+    resumes), three times: the same chips as an uninterrupted run, each round once."""
     server = Server(PluginManager(autoload=False), default_game="blackjack", seed=1)
     (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     want = await table_with_bots(port)
@@ -245,7 +257,7 @@ async def test_a_table_survives_sigkills_and_its_bots_rejoin(nursery, tmp_path):
         inner.start_soon(bots)
         for k in kill_points(23, TABLE["rounds"], 3):
             await until(lambda k=k: (query(served.path, rounds) or 0) >= k)
-            served.kill()
+            served.kill() if stop == "kill" else served.terminate()
             assert query(served.path, "SELECT state FROM tables") == "playing"
             served.start()
             await served.said("recovered from the journal: 0 tournaments, 1 tables")

@@ -163,6 +163,18 @@ def as_bot(bot: Bot | DecideFn, name: str | None = None) -> Bot:
     return FunctionBot(bot, name or getattr(bot, "__name__", "bot").strip("<>") or "bot")
 
 
+def resumes(params: Any) -> bool:
+    """Whether a ``shutdown`` notice says the table resumes after the server's restart
+    (``[{"resume": true}]``, from a server with a journal); a server that says nothing
+    (an older one) does not."""
+    return (
+        isinstance(params, list)
+        and len(params) == 1
+        and isinstance(params[0], Mapping)
+        and params[0].get("resume") is True
+    )
+
+
 def unwrap_group(group: BaseExceptionGroup) -> BaseException:
     """The one error inside nested trio exception groups (a connection's ends), if one."""
     leaves: list[BaseException] = []
@@ -263,7 +275,9 @@ class _Seat:
 
     async def notified(self, method: str, params: Any) -> None:
         if method == "shutdown":
-            self.server_stopped = True
+            # a server with a journal resumes the table after a restart: reconnect and
+            # take the seat back (within ``reconnect`` attempts) rather than stop
+            self.server_stopped = not resumes(params)
             return
         if not isinstance(params, list) or len(params) != 2 or params[0] != self.table:
             return

@@ -23,6 +23,7 @@ from croupier.clients.bot.sdk import (
     as_bot,
     bot_connection,
     maybe_await,
+    resumes,
     stay_until_finished,
     unwrap_group,
 )
@@ -53,7 +54,9 @@ class _Entry:
 
     async def notified(self, method: str, params: Any) -> None:
         if method == "shutdown":
-            self.server_stopped = True
+            # a server with a journal resumes the table after a restart: reconnect and
+            # take the seat back (within ``reconnect`` attempts) rather than stop
+            self.server_stopped = not resumes(params)
         elif (
             method == "tournament.status"
             and isinstance(params, list)
