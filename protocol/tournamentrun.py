@@ -29,7 +29,7 @@ from croupier.protocol.keys import new_secret
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import BotSlot, SlotPlayer
-from croupier.protocol.tablerun import Subscriber
+from croupier.protocol.subscribers import Subscriber
 from croupier.protocol.tournamentlive import LiveView
 from croupier.protocol.workers import game_plugin_bug
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import msgpack
 import trio
 
-from croupier.protocol.tablerun import Subscriber
+from croupier.protocol.subscribers import Subscriber
 
 
 def _subscriber(limit: int) -> tuple[Subscriber, trio.MemoryReceiveChannel[bytes]]:
