@@ -64,9 +64,7 @@ def _table_summary(conn: sqlite3.Connection, row: tuple[Any, ...]) -> dict[str, 
         "SELECT seat, kind, player FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
     ).fetchall()
     if state != "finished":  # events so far (the count is written when it finishes)
-        events = conn.execute(
-            "SELECT coalesce(max(last), 0) FROM events WHERE table_id = ?", (table_id,)
-        ).fetchone()[0]
+        events = _last_event(conn, table_id)
     return {
         "table": table_id,
         "game": game,
@@ -134,12 +132,30 @@ def get_table(conn: sqlite3.Connection, table: int) -> dict[str, Any]:
     }
 
 
+def _last_event(conn: sqlite3.Connection, table: int) -> int:
+    """The number of a table's last event written (0: none). Rows are numbered in order, so
+    this is the last row's ``last``: one step down the primary key, however long the table
+    (``max(last)`` would read every row)."""
+    row = conn.execute(
+        "SELECT last FROM events WHERE table_id = ? ORDER BY first DESC LIMIT 1", (table,)
+    ).fetchone()
+    return 0 if row is None else int(row[0])
+
+
 def _events(conn: sqlite3.Connection, table: int, offset: int, limit: int) -> list[Any]:
-    """Events ``offset + 1`` to ``offset + limit`` of a table (fewer at its end)."""
+    """Events ``offset + 1`` to ``offset + limit`` of a table (fewer at its end).
+
+    The row holding event ``offset + 1`` is found by one step down the primary key, and the
+    page is read from there: the cost is the page's, not the offset's (``last > offset``
+    would test every row before it, each a look-up of a large row)."""
+    start = conn.execute(
+        "SELECT first FROM events WHERE table_id = ? AND first <= ? ORDER BY first DESC LIMIT 1",
+        (table, offset + 1),
+    ).fetchone()
     rows = conn.execute(
-        "SELECT first, data FROM events WHERE table_id = ? AND last > ? AND first <= ?"
+        "SELECT first, data FROM events WHERE table_id = ? AND first >= ? AND first <= ?"
         " ORDER BY first",
-        (table, offset, offset + limit),
+        (table, 1 if start is None else start[0], offset + limit),
     ).fetchall()
     found: list[Any] = []
     for first, data in rows:
