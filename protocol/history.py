@@ -6,6 +6,10 @@ result, a table's events page by page, and its log as the JSON lines that
 ``croupier.engine.gamelog.replay_game`` reads. Every read runs in the journal's thread after
 the writes queued before it, so a table that just finished is in the history. A server
 started with ``--data :memory:`` has no journal and answers ``bad-input``.
+
+The journal has one thread, which writes too: reads take turns in a fair pool of one slot
+(:func:`read_pool`), so a client that sends many reads gets one at a time and everybody
+else's come between them, rather than all of them queueing ahead in the thread.
 """
 
 from __future__ import annotations
@@ -16,16 +20,35 @@ from typing import Any
 
 from croupier.engine import CroupierError
 from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.fairpool import FairPool
 from croupier.protocol.journal import queries
 from croupier.protocol.methods import Method, Param, Service
-from croupier.protocol.server import Connection
+from croupier.protocol.server import Connection, Server
 
 _OPT_STR = (str, type(None))
+_POOL = "history.reads"
+
+
+def read_pool(server: Server) -> FairPool:
+    """The server's turns at the journal thread for history reads: one read at a time, the
+    connections in turn, a few waiting per connection (``busy`` beyond), as the workers'."""
+    pool = server.state.get(_POOL)
+    if pool is None:
+        limits = server.limits
+        pool = server.state[_POOL] = FairPool(
+            "history",
+            1,
+            max_waiting=limits.work_queue,
+            per_owner=limits.work_queue_per_connection,
+            max_wait=limits.solver_timeout,
+        )
+    return pool
 
 
 async def _read(conn: Connection, fn: Callable[..., Any]) -> Any:
     try:
-        return await conn.server.journal.read(fn)
+        async with read_pool(conn.server).turn(conn.id):
+            return await conn.server.journal.read(fn)
     except queries.Missing as exc:
         raise RpcError(Code.UNKNOWN_NAME, str(exc)) from None
     except CroupierError as exc:
