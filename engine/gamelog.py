@@ -14,6 +14,7 @@ not repeat them.
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
@@ -176,7 +177,7 @@ def replay_actions(
     core's events go to (what it emitted when it was made included). Raises
     :class:`CroupierError` naming the first event that differs, so ``core`` is left exactly
     where the table was after those rounds (a recovered table goes on from there)."""
-    answers: list[list[Plain]] = [[] for _ in range(seats)]
+    answers: list[deque[Plain]] = [deque() for _ in range(seats)]  # popped from the left
     for event in events:
         if event["kind"] == "action":
             seat = event.get("seat")
@@ -201,7 +202,7 @@ def replay_actions(
 
 
 def _replay_round(
-    core: GameCore, answers: list[list[Plain]], out: list[dict[str, Any]], record: bool
+    core: GameCore, answers: list[deque[Plain]], out: list[dict[str, Any]], record: bool
 ) -> bool:
     flow = core.play_round()
     try:
@@ -210,7 +211,7 @@ def _replay_round(
             queue = answers[turn.seat - 1]
             if not queue:
                 raise CroupierError(f"the log has no answer for seat {turn.seat}")
-            action = queue.pop(0)
+            action = queue.popleft()  # list.pop(0) made a long replay quadratic
             if action != dict(turn.default):
                 reason = core.check(turn, action)
                 if reason is not None:

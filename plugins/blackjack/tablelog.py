@@ -11,6 +11,7 @@ actions from the seed reproduces every event and therefore the ledger. ``refused
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Iterable
 from typing import IO, Any
 
@@ -76,7 +77,7 @@ def replay(manager: PluginManager, lines: Iterable[str]) -> TableCore:
         chips = [int(c) for c in header["chips"]]
     except (KeyError, TypeError, ValueError) as exc:
         raise CroupierError(f"bad table log header: {exc}") from None
-    answers: list[list[Action]] = [[] for _ in chips]
+    answers: list[deque[Action]] = [deque() for _ in chips]  # popped from the left
     for event in events:
         if event.kind == "action" and event.seat is not None and event.action is not None:
             if not 1 <= event.seat <= len(chips):
@@ -95,7 +96,7 @@ def replay(manager: PluginManager, lines: Iterable[str]) -> TableCore:
     return core
 
 
-def _replay_round(core: TableCore, answers: list[list[Action]]) -> bool:
+def _replay_round(core: TableCore, answers: list[deque[Action]]) -> bool:
     rounds = core.play_round()
     try:
         decision = rounds.send(None)  # type: ignore[arg-type]
@@ -103,7 +104,7 @@ def _replay_round(core: TableCore, answers: list[list[Action]]) -> bool:
             queue = answers[decision.seat.index - 1]
             if not queue:
                 raise CroupierError(f"the log has no answer for seat {decision.seat.index}")
-            action = queue.pop(0)
+            action = queue.popleft()  # list.pop(0) made a long replay quadratic
             reason = check_action(decision, action)
             if reason is not None:
                 raise CroupierError(f"the log's answer for seat {decision.seat.index}: {reason}")
