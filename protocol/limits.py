@@ -65,6 +65,10 @@ class ServerLimits:
     """Open tables one connection may have created."""
     tournaments_per_connection: int = 1
     """Open tournaments one connection may have started."""
+    watchers_per_peer: int = 8
+    """Connections from one peer address watching one table (``table.watch``; a seated bot's
+    events do not count). Every watcher costs the table's server time each event, so one
+    client with many connections could otherwise slow a table for everyone at it."""
     max_rounds: int = 1_000_000
     """Rounds a table may be created for."""
     abandoned_timeout: float = 30.0

@@ -24,6 +24,7 @@ from croupier.engine import CroupierError, PluginManager
 from croupier.engine.games import Game
 from croupier.engine.gametable import GamePlayer, GameTable
 from croupier.engine.ledger import seat_account
+from croupier.protocol.admission import peer_host
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.keys import new_secret
 from croupier.protocol.ownership import Ownership
@@ -168,6 +169,18 @@ class ServerTable:
         self.subscribers[conn.id] = sub
         conn.session.keepalive.add(f"table {self.id}")
         self.server.spawn(sub.pump, f"table {self.id} -> {conn}")
+
+    def watchers_from(self, host: str) -> int:
+        """Connections from ``host`` getting this table's events that hold no seat at it."""
+        seated = {seat.conn.id for seat in self.seats if seat.conn is not None}
+        return sum(
+            1
+            for sub in self.subscribers.values()
+            if sub.events
+            and not sub.dropped
+            and sub.conn.id not in seated
+            and peer_host(sub.conn.peer) == host
+        )
 
     def unsubscribe(self, conn: Connection) -> None:
         sub = self.subscribers.pop(conn.id, None)

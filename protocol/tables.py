@@ -29,6 +29,7 @@ import trio
 from croupier.engine import CroupierError
 from croupier.engine.decisions import DECISION_TIME
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
+from croupier.protocol.admission import peer_host
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.ownership import Ownership, check_quota
@@ -354,6 +355,14 @@ class TableService(Service):
         found = self._get(table)
         if found.state == "finished":
             raise RpcError(Code.BAD_INPUT, f"table {table} has finished")
+        known = found.subscribers.get(conn.id)
+        if known is None or known.dropped or not known.events:
+            host, cap = peer_host(conn.peer), conn.server.limits.watchers_per_peer
+            if found.watchers_from(host) >= cap:
+                raise RpcError(
+                    Code.LIMIT_EXCEEDED,
+                    f"{cap} connections from {host} watch table {table} already (at most {cap})",
+                )
         found.subscribe(conn)
         return found.info()
 
