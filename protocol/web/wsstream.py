@@ -133,17 +133,37 @@ class WebSocketStream(trio.abc.Stream):
         return None
 
     async def aclose(self) -> None:
-        """Let what is waiting go out (for CLOSE_FLUSH seconds at most), then close."""
+        """Let what is waiting go out, then close: CLOSE_FLUSH seconds at most in all.
+
+        Meanwhile what the browser still sends is read and dropped: hypercorn hands the app a
+        browser's disconnect while it holds the connection's send lock, into a queue of ten
+        messages, so a browser that stopped reading, sent more and went would otherwise
+        leave the close waiting for that lock for ever (the connection never ending, its
+        slot never freed). A browser that neither reads nor goes is left after the time."""
         if self._closed:
             return
         self._closed = True
         with trio.move_on_after(CLOSE_FLUSH, shield=True):
-            while (self._waiting or self._writing) and not self._peer_gone:
-                await self._progress.wait()
-        if not self._peer_gone:
-            with contextlib.suppress(*GONE):  # closed by the browser already
-                await self.websocket.close()
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._drop_incoming)
+                while (self._waiting or self._writing) and not self._peer_gone:
+                    await self._progress.wait()
+                if not self._peer_gone:
+                    with contextlib.suppress(*GONE):  # closed by the browser already
+                        await self.websocket.close()
+                nursery.cancel_scope.cancel()
         await trio.lowlevel.checkpoint()
+
+    async def _drop_incoming(self) -> None:
+        """Read and drop what the browser sends until it has gone (see :meth:`aclose`)."""
+        while not self._peer_gone:
+            try:
+                message = await self.websocket.receive()
+            except GONE:
+                message = {"type": "websocket.disconnect"}
+            if message["type"] == "websocket.disconnect":
+                self._peer_gone = True
+                self._progressed()
 
 
 def _frames(messages: list[bytes]) -> list[bytes]:
