@@ -5,12 +5,16 @@ closed and held their slots for ever), on trio's virtual clock."""
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 import msgpack
+import pytest
 import trio
 
+from croupier.protocol.limits import ServerLimits
 from croupier.protocol.web import websocket_stream
+from croupier.protocol.web.serving import bind_http
 from croupier.protocol.web.wsstream import CLOSE_FLUSH
 from tests.test_web_stream import FakeWebSocket
 
@@ -64,3 +68,23 @@ async def test_a_browser_that_neither_reads_nor_goes_is_left_after_the_flush_tim
             await stream.send_all(msgpack.packb([2, "table.event", [1, {}]]))
             start = trio.current_time()
         assert trio.current_time() - start == CLOSE_FLUSH
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_USER_TIMEOUT"), reason="a Linux socket option")
+def test_the_kernel_drops_a_browser_that_stops_reading_after_the_send_timeout():
+    """hypercorn never times a write out: the web port's sockets have the kernel give up on
+    a peer that leaves data unacknowledged for the session's send timeout (accepted
+    connections inherit it from the listening socket)."""
+    listener = bind_http(ServerLimits(send_timeout=12.5), "127.0.0.1", 0)
+    try:
+        for sock in listener.sockets.insecure_sockets:
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 12_500
+            sock.settimeout(10)
+            with socket.create_connection(sock.getsockname()[:2]):
+                accepted, _ = sock.accept()
+                with accepted:
+                    option = accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT)
+                    assert option == 12_500
+    finally:
+        for sock in listener.sockets.insecure_sockets:
+            sock.close()

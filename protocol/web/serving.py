@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import socket
 from typing import TYPE_CHECKING, cast
 
 import attrs
@@ -35,6 +37,21 @@ def _config(limits: ServerLimits, host: str, port: int) -> Config:
     return config
 
 
+def _give_up_on_silent_peers(sock: socket.socket, seconds: float) -> None:
+    """Have the kernel drop a connection whose peer has left data unacknowledged (or kept its
+    window shut) for ``seconds`` (``TCP_USER_TIMEOUT``, Linux; accepted sockets inherit it).
+
+    hypercorn has no write timeout and shields its writes: a browser that stops reading would
+    hold its connection (a descriptor, a task) for as long as it likes once our session had
+    closed and freed the connection's slot, outside every cap. A TCP client's session closes
+    its own socket after the same time (``send_timeout``)."""
+    option = getattr(socket, "TCP_USER_TIMEOUT", None)
+    if option is None:  # pragma: no cover - not Linux
+        return
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.IPPROTO_TCP, option, max(1, int(seconds * 1000)))
+
+
 @attrs.frozen
 class WebListener:
     """The web page's bound sockets, before serving (see :func:`bind_http`)."""
@@ -56,6 +73,7 @@ def bind_http(limits: ServerLimits, host: str, port: int) -> WebListener:
             f"cannot serve the web page on {host}:{port}: {exc.strerror or exc}"
         ) from None
     for sock in sockets.insecure_sockets:
+        _give_up_on_silent_peers(sock, limits.send_timeout)
         sock.listen(config.backlog)
     addresses = [sock.getsockname()[:2] for sock in sockets.insecure_sockets]
     return WebListener(config, sockets, addresses)
