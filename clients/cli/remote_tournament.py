@@ -13,7 +13,7 @@ from typing import Any
 
 import trio
 
-from croupier.clients.bot.sdk import unwrap_group
+from croupier.clients.bot.reconnect import unwrap_group
 from croupier.clients.cli.common import progress, resolve_seed
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.tournament_run import TournamentResult

@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 import trio
 
-from croupier.clients.bot.sdk import unwrap_group
+from croupier.clients.bot.reconnect import unwrap_group
 from croupier.clients.play.game import Game, Hint, PersonPlayer, run_session
 from croupier.clients.play.terminal import Screen
 from croupier.clients.play.view import TableView, Tally, time_text
