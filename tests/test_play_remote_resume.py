@@ -1,0 +1,63 @@
+"""``croupier play --connect`` across a graceful restart of its server: a real ``croupier
+serve --data`` is stopped with SIGTERM while the person has a decision on screen and
+started again on the same journal; the game tells the person, takes the seat back with its
+token (the bot SDK's reconnect loop), plays the interrupted round again from its start with
+the same cards, and ends with the tally of a game that never stopped.
+
+Nothing races the clock: the stop waits until the journal holds the settled rounds, the
+restart until the server says what it recovered, the game until the screen shows it; the
+person's client keeps trying for as long as a server that said it resumes is away.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import trio
+
+from tests.termkit import Term
+from tests.test_recovery_sigkill import Served, query, until
+
+pytestmark = pytest.mark.slow
+
+ROUNDS = "SELECT max(round) FROM events"
+
+
+def test_the_person_takes_the_seat_back_after_a_graceful_restart(tmp_path):
+    served = Served(tmp_path / "j.db", tmp_path)
+    served.start()
+    try:
+        trio.run(served.said, "listening on")
+        term = Term("play", "--connect", f"127.0.0.1:{served.port}", "--seed", "5")
+        term.wait_for("Your bet (1-100)")
+        term.press("\r", "King of Spades, Seven of Hearts", "[H] Hit")  # round 1
+        term.press("h", "You draw the Ace of Diamonds")
+        term.press("s", "Round over: you lose 1 chip", "Your bet (1-99)")
+        term.press("\r", "Round over: you win 1 chip", "Your bet (1-100)")  # round 2
+        dealt = term.press("\r", "Your move (16 against the dealer's 6)")  # round 3
+        assert "Eight of Hearts, Eight of Spades" in dealt and "Chips 99" in dealt
+        trio.run(until, lambda: query(served.path, ROUNDS) == 2)  # rounds 1 and 2 are kept
+        served.terminate()
+        stopped = term.wait_for("The server is restarting: your seat is kept for you")
+        assert "Your move" not in stopped  # the decision went with the connection
+        served.start()
+        said = trio.run(served.said, "resumes after round 2")
+        assert "recovered from the journal: 0 tournaments, 1 tables" in said
+        table = re.search(r"\(table (\d+), seed 5\)", dealt)
+        assert table is not None
+        back = term.wait_for(
+            f"Back at table {table.group(1)}, seat 1",
+            "Round 3 starts again from the beginning",
+            "Your bet (1-100)",
+        )
+        assert "Round 3  Chips 100" in back  # the unsettled round's bet is back
+        again = term.press("\r", "Your move (16 against the dealer's 6)")
+        assert "Eight of Hearts, Eight of Spades" in again  # the same cards
+        term.press("s", "Round over: you lose 1 chip", "Your bet (1-99)")
+        term.press("q")
+        assert term.finish() == 0
+        # three hands, as in a game that never stopped: the replayed round counts once
+        assert "Thanks for playing. 3 hands: 1 won, 2 lost, 0 pushed; net -1 chip" in term.output()
+    finally:
+        served.stop()
