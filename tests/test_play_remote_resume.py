@@ -61,3 +61,22 @@ def test_the_person_takes_the_seat_back_after_a_graceful_restart(tmp_path):
         assert "Thanks for playing. 3 hands: 1 won, 2 lost, 0 pushed; net -1 chip" in term.output()
     finally:
         served.stop()
+
+
+def test_q_quits_while_the_game_waits_for_the_server(tmp_path):
+    """Mid-hand, Q asks first; while the game waits for a restarting server there is no
+    table to answer for, and Q ends the game at once."""
+    served = Served(tmp_path / "j.db", tmp_path)
+    served.start()
+    try:
+        trio.run(served.said, "listening on")
+        term = Term("play", "--connect", f"127.0.0.1:{served.port}", "--seed", "5")
+        term.wait_for("Your bet (1-100)")
+        term.press("\r", "[H] Hit")
+        served.terminate()
+        term.wait_for("Waiting for the server to restart: next try in", "(Q quits)")
+        term.press("q")
+        assert term.finish() == 0
+        assert "Thanks for playing. 0 hands" in term.output()
+    finally:
+        served.stop()

@@ -219,10 +219,11 @@ class RemoteSeat:
     def _retry(self, game: Game, reason: str, delay: float) -> None:
         """The connection is lost: the decision on screen is void; say what happens."""
         self.withdraw()
+        game.away = True
         if self.resuming:
-            line = f"Waiting for the server to restart: next try in {delay:g} s"
+            line = f"Waiting for the server to restart: next try in {delay:g} s (Q quits)"
         else:
-            line = f"Lost the connection ({reason}): trying again in {delay:g} s"
+            line = f"Lost the connection ({reason}): trying again in {delay:g} s (Q quits)"
         log = game.view.log
         if log and log[-1].startswith(RETRIES):  # one line for all the tries
             log[-1] = line
@@ -233,6 +234,7 @@ class RemoteSeat:
     def _back(self, game: Game, info: dict[str, Any]) -> None:
         """Seated again: the chips are the table's (a round the server had not settled
         when it stopped is played again from its start)."""
+        game.away = False
         game.view.chips = int(info["chips"][(self.seat or 1) - 1])
         game.view.say(f"Back at table {self.table}, seat {self.seat}: the game goes on")
         game.redraw()
