@@ -88,6 +88,13 @@ class Bot:
         """Once, before the bot takes its seat, with the table's info (``info["rules"]``):
         the place for slow preparation, such as solving the rules for basic strategy."""
 
+    def check_table(self, info: dict[str, Any]) -> None:
+        """Refuse an existing table this bot cannot play (raise :class:`CroupierError`),
+        before :meth:`setup`: by default, a table of another game than the bot's."""
+        played, mine = info.get("game", "blackjack"), getattr(self, "game", "blackjack")
+        if played != mine:
+            raise CroupierError(f"table {info['table']} plays {played}, not {mine}")
+
     def on_event(self, event: Event) -> Awaitable[None] | None:
         """Every public event of the table, in order, before the decision that follows it."""
 
@@ -300,6 +307,7 @@ class _Seat:
                     self.table = int(info["table"])
                 else:
                     info = await client.call("table.info", self.table)
+                    self.bot.check_table(info)  # before setup reads another game's rules
                 await maybe_await(self.bot.setup(info))
                 joined = await client.call("table.join", self.table, seat, *self.bot.join_options())
                 self.token = joined["token"]

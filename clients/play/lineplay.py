@@ -250,7 +250,7 @@ class PersonBot(GameBot):
     async def decide(self, observation: Any) -> Any:
         return await self.person.decide(observation)
 
-    def setup(self, info: dict[str, Any]) -> None:
+    def check_table(self, info: dict[str, Any]) -> None:
         """Before sitting down: a table of another game is refused in one line."""
         played = info.get("game", "blackjack")
         if played != self.game:
