@@ -74,7 +74,7 @@ def test_q_quits_while_the_game_waits_for_the_server(tmp_path):
         term.wait_for("Your bet (1-100)")
         term.press("\r", "[H] Hit")
         served.terminate()
-        term.wait_for("Waiting for the server to restart: next try in", "(Q quits)")
+        term.wait_for("Trying to connect again in", "(Q quits)")
         term.press("q")
         assert term.finish() == 0
         assert "Thanks for playing. 0 hands" in term.output()

@@ -48,7 +48,7 @@ LEAVE_TIME = 2.0
 RECONNECT = 5
 """Attempts after a connection lost unannounced (the bot SDK's default, about 6 s)."""
 
-RETRIES = ("Waiting for the server to restart:", "Lost the connection (")
+RETRY = "Trying to connect again in"
 """How the screen's line about the next try begins (each try rewrites it)."""
 
 NAME = "croupier-play"
@@ -217,18 +217,18 @@ class RemoteSeat:
             await self._finished(game, self.final, seat)
 
     def _retry(self, game: Game, reason: str, delay: float) -> None:
-        """The connection is lost: the decision on screen is void; say what happens."""
+        """The connection is lost: the decision on screen is void; say why once (a server
+        restarting has said so), then the next try on one line that each try rewrites."""
         self.withdraw()
-        game.away = True
-        if self.resuming:
-            line = f"Waiting for the server to restart: next try in {delay:g} s (Q quits)"
-        else:
-            line = f"Lost the connection ({reason}): trying again in {delay:g} s (Q quits)"
         log = game.view.log
-        if log and log[-1].startswith(RETRIES):  # one line for all the tries
+        line = f"{RETRY} {delay:g} s (Q quits)"
+        if game.away and log and log[-1].startswith(RETRY):
             log[-1] = line
         else:
+            if not self.resuming:
+                game.view.say(f"Lost the connection to the server ({reason})")
             game.view.say(line)
+        game.away = True
         game.redraw()
 
     def _back(self, game: Game, info: dict[str, Any]) -> None:
