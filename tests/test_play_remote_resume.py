@@ -2,7 +2,8 @@
 serve --data`` is stopped with SIGTERM while the person has a decision on screen and
 started again on the same journal; the game tells the person, takes the seat back with its
 token (the bot SDK's reconnect loop), plays the interrupted round again from its start with
-the same cards, and ends with the tally of a game that never stopped.
+the same cards, and ends with the tally of a game that never stopped. The same for the
+line-by-line game of another game (``--game baccarat``).
 
 Nothing races the clock: the stop waits until the journal holds the settled rounds, the
 restart until the server says what it recovered, the game until the screen shows it; the
@@ -11,12 +12,14 @@ person's client keeps trying for as long as a server that said it resumes is awa
 
 from __future__ import annotations
 
+import os
 import re
 
+import pexpect
 import pytest
 import trio
 
-from tests.termkit import Term
+from tests.termkit import CROUPIER, TIMEOUT, Term
 from tests.test_recovery_sigkill import Served, query, until
 
 pytestmark = pytest.mark.slow
@@ -78,5 +81,41 @@ def test_q_quits_while_the_game_waits_for_the_server(tmp_path):
         term.press("q")
         assert term.finish() == 0
         assert "Thanks for playing. 0 hands" in term.output()
+    finally:
+        served.stop()
+
+
+def test_the_line_game_takes_the_seat_back_after_a_graceful_restart(tmp_path):
+    """``croupier play --game baccarat --connect``: told once, back at the table, the
+    round the server had not settled asked again."""
+    served = Served(tmp_path / "j.db", tmp_path)
+    served.start()
+    try:
+        trio.run(served.said, "listening on")
+        env = dict(os.environ, CROUPIER_DISABLE_PLUGIN_AUTOLOAD="1")
+        where = f"127.0.0.1:{served.port}"
+        args = ["play", "--game", "baccarat", "--connect", where, "--seed", "3"]
+        child = pexpect.spawn(CROUPIER, args, env=env, timeout=TIMEOUT, encoding="utf-8")
+        child.expect("round 1 ")
+        child.expect("> ")
+        child.sendline("bet banker 20")
+        child.expect("round 2 ")
+        child.expect("> ")
+        trio.run(until, lambda: query(served.path, ROUNDS) == 1)
+        served.terminate()
+        child.expect(r"The server is restarting: your seat is kept for you; trying to connect")
+        served.start()
+        trio.run(served.said, "resumes after round 1")
+        child.expect(r"Back at table \d+, seat 1: the game goes on\.")
+        child.expect("round 2 ")  # asked again
+        child.expect("> ")
+        child.sendline("pass")
+        child.expect("round 3 ")
+        child.expect("> ")
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        assert "Thanks for playing. 3 rounds played" in child.before
     finally:
         served.stop()

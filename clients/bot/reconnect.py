@@ -77,7 +77,7 @@ def retry_delay(failures: int) -> float:
     return min(MAX_DELAY, 0.2 * 2.0 ** (failures - 1))
 
 
-def log_retry(reason: str, delay: float) -> None:
+def log_retry(reason: str, delay: float, resuming: bool) -> None:
     log.warning("connection lost (%s); reconnecting in %g s", reason, delay)
 
 
@@ -86,14 +86,14 @@ async def keep_seat(
     attempt: Callable[[], Awaitable[bool]],
     reconnect: int,
     *,
-    on_retry: Callable[[str, float], None] = log_retry,
+    on_retry: Callable[[str, float, bool], None] = log_retry,
     wait_for_resume: bool = False,
 ) -> None:
     """Run ``attempt`` (one connection's worth of play: True when the table or tournament
     is over, raises :class:`ConnectionClosed` or :class:`CroupierError` when the connection
     is lost) until it is over. A lost connection is tried again ``reconnect`` times in a
     row (``me.failures``; the attempt resets it once seated again), ``on_retry(reason,
-    delay)`` told before each wait; with ``wait_for_resume``, a server that said it
+    delay, resuming)`` told before each wait; with ``wait_for_resume``, a server that said it
     resumes is waited for without that bound (a person, who can give up any time). Gives up
     with a one-line :class:`CroupierError`: the last reason, or "the server shut down"
     when it said it stops for good. The server's refusals (:class:`RpcError`) pass through.
@@ -113,7 +113,7 @@ async def keep_seat(
             if me.token is None or (me.failures > reconnect and not patient):
                 raise CroupierError(str(exc)) from None
             delay = retry_delay(me.failures)
-            on_retry(str(exc), delay)
+            on_retry(str(exc), delay, me.resuming)
             await trio.sleep(delay)
 
 

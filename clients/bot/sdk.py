@@ -28,6 +28,7 @@ from croupier.clients.bot.reconnect import (
     heard_shutdown,
     keep_seat,
     leave_table,
+    log_retry,
     take_back,
 )
 from croupier.engine import CroupierError
@@ -331,6 +332,8 @@ async def play(
     name: str | None = None,
     reconnect: int = 5,
     on_seated: Callable[[dict[str, Any]], None] | None = None,
+    on_retry: Callable[[str, float, bool], None] = log_retry,
+    wait_for_resume: bool = False,
 ) -> dict[str, Any]:
     """Play at a table until it finishes; its final info (``chips``, ``reason``, ...).
 
@@ -341,6 +344,9 @@ async def play(
     the seat taken back with its token (``table.rejoin``): after a lost connection, and
     after the server itself was killed and restarted on its journal, which recovers the
     table and waits for its bots (give a larger ``reconnect`` to outlast a restart).
+    ``on_retry(reason, delay, resuming)`` is told before each wait (by default a warning
+    is logged); with ``wait_for_resume`` a server that said it resumes is waited for
+    beyond ``reconnect`` (for a person, who can stop any time).
     Errors are :class:`CroupierError` or the server's :class:`RpcError`, one line each.
     """
     me = _Seat(as_bot(bot, name))
@@ -348,25 +354,14 @@ async def play(
     game = getattr(me.bot, "game", "blackjack")
     create = {"game": game, **(create or {})} if game != "blackjack" else create or {}
     try:
-        return await _play(me, host, port, seat, create, reconnect, on_seated)
+        session = partial(_session, me, host, port, seat, create, on_seated)
+        await keep_seat(me, session, reconnect, on_retry=on_retry, wait_for_resume=wait_for_resume)
+        assert me.final is not None
+        return me.final
     except BaseException as exc:
         if _stopping(exc) and me.token is not None and not me.finished.is_set():
             await leave_table(host, port, me.bot.name, me.token)
         raise
-
-
-async def _play(
-    me: _Seat,
-    host: str,
-    port: int,
-    seat: int | None,
-    create: Mapping[str, Any],
-    reconnect: int,
-    on_seated: Callable[[dict[str, Any]], None] | None,
-) -> dict[str, Any]:
-    await keep_seat(me, lambda: _session(me, host, port, seat, create, on_seated), reconnect)
-    assert me.final is not None
-    return me.final
 
 
 def run(

@@ -206,7 +206,7 @@ class RemoteSeat:
                 self,
                 attempt,
                 RECONNECT,
-                on_retry=lambda reason, delay: self._retry(game, reason, delay),
+                on_retry=lambda reason, delay, _: self._retry(game, reason, delay),
                 wait_for_resume=True,
             )
         except CroupierError as exc:
