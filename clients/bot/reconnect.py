@@ -77,8 +77,16 @@ def retry_delay(failures: int) -> float:
     return min(MAX_DELAY, 0.2 * 2.0 ** (failures - 1))
 
 
+def reconnect_window(tries: int) -> float:
+    """Seconds ``tries`` attempts wait in all before giving up."""
+    return sum(retry_delay(n) for n in range(1, tries + 1))
+
+
 def log_retry(reason: str, delay: float, resuming: bool) -> None:
-    log.warning("connection lost (%s); reconnecting in %g s", reason, delay)
+    if resuming:
+        log.warning("the server is restarting (its tables resume); reconnecting in %g s", delay)
+    else:
+        log.warning("connection lost (%s); reconnecting in %g s", reason, delay)
 
 
 async def keep_seat(
