@@ -14,8 +14,8 @@ from typing import Any
 import trio
 
 from croupier.clients.bot.reconnect import unwrap_group
-from croupier.clients.cli.common import progress, resolve_seed
-from croupier.engine import CroupierError, PluginManager
+from croupier.clients.cli.common import progress, report_seed
+from croupier.engine import CroupierError, PluginManager, draw_seed
 from croupier.engine.tournament_run import TournamentResult
 from croupier.protocol import RpcError, connect
 
@@ -46,7 +46,7 @@ def start_params(manager: PluginManager, args: argparse.Namespace) -> dict[str, 
             raise CroupierError(f"--{flag} applies to local tournaments only, not with --connect")
     return {
         "bots": list(args.bots),
-        "seed": resolve_seed(args),
+        "seed": draw_seed() if args.seed is None else int(args.seed),
         "tourneys": args.tourneys,
         "rounds": args.rounds,
         "hands": args.hands,
@@ -78,6 +78,8 @@ def run_remote(manager: PluginManager, args: argparse.Namespace) -> TournamentRe
 
         async with connect(host, port, name="croupier-tournament", on_notification=status) as c:
             info = await c.call_named("tournament.start", params)
+            if args.seed is None:  # reported once it plays: an unreachable server is one line
+                report_seed(int(info["seed"]))
             tid = info["tournament"]
             tcp = sum(entry["kind"] == "tcp" for entry in info["entries"])
             if tcp:
