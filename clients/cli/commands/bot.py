@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
             raise CroupierError("--set applies to --game; blackjack has a flag per rule")
         bot, options = sample_bot(args.name, manager), overrides_from_args(args)
     host, port = args.connect
-    _say_warnings()
+    say_warnings()
     if args.tournament is not None:
         if args.table is not None:
             raise CroupierError("--table and --tournament exclude each other")
@@ -248,7 +248,7 @@ def _tournament(bot: Bot, host: str, port: int, args: argparse.Namespace) -> int
     return 0
 
 
-def _say_warnings() -> None:
+def say_warnings() -> None:
     """The SDK's warnings (a lost connection, a reconnection) as ``croupier:`` lines on
     stderr, like every other message of the CLI."""
     logger = logging.getLogger("croupier.bot")
