@@ -392,24 +392,3 @@ async def test_a_bot_is_refused_a_table_of_another_game_before_it_sits(port, man
             await play(bot, "127.0.0.1", port, table=table["table"])
         mine = "blackjack" if game == "baccarat" else "baccarat"
         assert str(refused.value) == f"table {table['table']} plays {game}, not {mine}"
-
-
-def test_croupier_bot_tries_long_enough_to_outlast_a_restart(cli, monkeypatch):
-    """``croupier bot`` gave up after the SDK's 5 tries (about 6 s), before a server
-    restarting on its journal was back; it tries 20 times (about 80 s) unless told."""
-    from croupier.clients.bot.reconnect import reconnect_window
-    from croupier.clients.cli.commands import bot as command
-
-    asked: list[int] = []
-
-    async def fake_play(bot: Bot, host: str, port: int, **options: Any) -> dict[str, Any]:
-        asked.append(options["reconnect"])
-        bot.seat = 1
-        rules = {"starting_chips": 1000}
-        return {"table": 1, "played": 0, "reason": "r", "chips": [1000], "rules": rules}
-
-    monkeypatch.setattr(command, "play", fake_play)
-    assert cli("bot", "lim17")[0] == 0
-    assert cli("bot", "lim17", "--reconnect", "3")[0] == 0
-    assert asked == [command.RECONNECT, 3]
-    assert reconnect_window(5) < 10 < 60 < reconnect_window(command.RECONNECT)
