@@ -119,3 +119,30 @@ def test_the_line_game_takes_the_seat_back_after_a_graceful_restart(tmp_path):
         assert "Thanks for playing. 3 rounds played" in child.before
     finally:
         served.stop()
+
+
+def test_a_server_back_without_the_table_ends_the_game_with_one_line(tmp_path):
+    """A server restarted on another journal has no such table: the game ends as a lost
+    connection does, the tally printed and one line saying why (not a refusal without a
+    tally)."""
+    served = Served(tmp_path / "j.db", tmp_path)
+    served.start()
+    other = Served(tmp_path / "other.db", tmp_path / "other")
+    other.logs.mkdir()
+    other.port = served.port
+    try:
+        trio.run(served.said, "listening on")
+        term = Term("play", "--connect", f"127.0.0.1:{served.port}", "--seed", "5")
+        term.wait_for("Your bet (1-100)")
+        served.terminate()
+        term.wait_for("Trying to connect again in")
+        other.start()
+        trio.run(other.said, "listening on")
+        assert term.finish() == 1
+        out = term.output()
+        assert "Thanks for playing. 0 hands" in out
+        assert re.search(r"lost the connection to \S+ \(the server came back without table "
+                         r"\d+: no table \d+\); the game is over", out)  # fmt: skip
+    finally:
+        served.stop()
+        other.stop()

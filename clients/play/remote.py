@@ -213,6 +213,10 @@ class RemoteSeat:
             self.lost = str(exc)
             game.end("disconnected")
             return
+        except RpcError as exc:  # the seat was not given back: the table is gone
+            self.lost = f"the server came back without table {self.table}: {exc}"
+            game.end("disconnected")
+            return
         if self.final is not None:
             await self._finished(game, self.final, seat)
 
