@@ -201,10 +201,10 @@ def test_a_bot_class_without_decide_is_refused_before_it_sits():
 def test_croupier_bot_prints_the_sdks_warnings_as_croupier_lines(capsys):
     import logging
 
-    from croupier.clients.cli.commands.bot import _say_warnings
+    from croupier.clients.cli.commands.bot import say_warnings
 
-    _say_warnings()
-    _say_warnings()  # once only, however often a command runs in one process
+    say_warnings()
+    say_warnings()  # once only, however often a command runs in one process
     logging.getLogger("croupier.bot").warning("connection lost (%s); reconnecting in %g s", "x", 1)
     assert capsys.readouterr().err == "croupier: connection lost (x); reconnecting in 1 s\n"
 
