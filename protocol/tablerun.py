@@ -183,7 +183,9 @@ class ServerTable:
                 continue
             if not sub.put(sub.encode(method, params, encoded)):
                 if not sub.conn.session.closed:
-                    log.warning("table %d: %s dropped as a watcher (too slow)", self.id, sub.conn)
+                    log.warning(
+                        "table %d: %s dropped as a watcher (%s)", self.id, sub.conn, sub.reason
+                    )
                 self.subscribers.pop(conn_id, None)
                 sub.conn.session.keepalive.discard(f"table {self.id}")
 

@@ -213,6 +213,10 @@ class ServerTournament:
         encoded: dict[int, bytes | RpcError] = {}
         for conn_id, sub in list(self.subscribers.items()):
             if not sub.put(sub.encode(STATUS_NOTIFICATION, [self.id, info], encoded)):
+                if not sub.conn.session.closed:
+                    log.warning(
+                        "tournament %d: %s dropped as a watcher (%s)", self.id, sub.conn, sub.reason
+                    )
                 self.subscribers.pop(conn_id, None)
                 sub.conn.session.keepalive.discard(f"tournament {self.id}")
 

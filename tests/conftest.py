@@ -11,10 +11,21 @@ from typing import Any
 import pytest
 import trio
 
-from tests.webkit import browser, page, served  # noqa: F401 (the browser tests' fixtures)
+from tests.webkit import browser, failure_sections, page, served  # noqa: F401 (the browser tests' fixtures)
 
 os.environ.setdefault("CROUPIER_DISABLE_PLUGIN_AUTOLOAD", "1")
 os.environ.setdefault("CROUPIER_DATA", ":memory:")  # croupier serve keeps no journal unless told
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed browser test's report carries what the page and the server said."""
+    outcome = yield
+    report = outcome.get_result()
+    funcargs = getattr(item, "funcargs", {})
+    if call.when == "call" and report.failed and ("page" in funcargs or "served" in funcargs):
+        for title, text in failure_sections(funcargs):
+            report.sections.append((title, text))
 
 
 @pytest.fixture

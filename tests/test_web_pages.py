@@ -120,6 +120,47 @@ def test_the_lobby_lists_a_running_table(served, page):
         served.call("table.stop", created["table"], created["key"])
 
 
+def test_the_lobby_says_when_the_server_is_slow_and_catches_up(served, page):
+    """The page's first ``table.list`` is held back for ever (a WebSocket route between the
+    page and the server), on the page's fake clock: after 10 s the status line says the
+    server is slow, and the next refresh shows the table all the same."""
+    held: list[bytes | str] = []
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def from_page(message: bytes | str) -> None:
+            call = msgpack.unpackb(message) if isinstance(message, bytes) else None
+            if not held and isinstance(call, list) and call[2:3] == ["table.list"]:
+                held.append(message)
+                return
+            server.send(message)
+
+        ws.on_message(from_page)
+
+    created = served.call(
+        "table.create", named={"seats": 1, "fill": ["lim17"], "rounds": 1_000_000}
+    )
+    try:
+        page.clock.install()
+        page.route_web_socket("**/rpc", route)
+        page.goto(served.url + "/")
+        for _ in range(400):  # until the page has asked (the route runs as playwright waits)
+            if held:
+                break
+            page.wait_for_timeout(25)
+        assert held, "the lobby never asked for the tables"
+        status = page.locator("#status")
+        assert "slow" not in status.inner_text()
+        page.clock.run_for(10_000)
+        status.filter(has_text="The server is slow to answer").wait_for()
+        page.clock.run_for(2_000)  # the next tick asks again, and is answered
+        page.locator(f'#tables tr[data-table="{created["table"]}"]').wait_for()
+        status.filter(has_text="open table(s)").wait_for()
+    finally:
+        served.call("table.stop", created["table"], created["key"])
+
+
 def test_a_live_table_shows_the_cards_and_settles_as_tcp_bots_play(served, page):
     created = served.call(
         "table.create", named={"seats": 2, "fill": [None, "lim17"], "rounds": 3, "seed": 5}

@@ -183,9 +183,32 @@ def page(browser: Any) -> Iterator[Any]:
     opened = browser.new_page(viewport={"width": 1280, "height": 900})
     errors: list[str] = []
     opened.on("pageerror", lambda exc: errors.append(str(exc)))
+    console: list[str] = []
+    opened.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+    opened.croupier_console = console  # read by failure_sections() when the test fails
     yield opened
     opened.close()
     assert not errors, errors
+
+
+def failure_sections(funcargs: dict[str, Any]) -> list[tuple[str, str]]:
+    """What a failed browser test leaves in its report: the page's address, status line and
+    console, and the end of the served server's log (conftest's report hook calls it)."""
+    sections = []
+    page = funcargs.get("page")
+    if page is not None and not page.is_closed():
+        try:
+            status = page.evaluate(
+                "() => document.getElementById('status')?.textContent ?? '(no #status)'"
+            )
+        except Exception as exc:  # the page itself is broken: say so, keep the test's error
+            status = f"(cannot read: {exc})"
+        console = "\n".join(getattr(page, "croupier_console", [])[-40:])
+        sections.append(("browser page", f"{page.url}\nstatus: {status}\n{console}"))
+    served = funcargs.get("served")
+    if isinstance(served, Served):
+        sections.append(("served server log (end)", "".join(served.log[-60:])))
+    return sections
 
 
 def drawn(page: Any, events: int) -> None:

@@ -7,6 +7,8 @@ import { connect, h, num, setStatus } from "./common.js";
 import { FinishedList, entriesText, finishedTableRow, finishedTournamentRow } from "./finished.js";
 
 const REFRESH_MS = 2000;
+const SLOW_MS = 10000;
+const SLOW = Symbol("slow");
 const ORDER = { playing: 0, waiting: 1 };
 
 function byState(a, b, id) {
@@ -48,8 +50,12 @@ function fill(tableId, emptyId, rows) {
   document.getElementById(emptyId).hidden = rows.length !== 0;
 }
 
-async function refresh(rpc, finishedTables, finishedTournaments) {
+let shown = 0;  // the newest refresh whose lists the page shows
+
+async function refresh(rpc, finishedTables, finishedTournaments, generation) {
   const [tables, tournaments] = await Promise.all([rpc.call("table.list"), rpc.call("tournament.list")]);
+  if (generation < shown) return;  // a late answer, after a newer one was shown
+  shown = generation;
   const open = tables.filter((t) => t.state !== "finished").sort((a, b) => byState(a, b, "table"));
   const running = tournaments.filter((t) => t.state !== "finished").sort((a, b) => byState(a, b, "tournament"));
   const newest = (id) => (a, b) => Number(b[id]) - Number(a[id]);
@@ -71,9 +77,20 @@ async function main() {
   const finishedTables = new FinishedList(rpc, "tables",
     (info, fromHistory) => finishedTableRow(info, fromHistory, seatsText));
   const finishedTournaments = new FinishedList(rpc, "tournaments", finishedTournamentRow);
+  // a refresh the server is slow to answer is not waited for beyond SLOW_MS: the page says
+  // so and goes on ticking, and the lists catch up as soon as the server answers
+  let generation = 0;
   const tick = async () => {
     if (!document.hidden) {
-      try { await refresh(rpc, finishedTables, finishedTournaments); } catch (err) { setStatus(err.message, true); }
+      generation += 1;
+      const done = refresh(rpc, finishedTables, finishedTournaments, generation)
+        .catch((err) => setStatus(err.message, true));
+      let late;
+      const slow = new Promise((resolve) => { late = setTimeout(() => resolve(SLOW), SLOW_MS); });
+      if ((await Promise.race([done, slow])) === SLOW) {
+        setStatus("The server is slow to answer; still waiting for it.", true);
+      }
+      clearTimeout(late);
     }
     setTimeout(tick, REFRESH_MS);
   };

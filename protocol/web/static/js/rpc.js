@@ -6,6 +6,8 @@
 
 import { decodeAll, encode } from "./msgpack.js";
 
+const OPEN_TIMEOUT_MS = 15000;
+
 export class RpcError extends Error {
   constructor(error) {
     const text = typeof error === "string" ? error : `${error.name} (${error.code}): ${error.message}`;
@@ -33,8 +35,15 @@ export class Rpc {
     this.socket = new WebSocket(this.url);
     this.socket.binaryType = "arraybuffer";
     await new Promise((resolve, reject) => {
-      this.socket.addEventListener("open", resolve, { once: true });
-      this.socket.addEventListener("error", () => reject(new Error("cannot reach the server")), { once: true });
+      const late = setTimeout(() => {
+        reject(new Error(`no answer in ${OPEN_TIMEOUT_MS / 1000} s`));
+        this.socket.close();
+      }, OPEN_TIMEOUT_MS);
+      this.socket.addEventListener("open", () => { clearTimeout(late); resolve(); }, { once: true });
+      this.socket.addEventListener("error", () => {
+        clearTimeout(late);
+        reject(new Error("cannot reach the server"));
+      }, { once: true });
     });
     this.socket.addEventListener("message", (event) => this.receive(event.data));
     this.socket.addEventListener("close", () => this.closed());
