@@ -201,10 +201,10 @@ def test_a_bot_class_without_decide_is_refused_before_it_sits():
 def test_croupier_bot_prints_the_sdks_warnings_as_croupier_lines(capsys):
     import logging
 
-    from croupier.clients.cli.commands.bot import _say_warnings
+    from croupier.clients.cli.commands.bot import say_warnings
 
-    _say_warnings()
-    _say_warnings()  # once only, however often a command runs in one process
+    say_warnings()
+    say_warnings()  # once only, however often a command runs in one process
     logging.getLogger("croupier.bot").warning("connection lost (%s); reconnecting in %g s", "x", 1)
     assert capsys.readouterr().err == "croupier: connection lost (x); reconnecting in 1 s\n"
 
@@ -369,3 +369,26 @@ def test_croupier_bot_says_how_to_fill_the_seats_it_waits_for(threaded_server):
         f"croupier: table {table} waits for 1 more bot: croupier bot NAME --connect {where} "
         f"--table {table} (or croupier play --connect {where} --table {table})\n"
     )
+
+
+async def test_a_bot_is_refused_a_table_of_another_game_before_it_sits(port, manager):
+    """A blackjack bot sent to a baccarat table (and a baccarat bot to a blackjack table)
+    gets one line naming both games, before its setup reads the other game's rules; it
+    once met "unknown rule option(s): commission, tie_pays" or a refusal of its auto
+    phases."""
+    from croupier.clients.bot.gamebot import GameBot
+    from croupier.protocol import connect
+
+    class Banker(GameBot):
+        def decide(self, observation: Any) -> Any:
+            return {"kind": "bet", "banker": observation["min_bet"]}
+
+    async with connect("127.0.0.1", port, name="host") as client:
+        baccarat = await client.call_named("table.create", {"game": "baccarat", "seats": 2})
+        blackjack = await client.call_named("table.create", {"seats": 2})
+    tries = ((Basic(manager), baccarat, "baccarat"), (Banker(), blackjack, "blackjack"))
+    for bot, table, game in tries:
+        with pytest.raises(CroupierError) as refused:
+            await play(bot, "127.0.0.1", port, table=table["table"])
+        mine = "blackjack" if game == "baccarat" else "baccarat"
+        assert str(refused.value) == f"table {table['table']} plays {game}, not {mine}"

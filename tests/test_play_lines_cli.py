@@ -169,3 +169,16 @@ def test_refusals_are_one_line(play, argv, said):
     status, _out, err = play("", *argv)
     assert status == 1 and said in err, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_the_readmes_baccarat_examples_are_accepted_at_a_default_table(play):
+    """What README tells a newcomer to type at baccarat is taken as typed (its `bet
+    banker=20 tie=5` was once refused: every spot's stake is at least the minimum, 20)."""
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    typed = sorted(set(re.findall(r"`(bet (?:banker|player|tie)[^`]*)`", readme)))
+    assert "bet banker 20" in typed and len(typed) >= 2
+    status, out, err = play("\n".join([*typed, "q"]) + "\n", "--game", "baccarat", "--seed", "3")
+    assert status == 0, err
+    assert "refused" not in out and out.count("Seat 1 bets ") == len(typed)

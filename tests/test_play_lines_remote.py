@@ -129,9 +129,7 @@ def test_remote_refusals_are_one_line(play, threaded_server):
 def test_a_seat_given_up_after_its_table_finished_is_no_error(threaded_server):
     """The SDK leaves a stopped bot's seat; when the table has just finished (its tokens
     are gone) the refusal is no error (it once came out wrapped in an exception group)."""
-    from croupier.clients.bot.gamebot import GameBot
-    from croupier.clients.bot.sdk import _leave, _Seat
+    from croupier.clients.bot.reconnect import leave_table
 
-    me = _Seat(GameBot())
-    me.token = "a token of a finished table"
-    trio.run(_leave, me, "127.0.0.1", threaded_server)
+    token = "a token of a finished table"
+    trio.run(leave_table, "127.0.0.1", threaded_server, "bot", token)

@@ -138,3 +138,26 @@ def test_a_server_tables_title_keeps_its_number_at_80_columns():
     assert bar.startswith(" vegas-s17 (table 28347645826, seed 9) ")
     bar = layout(TableView(1, 100, "classic (seed 5)"), None, 80, MIN_HEIGHT, "unicode")[0].text
     assert bar.startswith(" croupier blackjack · classic (seed 5) ")
+
+
+def test_a_round_played_again_after_a_server_restart_counts_once(manager):
+    """A server stopped before it kept a round plays it again from its start after the
+    restart: the view goes back to the chips and counts it had when that round began,
+    whether the round was cut short or had even been settled on screen."""
+    rules = manager.rule_sets.get("classic").rules
+    events: list[Event] = []
+    moves = [Action("bet", 1), Action("stand")] * 3
+    table = Table(manager, rules, 5, [ScriptedPlayer(moves)], listeners=[events.append])
+    trio.run(table.play, 3)
+    once = TableView(1, 100, "classic")
+    for event in events:
+        once.apply(event)
+    assert once.tally.hands == 3 and once.chips == table.ledger.balances["seat-1"]
+    third = [e for e in events if e.round == 3]
+    cut = next(i for i, e in enumerate(third) if e.kind == "settle")
+    for seen in (third[:cut], third):  # cut before its settlement, or after it
+        view = TableView(1, 100, "classic")
+        for event in [*events[: -len(third)], *seen, *third]:
+            view.apply(event)
+        assert (view.tally, view.chips) == (once.tally, once.chips)
+        assert "Round 3 starts again from the beginning" in view.log

@@ -76,3 +76,10 @@ def test_connect_errors_are_one_line(cli, where):
     assert err.count("\n") == 3  # the drawn seed, how to join, then the error
     status, _, err = cli("bot", "lim17", "--connect", where, "--tournament", "99")
     assert status == 1 and "no tournament 99" in err
+
+
+def test_an_unreachable_server_is_the_one_line(cli):
+    """No tournament, no seed: the drawn seed is reported once the server plays it."""
+    status, _, err = cli("tournament", "tcp", "lim17", "--connect", "127.0.0.1:1")
+    assert status == 1
+    assert err == "croupier: error: cannot connect to 127.0.0.1:1: Connection refused\n"

@@ -15,7 +15,6 @@ plain function or a coroutine function (the sync and async flavours).
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -25,6 +24,13 @@ from typing import Any, Protocol
 
 import trio
 
+from croupier.clients.bot.reconnect import (
+    heard_shutdown,
+    keep_seat,
+    leave_table,
+    log_retry,
+    take_back,
+)
 from croupier.engine import CroupierError
 from croupier.plugins.blackjack.play import Action, Event, Observation
 from croupier.protocol import Client, ConnectionClosed, RpcError, connect
@@ -82,6 +88,13 @@ class Bot:
     def setup(self, info: dict[str, Any]) -> Awaitable[None] | None:
         """Once, before the bot takes its seat, with the table's info (``info["rules"]``):
         the place for slow preparation, such as solving the rules for basic strategy."""
+
+    def check_table(self, info: dict[str, Any]) -> None:
+        """Refuse an existing table this bot cannot play (raise :class:`CroupierError`),
+        before :meth:`setup`: by default, a table of another game than the bot's."""
+        played, mine = info.get("game", "blackjack"), getattr(self, "game", "blackjack")
+        if played != mine:
+            raise CroupierError(f"table {info['table']} plays {played}, not {mine}")
 
     def on_event(self, event: Event) -> Awaitable[None] | None:
         """Every public event of the table, in order, before the decision that follows it."""
@@ -163,33 +176,6 @@ def as_bot(bot: Bot | DecideFn, name: str | None = None) -> Bot:
     return FunctionBot(bot, name or getattr(bot, "__name__", "bot").strip("<>") or "bot")
 
 
-def resumes(params: Any) -> bool:
-    """Whether a ``shutdown`` notice says the table resumes after the server's restart
-    (``[{"resume": true}]``, from a server with a journal); a server that says nothing
-    (an older one) does not."""
-    return (
-        isinstance(params, list)
-        and len(params) == 1
-        and isinstance(params[0], Mapping)
-        and params[0].get("resume") is True
-    )
-
-
-def unwrap_group(group: BaseExceptionGroup) -> BaseException:
-    """The one error inside nested trio exception groups (a connection's ends), if one."""
-    leaves: list[BaseException] = []
-
-    def walk(exc: BaseException) -> None:
-        if isinstance(exc, BaseExceptionGroup):
-            for inner in exc.exceptions:
-                walk(inner)
-        else:
-            leaves.append(exc)
-
-    walk(group)
-    return leaves[0] if len(leaves) == 1 else group
-
-
 def _stopping(exc: BaseException) -> bool:
     """Cancellation or Ctrl-C (alone or grouped): the bot is being stopped, not cut off."""
     if isinstance(exc, BaseExceptionGroup):
@@ -210,7 +196,7 @@ async def _session(
     async with bot_connection(me, host, port) as client:
         if not await me.sit(client, seat, create):
             return True
-        me.failures = 0
+        me.failures, me.resuming = 0, False
         if on_seated is not None:
             on_seated({"table": me.table, "seat": me.bot.seat, "info": me.bot.table})
         return await stay_until_finished(client, me.finished)
@@ -265,6 +251,7 @@ class _Seat:
         self.final: dict[str, Any] | None = None
         self.finished = trio.Event()
         self.server_stopped = False
+        self.resuming = False
         self.failures = 0
         self.held: list[tuple[str, Any]] | None = None
         """The table's notifications that come while ``table.join``/``rejoin`` is answered:
@@ -274,10 +261,8 @@ class _Seat:
         return await answer_for(self.bot, observation)
 
     async def notified(self, method: str, params: Any) -> None:
-        if method == "shutdown":
-            # a server with a journal resumes the table after a restart: reconnect and
-            # take the seat back (within ``reconnect`` attempts) rather than stop
-            self.server_stopped = not resumes(params)
+        if method == "shutdown":  # reconnect (within ``reconnect`` attempts) if it resumes
+            heard_shutdown(self, params)
             return
         if not isinstance(params, list) or len(params) != 2 or params[0] != self.table:
             return
@@ -311,19 +296,19 @@ class _Seat:
         self.held = []
         try:
             if self.token is not None:
-                try:
-                    joined = await client.call("table.rejoin", self.token, *self.bot.join_options())
-                except RpcError as exc:
-                    if exc.code != Code.BAD_TOKEN:
-                        raise
-                    self.final = await client.call("table.info", self.table)
+                options = self.bot.join_options()
+                back, final = await take_back(client, self.token, self.table, *options)
+                if back is None:
+                    self.final = final
                     return False
+                joined = back
             else:
                 if self.table is None:
                     info = await client.call_named("table.create", dict(create))
                     self.table = int(info["table"])
                 else:
                     info = await client.call("table.info", self.table)
+                    self.bot.check_table(info)  # before setup reads another game's rules
                 await maybe_await(self.bot.setup(info))
                 joined = await client.call("table.join", self.table, seat, *self.bot.join_options())
                 self.token = joined["token"]
@@ -347,6 +332,8 @@ async def play(
     name: str | None = None,
     reconnect: int = 5,
     on_seated: Callable[[dict[str, Any]], None] | None = None,
+    on_retry: Callable[[str, float, bool], None] = log_retry,
+    wait_for_resume: bool = False,
 ) -> dict[str, Any]:
     """Play at a table until it finishes; its final info (``chips``, ``reason``, ...).
 
@@ -357,6 +344,9 @@ async def play(
     the seat taken back with its token (``table.rejoin``): after a lost connection, and
     after the server itself was killed and restarted on its journal, which recovers the
     table and waits for its bots (give a larger ``reconnect`` to outlast a restart).
+    ``on_retry(reason, delay, resuming)`` is told before each wait (by default a warning
+    is logged); with ``wait_for_resume`` a server that said it resumes is waited for
+    beyond ``reconnect`` (for a person, who can stop any time).
     Errors are :class:`CroupierError` or the server's :class:`RpcError`, one line each.
     """
     me = _Seat(as_bot(bot, name))
@@ -364,52 +354,14 @@ async def play(
     game = getattr(me.bot, "game", "blackjack")
     create = {"game": game, **(create or {})} if game != "blackjack" else create or {}
     try:
-        return await _play(me, host, port, seat, create, reconnect, on_seated)
+        session = partial(_session, me, host, port, seat, create, on_seated)
+        await keep_seat(me, session, reconnect, on_retry=on_retry, wait_for_resume=wait_for_resume)
+        assert me.final is not None
+        return me.final
     except BaseException as exc:
         if _stopping(exc) and me.token is not None and not me.finished.is_set():
-            await _leave(me, host, port)
+            await leave_table(host, port, me.bot.name, me.token)
         raise
-
-
-async def _leave(me: _Seat, host: str, port: int) -> None:
-    """The bot is being stopped (Ctrl-C): give its seat up at once on a connection of its
-    own, or the seat would play the default for a minute until the table saw nobody. A
-    refusal (the table has just finished: its tokens are gone) is no error; it is caught
-    inside the connection too, where trio would hand it on wrapped in a group."""
-    errors = (RpcError, OSError, trio.BrokenResourceError)
-    with trio.CancelScope(shield=True), trio.move_on_after(2.0), contextlib.suppress(*errors):
-        async with connect(host, port, name=me.bot.name, role="bot") as client:
-            with contextlib.suppress(*errors):
-                await client.call("table.leave", me.token)
-
-
-async def _play(
-    me: _Seat,
-    host: str,
-    port: int,
-    seat: int | None,
-    create: Mapping[str, Any],
-    reconnect: int,
-    on_seated: Callable[[dict[str, Any]], None] | None,
-) -> dict[str, Any]:
-    while True:
-        try:
-            try:
-                if await _session(me, host, port, seat, create, on_seated):
-                    break
-            except BaseExceptionGroup as group:
-                raise unwrap_group(group) from None
-        except (ConnectionClosed, CroupierError) as exc:
-            if me.server_stopped:
-                raise CroupierError("the server shut down") from None
-            me.failures += 1
-            if me.token is None or me.failures > reconnect:
-                raise CroupierError(str(exc)) from None
-            delay = min(5.0, 0.2 * 2 ** (me.failures - 1))
-            log.warning("connection lost (%s); reconnecting in %g s", exc, delay)
-            await trio.sleep(delay)
-    assert me.final is not None
-    return me.final
 
 
 def run(

@@ -16,6 +16,7 @@ from typing import Any
 
 import trio
 
+from croupier.clients.bot.reconnect import heard_shutdown, keep_seat
 from croupier.clients.bot.sdk import (
     Bot,
     DecideFn,
@@ -23,12 +24,9 @@ from croupier.clients.bot.sdk import (
     as_bot,
     bot_connection,
     maybe_await,
-    resumes,
     stay_until_finished,
-    unwrap_group,
 )
-from croupier.engine import CroupierError
-from croupier.protocol import ConnectionClosed, RpcError
+from croupier.protocol import RpcError
 from croupier.protocol.errors import Code
 from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
 
@@ -47,16 +45,15 @@ class _Entry:
         self.final: dict[str, Any] | None = None
         self.finished = trio.Event()
         self.server_stopped = False
+        self.resuming = False
         self.failures = 0
 
     async def decide(self, tournament: int, observation: Any) -> dict[str, Any]:
         return await answer_for(self.bot, observation)
 
     async def notified(self, method: str, params: Any) -> None:
-        if method == "shutdown":
-            # a server with a journal resumes the table after a restart: reconnect and
-            # take the seat back (within ``reconnect`` attempts) rather than stop
-            self.server_stopped = not resumes(params)
+        if method == "shutdown":  # reconnect (within ``reconnect`` attempts) if it resumes
+            heard_shutdown(self, params)
         elif (
             method == "tournament.status"
             and isinstance(params, list)
@@ -87,7 +84,7 @@ async def _session(me: _Entry, host: str, port: int, on_seated: Callable[..., No
             me.token, me.entry = joined["token"], joined["entry"]
             if on_seated is not None:
                 on_seated(joined)
-        me.failures = 0  # seated (again): the next loss starts a fresh count of retries
+        me.failures, me.resuming = 0, False  # seated (again): a fresh count of retries
         return await stay_until_finished(client, me.finished)
 
 
@@ -110,21 +107,6 @@ async def join_tournament(
     tournament from its journal). Errors are one-line :class:`CroupierError` or
     :class:`RpcError`."""
     me = _Entry(as_bot(bot, name), tournament, key)
-    while True:
-        try:
-            try:
-                if await _session(me, host, port, on_seated):
-                    break
-            except BaseExceptionGroup as group:
-                raise unwrap_group(group) from None
-        except (ConnectionClosed, CroupierError) as exc:
-            if me.server_stopped:
-                raise CroupierError("the server shut down") from None
-            me.failures += 1
-            if me.token is None or me.failures > reconnect:
-                raise CroupierError(str(exc)) from None
-            delay = min(5.0, 0.2 * 2 ** (me.failures - 1))
-            log.warning("connection lost (%s); reconnecting in %g s", exc, delay)
-            await trio.sleep(delay)
+    await keep_seat(me, lambda: _session(me, host, port, on_seated), reconnect)
     assert me.final is not None
     return me.final

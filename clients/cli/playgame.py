@@ -18,7 +18,7 @@ from typing import Any
 
 import trio
 
-from croupier.clients.bot.sdk import unwrap_group
+from croupier.clients.bot.reconnect import unwrap_group
 from croupier.clients.cli.common import report_seed, resolve_seed
 from croupier.clients.cli.simgame import find_game, game_overrides
 from croupier.clients.play.lineplay import (

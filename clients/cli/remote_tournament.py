@@ -2,22 +2,28 @@
 
 BOT is a built-in strategy name or ``tcp`` (a seat for a bot that joins on the server);
 the command starts the tournament there (``tournament.start``), tells on stderr how bots
-join it, shows progress while it plays and returns its result for the standings table.
+join it, shows progress while it plays and returns its result for the standings table. A
+lost connection is tried again (the bot SDK's loop, as many tries as ``croupier bot``) and
+the tournament watched again (``tournament.watch``): a server restarting on its journal
+resumes it, and the command still prints its standings.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import trio
 
-from croupier.clients.bot.sdk import unwrap_group
-from croupier.clients.cli.common import progress, resolve_seed
-from croupier.engine import CroupierError, PluginManager
+from croupier.clients.bot.reconnect import heard_shutdown, keep_seat, unwrap_group
+from croupier.clients.cli.commands.bot import RECONNECT, say_warnings
+from croupier.clients.cli.common import progress, report_seed
+from croupier.engine import CroupierError, PluginManager, draw_seed
 from croupier.engine.tournament_run import TournamentResult
-from croupier.protocol import RpcError, connect
+from croupier.protocol import ConnectionClosed, RpcError, connect
 
 
 def start_params(manager: PluginManager, args: argparse.Namespace) -> dict[str, Any]:
@@ -46,7 +52,7 @@ def start_params(manager: PluginManager, args: argparse.Namespace) -> dict[str, 
             raise CroupierError(f"--{flag} applies to local tournaments only, not with --connect")
     return {
         "bots": list(args.bots),
-        "seed": resolve_seed(args),
+        "seed": draw_seed() if args.seed is None else int(args.seed),
         "tourneys": args.tourneys,
         "rounds": args.rounds,
         "hands": args.hands,
@@ -57,57 +63,94 @@ def start_params(manager: PluginManager, args: argparse.Namespace) -> dict[str, 
     }
 
 
+NAME = "croupier-tournament"
+"""The name the command's connections give the server."""
+
+
+class _Watching:
+    """What the command remembers across reconnections (see :func:`keep_seat`): the
+    tournament it started (its id as the "token" to come back to), and what the server
+    said of itself."""
+
+    def __init__(self) -> None:
+        self.tid: int | None = None
+        self.token: str | None = None
+        self.failures = 0
+        self.server_stopped = False
+        self.resuming = False
+        self.latest: dict[str, Any] = {}
+        self.changed = trio.Event()
+
+    async def notified(self, method: str, params: Any) -> None:
+        if method == "shutdown":
+            heard_shutdown(self, params)
+        elif method == "tournament.status" and params[0] == self.tid:
+            self.latest = params[1]
+        self.changed.set()
+        self.changed = trio.Event()
+
+
 def run_remote(manager: PluginManager, args: argparse.Namespace) -> TournamentResult:
     host, port = args.connect
     params = start_params(manager, args)
     total = args.tourneys * args.rounds
+    me = _Watching()
+    say_warnings()  # a lost connection, each try: croupier: lines on stderr
 
-    async def main() -> dict[str, Any]:
-        latest: dict[int, dict[str, Any]] = {}  # tournament id -> its latest status
-        changed = trio.Event()
-        stopped = False
-
-        async def status(method: str, notified: Any) -> None:
-            nonlocal changed, stopped
-            if method == "shutdown":
-                stopped = True
-            elif method == "tournament.status":
-                latest[notified[0]] = notified[1]
-            changed.set()
-            changed = trio.Event()
-
-        async with connect(host, port, name="croupier-tournament", on_notification=status) as c:
-            info = await c.call_named("tournament.start", params)
-            tid = info["tournament"]
-            tcp = sum(entry["kind"] == "tcp" for entry in info["entries"])
-            if tcp:
-                key = f" --key {info['join_key']}" if info.get("join_key") else ""
-                print(
-                    f"croupier: tournament {tid} on {host}:{port} (seed {info['seed']}) waits "
-                    f"{args.join_time:g} s for {tcp} tcp bot{'s' * (tcp > 1)}: croupier bot "
-                    f"NAME --connect {host}:{port} --tournament {tid}{key}",
-                    file=sys.stderr,
-                )
-            done = 0
+    async def attempt(tick: Callable[[int], None]) -> bool:
+        """One connection's worth: start the tournament (or watch it again after a lost
+        connection) and follow it to its end; True when it finished."""
+        async with connect(host, port, name=NAME, on_notification=me.notified) as c:
+            if me.tid is None:
+                info = await c.call_named("tournament.start", params)
+                if args.seed is None:  # reported once it plays: an unreachable server is one line
+                    report_seed(int(info["seed"]))
+                me.tid, me.token, me.latest = info["tournament"], str(info["tournament"]), info
+                tcp = sum(entry["kind"] == "tcp" for entry in info["entries"])
+                if tcp:
+                    key = f" --key {info['join_key']}" if info.get("join_key") else ""
+                    print(
+                        f"croupier: tournament {me.tid} on {host}:{port} (seed {info['seed']}) "
+                        f"waits {args.join_time:g} s for {tcp} tcp bot{'s' * (tcp > 1)}: "
+                        f"croupier bot NAME --connect {host}:{port} --tournament {me.tid}{key}",
+                        file=sys.stderr,
+                    )
+            else:  # back after a lost connection or the server's restart
+                me.latest = await c.call("tournament.watch", me.tid)
+                me.failures, me.resuming = 0, False
             async with trio.open_nursery() as nursery:
 
                 async def on_close() -> None:
-                    nonlocal stopped
                     await c.session.wait_closed()
-                    stopped = True
-                    changed.set()
+                    me.changed.set()
 
                 nursery.start_soon(on_close)
-                with progress("tournament", total) as tick:
-                    while latest.get(tid, info)["state"] != "finished":
-                        if stopped:
-                            raise CroupierError("the server went away before the tournament ended")
-                        await changed.wait()
-                        now = latest.get(tid, info)["progress"]["done"]
-                        tick(now - done)
-                        done = now
+                while me.latest["state"] != "finished":
+                    if c.session.closed:
+                        raise ConnectionClosed(c.session.closed_reason or "connection lost")
+                    await me.changed.wait()
+                    tick(me.latest["progress"]["done"])
                 nursery.cancel_scope.cancel()
-            return latest[tid]
+            return True
+
+    async def main() -> dict[str, Any]:
+        with progress("tournament", total) as step:
+            done = 0
+
+            def tick(now: int) -> None:
+                nonlocal done
+                step(now - done)
+                done = now
+
+            try:
+                await keep_seat(me, partial(attempt, tick), RECONNECT)
+            except CroupierError as exc:
+                if me.tid is None:
+                    raise
+                raise CroupierError(
+                    f"the server went away before tournament {me.tid} ended ({exc})"
+                ) from None
+        return me.latest
 
     try:
         try:

@@ -57,6 +57,8 @@ class Game:
         self.hint = hint
         self.prompt: Prompt | None = None
         self.ended: str | None = None
+        self.away = False
+        """No table to answer for now (reconnecting to a server): Q quits at once."""
         self._scope: trio.CancelScope | None = None
         self._send, self._keys = trio.open_memory_channel(256)
 
@@ -109,7 +111,7 @@ class Game:
         elif self.prompt is None:
             # no question on screen (other seats play, or the server took the decision
             # back): kept, the key would answer a later prompt the person has not seen
-            if key.upper() == "Q" and self.view.at_stake == 0:
+            if key.upper() == "Q" and (self.view.at_stake == 0 or self.away):
                 self.end("quit")
         else:
             self._send.send_nowait(key)

@@ -243,6 +243,8 @@ class PersonBot(GameBot):
         self.person = person
         self.minimum = 1
         """The chips the seat needs for a round, from the table's options once seated."""
+        self.away = False
+        """The connection is lost and the SDK tries again (see :meth:`retry`)."""
         self.on_seated: Callable[[dict[str, Any]], None] | None = None
         """Called once, with ``table``, ``seat`` and ``info``, when the seat is taken (before
         the table's first events reach :meth:`on_event`)."""
@@ -250,14 +252,28 @@ class PersonBot(GameBot):
     async def decide(self, observation: Any) -> Any:
         return await self.person.decide(observation)
 
-    def setup(self, info: dict[str, Any]) -> None:
+    def check_table(self, info: dict[str, Any]) -> None:
         """Before sitting down: a table of another game is refused in one line."""
         played = info.get("game", "blackjack")
         if played != self.game:
             flag = "" if played == "blackjack" else f" --game {played}"
             raise CroupierError(f"table {info['table']} plays {played}: croupier play{flag}")
 
+    def retry(self, reason: str, delay: float, resuming: bool) -> None:
+        """The SDK lost the connection and tries again: say so once (not every try)."""
+        if not self.away:
+            self.away = True
+            why = (
+                "The server is restarting: your seat is kept for you"
+                if resuming
+                else (f"Lost the connection to the server ({reason})")
+            )
+            self.person.write(f"{why}; trying to connect again (Ctrl-C gives up).")
+
     def on_table(self, info: dict[str, Any]) -> None:
+        if self.away:  # the seat is taken back
+            self.away = False
+            self.person.write(f"Back at table {info['table']}, seat {self.seat}: the game goes on.")
         seated, self.on_seated = self.on_seated, None
         if seated is not None:
             seated({"table": info["table"], "seat": self.seat, "info": info})
@@ -311,7 +327,11 @@ async def play_remote(
         async with trio.open_nursery() as nursery:
             person.quit_scope = nursery.cancel_scope
             nursery.start_soon(person.read_lines)
-            finals.append(await play(bot, host, port, table=table, create=create))
+            final = await play(
+                bot, host, port, table=table, create=create, on_retry=bot.retry,
+                wait_for_resume=True,
+            )  # fmt: skip
+            finals.append(final)
             nursery.cancel_scope.cancel()  # the reader
     except BaseException as exc:
         if not interrupted(exc) or not bot.table:

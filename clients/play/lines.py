@@ -3,7 +3,7 @@ shows and how it reads a person's answer.
 
 :func:`decision_lines` shows a decision (the observation's fields, the reason a previous
 answer was refused, the legal actions with their fields); :func:`parse_action` turns a
-line such as ``bet banker 20``, ``bet banker=20 tie=5``, ``b 20`` or ``fold`` into the
+line such as ``bet banker 20``, ``bet banker=20 tie=20``, ``b 20`` or ``fold`` into the
 game's action map, or raises :class:`BadLine` with one line saying what is wrong. A kind
 or a field may be given by a unique prefix; a bare value fills the first field not given
 yet that takes it; numbers become ints; a field's type and choices from the schema are

@@ -9,8 +9,12 @@ server's ``decide`` calls are answered by the person's player and the table's
 warned about; a decision the server stops waiting for (its ``default`` event, or a newer
 ``decide``) is withdrawn from the screen (:meth:`RemoteSeat.withdraw`). The session ends
 as a local one does, plus ``finished`` (the table finished: its ``reason`` is shown) and
-``disconnected`` (the connection was lost; :attr:`Outcome.lost` says why). On Q and
-Ctrl-C the seat is given up with ``table.leave`` before the connection closes.
+``disconnected`` (the connection was lost for good; :attr:`Outcome.lost` says why). A lost
+connection is tried again and the seat taken back with its token, by the bot SDK's own
+loop (:func:`~croupier.clients.bot.reconnect.keep_seat`): a few times after an unannounced
+loss, and for as long as the person waits after a server's ``shutdown`` notice that says
+the table resumes (a graceful restart on its journal); the screen says what happens. On Q
+and Ctrl-C the seat is given up with ``table.leave``.
 """
 
 from __future__ import annotations
@@ -22,7 +26,14 @@ from typing import Any
 import attrs
 import trio
 
-from croupier.clients.bot.sdk import unwrap_group
+from croupier.clients.bot.reconnect import (
+    heard_shutdown,
+    keep_seat,
+    leave_table,
+    take_back,
+    unwrap_group,
+)
+from croupier.clients.bot.sdk import stay_until_finished
 from croupier.clients.play.game import Game, Hint, PersonPlayer, run_session
 from croupier.clients.play.terminal import Screen
 from croupier.clients.play.view import TableView, Tally, time_text
@@ -33,6 +44,15 @@ from croupier.protocol import Client, Code, ConnectionClosed, RpcError, connect
 
 LEAVE_TIME = 2.0
 """Seconds given to ``table.leave`` when the person quits."""
+
+RECONNECT = 5
+"""Attempts after a connection lost unannounced (the bot SDK's default, about 6 s)."""
+
+RETRY = "Trying to connect again in"
+"""How the screen's line about the next try begins (each try rewrites it)."""
+
+NAME = "croupier-play"
+"""The name the person's connections give the server."""
 
 
 @attrs.frozen
@@ -72,8 +92,13 @@ class RemoteSeat:
         self._done.set()
         self.token: str | None = None
         self.final: dict[str, Any] | None = None
-        self.changed = trio.Event()
+        self.finished = trio.Event()
         self.server_stopped = False
+        self.resuming = False
+        self.failures = 0
+        self.client: Client | None = None
+        """The connection in use (a new one after each reconnection)."""
+        self.lost: str | None = None
 
     async def decide(self, table: int, observation: Any) -> dict[str, Any]:
         """Answer the server's ``decide`` with the person's keys. Only one decision is on
@@ -110,8 +135,11 @@ class RemoteSeat:
 
     async def notified(self, method: str, params: Any) -> None:
         if method == "shutdown":
-            self.server_stopped = True
-            self.changed.set()
+            heard_shutdown(self, params)
+            if self.resuming and self.game is not None and self.game.ended is None:
+                self.withdraw()
+                self.game.view.say("The server is restarting: your seat is kept for you")
+                self.game.redraw()
             return
         if not isinstance(params, list) or len(params) != 2 or params[0] != self.table:
             return
@@ -123,7 +151,7 @@ class RemoteSeat:
             self.game.on_event(event)
         elif method == "table.status" and params[1].get("state") == "finished":
             self.final = params[1]
-            self.changed.set()
+            self.finished.set()
 
     async def find_table(self, client: Client) -> tuple[dict[str, Any], int]:
         """The table's info and the seat to take (a new table's, or table T's first free)."""
@@ -140,24 +168,91 @@ class RemoteSeat:
             raise CroupierError(f"table {info['table']} has no free seat")
         return info, int(free[0])
 
+    def connection(self) -> contextlib.AbstractAsyncContextManager[Client]:
+        """A connection of the person's: hello as a bot, ``decide`` and notifications."""
+        return connect(
+            self.where.host,
+            self.where.port,
+            name=NAME,
+            role="bot",
+            handlers={"decide": self.decide},
+            on_notification=self.notified,
+        )
+
     async def play(self, client: Client, game: Game, seat: int) -> None:
-        """Take the seat and play until the table finishes or the connection is lost."""
+        """Take the seat and play until the table finishes; after a lost connection, take
+        the seat back on a new one (see the module doc), until it is lost for good."""
         assert self.table is not None
         joined = await client.call("table.join", self.table, seat, True, [])
         self.token = joined["token"]
-        async with trio.open_nursery() as nursery:
+        first: list[Client] = [client]
 
-            async def closed() -> None:
-                await client.session.wait_closed()
-                self.changed.set()
+        async def attempt() -> bool:
+            if first:  # the connection the table was found on
+                return await stay_until_finished(first.pop(), self.finished)
+            async with self.connection() as again:
+                self.client = again
+                assert self.token is not None
+                back, final = await take_back(again, self.token, self.table, True, [])
+                if back is None:  # the table finished meanwhile
+                    self.final = final
+                    return True
+                self.failures, self.resuming = 0, False
+                self._back(game, back["info"])
+                return await stay_until_finished(again, self.finished)
 
-            nursery.start_soon(closed)
-            await self.changed.wait()
-            nursery.cancel_scope.cancel()
+        try:
+            await keep_seat(
+                self,
+                attempt,
+                RECONNECT,
+                on_retry=lambda reason, delay, _: self._retry(game, reason, delay),
+                wait_for_resume=True,
+            )
+        except CroupierError as exc:
+            self.lost = str(exc)
+            game.end("disconnected")
+            return
+        except RpcError as exc:  # the seat was not given back: the table is gone
+            self.lost = f"the server came back without table {self.table}: {exc}"
+            game.end("disconnected")
+            return
         if self.final is not None:
             await self._finished(game, self.final, seat)
+
+    def _retry(self, game: Game, reason: str, delay: float) -> None:
+        """The connection is lost: the decision on screen is void; say why once (a server
+        restarting has said so), then the next try on one line that each try rewrites."""
+        self.withdraw()
+        log = game.view.log
+        line = f"{RETRY} {delay:g} s (Q quits)"
+        if game.away and log and log[-1].startswith(RETRY):
+            log[-1] = line
         else:
-            game.end("disconnected")
+            if not self.resuming:
+                game.view.say(f"Lost the connection to the server ({reason})")
+            game.view.say(line)
+        game.away = True
+        game.redraw()
+
+    def _back(self, game: Game, info: dict[str, Any]) -> None:
+        """Seated again: the chips are the table's (a round the server had not settled
+        when it stopped is played again from its start)."""
+        game.away = False
+        game.view.chips = int(info["chips"][(self.seat or 1) - 1])
+        game.view.say(f"Back at table {self.table}, seat {self.seat}: the game goes on")
+        game.redraw()
+
+    async def give_up_seat(self) -> None:
+        """Give the seat up (Q, Ctrl-C): on the connection in use if it is still open, or
+        on a connection of its own."""
+        if self.token is None:
+            return
+        if self.client is not None and not self.client.session.closed:
+            with trio.move_on_after(LEAVE_TIME), contextlib.suppress(Exception):
+                await self.client.call("table.leave", self.token)
+                return
+        await leave_table(self.where.host, self.where.port, NAME, self.token)
 
     @staticmethod
     async def _finished(game: Game, final: dict[str, Any], seat: int) -> None:
@@ -176,15 +271,8 @@ async def play_remote(
 ) -> Outcome:
     """Connect, find or create the table, open the screen and play (see the module doc)."""
     me = RemoteSeat(where)
-    lost: str | None = None
-    async with connect(
-        where.host,
-        where.port,
-        name="croupier-play",
-        role="bot",
-        handlers={"decide": me.decide},
-        on_notification=me.notified,
-    ) as client:
+    async with me.connection() as client:
+        me.client = client
         info, seat = await me.find_table(client)
         if info.get("game", "blackjack") != "blackjack":
             raise CroupierError(
@@ -211,17 +299,10 @@ async def play_remote(
             await game.session(lambda: me.play(client, game, seat))
             # the seat is given up before its pending decision is withdrawn: a withdrawn
             # decision is one the table plays its default for, not the person's any more
-            if me.token is not None and game.ended in ("quit", "interrupted", "lost"):
-                with trio.move_on_after(LEAVE_TIME), contextlib.suppress(Exception):
-                    await client.call("table.leave", me.token)
+            if game.ended in ("quit", "interrupted", "lost"):
+                await me.give_up_seat()
             await me.withdrawn()
-        if game.ended == "disconnected":
-            lost = "the server shut down" if me.server_stopped else _reason(client)
-    return Outcome(game.ended or "quit", view.tally, info, lost)
-
-
-def _reason(client: Client) -> str:
-    return client.session.closed_reason or "connection lost"
+    return Outcome(game.ended or "quit", view.tally, info, me.lost)
 
 
 def run_remote(

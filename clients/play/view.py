@@ -109,6 +109,9 @@ class TableView:
         """Said with the person's next prompt (the default the server played for them)."""
         self._insured = 0  # the person's insurance this round, until it is paid or lost
         self._won = self._lost = self._pushed = 0
+        self._begun: dict[int, tuple[int, int, int, int]] = {}
+        """Chips and counts as each recent round began: a server that stopped before it
+        settled a round plays it again after its restart, from that state."""
 
     # -- what the screen asks ---------------------------------------------------------------
     @property
@@ -149,6 +152,10 @@ class TableView:
         """Follow one event and narrate it."""
         kind = event.kind
         if kind == "round":
+            if event.round in self._begun:
+                self._again(event.round)
+            self._begun = {r: b for r, b in self._begun.items() if r > event.round - 3}
+            self._begun[event.round] = (self.chips, self._won, self._lost, self._pushed)
             self.round = event.round
             self._round_chips = self.chips
             self._insured = 0
@@ -179,6 +186,16 @@ class TableView:
             self.say(line)
         if kind == "peek" and event.outcome == "none":
             self._insurance_lost()
+
+    def _again(self, round_: int) -> None:
+        """Round ``round_`` begins again (the server restarted before settling it): what
+        was seen of it and of any later round is void."""
+        self.chips, self._won, self._lost, self._pushed = self._begun[round_]
+        self._begun = {r: b for r, b in self._begun.items() if r < round_}
+        self.dealer, self.hands, self.bets = [], {}, {}
+        self.bets_seen.clear()
+        self._cards_round = 0
+        self.say(f"Round {round_} starts again from the beginning")
 
     def _own_action(self, event: Event) -> str:
         """What the person did, in words (the cards show the result, not the choice)."""

@@ -10,6 +10,7 @@ from typing import Any
 import trio
 
 from croupier.clients.bot.gamebot import GameBot
+from croupier.clients.bot.reconnect import reconnect_window
 from croupier.clients.bot.samples import SAMPLES, sample_bot
 from croupier.clients.bot.sdk import Bot, play
 from croupier.clients.bot.tournament import join_tournament
@@ -35,6 +36,12 @@ def address(text: str) -> tuple[str, int]:
     if not port.isdigit() or not 0 < int(port) <= 65535:
         raise argparse.ArgumentTypeError(f"expected HOST:PORT, not {text!r}")
     return host.strip("[]"), int(port)
+
+
+RECONNECT = 20
+"""``croupier bot``'s tries after a lost connection: about 80 s, so that a bot run from the
+command line outlasts a server restarting on its journal (the SDK's own default, 5, is
+about 6 s)."""
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -71,6 +78,15 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="the tournament's join key (croupier tournament --connect prints it)",
     )
     parser.add_argument("--seat", type=positive_int, help="seat (default: the first free)")
+    parser.add_argument(
+        "--reconnect",
+        type=positive_int,
+        default=RECONNECT,
+        metavar="N",
+        help=f"tries after a lost connection, 0.2 s then doubling up to 5 s apart (default "
+        f"{RECONNECT}: about {reconnect_window(RECONNECT):.0f} s, enough for a server "
+        "restarting on its journal)",
+    )
     new = parser.add_argument_group("a new table (without --table)")
     new.add_argument("--seats", type=positive_int, default=1, help="seats (default 1)")
     new.add_argument(
@@ -105,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
             raise CroupierError("--set applies to --game; blackjack has a flag per rule")
         bot, options = sample_bot(args.name, manager), overrides_from_args(args)
     host, port = args.connect
-    _say_warnings()
+    say_warnings()
     if args.tournament is not None:
         if args.table is not None:
             raise CroupierError("--table and --tournament exclude each other")
@@ -145,7 +161,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         final = trio.run(
             lambda: play(
-                bot, host, port, table=args.table, seat=args.seat, create=create, on_seated=seated
+                bot,
+                host,
+                port,
+                table=args.table,
+                seat=args.seat,
+                create=create,
+                on_seated=seated,
+                reconnect=args.reconnect,
             )
         )
     except RpcError as exc:
@@ -199,7 +222,13 @@ def _tournament(bot: Bot, host: str, port: int, args: argparse.Namespace) -> int
     try:
         final = trio.run(
             lambda: join_tournament(
-                bot, host, port, tournament=args.tournament, key=args.key, on_seated=seated
+                bot,
+                host,
+                port,
+                tournament=args.tournament,
+                key=args.key,
+                on_seated=seated,
+                reconnect=args.reconnect,
             )
         )
     except RpcError as exc:
@@ -219,7 +248,7 @@ def _tournament(bot: Bot, host: str, port: int, args: argparse.Namespace) -> int
     return 0
 
 
-def _say_warnings() -> None:
+def say_warnings() -> None:
     """The SDK's warnings (a lost connection, a reconnection) as ``croupier:`` lines on
     stderr, like every other message of the CLI."""
     logger = logging.getLogger("croupier.bot")

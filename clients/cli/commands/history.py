@@ -18,7 +18,7 @@ from typing import Any
 import trio
 from rich.table import Table
 
-from croupier.clients.bot.sdk import unwrap_group
+from croupier.clients.bot.reconnect import unwrap_group
 from croupier.clients.cli.commands.bot import address
 from croupier.clients.cli.common import add_json_argument, print_json, stdout_console
 from croupier.clients.cli.datadir import default_journal

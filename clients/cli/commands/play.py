@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "classic console game: a fresh pack each hand, the dealer draws to your total, "
             "21 wins at once, ties go to the dealer. With --game NAME, any installed game "
             "line by line: each event as it happens, and at your turn what you see and the "
-            "legal actions; type one such as 'bet banker 20', 'bet banker=20 tie=5' or "
+            "legal actions; type one such as 'bet banker 20', 'bet banker=20 tie=20' or "
             "'fold' (a unique prefix works), 'help' for the actions, 'q' to quit."
         ),
     )

@@ -1,0 +1,156 @@
+"""Keeping a seat across lost connections: the one reconnect loop of every client that sits.
+
+A bot at a table (:func:`~croupier.clients.bot.sdk.play`), a bot in a tournament
+(:func:`~croupier.clients.bot.tournament.join_tournament`) and a person at the terminal
+game (``croupier play --connect``) all play one connection's worth at a time and, when it
+is lost, wait and connect again, taking their seat back with its token: :func:`keep_seat`
+is that loop, written once. A server's ``shutdown`` notice says whether it will be back
+(:func:`resumes`): one without a journal will not, and the loop stops at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
+
+import trio
+
+from croupier.engine import CroupierError
+from croupier.protocol import Client, ConnectionClosed, RpcError, connect
+from croupier.protocol.errors import Code
+
+log = logging.getLogger("croupier.bot")
+
+MAX_DELAY = 5.0
+"""The longest wait between two attempts, in seconds (0.2 s first, then doubling)."""
+
+
+class Rejoining(Protocol):
+    """What the loop reads and counts on its client: the seat's token (None: not seated
+    yet, nothing to take back), the attempts failed in a row, whether the server said it
+    stops for good, and whether it said it resumes (``shutdown`` with ``resume``)."""
+
+    token: str | None
+    failures: int
+    server_stopped: bool
+    resuming: bool
+
+
+def resumes(params: Any) -> bool:
+    """Whether a ``shutdown`` notice says the table resumes after the server's restart
+    (``[{"resume": true}]``, from a server with a journal); a server that says nothing
+    (an older one) does not."""
+    return (
+        isinstance(params, list)
+        and len(params) == 1
+        and isinstance(params[0], Mapping)
+        and params[0].get("resume") is True
+    )
+
+
+def heard_shutdown(me: Rejoining, params: Any) -> None:
+    """Note a ``shutdown`` notice: a server with a journal resumes the table after its
+    restart (reconnect and take the seat back); one without stops for good."""
+    me.resuming = resumes(params)
+    me.server_stopped = not me.resuming
+
+
+def unwrap_group(group: BaseExceptionGroup) -> BaseException:
+    """The one error inside nested trio exception groups (a connection's ends), if one."""
+    leaves: list[BaseException] = []
+
+    def walk(exc: BaseException) -> None:
+        if isinstance(exc, BaseExceptionGroup):
+            for inner in exc.exceptions:
+                walk(inner)
+        else:
+            leaves.append(exc)
+
+    walk(group)
+    return leaves[0] if len(leaves) == 1 else group
+
+
+def retry_delay(failures: int) -> float:
+    """Seconds to wait before attempt ``failures + 1``: 0.2 s, then doubling up to 5 s."""
+    return min(MAX_DELAY, 0.2 * 2.0 ** (failures - 1))
+
+
+def reconnect_window(tries: int) -> float:
+    """Seconds ``tries`` attempts wait in all before giving up."""
+    return sum(retry_delay(n) for n in range(1, tries + 1))
+
+
+def log_retry(reason: str, delay: float, resuming: bool) -> None:
+    if resuming:
+        log.warning("the server is restarting (its tables resume); reconnecting in %g s", delay)
+    else:
+        log.warning("connection lost (%s); reconnecting in %g s", reason, delay)
+
+
+async def keep_seat(
+    me: Rejoining,
+    attempt: Callable[[], Awaitable[bool]],
+    reconnect: int,
+    *,
+    on_retry: Callable[[str, float, bool], None] = log_retry,
+    wait_for_resume: bool = False,
+) -> None:
+    """Run ``attempt`` (one connection's worth of play: True when the table or tournament
+    is over, raises :class:`ConnectionClosed` or :class:`CroupierError` when the connection
+    is lost) until it is over. A lost connection is tried again ``reconnect`` times in a
+    row (``me.failures``; the attempt resets it once seated again), ``on_retry(reason,
+    delay, resuming)`` told before each wait; with ``wait_for_resume``, a server that said it
+    resumes is waited for without that bound (a person, who can give up any time). Gives up
+    with a one-line :class:`CroupierError`: the last reason, or "the server shut down"
+    when it said it stops for good. The server's refusals (:class:`RpcError`) pass through.
+    """
+    while True:
+        try:
+            try:
+                if await attempt():
+                    return
+            except BaseExceptionGroup as group:
+                raise unwrap_group(group) from None
+        except (ConnectionClosed, CroupierError) as exc:
+            if me.server_stopped:
+                raise CroupierError("the server shut down") from None
+            me.failures += 1
+            patient = wait_for_resume and me.resuming
+            if me.token is None or (me.failures > reconnect and not patient):
+                raise CroupierError(str(exc)) from None
+            delay = retry_delay(me.failures)
+            on_retry(str(exc), delay, me.resuming)
+            await trio.sleep(delay)
+
+
+async def take_back(
+    client: Client, token: str, table: int | None, events: bool, auto: list[str]
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """``table.rejoin``: ``(joined, None)``, or ``(None, final info)`` when the table has
+    finished meanwhile (its tokens are gone, so the token is refused)."""
+    try:
+        return await client.call("table.rejoin", token, events, auto), None
+    except RpcError as exc:
+        if exc.code != Code.BAD_TOKEN:
+            raise
+    return None, await client.call("table.info", table)
+
+
+LEAVE_TIME = 2.0
+"""Seconds given to giving a seat up on the way out."""
+
+
+async def leave_table(host: str, port: int, name: str, token: str) -> None:
+    """Give a seat up at once on a connection of its own (the player is being stopped,
+    Ctrl-C or Q), or the seat would play the default for a minute until the table saw
+    nobody. A refusal (the table has just finished: its tokens are gone) or a server out of
+    reach is no error; a refusal is caught inside the connection too, where trio would hand
+    it on wrapped in a group."""
+    errors = (RpcError, CroupierError, OSError, trio.BrokenResourceError)
+    shielded, bounded = trio.CancelScope(shield=True), trio.move_on_after(LEAVE_TIME)
+    with shielded, bounded, contextlib.suppress(*errors):
+        async with connect(host, port, name=name, role="bot") as client:
+            with contextlib.suppress(*errors):
+                await client.call("table.leave", token)
