@@ -14,14 +14,16 @@ not repeat them.
 from __future__ import annotations
 
 import json
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import IO, TYPE_CHECKING, Any
 
 import attrs
 
 from croupier.engine.errors import CroupierError
-from croupier.engine.games import Game, GameCore, Plain, Turn
+from croupier.engine.games import Game, GameCore, Plain
+from croupier.engine.logreplay import DRIVER_EVENTS, action_event, replay_actions
+
+__all__ = ["DRIVER_EVENTS", "action_event", "replay_actions"]  # re-exported, as before
 
 if TYPE_CHECKING:
     from croupier.engine.gametable import GameTable
@@ -29,21 +31,6 @@ if TYPE_CHECKING:
 
 LOG_NAME = "croupier-game-table"
 LOG_VERSION = 1
-DRIVER_EVENTS = ("refused", "default")
-"""Events about a player's behaviour rather than the game; a replay does not repeat them."""
-
-
-def action_event(turn: Turn, action: Plain, round_: int) -> dict[str, Any]:
-    """The event that records the action applied for ``turn``."""
-    fields = " ".join(f"{k} {v}" for k, v in action.items() if k != "kind")
-    said = f"{action.get('kind')} {fields}".strip()
-    return {
-        "kind": "action",
-        "round": round_,
-        "seat": turn.seat,
-        "action": dict(action),
-        "text": f"Seat {turn.seat}: {said}.",
-    }
 
 
 @attrs.define
@@ -162,62 +149,3 @@ def replay_game(manager: PluginManager, lines: Iterable[str]) -> GameCore:
     core = game.new_core(options, seed, chips, replayed.append)
     replay_actions(core, game, len(chips), events, replayed)
     return core
-
-
-def replay_actions(
-    core: GameCore,
-    game: Game,
-    seats: int,
-    events: Sequence[Mapping[str, Any]],
-    out: list[dict[str, Any]],
-) -> None:
-    """Replay the actions ``events`` record (a table's log from its start, whole rounds)
-    into ``core`` of ``seats`` seats, fresh from the same options, seed and chips; ``out`` is
-    the list the
-    core's events go to (what it emitted when it was made included). Raises
-    :class:`CroupierError` naming the first event that differs, so ``core`` is left exactly
-    where the table was after those rounds (a recovered table goes on from there)."""
-    answers: list[deque[Plain]] = [deque() for _ in range(seats)]  # popped from the left
-    for event in events:
-        if event["kind"] == "action":
-            seat = event.get("seat")
-            action = event.get("action") if game.action_of is None else game.action_of(event)
-            if action is None and game.action_of is not None:
-                continue  # the game's event of an action no turn answered
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= seats:
-                raise CroupierError(f"the log names seat {seat!r}, which does not exist")
-            if not isinstance(action, dict):
-                raise CroupierError(f"the log's action for seat {seat} is not a map")
-            answers[seat - 1].append(action)
-    expected = [e for e in events if e["kind"] not in DRIVER_EVENTS]
-    record = game.action_of is None
-    while len(out) < len(expected) and _replay_round(core, answers, out, record):
-        pass
-    replayed = json.loads(json.dumps(out))  # as the log holds them (lists, not tuples)
-    for i, (a, b) in enumerate(zip(expected, replayed, strict=False)):
-        if a != b:
-            raise CroupierError(f"replay differs at event {i + 1}: log {a}, replay {b}")
-    if len(expected) != len(replayed):
-        raise CroupierError(f"the replay has {len(replayed)} events, the log {len(expected)}")
-
-
-def _replay_round(
-    core: GameCore, answers: list[deque[Plain]], out: list[dict[str, Any]], record: bool
-) -> bool:
-    flow = core.play_round()
-    try:
-        turn = next(flow)
-        while True:
-            queue = answers[turn.seat - 1]
-            if not queue:
-                raise CroupierError(f"the log has no answer for seat {turn.seat}")
-            action = queue.popleft()  # list.pop(0) made a long replay quadratic
-            if action != dict(turn.default):
-                reason = core.check(turn, action)
-                if reason is not None:
-                    raise CroupierError(f"the log's answer for seat {turn.seat}: {reason}")
-            if record:
-                out.append(action_event(turn, action, core.round))
-            turn = flow.send(action)
-    except StopIteration as stop:
-        return bool(stop.value)

@@ -5,9 +5,10 @@ applied, so a restarted server rebuilds it from what the journal holds: the same
 :class:`~croupier.engine.gametable.GameTable` (same seats, same players, same decision
 time) is made again from the seed, and the actions of every **settled** round are replayed
 into its game through the game interface
-(:func:`~croupier.engine.gamelog.replay_actions`), which checks that every event comes out
-as it was recorded and leaves the game (its shoe, its ledger) exactly where it was after
-the last settled round. The round that was in progress was never written (a round is one
+(:class:`~croupier.engine.logreplay.LogReplay`, a page of :data:`PAGE` rounds at a time, so
+a long table needs the memory of a page), which checks that every event comes out as it was
+recorded and leaves the game (its shoe, its ledger) exactly where it was after the last
+settled round. The round that was in progress was never written (a round is one
 row, written whole once it settles), so it is dealt again from the same seed: nothing is
 settled twice, and a table of strategies ends exactly as if it had never stopped.
 
@@ -30,10 +31,11 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from croupier.engine import CroupierError
-from croupier.engine.gamelog import GameTally, replay_actions
+from croupier.engine.gamelog import GameTally
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
 from croupier.engine.ledger import seat_account
-from croupier.protocol.journal.recovery import TableRecord, unfinished_tables
+from croupier.engine.logreplay import LogReplay
+from croupier.protocol.journal.recovery import TableRecord, settled_rounds, unfinished_tables
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.server import Server
@@ -43,6 +45,9 @@ if TYPE_CHECKING:
     from croupier.protocol.tables import TableService
 
 log = logging.getLogger("croupier.tables")
+
+PAGE = 1000
+"""Settled rounds read from the journal and replayed at a time."""
 
 
 async def recover_tables(service: TableService, server: Server) -> int:
@@ -112,7 +117,6 @@ async def rebuild_table(server: Server, service: TableService, record: TableReco
             seat.token_sha256, seat.bot = row.token_sha256, row.player
     if record.state == "waiting":
         return table
-    events: list[dict[str, Any]] = [e for settled in record.rounds for e in settled.events]
     replayed: list[dict[str, Any]] = []
     engine = GameTable(
         game,
@@ -124,17 +128,26 @@ async def rebuild_table(server: Server, service: TableService, record: TableReco
         listeners=[replayed.append],
         stalls=server.loop_watch.stalled,
     )
-    replay_actions(engine.core, game, len(table.seats), events, replayed)
+    replay = LogReplay(engine.core, game, len(table.seats), replayed)
+    tally = GameTally.of(len(table.seats), game)
+    after, played, chips_after = 0, 0, list(record.chips)
+    while page := await server.journal.read(
+        partial(settled_rounds, table=record.id, after=after, limit=PAGE)
+    ):
+        events = [event for settled in page for event in settled.events]
+        replay.feed(events)
+        for event in events:  # the faults too: defaults are the players', not the game's
+            tally.add(event)
+        after, played, chips_after = page[-1].first, page[-1].round, page[-1].chips
     balances = engine.ledger.balances
     chips = [balances[seat_account(seat.index)] for seat in table.seats]
-    if record.rounds and chips != record.rounds[-1].chips:
-        raise CroupierError(
-            f"its replay ends with chips {chips}, the journal {record.rounds[-1].chips}"
-        )
-    engine.tally = GameTally.of(len(table.seats), game)
-    for event in events:  # the faults too: defaults are the players', not the game's
-        engine.tally.add(event)
-    table.resumed(engine, record.rounds[-1].round if record.rounds else 0)
+    if chips != chips_after:
+        raise CroupierError(f"its replay ends with chips {chips}, the journal {chips_after}")
+    last = record.last_round.round if record.last_round is not None else 0
+    if last != played:  # the pages missed a round
+        raise CroupierError(f"its replay ends at round {played}, the journal at {last}")
+    engine.tally = tally
+    table.resumed(engine, played)
     server.journal.table_recovered(record.id, record.last_event)
     return table
 

@@ -20,7 +20,7 @@ import pytest
 import trio
 
 from croupier.engine import PluginManager
-from croupier.protocol import Code, RpcError, Server, connect
+from croupier.protocol import Code, RpcError, Server, connect, tablerecovery
 from croupier.protocol.journal import Journal
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.services import default_services
@@ -136,6 +136,43 @@ async def test_a_table_of_strategies_recovers_to_the_ledger_of_an_uninterrupted_
         assert numbers == list(range(1, played + 1))  # no round settled twice
         ledger = json.loads(result)  # chips conserved: seats and house hold what they had
         assert sum(ledger["chips"]) + ledger["house"] == sum(starting_chips(cut, table))
+
+
+@pytest.mark.parametrize("keep", [10, 12])
+async def test_a_table_recovers_a_page_of_rounds_at_a_time(nursery, tmp_path, monkeypatch, keep):
+    """Rounds read and replayed 5 at a time (a page boundary at the last round, and
+    within a page): the same ledger and rows as an uninterrupted run."""
+    monkeypatch.setattr(tablerecovery, "PAGE", 5)
+    whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
+    ids = await run_to_end(whole, nursery, [BLACKJACK, BACCARAT])
+    crash_after(whole, cut, {t: keep for t in ids})
+    server = await recover(cut, nursery)
+    await finish(server, ids)
+    for table in ids:
+        assert rows(cut, table) == rows(whole, table)
+
+
+async def test_an_event_changed_in_a_later_page_is_found_and_named(nursery, tmp_path, monkeypatch):
+    monkeypatch.setattr(tablerecovery, "PAGE", 5)
+    whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
+    (table,) = await run_to_end(whole, nursery, [BLACKJACK])
+    crash_after(whole, cut, {table: 12})
+    with sqlite3.connect(cut) as conn:  # round 8's first event says another round
+        first, data = conn.execute(
+            "SELECT first, data FROM events WHERE table_id = ? AND round = 8", (table,)
+        ).fetchone()
+        events = json.loads(data)
+        events[0]["round"] = 99
+        conn.execute(
+            "UPDATE events SET data = ? WHERE table_id = ? AND first = ?",
+            (json.dumps(events), table, first),
+        )
+    server = await recover(cut, nursery)
+    assert table not in tables_of(server).tables
+    await finish(server, [])
+    (state, reason, *_), _ = rows(cut, table)
+    assert state == "finished"
+    assert reason.startswith(f"not recovered: replay differs at event {first}: ")
 
 
 async def test_the_recovered_tables_are_said_and_count_against_max_tables(

@@ -1,10 +1,12 @@
 """Reading what a restarted server must carry on: the unfinished tables and tournaments.
 
 Plain functions of a SQLite connection (run in the journal's writer thread), returning plain
-data: a table's settings, seed, seats (with their tokens' hashes) and its settled rounds in
-order (each round's events and the chips after it); a tournament's settings, entries, seats
-and the tables it finished (job and result, in the order they finished). Every relation is
-read in one query, so a journal of ten thousand tables is read in a few statements.
+data: a table's settings, seed and seats (with their tokens' hashes), then its settled
+rounds in order a page at a time (each round's events and the chips after it); a
+tournament's settings, entries, seats and the tables it finished (job and result, in the
+order they finished). Every relation but the rounds is read in one query, so a journal of
+ten thousand tables is read in a few statements; the rounds are read by pages down the
+events' primary key, so a table of a million rounds is replayed in the memory of a page.
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ UNFINISHED = "state != 'finished'"
 
 @attrs.frozen
 class SettledRound:
-    """One settled round as the journal holds it: its number, events and every seat's chips."""
+    """One settled round as the journal holds it: its number, events and every seat's chips
+    (``first``: the number of its first event, where the next page starts after)."""
 
     round: int
     events: list[dict[str, Any]]
     chips: list[int]
+    first: int = 0
 
 
 @attrs.frozen
@@ -51,9 +55,25 @@ class TableRecord:
     state: str
     key_sha256: str | None
     seats: list[SeatRow]
-    rounds: list[SettledRound]
     last_event: int
     """The number of the last event written (its next event is numbered after it)."""
+    last_round: SettledRound | None
+    """Its last settled round (its events left out: :func:`settled_rounds` reads them)."""
+
+
+def settled_rounds(
+    conn: sqlite3.Connection, table: int, after: int, limit: int
+) -> list[SettledRound]:
+    """Up to ``limit`` of ``table``'s settled rounds in order, from the first whose first
+    event comes after event ``after`` (0: from the start)."""
+    return [
+        SettledRound(round_, json.loads(data), json.loads(chips), first)
+        for first, round_, chips, data in conn.execute(
+            "SELECT first, round, chips, data FROM events WHERE table_id = ? AND first > ?"
+            " AND round IS NOT NULL ORDER BY first LIMIT ?",
+            (table, after, limit),
+        )
+    ]
 
 
 @attrs.frozen
@@ -78,7 +98,7 @@ class TournamentRecord:
 
 
 def unfinished_tables(conn: sqlite3.Connection) -> list[TableRecord]:
-    """Every table not finished, oldest first, with its seats and settled rounds."""
+    """Every table not finished, oldest first, with its seats and its last settled round."""
     rows = conn.execute(
         "SELECT id, game, rule_set, rules, seed, chips, settings, creator, state, key_sha256"
         f" FROM tables WHERE {UNFINISHED} ORDER BY id"
@@ -91,15 +111,21 @@ def unfinished_tables(conn: sqlite3.Connection) -> list[TableRecord]:
         f" (SELECT id FROM tables WHERE {UNFINISHED}) ORDER BY table_id, seat"
     ):
         seats[table_id].append(SeatRow(seat, kind, player, token))
-    rounds: dict[int, list[SettledRound]] = defaultdict(list)
-    last: dict[int, int] = defaultdict(int)
-    for table_id, last_event, round_, chips, data in conn.execute(
-        "SELECT table_id, last, round, chips, data FROM events WHERE table_id IN"
-        f" (SELECT id FROM tables WHERE {UNFINISHED}) ORDER BY table_id, first"
+    last: dict[int, int] = {}
+    last_round: dict[int, SettledRound] = {}
+    # one step down the primary key per table, for its last row and its last settled one
+    for table_id, last_event, round_, chips in conn.execute(
+        "SELECT id,"
+        " (SELECT last FROM events WHERE table_id = t.id ORDER BY first DESC LIMIT 1),"
+        " (SELECT round FROM events WHERE table_id = t.id AND round IS NOT NULL"
+        "  ORDER BY first DESC LIMIT 1),"
+        " (SELECT chips FROM events WHERE table_id = t.id AND round IS NOT NULL"
+        "  ORDER BY first DESC LIMIT 1)"
+        f" FROM tables AS t WHERE {UNFINISHED}"
     ):
-        last[table_id] = max(last[table_id], last_event)
+        last[table_id] = last_event or 0
         if round_ is not None:
-            rounds[table_id].append(SettledRound(round_, json.loads(data), json.loads(chips)))
+            last_round[table_id] = SettledRound(round_, [], json.loads(chips))
     return [
         TableRecord(
             id=table_id,
@@ -113,8 +139,8 @@ def unfinished_tables(conn: sqlite3.Connection) -> list[TableRecord]:
             state=state,
             key_sha256=key,
             seats=seats[table_id],
-            rounds=rounds[table_id],
-            last_event=last[table_id],
+            last_event=last.get(table_id, 0),
+            last_round=last_round.get(table_id),
         )
         for table_id, game, rule_set, rules, seed, chips, settings, creator, state, key in rows
     ]
