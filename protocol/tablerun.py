@@ -305,6 +305,7 @@ class ServerTable:
                 balances = engine.ledger.balances
                 chips = [balances[seat_account(seat.index)] for seat in self.seats]
                 self.server.journal.table_round(self.id, self.played, chips)
+                await self.server.journal.keep_up()  # never more than a moment ahead of it
             # A round of strategies and vacant seats never waits on anything: yield, so
             # that connections (a bot rejoining, a watcher) get their turn between rounds.
             await trio.sleep(0)

@@ -54,6 +54,9 @@ class NullJournal:
     async def aclose(self) -> None:
         pass
 
+    async def keep_up(self) -> None:
+        """Wait while the journal is too far behind (a table calls it after each round)."""
+
     async def prune(self, keep_days: float, now: float | None = None) -> tuple[int, int]:
         return 0, 0
 
@@ -147,6 +150,9 @@ class Journal(NullJournal):
 
     async def read(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         return await self.writer.read(fn)
+
+    async def keep_up(self) -> None:
+        await self.writer.keep_up()
 
     async def aclose(self) -> None:
         await self.writer.aclose()

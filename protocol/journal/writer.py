@@ -7,6 +7,17 @@ server makes few large commits and every write is committed within that time.
 Reads (the history methods) go through the same queue: they run after every write queued
 before them, so a client reads what it just saw.
 
+The writer needs the interpreter lock to encode its rows, and the event loop of a busy
+server holds it: CPython hands the lock to a waiting thread only when the holder keeps it
+for a whole switch interval (5 ms), and an event loop that lets go of it for a moment at
+every poll (every round of a table playing flat out) resets that wait each time, so the
+writer got a seventh of the lock or less and fell behind such a table by seconds, its queue
+growing without end (``benchmarks/journal_lag.py``). So the queue has a bound: a table
+that finds more than :data:`BACKLOG` writes queued waits (:meth:`JournalWriter.keep_up`)
+until the writer has taken them, and while it waits the loop is idle and the writer has
+the lock. Rows go in as multi-row ``INSERT`` statements (:func:`execute_rows`), so a
+batch takes the lock back a few times, not once a row.
+
 A write that fails (a full disk, a file made read-only, an I/O error) rolls its
 transaction back, so the journal holds whole batches only; the writer logs one line, marks
 the journal ``failed`` and drops every later write. The server keeps serving what it has and
@@ -16,9 +27,11 @@ refuses new tables and tournaments (:meth:`NullJournal.check`) until it is resta
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import json
 import logging
+import re
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -41,6 +54,37 @@ one commit per settled round cost the server about a fifth of its CPU. A crash l
 was queued since the last tick: the rounds in progress and those just settled."""
 
 Write = tuple[str, tuple[Any, ...]]
+
+BACKLOG = 1_000
+"""Writes queued beyond which a table waits for the writer (:meth:`JournalWriter.keep_up`);
+about a second of a table of strategies playing flat out, and what a crash can lose."""
+MAX_ROWS = 256
+"""Rows in one multi-row ``INSERT`` at most (a power of two: statements of a few sizes only,
+which the connection's statement cache keeps prepared)."""
+MAX_VARIABLES = 999
+"""Parameters in one statement at most (SQLite's limit before 3.32; later ones allow more)."""
+_VALUES = re.compile(r"(INSERT\b.*\bVALUES\s*)(\(\s*\?(?:\s*,\s*\?)*\s*\))\s*", re.S | re.I)
+
+
+def execute_rows(conn: sqlite3.Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    """``sql`` once per row of ``rows``, in order: an ``INSERT ... VALUES (?, ...)`` as a few
+    multi-row statements (sizes halving from :data:`MAX_ROWS`), anything else row by row."""
+    found = _VALUES.fullmatch(sql)
+    if found is None or len(rows) < 2:
+        conn.executemany(sql, rows)
+        return
+    head, one = found.groups()
+    most = MAX_ROWS
+    while most > 1 and most * one.count("?") > MAX_VARIABLES:
+        most //= 2
+    done = 0
+    while done < len(rows):
+        size = most
+        while size > len(rows) - done:
+            size //= 2
+        chunk = rows[done : done + size]
+        conn.execute(head + ", ".join([one] * size), [p for row in chunk for p in row])
+        done += size
 
 
 class _Read:
@@ -88,6 +132,8 @@ class JournalWriter:
         """Writes, reads and the stop mark, in order: appending is atomic and wakes nobody."""
         self._wake = threading.Event()
         """Set for a read or closing: the writer goes at once instead of at its next tick."""
+        self._caught_up: tuple[trio.Event, trio.lowlevel.TrioToken] | None = None
+        """What tables behind a long queue wait on, and their loop: set once it is short."""
         self._thread = threading.Thread(target=self._run, name="croupier journal", daemon=True)
         self._thread.start()
 
@@ -95,6 +141,17 @@ class JournalWriter:
     def put(self, sql: str, params: tuple[Any, ...]) -> None:
         """Queue one write (never blocks, never raises, never wakes the writer)."""
         self._queue.append((sql, params))
+
+    async def keep_up(self) -> None:
+        """Return at once, unless more than :data:`BACKLOG` writes are queued: then wait
+        until the writer has taken all but half of that (see the module docstring)."""
+        if len(self._queue) <= BACKLOG or not self._thread.is_alive():
+            return
+        waiting = self._caught_up
+        if waiting is None:
+            waiting = self._caught_up = (trio.Event(), trio.lowlevel.current_trio_token())
+        self._wake.set()  # write now rather than at the next tick
+        await waiting[0].wait()
 
     async def read(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """``fn(connection)`` in the writer thread, after every write queued so far."""
@@ -153,8 +210,20 @@ class JournalWriter:
                     else:
                         writes.append(item)  # type: ignore[arg-type]
                 self._commit(writes)
+                self._release(len(self._queue) <= BACKLOG // 2)
         finally:
+            self._release(True)
             self.conn.close()
+
+    def _release(self, short: bool) -> None:
+        """Wake the tables waiting for a shorter queue, if it is short now."""
+        waiting = self._caught_up
+        if waiting is None or not short:
+            return
+        self._caught_up = None
+        event, token = waiting
+        with contextlib.suppress(trio.RunFinishedError):
+            token.run_sync_soon(event.set)
 
     def _commit(self, writes: list[Write]) -> None:
         if not writes:
@@ -175,7 +244,7 @@ class JournalWriter:
             self.conn.execute("BEGIN IMMEDIATE")
             try:
                 for sql, rows in groups:
-                    self.conn.executemany(sql, rows)
+                    execute_rows(self.conn, sql, rows)
                 self.conn.execute("COMMIT")
             except BaseException:
                 if self.conn.in_transaction:
