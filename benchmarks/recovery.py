@@ -1,6 +1,7 @@
 """Time to recover a journal of 10,000 tables, against playing the same tables live.
 
-Run: ``.venv/bin/python benchmarks/recovery.py [--tables 10000] [--rounds 5] [--game blackjack]``
+Run: ``.venv/bin/python benchmarks/recovery.py [--tables 10000] [--rounds 5] [--game blackjack]
+[--chips N]`` (``--chips``: each seat's starting chips, so long tables play every round)
 
 In one process, on one journal file (WAL, ``synchronous = NORMAL``):
 
@@ -16,13 +17,16 @@ In one process, on one journal file (WAL, ``synchronous = NORMAL``):
    then ends at once (its rounds are played); every table's result (chips and house) is
    checked against the live run's.
 
-Printed: both times, per table and per round, and recovery / live.
+Printed: both times, per table and per round, and recovery / live; and the process's peak
+resident memory after each phase (recovery reads and replays a page of rounds at a time, so
+a long table should not raise it: ``--tables 1 --rounds 50000`` shows it).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sqlite3
 import sys
 import tempfile
@@ -53,13 +57,17 @@ def table_service(server: Server) -> TableService:
     return found
 
 
-async def live(path: Path, tables: int, rounds: int, game: str) -> tuple[Times, dict[int, Any]]:
+async def live(
+    path: Path, tables: int, rounds: int, game: str, chips: int | None
+) -> tuple[Times, dict[int, Any]]:
     server = server_with(path, tables)
     async with trio.open_nursery() as nursery:
         (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
         start, cpu = time.perf_counter(), time.process_time()
         async with connect("127.0.0.1", port, name="bench") as client:
             params = {"game": game, "seats": 2, "fill": FILL[game], "rounds": rounds}
+            if chips is not None:
+                params["options"] = {"starting_chips": chips}
             for seed in range(1, tables + 1):
                 await client.call_named("table.create", {**params, "seed": seed})
             for table in list(table_service(server).tables.values()):
@@ -100,18 +108,26 @@ async def recover(path: Path, tables: int) -> tuple[Times, dict[int, Any]]:
     return elapsed, results(path)
 
 
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far (Linux reports kB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--game", choices=sorted(FILL), default="blackjack")
+    parser.add_argument("--chips", type=int, help="each seat's starting chips")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "journal.db"
-        played, live_chips = trio.run(live, path, args.tables, args.rounds, args.game)
+        played, live_chips = trio.run(live, path, args.tables, args.rounds, args.game, args.chips)
+        peak_live = peak_rss_mb()
         rows = crash(path)
         size = path.stat().st_size + Path(f"{path}-wal").stat().st_size
         took, recovered_chips = trio.run(recover, path, args.tables)
+        peak_recovered = peak_rss_mb()
     if recovered_chips != live_chips:
         sys.exit("recovered tables ended with other chips than the live ones")
     tables, rounds = args.tables, rows
@@ -126,6 +142,10 @@ def main() -> None:
         )
     print(f"  recovery / live: {took[0] / played[0]:.3f} wall, {took[1] / played[1]:.3f} CPU")
     print(f"  all {len(recovered_chips):,} tables ended with the live run's results")
+    print(
+        f"  peak resident memory: {peak_live:.0f} MB after live play,"
+        f" {peak_recovered:.0f} MB after recovery"
+    )
 
 
 if __name__ == "__main__":

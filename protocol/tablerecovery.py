@@ -53,7 +53,7 @@ PAGE = 1000
 async def recover_tables(service: TableService, server: Server) -> int:
     """Rebuild the journal's unfinished tables into ``service`` and set them going; how many."""
     records: list[TableRecord] = await server.journal.read(unfinished_tables)
-    recovered = 0
+    rebuilt: list[ServerTable] = []
     open_ = service.open_tables()
     for record in records:
         if open_ >= server.limits.max_tables:
@@ -72,15 +72,16 @@ async def recover_tables(service: TableService, server: Server) -> int:
             log.error("table %d %s", record.id, reason)
             continue
         service.tables[table.id] = table
-        recovered += 1
+        rebuilt.append(table)
         open_ += 1
+        await trio.sleep(0)
+    for table in rebuilt:  # every table rebuilt first: none plays while the others replay
         if table.state == "waiting":
             expire = partial(table.expire_unclaimed, service.unclaimed_timeout)
             server.spawn(expire, f"table {table.id} waits for bots")
         else:
             server.spawn(partial(resume, table), f"table {table.id}")
-        await trio.sleep(0)
-    return recovered
+    return len(rebuilt)
 
 
 async def rebuild_table(server: Server, service: TableService, record: TableRecord) -> ServerTable:
