@@ -77,13 +77,24 @@ def _from_plain(cls: type[T], data: Any, *, growing: bool = False) -> T:
         raise CroupierError(f"bad {cls.__name__}: {exc}") from None
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""Each class's field names, looked up once (every event and observation is made plain)."""
+
+
 def _to_plain(obj: Any, drop_none: bool = False) -> dict[str, Any]:
+    cls = type(obj)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(field.name for field in attrs.fields(cls))
     out = {}
-    for field in attrs.fields(type(obj)):
-        value = getattr(obj, field.name)
-        if drop_none and value is None:
-            continue
-        out[field.name] = _plain(value)
+    for key in names:
+        value = getattr(obj, key)
+        if value is None:
+            if drop_none:
+                continue
+        elif isinstance(value, tuple | list):
+            value = _plain(value)
+        out[key] = value
     return out
 
 
