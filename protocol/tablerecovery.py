@@ -144,9 +144,10 @@ async def rebuild_table(server: Server, service: TableService, record: TableReco
     chips = [balances[seat_account(seat.index)] for seat in table.seats]
     if chips != chips_after:
         raise CroupierError(f"its replay ends with chips {chips}, the journal {chips_after}")
-    last = record.last_round.round if record.last_round is not None else 0
-    if last != played:  # the pages missed a round
-        raise CroupierError(f"its replay ends at round {played}, the journal at {last}")
+    if record.last_round != played:  # the pages missed a round
+        raise CroupierError(
+            f"its replay ends at round {played}, the journal at {record.last_round}"
+        )
     engine.tally = tally
     table.resumed(engine, played)
     server.journal.table_recovered(record.id, record.last_event)

@@ -17,6 +17,7 @@ from typing import IO, Any
 
 from croupier.engine.errors import CroupierError
 from croupier.engine.gamelog import read_json_log
+from croupier.engine.logreplay import DRIVER_EVENTS
 from croupier.engine.manager import PluginManager
 from croupier.plugins.blackjack.play import Action, Event
 from croupier.plugins.blackjack.round import TableCore, check_action
@@ -25,8 +26,6 @@ from croupier.plugins.blackjack.table import Table, build_core
 
 LOG_NAME = "croupier-table"
 LOG_VERSION = 1
-DRIVER_EVENTS = ("refused", "default")
-"""Events about a player's behaviour rather than the game; a replay does not repeat them."""
 
 
 def log_header(table: Table) -> dict[str, Any]:

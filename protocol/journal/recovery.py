@@ -57,8 +57,8 @@ class TableRecord:
     seats: list[SeatRow]
     last_event: int
     """The number of the last event written (its next event is numbered after it)."""
-    last_round: SettledRound | None
-    """Its last settled round (its events left out: :func:`settled_rounds` reads them)."""
+    last_round: int
+    """The number of its last settled round (0: none; :func:`settled_rounds` reads them)."""
 
 
 def settled_rounds(
@@ -111,21 +111,16 @@ def unfinished_tables(conn: sqlite3.Connection) -> list[TableRecord]:
         f" (SELECT id FROM tables WHERE {UNFINISHED}) ORDER BY table_id, seat"
     ):
         seats[table_id].append(SeatRow(seat, kind, player, token))
-    last: dict[int, int] = {}
-    last_round: dict[int, SettledRound] = {}
+    last: dict[int, tuple[int, int]] = {}
     # one step down the primary key per table, for its last row and its last settled one
-    for table_id, last_event, round_, chips in conn.execute(
+    for table_id, last_event, round_ in conn.execute(
         "SELECT id,"
         " (SELECT last FROM events WHERE table_id = t.id ORDER BY first DESC LIMIT 1),"
         " (SELECT round FROM events WHERE table_id = t.id AND round IS NOT NULL"
-        "  ORDER BY first DESC LIMIT 1),"
-        " (SELECT chips FROM events WHERE table_id = t.id AND round IS NOT NULL"
         "  ORDER BY first DESC LIMIT 1)"
         f" FROM tables AS t WHERE {UNFINISHED}"
     ):
-        last[table_id] = last_event or 0
-        if round_ is not None:
-            last_round[table_id] = SettledRound(round_, [], json.loads(chips))
+        last[table_id] = (last_event or 0, round_ or 0)
     return [
         TableRecord(
             id=table_id,
@@ -139,8 +134,8 @@ def unfinished_tables(conn: sqlite3.Connection) -> list[TableRecord]:
             state=state,
             key_sha256=key,
             seats=seats[table_id],
-            last_event=last.get(table_id, 0),
-            last_round=last_round.get(table_id),
+            last_event=last.get(table_id, (0, 0))[0],
+            last_round=last.get(table_id, (0, 0))[1],
         )
         for table_id, game, rule_set, rules, seed, chips, settings, creator, state, key in rows
     ]

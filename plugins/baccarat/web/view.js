@@ -4,7 +4,7 @@
 
 import { cardElement } from "/js/cards.js";
 import { h, num } from "/js/common.js";
-import { change, gameSeats, seatName } from "/js/seats.js";
+import { change, gameSeats, updateSeats } from "/js/seats.js";
 
 const SPOT_NAMES = { player: "player", banker: "banker", tie: "tie" };
 
@@ -16,14 +16,7 @@ export class BaccaratTable {
     this.title = "The coup";
   }
 
-  update(info) {
-    info.seats.forEach((s, i) => {
-      const seat = this.seats[i];
-      if (!seat) return;
-      seat.name = seatName(s);
-      if (info.state === "finished" && info.chips[i] !== undefined) seat.chips = Number(info.chips[i]);
-    });
-  }
+  update(info) { updateSeats(this.seats, info); }
 
   seat(number) { return this.seats.find((s) => s.seat === number); }
 

@@ -3,6 +3,7 @@
 
 import { cardElement, cardName } from "/js/cards.js";
 import { h, num } from "/js/common.js";
+import { seatName, updateSeats } from "/js/seats.js";
 
 const ACTIONS = {
   hit: "hits", stand: "stands", double: "doubles", split: "splits", surrender: "surrenders",
@@ -29,14 +30,7 @@ export class BlackjackTable {
   }
 
   /** Chips and names from a table info (at start, and in each table.status). */
-  update(info) {
-    info.seats.forEach((s, i) => {
-      const seat = this.seats[i];
-      if (!seat) return;
-      seat.name = seatName(s);
-      if (info.chips[i] !== undefined && info.state === "finished") seat.chips = Number(info.chips[i]);
-    });
-  }
+  update(info) { updateSeats(this.seats, info); }
 
   seat(number) { return this.seats.find((s) => s.seat === number); }
 
@@ -139,11 +133,6 @@ export class BlackjackTable {
     dealerBox.replaceChildren(...handElements(dealer, "the dealer's hand"));
     seatsBox.replaceChildren(...this.seats.map((s) => seatElement(s)));
   }
-}
-
-function seatName(s) {
-  if (s.kind === "free") return "free";
-  return s.player || s.kind;
 }
 
 function handElements(hand, label) {
