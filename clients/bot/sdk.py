@@ -256,8 +256,13 @@ class _Seat:
         self.held: list[tuple[str, Any]] | None = None
         """The table's notifications that come while ``table.join``/``rejoin`` is answered:
         the table may start (and deal) before the bot knows its seat."""
+        self.seated = trio.Event()
+        """Set once :meth:`sit` has told the bot its seat and given it the held events: a
+        ``decide`` that comes before (the table asks as soon as the seat is taken, maybe
+        before the answer) waits for that, so the bot decides knowing all it was sent."""
 
     async def decide(self, table: int, observation: Any) -> dict[str, Any]:
+        await self.seated.wait()
         return await answer_for(self.bot, observation)
 
     async def notified(self, method: str, params: Any) -> None:
@@ -292,32 +297,39 @@ class _Seat:
         """Take the seat (or take it back); False when the table has already finished.
 
         The table's events that arrive before the answer (the last seat taken starts the
-        table at once) are held, then given to the bot in order once it knows its seat."""
-        self.held = []
+        table at once) are held, then given to the bot in order once it knows its seat; a
+        ``decide`` waits for them (:attr:`seated`)."""
+        self.held, self.seated = [], trio.Event()
         try:
-            if self.token is not None:
-                options = self.bot.join_options()
-                back, final = await take_back(client, self.token, self.table, *options)
-                if back is None:
-                    self.final = final
-                    return False
-                joined = back
-            else:
-                if self.table is None:
-                    info = await client.call_named("table.create", dict(create))
-                    self.table = int(info["table"])
-                else:
-                    info = await client.call("table.info", self.table)
-                    self.bot.check_table(info)  # before setup reads another game's rules
-                await maybe_await(self.bot.setup(info))
-                joined = await client.call("table.join", self.table, seat, *self.bot.join_options())
-                self.token = joined["token"]
-            self.bot.table, self.bot.seat = joined["info"], joined["seat"]
-            await maybe_await(self.bot.on_table(joined["info"]))
+            if not await self._take(client, seat, create):
+                return False
+            while self.held:  # more may come while the bot's hooks run: in order still
+                method, data = self.held.pop(0)
+                await self._notified(method, data)
         finally:
-            held, self.held = self.held, None
-        for method, data in held:
-            await self._notified(method, data)
+            self.held = None
+            self.seated.set()
+        return True
+
+    async def _take(self, client: Client, seat: int | None, create: Mapping[str, Any]) -> bool:
+        if self.token is not None:
+            back, final = await take_back(client, self.token, self.table, *self.bot.join_options())
+            if back is None:
+                self.final = final
+                return False
+            joined = back
+        else:
+            if self.table is None:
+                info = await client.call_named("table.create", dict(create))
+                self.table = int(info["table"])
+            else:
+                info = await client.call("table.info", self.table)
+                self.bot.check_table(info)  # before setup reads another game's rules
+            await maybe_await(self.bot.setup(info))
+            joined = await client.call("table.join", self.table, seat, *self.bot.join_options())
+            self.token = joined["token"]
+        self.bot.table, self.bot.seat = joined["info"], joined["seat"]
+        await maybe_await(self.bot.on_table(joined["info"]))
         return True
 
 

@@ -99,11 +99,19 @@ class RemoteSeat:
         self.client: Client | None = None
         """The connection in use (a new one after each reconnection)."""
         self.lost: str | None = None
+        self.held: list[tuple[str, Any]] | None = None
+        """The table's notifications that come while ``table.rejoin`` is answered: shown
+        after "Back at table" (the table plays on as soon as the seat is back)."""
+        self.seated = trio.Event()
+        """Clear while the seat is being taken back: a ``decide`` waits for "Back at table"
+        and the held events, so the screen tells them in the order they happened."""
+        self.seated.set()
 
     async def decide(self, table: int, observation: Any) -> dict[str, Any]:
         """Answer the server's ``decide`` with the person's keys. Only one decision is on
         screen: a newer one, or the server giving up on this one (its ``default`` event),
         withdraws it (see :meth:`withdraw`), and the keys go to the next decision only."""
+        await self.seated.wait()
         if self.person is None:
             raise RpcError(Code.INTERNAL_ERROR, "not seated yet")
         self.withdraw()  # a decision still on screen is one the server no longer waits for
@@ -143,6 +151,12 @@ class RemoteSeat:
             return
         if not isinstance(params, list) or len(params) != 2 or params[0] != self.table:
             return
+        if self.held is not None:
+            self.held.append((method, params))
+            return
+        await self._notified(method, params)
+
+    async def _notified(self, method: str, params: list[Any]) -> None:
         if method == "table.event" and self.game is not None and self.game.ended is None:
             # (after the end, the tally is the person's: what the seat did while theirs)
             event = Event.read(params[1])
@@ -192,13 +206,8 @@ class RemoteSeat:
                 return await stay_until_finished(first.pop(), self.finished)
             async with self.connection() as again:
                 self.client = again
-                assert self.token is not None
-                back, final = await take_back(again, self.token, self.table, True, [])
-                if back is None:  # the table finished meanwhile
-                    self.final = final
+                if not await self._take_back(again, game):  # the table finished meanwhile
                     return True
-                self.failures, self.resuming = 0, False
-                self._back(game, back["info"])
                 return await stay_until_finished(again, self.finished)
 
         try:
@@ -234,6 +243,25 @@ class RemoteSeat:
             game.view.say(line)
         game.away = True
         game.redraw()
+
+    async def _take_back(self, client: Client, game: Game) -> bool:
+        """``table.rejoin`` on ``client``; False when the table has finished meanwhile."""
+        assert self.token is not None
+        self.held, self.seated = [], trio.Event()
+        try:
+            back, final = await take_back(client, self.token, self.table, True, [])
+            if back is None:
+                self.final = final
+                return False
+            self.failures, self.resuming = 0, False
+            self._back(game, back["info"])
+            while self.held:  # in order, the events that came with the answer first
+                method, params = self.held.pop(0)
+                await self._notified(method, params)
+        finally:
+            self.held = None
+            self.seated.set()
+        return True
 
     def _back(self, game: Game, info: dict[str, Any]) -> None:
         """Seated again: the chips are the table's (a round the server had not settled
