@@ -14,6 +14,12 @@ class CroupierError(Exception):
     """Base class of every error meant for a user: its message is one line."""
 
 
+class PlayerAbsent(CroupierError):
+    """Raised by a player with nobody behind it (a seat given up, a bot whose connection
+    is gone): the table plays the turn's :attr:`~croupier.engine.games.Turn.absent`
+    action, a betting game's sit-out, rather than betting for someone who is not there."""
+
+
 def one_line(exc: BaseException, limit: int = 200) -> str:
     """An exception as one short line, ``Type: first line of the message`` (whatever a
     player or a plugin raised; for events, logs and one-line errors)."""

@@ -83,6 +83,10 @@ class Turn:
     context: Plain = attrs.field(factory=dict)
     """Fields the table adds to its own events about this turn (``refused``, ``default``):
     blackjack names the hand."""
+    absent: Plain | None = None
+    """What a seat with nobody in it does (its player left, or its bot's connection is
+    gone: :class:`~croupier.engine.errors.PlayerAbsent`): a betting game's sit-out, so
+    no stake is put down for someone who is not there. None: the :attr:`default`."""
 
 
 class GameCore(Protocol):

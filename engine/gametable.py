@@ -5,7 +5,8 @@ each seat's player for its decisions, under the same rules as a blackjack table:
 
 - every answer has ``decision_time`` seconds (the shared
   :class:`~croupier.engine.decisions.DecisionClock`); a player that times out or raises
-  gets the turn's default at once;
+  gets the turn's default at once (a player with nobody behind it,
+  :class:`~croupier.engine.errors.PlayerAbsent`, the turn's ``absent`` action if it has one);
 - an answer the game refuses (:meth:`GameCore.check`) is answered with a ``refused`` event
   and the player is asked again with the reason in ``observation["refused"]``,
   ``attempts`` times in all, then it gets the default (a ``default`` event with the
@@ -25,7 +26,7 @@ from functools import partial
 from typing import Any, Protocol, cast
 
 from croupier.engine.decisions import ATTEMPTS, DECISION_TIME, DecisionClock
-from croupier.engine.errors import CroupierError, kind_of, player_failure
+from croupier.engine.errors import CroupierError, PlayerAbsent, kind_of, player_failure
 from croupier.engine.gamelog import GameTally, action_event
 from croupier.engine.games import Game, GameStrategy, Plain, Turn
 from croupier.engine.ledger import Ledger
@@ -125,6 +126,8 @@ class GameTable:
             how, answer = await self.clock.answer(partial(player.decide, observation))
             if how == "error":
                 exc = cast(Exception, answer)
+                if isinstance(exc, PlayerAbsent) and turn.absent is not None:
+                    return self._default(turn, str(exc), turn.absent)
                 return self._default(turn, f"error: {player_failure(exc)}")
             if how == "timeout":
                 return self._default(turn, cast(str, answer))
@@ -152,6 +155,6 @@ class GameTable:
             }
         )
 
-    def _default(self, turn: Turn, reason: str) -> Plain:
+    def _default(self, turn: Turn, reason: str, action: Plain | None = None) -> Plain:
         self._seat_event("default", turn, reason)
-        return dict(turn.default)
+        return dict(turn.default if action is None else action)

@@ -14,14 +14,15 @@ from typing import Any, cast
 import attrs
 
 from croupier.engine import CroupierError
-from croupier.engine.errors import shown
+from croupier.engine.errors import PlayerAbsent, shown
 from croupier.engine.games import Game, Plain
 from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcError
 from croupier.protocol.server import Connection
 
 
-class SeatVacant(CroupierError):
+class SeatVacant(PlayerAbsent):
     """Raised to the engine when an empty or abandoned seat must decide: it gets the
+    turn's action for a seat nobody holds (a sit-out where the game has one), else the
     default, like a silent bot."""
 
 

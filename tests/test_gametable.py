@@ -7,6 +7,7 @@ import trio
 import trio.testing
 
 from croupier.engine.gametable import GameStrategyPlayer, GameTable
+from croupier.engine.ledger import seat_account
 
 
 @pytest.fixture
@@ -93,3 +94,33 @@ async def test_a_table_needs_seats_within_the_games_limits(baccarat):
 
     with pytest.raises(CroupierError, match="1 to 7 seats"):
         GameTable(baccarat, baccarat.rules(), 1, [])
+
+
+class Gone:
+    """A player with nobody behind it (a seat given up, a bot away)."""
+
+    async def decide(self, observation):
+        from croupier.engine.errors import PlayerAbsent
+
+        raise PlayerAbsent("no bot in the seat")
+
+
+@pytest.mark.parametrize("name", ["baccarat", "three-card-poker"])
+async def test_a_seat_nobody_holds_sits_the_round_out_and_stakes_nothing(manager, name):
+    """A betting game's seat with nobody in it passes (its ``absent`` action), where a
+    silent or broken player gets the default stake: nobody bets for a player who left."""
+    game = manager.games.get(name)
+    options = game.rules()
+    events: list[dict] = []
+    table = GameTable(game, options, 5, [Gone(), Broken()], listeners=[events.append])
+    assert await table.play(3) == 3
+    defaults = [e for e in events if e["kind"] == "default"]
+    assert [(d["seat"], d["reason"]) for d in defaults[:2]] == [
+        (1, "no bot in the seat"),
+        (2, "error: the player failed: no idea"),
+    ]
+    assert [e["seat"] for e in events if e["kind"] == "pass"] == [1, 1, 1]
+    start = options["starting_chips"]
+    assert table.ledger.balances[seat_account(1)] == start  # never staked, never lost
+    assert table.ledger.balances[seat_account(2)] != start  # the default stake played
+    assert table.ledger.conserved()

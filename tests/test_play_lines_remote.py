@@ -58,14 +58,16 @@ def test_baccarat_at_a_new_server_table_with_a_strategy(play, threaded_server):
     assert "Seat 1 bets 20 on banker." in out and "Seat 1 sits this coup out." in out
     assert "refused: a stake is from 20 to 2000 chips, not 5 on tie" in out
     assert "Seat 1 bets 40 on player, 20 on tie." in out
-    assert f"You leave the table. Table {table} plays your open decision's default to end " in out
-    assert "round 4." in out  # and the tally waited for that round
+    assert f"You leave the table. Table {table} ends round 4 with your seat empty " in out
+    assert "else it plays the default)." in out  # and the tally waited for that round
     info = call(threaded_server, "table.info", table)
     assert sum(info["chips"]) + info["house"] == 2 * 2000
     assert info["seats"][1] == {"seat": 2, "kind": "strategy", "player": "tie"}
     rounds, chips, net = tally(out)
     assert rounds == info["played"] == 4
     assert chips == info["chips"][0] and net == chips - 2000
+    # q at round 4's bet: the empty seat sat that coup out, its chips as round 3 left them
+    assert re.findall(r"Seat 1 has (\d+) chips\.", out)[-1] == str(chips)
 
 
 def test_the_game_ends_when_the_person_cannot_pay(play, threaded_server):

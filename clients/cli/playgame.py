@@ -191,8 +191,8 @@ def _remote(
         ending = ENDINGS[end.ended]
         if end.ended in ("quit", "interrupted"):
             ending += (
-                f" Table {end.table} plays your open decision's default to end round "
-                f"{person.round}"
+                f" Table {end.table} ends round {person.round} with your seat empty (it sits "
+                "out where the game allows, else it plays the default)"
                 + ("." if end.settled else "; it had not finished that round yet.")
             )
     return _finish(ending, end.tally, end.ended == "interrupted")

@@ -117,7 +117,11 @@ class BaccaratCore:
         stakes: dict[int, dict[str, int]] = {}
         for seat in playing:
             action = yield Turn(
-                seat, ("bet", "pass"), self.observe(seat), {"kind": "bet", "banker": low}
+                seat,
+                ("bet", "pass"),
+                self.observe(seat),
+                {"kind": "bet", "banker": low},
+                absent={"kind": "pass"},  # nobody there: no stake put down for them
             )
             if action["kind"] == "pass":
                 self._event("pass", f"Seat {seat} sits this coup out.", seat=seat)

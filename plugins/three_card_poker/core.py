@@ -90,7 +90,8 @@ class PokerCore:
                 "min_bet": low,
                 "max_bet": self.options["max_bet"],
             }
-            action = yield Turn(seat, ("bet", "pass"), seen, {"kind": "bet", "ante": low})
+            ante = {"kind": "bet", "ante": low}
+            action = yield Turn(seat, ("bet", "pass"), seen, ante, absent={"kind": "pass"})
             if action["kind"] == "pass":
                 self._event("pass", f"Seat {seat} sits this round out.", seat=seat)
                 continue
