@@ -279,7 +279,7 @@ class ServerTable:
 
     async def run(self) -> None:
         assert self.engine is not None
-        reason = "internal error"
+        reason = "stopped with the server"  # the server's tasks cancelled from outside
         try:
             with self._scope:
                 reason = await self._play(self.engine)

@@ -5,6 +5,7 @@ autostart, and what a connection that went away leaves behind. On the memory net
 from __future__ import annotations
 
 import contextlib
+import logging
 from typing import Any
 
 import pytest
@@ -255,3 +256,26 @@ async def test_an_unknown_dealer_or_betting_is_refused_at_create(
             await c.call_named(method, params)
         assert exc.value.code == Code.UNKNOWN_NAME
         assert await c.call("ping") == "pong"
+
+
+async def test_a_table_cancelled_with_the_server_says_so_not_internal_error(virtual_clock, caplog):
+    """The server's tasks cancelled from outside (its nursery's scope, not ``stop``): the
+    table's last log line says it stopped with the server, which is no internal error."""
+    caplog.set_level(logging.INFO, logger="croupier.tables")
+    server = table_server()
+    asked = trio.Event()
+
+    async def ponder(table: int, observation: Any) -> Any:
+        asked.set()
+        await trio.sleep_forever()
+
+    async with trio.open_nursery() as nursery:
+        net = await memnet.serve(nursery, server)
+        async with net.connect(name="b", role="bot", handlers={"decide": ponder}) as bot:
+            info = await bot.call_named("table.create", {"seats": 1})
+            await bot.call("table.join", info["table"])
+            await asked.wait()  # the table waits on its bot's first decision
+            nursery.cancel_scope.cancel()
+    said = [r.getMessage() for r in caplog.records if r.name == "croupier.tables"]
+    assert any(line.endswith("rounds: stopped with the server") for line in said), said
+    assert not any("internal error" in line for line in said)
