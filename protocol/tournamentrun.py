@@ -223,13 +223,18 @@ class ServerTournament:
     # -- info ------------------------------------------------------------------------------
     def _entry_names(self) -> list[str]:
         """Names in the standings: strategies by name, ``tcp`` seats by their bot's name
-        (``tcp`` until joined); repeats get ``#2``, ``#3`` ... as in the local tournament."""
+        (``tcp`` until joined), said ``NAME (tcp)`` when a strategy entered has that name
+        (a bot called ``lim17`` beside the built-in ``lim17``); repeats get ``#2``, ``#3``
+        ... as in the local tournament."""
         by_index = {seat.index: seat for seat in self.tcp}
+        strategies = {bot for i, bot in enumerate(self.bots, start=1) if i not in by_index}
         names: list[str] = []
         seen: dict[str, int] = {}
         for i, bot in enumerate(self.bots, start=1):
             seat = by_index.get(i)
             name = (seat.bot or TCP) if seat is not None else bot
+            if seat is not None and name in strategies:
+                name = f"{name} (tcp)"
             seen[name] = seen.get(name, 0) + 1
             names.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
         return names
