@@ -41,6 +41,8 @@ async def test_history_from_the_server_and_from_the_file_agree(nursery, tmp_path
     core = replay_game(PluginManager(autoload=False), exported.splitlines())
     assert [core.ledger.balances[seat_account(i)] for i in (1, 2)] == final["chips"]
     assert "15 rounds played" in shown
+    assert max(map(len, shown.splitlines())) < 100  # one row per field, however nested
+    assert "rules.decks" in shown and "settings.fill" in shown
     listed = await croupier("history", "tables", "--data", path, "--state", "finished")
     assert "tables: 1 of 1" in listed and str(final["table"]) in listed
 

@@ -187,9 +187,31 @@ def run_one(kind: str, args: argparse.Namespace) -> int:
     for key, value in found.items():
         if key in ("created", "started", "finished"):
             value = _when(value)
-        table.add_row(key, value if isinstance(value, str) else repr(value))
+        for field, shown in _fields(key, value):
+            table.add_row(field, shown)
     console.print(table)
     return 0
+
+
+def _fields(key: str, value: Any) -> list[tuple[str, str]]:
+    """One row per scalar: a mapping's entries as ``key.name`` rows and a list of mappings
+    as ``key.1``, ``key.2`` ... (a table's rules or seats on one line were hundreds of
+    characters wide in a pipe); a list of scalars on one row, comma-separated."""
+    if isinstance(value, dict) and value:
+        return [row for k, v in value.items() for row in _fields(f"{key}.{k}", v)]
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        return [row for i, v in enumerate(value, 1) for row in _fields(f"{key}.{i}", v)]
+    if isinstance(value, list):
+        return [(key, ", ".join(_scalar(v) for v in value))]
+    return [(key, _scalar(value))]
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value if isinstance(value, str) else str(value)
 
 
 def run_export(args: argparse.Namespace) -> int:
