@@ -44,7 +44,11 @@ class GameTally:
     decisions: int = 0
     played: Callable[[Plain], int | None] | None = None
     """The game's :attr:`~croupier.engine.games.Game.played_round`, if it has one."""
-    _rounds: set[tuple[int, int]] = attrs.field(factory=set)
+    _round: Any = None
+    """The round of the latest event counted; rounds come in order, so only its seats
+    (:attr:`_seats`) need remembering (a set of every round's seats grew with the table)."""
+    _seats: set[int] = attrs.field(factory=set)
+    _roundless: set[int] = attrs.field(factory=set)
 
     @classmethod
     def of(cls, seats: int, game: Game | None = None) -> GameTally:
@@ -66,9 +70,16 @@ class GameTally:
     def _count_round(self, seat: int | None, event: Mapping[str, Any]) -> None:
         if seat is None or not 1 <= seat <= len(self.hands):
             return
-        key = (seat, event.get("round", 0))
-        if key not in self._rounds:
-            self._rounds.add(key)
+        round_ = event.get("round")
+        if round_ is None:  # an event of no round (none of ours): counted once a seat
+            seats = self._roundless
+        else:
+            if round_ != self._round:
+                self._round = round_
+                self._seats.clear()
+            seats = self._seats
+        if seat not in seats:
+            seats.add(seat)
             self.hands[seat - 1] += 1
 
 

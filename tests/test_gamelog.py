@@ -85,3 +85,25 @@ async def test_an_edited_or_cut_log_is_caught(manager):
         replay_game(manager, lines[1:])
     with pytest.raises(CroupierError, match="line 2 of the log is not JSON"):
         replay_game(manager, [lines[0], "{"])
+
+
+async def test_a_tally_counts_each_seats_rounds_in_memory_of_one_round(manager):
+    """Hands are the (seat, round) pairs the events show a seat played, counted here from
+    the events by brute force; the tally keeps only the current round's seats (a set of
+    every pair grew with the table: a million rounds of seven seats, seven million)."""
+    for name in ("blackjack", "baccarat", "three-card-poker"):
+        game = manager.games.get(name)
+        options = {**game.rules(), "starting_chips": 10**9}
+        players = [GameStrategyPlayer(s) for s in (game.strategies * 3)[:3]]
+        events: list[dict] = []
+        table = GameTable(game, options, 8, players, listeners=[events.append])
+        await table.play(400)
+        pairs = set()
+        for event in events:
+            seat = game.played_round(event) if game.played_round else None
+            if game.played_round is None and event["kind"] == "action":
+                seat = event["seat"]
+            if seat is not None:
+                pairs.add((seat, event["round"]))
+        assert table.tally.hands == [sum(s == i for s, _ in pairs) for i in (1, 2, 3)], name
+        assert len(table.tally._seats) <= 3 and not table.tally._roundless
