@@ -63,6 +63,10 @@ class ServerLimits:
     """Open tables, server-wide (``croupier serve --tables``; used by the tables service)."""
     tables_per_connection: int = 4
     """Open tables one connection may have created."""
+    tables_per_peer: int | None = None
+    """Open tables the connections of one peer address may have created together (None:
+    half of ``max_tables``, at least ``tables_per_connection``): one client opening
+    connection after connection cannot take every table slot."""
     tournaments_per_connection: int = 1
     """Open tournaments one connection may have started."""
     watchers_per_peer: int = 8
@@ -74,6 +78,12 @@ class ServerLimits:
     abandoned_timeout: float = 30.0
     """Seconds a table or tournament whose creator has left, with no bot of its own still
     connected, goes on before it finishes."""
+
+    def peer_tables(self) -> int:
+        """The open tables one peer address may have created (see ``tables_per_peer``)."""
+        if self.tables_per_peer is not None:
+            return self.tables_per_peer
+        return max(self.tables_per_connection, self.max_tables // 2)
 
     def session_limits(self) -> SessionLimits:
         return SessionLimits(

@@ -31,6 +31,8 @@ class Ownership:
     key_sha256: str | None = None
     """A recovered table's or tournament's key, as the journal keeps it (its hash: the key
     itself is known only to its creator)."""
+    host: str | None = None
+    """The creator's peer address (None: recovered), for the tables one address may run."""
 
     @classmethod
     def recovered(cls, key_sha256: str | None) -> Ownership:

@@ -171,6 +171,9 @@ class TableService(Service):
             t.state != "finished" and t.owner.conn_id == conn.id for t in self.tables.values()
         )
 
+    def _peer_open(self, host: str) -> int:
+        return sum(t.state != "finished" and t.owner.host == host for t in self.tables.values())
+
     def _forget_finished(self) -> None:
         finished = [i for i, t in self.tables.items() if t.state == "finished"]
         for table_id in finished[: max(0, len(finished) - KEEP_FINISHED)]:
@@ -201,6 +204,13 @@ class TableService(Service):
             raise RpcError(Code.SHUTTING_DOWN, "the server is shutting down")
         server.journal.check()
         check_quota(self._owned_open(conn), server.limits.tables_per_connection, "tables")
+        host = peer_host(conn.peer)
+        if self._peer_open(host) >= server.limits.peer_tables():
+            raise RpcError(
+                Code.LIMIT_EXCEEDED,
+                f"one address runs at most {server.limits.peer_tables()} of the server's "
+                f"{server.limits.max_tables} open tables at once: stop or finish one first",
+            )
         if self.open_tables() >= server.limits.max_tables:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {server.limits.max_tables} open tables")
         played = server.game(game)  # unknown: unknown-name
@@ -266,7 +276,7 @@ class TableService(Service):
             decision_time=decision_time,
             autostart=autostart,
             vacant_timeout=self.vacant_timeout,
-            owner=Ownership(conn.id),
+            owner=Ownership(conn.id, host=host),
             game=played,
             options=options,
         )

@@ -13,6 +13,7 @@ import trio
 
 from croupier.engine import PluginManager
 from croupier.protocol import Code, RpcError, Server, ServerLimits
+from croupier.protocol.client import connect_stream
 from tests import memnet
 from tests.servedtables import Recorder, replayed_chips, table_server
 
@@ -34,12 +35,17 @@ async def served_briefly(nursery):
     server.stop()
 
 
+def from_host(server: Server, host: str, name: str) -> Any:
+    """A client connection to ``server`` (on its memory net) from address ``host``."""
+    return connect_stream(server.net.dial(host), name=name, role="bot", peer="memnet")
+
+
 async def test_open_tables_are_limited_per_client_and_in_all(served, virtual_clock):
     limits = served.limits
     each = limits.tables_per_connection
     async with contextlib.AsyncExitStack() as stack:
-        clients = [
-            await stack.enter_async_context(served.net.connect(name=f"c{i}", role="bot"))
+        clients = [  # each from an address of its own: one address runs at most half
+            await stack.enter_async_context(from_host(served, f"10.0.0.{i}", f"c{i}"))
             for i in range(limits.max_tables // each + 1)
         ]
         for c in clients[:-1]:
@@ -56,12 +62,33 @@ async def test_open_tables_are_limited_per_client_and_in_all(served, virtual_clo
         assert {t["state"] for t in listed} == {"waiting"}
 
 
+async def test_one_address_runs_at_most_half_the_tables(served, virtual_clock):
+    """Connection after connection from one address: the tables it opens stop at half the
+    server's slots (``tables_per_peer``), and another address still gets one."""
+    limits = served.limits
+    each, half = limits.tables_per_connection, limits.max_tables // 2
+    async with contextlib.AsyncExitStack() as stack:
+        greedy = [
+            await stack.enter_async_context(from_host(served, "10.0.0.66", f"g{i}"))
+            for i in range(half // each + 1)
+        ]
+        for c in greedy[:-1]:
+            for _ in range(each):
+                await c.call_named("table.create", {"seats": 2})
+        with pytest.raises(RpcError, match=f"one address runs at most {half} of the server's "):
+            await greedy[-1].call_named("table.create", {})
+        other = await stack.enter_async_context(from_host(served, "10.0.0.7", "other"))
+        assert (await other.call_named("table.create", {"seats": 2}))["state"] == "waiting"
+        await greedy[0].call("table.stop", (await greedy[0].call("table.list"))[0]["table"])
+        await greedy[-1].call_named("table.create", {})  # a slot of its own freed
+
+
 async def test_a_table_nobody_sits_at_expires_and_frees_its_slot(served_briefly, virtual_clock):
     served = served_briefly
     each = served.limits.tables_per_connection
     async with contextlib.AsyncExitStack() as stack:
         for i in range(served.limits.max_tables // each):
-            hog = await stack.enter_async_context(served.net.connect(name=f"h{i}"))
+            hog = await stack.enter_async_context(from_host(served, f"10.0.1.{i}", f"h{i}"))
             for _ in range(each):
                 await hog.call_named("table.create", {"seats": 2})
         with pytest.raises(RpcError) as full:
