@@ -22,6 +22,7 @@ import trio
 from croupier.engine import CroupierError
 from croupier.engine.games import Game
 from croupier.engine.tournament import HANDS, MAX_FAULTS, ROUNDS, TOURNEYS, TournamentConfig
+from croupier.protocol.admission import peer_host
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.keys import new_secret
 from croupier.protocol.methods import Method, Param, Service
@@ -39,6 +40,9 @@ log = logging.getLogger("croupier.tournaments")
 MAX_ENTRIES = 64
 MAX_OPEN = 4
 """Tournaments waiting or playing at once, server-wide."""
+PER_PEER = MAX_OPEN // 2
+"""Open tournaments the connections of one peer address may have started together: one
+client opening connection after connection cannot take every tournament slot."""
 KEEP_FINISHED = 16
 """Finished tournaments kept for ``tournament.info`` and ``tournament.list``."""
 MAX_HANDS = 2_000_000
@@ -187,6 +191,14 @@ class TournamentService(Service):
         check_quota(owned, server.limits.tournaments_per_connection, "tournaments")
         if sum(t.state != "finished" for t in self.tournaments.values()) >= MAX_OPEN:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {MAX_OPEN} open tournaments")
+        host = peer_host(conn.peer)
+        here = (t for t in self.tournaments.values() if t.owner.host == host)
+        if sum(t.state != "finished" for t in here) >= PER_PEER:
+            raise RpcError(
+                Code.LIMIT_EXCEEDED,
+                f"one address runs at most {PER_PEER} of the server's {MAX_OPEN} open "
+                "tournaments at once: stop or finish one first",
+            )
         if not 1 <= len(bots) <= MAX_ENTRIES:
             raise RpcError(Code.BAD_INPUT, f"a tournament has 1 to {MAX_ENTRIES} bots")
         if any(not isinstance(bot, str) for bot in bots):
@@ -225,7 +237,7 @@ class TournamentService(Service):
             list(bots),
             strategies,
             join_time,
-            Ownership(conn.id),
+            Ownership(conn.id, host=host),
             None if open or TCP not in bots else new_secret(12),
         )
         finished = [i for i, t in self.tournaments.items() if t.state == "finished"]

@@ -4,11 +4,15 @@ nobody in it finishes."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 import trio
 
 from croupier.engine import PluginManager
 from croupier.protocol import Code, RpcError, Server, ServerLimits, connect
+from croupier.protocol.client import connect_stream
+from tests import memnet
 
 LONG = {"bots": ["lim17"] * 8, "tourneys": 200, "rounds": 50, "hands": 5, "seed": 3}
 
@@ -81,3 +85,23 @@ async def test_a_tournament_its_creator_left_with_no_bot_connected_finishes(nurs
         final = await w.call("tournament.info", info["tournament"])
     assert final["reason"] == "abandoned: its creator left and none of its tcp bots is connected"
     assert final["result"]["conserved"]
+
+
+async def test_one_address_runs_at_most_half_the_tournaments(nursery, virtual_clock):
+    """Connection after connection from one address: two of the four tournament slots,
+    and another address still starts one (tcp seats: they wait for bots, on virtual time)."""
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=9)
+    net = await memnet.serve(nursery, server)
+    waiting = {"bots": ["tcp", "tcp"], "join_time": 600}
+    async with contextlib.AsyncExitStack() as stack:
+        greedy = [
+            await stack.enter_async_context(connect_stream(net.dial("10.0.0.66"), name=f"g{i}"))
+            for i in range(3)
+        ]
+        for client in greedy[:2]:
+            assert (await client.call_named("tournament.start", waiting))["state"] == "waiting"
+        with pytest.raises(RpcError, match="one address runs at most 2 of the server's 4 open "):
+            await greedy[2].call_named("tournament.start", waiting)
+        other = await stack.enter_async_context(connect_stream(net.dial("10.0.0.7"), name="o"))
+        assert (await other.call_named("tournament.start", waiting))["state"] == "waiting"
+    server.stop()
