@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 import trio
@@ -123,6 +123,45 @@ async def keep_seat(
             delay = retry_delay(me.failures)
             on_retry(str(exc), delay, me.resuming)
             await trio.sleep(delay)
+
+
+class SeatGate:
+    """What comes while a seat is being taken (``table.join``) or taken back
+    (``table.rejoin``): the table plays as soon as the seat is its bot's, so its events and
+    its first ``decide`` can arrive before the answer. Notifications are held
+    (:meth:`hold`) and a ``decide`` waits (:meth:`wait`) until :meth:`taking` has told the
+    client its seat and delivered what was held, in order."""
+
+    def __init__(self) -> None:
+        self._held: list[tuple[str, Any]] | None = None
+        self._open = trio.Event()
+        self._open.set()
+
+    def hold(self, method: str, params: Any) -> bool:
+        """Keep a notification for later while the seat is being taken; False otherwise
+        (deliver it now)."""
+        if self._held is None:
+            return False
+        self._held.append((method, params))
+        return True
+
+    async def wait(self) -> None:
+        """Until no seat is being taken (a ``decide`` waits here)."""
+        await self._open.wait()
+
+    @contextlib.asynccontextmanager
+    async def taking(self, deliver: Callable[[str, Any], Awaitable[None]]) -> AsyncIterator[None]:
+        """Hold notifications while the block takes the seat; then ``deliver`` them in
+        order (more may come meanwhile) and let waiting ``decide`` calls through."""
+        self._held, self._open = [], trio.Event()
+        try:
+            yield
+            while self._held:
+                method, params = self._held.pop(0)
+                await deliver(method, params)
+        finally:
+            self._held = None
+            self._open.set()
 
 
 async def take_back(

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 import trio
 
 from croupier.clients.bot.reconnect import (
+    SeatGate,
     heard_shutdown,
     keep_seat,
     leave_table,
@@ -253,16 +254,13 @@ class _Seat:
         self.server_stopped = False
         self.resuming = False
         self.failures = 0
-        self.held: list[tuple[str, Any]] | None = None
-        """The table's notifications that come while ``table.join``/``rejoin`` is answered:
-        the table may start (and deal) before the bot knows its seat."""
-        self.seated = trio.Event()
-        """Set once :meth:`sit` has told the bot its seat and given it the held events: a
-        ``decide`` that comes before (the table asks as soon as the seat is taken, maybe
-        before the answer) waits for that, so the bot decides knowing all it was sent."""
+        self.gate = SeatGate()
+        """The table's notifications that come while ``table.join``/``rejoin`` is answered
+        are held, and a ``decide`` waits, until :meth:`sit` has told the bot its seat: the
+        bot decides knowing all it was sent."""
 
     async def decide(self, table: int, observation: Any) -> dict[str, Any]:
-        await self.seated.wait()
+        await self.gate.wait()
         return await answer_for(self.bot, observation)
 
     async def notified(self, method: str, params: Any) -> None:
@@ -271,10 +269,8 @@ class _Seat:
             return
         if not isinstance(params, list) or len(params) != 2 or params[0] != self.table:
             return
-        if self.held is not None:  # seated but not told yet: keep them for after on_table
-            self.held.append((method, params[1]))
-            return
-        await self._notified(method, params[1])
+        if not self.gate.hold(method, params[1]):  # seated but not told yet: after on_table
+            await self._notified(method, params[1])
 
     async def _notified(self, method: str, data: Any) -> None:
         if method == "table.event":
@@ -298,18 +294,9 @@ class _Seat:
 
         The table's events that arrive before the answer (the last seat taken starts the
         table at once) are held, then given to the bot in order once it knows its seat; a
-        ``decide`` waits for them (:attr:`seated`)."""
-        self.held, self.seated = [], trio.Event()
-        try:
-            if not await self._take(client, seat, create):
-                return False
-            while self.held:  # more may come while the bot's hooks run: in order still
-                method, data = self.held.pop(0)
-                await self._notified(method, data)
-        finally:
-            self.held = None
-            self.seated.set()
-        return True
+        ``decide`` waits for them (:attr:`gate`)."""
+        async with self.gate.taking(self._notified):
+            return await self._take(client, seat, create)
 
     async def _take(self, client: Client, seat: int | None, create: Mapping[str, Any]) -> bool:
         if self.token is not None:

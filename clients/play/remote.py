@@ -27,6 +27,7 @@ import attrs
 import trio
 
 from croupier.clients.bot.reconnect import (
+    SeatGate,
     heard_shutdown,
     keep_seat,
     leave_table,
@@ -99,19 +100,15 @@ class RemoteSeat:
         self.client: Client | None = None
         """The connection in use (a new one after each reconnection)."""
         self.lost: str | None = None
-        self.held: list[tuple[str, Any]] | None = None
-        """The table's notifications that come while ``table.rejoin`` is answered: shown
-        after "Back at table" (the table plays on as soon as the seat is back)."""
-        self.seated = trio.Event()
-        """Clear while the seat is being taken back: a ``decide`` waits for "Back at table"
-        and the held events, so the screen tells them in the order they happened."""
-        self.seated.set()
+        self.gate = SeatGate()
+        """While the seat is taken back, the table's notifications are held and a
+        ``decide`` waits: the screen says "Back at table" first, then what happened."""
 
     async def decide(self, table: int, observation: Any) -> dict[str, Any]:
         """Answer the server's ``decide`` with the person's keys. Only one decision is on
         screen: a newer one, or the server giving up on this one (its ``default`` event),
         withdraws it (see :meth:`withdraw`), and the keys go to the next decision only."""
-        await self.seated.wait()
+        await self.gate.wait()
         if self.person is None:
             raise RpcError(Code.INTERNAL_ERROR, "not seated yet")
         self.withdraw()  # a decision still on screen is one the server no longer waits for
@@ -151,10 +148,8 @@ class RemoteSeat:
             return
         if not isinstance(params, list) or len(params) != 2 or params[0] != self.table:
             return
-        if self.held is not None:
-            self.held.append((method, params))
-            return
-        await self._notified(method, params)
+        if not self.gate.hold(method, params):
+            await self._notified(method, params)
 
     async def _notified(self, method: str, params: list[Any]) -> None:
         if method == "table.event" and self.game is not None and self.game.ended is None:
@@ -247,20 +242,13 @@ class RemoteSeat:
     async def _take_back(self, client: Client, game: Game) -> bool:
         """``table.rejoin`` on ``client``; False when the table has finished meanwhile."""
         assert self.token is not None
-        self.held, self.seated = [], trio.Event()
-        try:
+        async with self.gate.taking(self._notified):
             back, final = await take_back(client, self.token, self.table, True, [])
             if back is None:
                 self.final = final
                 return False
             self.failures, self.resuming = 0, False
             self._back(game, back["info"])
-            while self.held:  # in order, the events that came with the answer first
-                method, params = self.held.pop(0)
-                await self._notified(method, params)
-        finally:
-            self.held = None
-            self.seated.set()
         return True
 
     def _back(self, game: Game, info: dict[str, Any]) -> None:
