@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Iterable
+from typing import Protocol
 
 import attrs
 
@@ -62,6 +64,27 @@ class Ownership:
                 f"{what} belongs to another client: only its creator, or whoever has its "
                 f"key or the operator key, may {verb} it",
             )
+
+
+class Running(Protocol):
+    """A table or tournament of a service: its state and who created it."""
+
+    state: str
+    owner: Ownership
+
+
+def check_peer_quota(
+    running: Iterable[Running], host: str, limit: int, total: int, what: str
+) -> None:
+    """Refuse one more open ``what`` to the connections from ``host`` together when they
+    have created ``limit`` of the server's ``total`` (one client opening connection after
+    connection must not take every slot)."""
+    if sum(r.state != "finished" and r.owner.host == host for r in running) >= limit:
+        raise RpcError(
+            Code.LIMIT_EXCEEDED,
+            f"one address runs at most {limit} of the server's {total} open {what} at once: "
+            "stop or finish one first",
+        )
 
 
 def check_quota(owned_open: int, limit: int, what: str) -> None:

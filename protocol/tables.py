@@ -32,7 +32,7 @@ from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
 from croupier.protocol.admission import peer_host
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
-from croupier.protocol.ownership import Ownership, check_quota
+from croupier.protocol.ownership import Ownership, check_peer_quota, check_quota
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.rejoin import may_sit, rejoin_table, table_seat
 from croupier.protocol.server import Connection, Server
@@ -171,9 +171,6 @@ class TableService(Service):
             t.state != "finished" and t.owner.conn_id == conn.id for t in self.tables.values()
         )
 
-    def _peer_open(self, host: str) -> int:
-        return sum(t.state != "finished" and t.owner.host == host for t in self.tables.values())
-
     def _forget_finished(self) -> None:
         finished = [i for i, t in self.tables.items() if t.state == "finished"]
         for table_id in finished[: max(0, len(finished) - KEEP_FINISHED)]:
@@ -205,12 +202,10 @@ class TableService(Service):
         server.journal.check()
         check_quota(self._owned_open(conn), server.limits.tables_per_connection, "tables")
         host = peer_host(conn.peer)
-        if self._peer_open(host) >= server.limits.peer_tables():
-            raise RpcError(
-                Code.LIMIT_EXCEEDED,
-                f"one address runs at most {server.limits.peer_tables()} of the server's "
-                f"{server.limits.max_tables} open tables at once: stop or finish one first",
-            )
+        limits = server.limits
+        check_peer_quota(
+            self.tables.values(), host, limits.peer_tables(), limits.max_tables, "tables"
+        )
         if self.open_tables() >= server.limits.max_tables:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {server.limits.max_tables} open tables")
         played = server.game(game)  # unknown: unknown-name

@@ -26,7 +26,7 @@ from croupier.protocol.admission import peer_host
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.keys import new_secret
 from croupier.protocol.methods import Method, Param, Service
-from croupier.protocol.ownership import Ownership, check_quota
+from croupier.protocol.ownership import Ownership, check_peer_quota, check_quota
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.rejoin import rejoin_tournament
 from croupier.protocol.server import Connection, Server
@@ -192,13 +192,7 @@ class TournamentService(Service):
         if sum(t.state != "finished" for t in self.tournaments.values()) >= MAX_OPEN:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {MAX_OPEN} open tournaments")
         host = peer_host(conn.peer)
-        here = (t for t in self.tournaments.values() if t.owner.host == host)
-        if sum(t.state != "finished" for t in here) >= PER_PEER:
-            raise RpcError(
-                Code.LIMIT_EXCEEDED,
-                f"one address runs at most {PER_PEER} of the server's {MAX_OPEN} open "
-                "tournaments at once: stop or finish one first",
-            )
+        check_peer_quota(self.tournaments.values(), host, PER_PEER, MAX_OPEN, "tournaments")
         if not 1 <= len(bots) <= MAX_ENTRIES:
             raise RpcError(Code.BAD_INPUT, f"a tournament has 1 to {MAX_ENTRIES} bots")
         if any(not isinstance(bot, str) for bot in bots):
