@@ -1,4 +1,7 @@
-"""The codec and the session, without a server: shapes, framing, limits, both directions."""
+"""The codec and the session, without a server: shapes, framing, limits, both directions.
+
+Sessions talk over memory streams; a test that waits runs on an autojump clock, so a
+wait is over only when every task is blocked, however loaded the machine."""
 
 from __future__ import annotations
 
@@ -147,7 +150,7 @@ async def _pair(nursery, on_a=None, on_b=None, limits=None):
     return a, b
 
 
-async def test_both_sides_call_each_other_and_answers_match_msgids(nursery):
+async def test_both_sides_call_each_other_and_answers_match_msgids(nursery, autojump_clock):
     async def double(session, request):
         await trio.sleep(0.01 * max(0, 5 - request.params[0]))  # answer out of order
         return request.params[0] * 2
@@ -167,7 +170,7 @@ async def test_both_sides_call_each_other_and_answers_match_msgids(nursery):
     assert results == {0: 0, 1: 202, 2: 4, 3: 206, 4: 8}
 
 
-async def test_call_times_out_and_a_late_answer_is_dropped(nursery):
+async def test_call_times_out_and_a_late_answer_is_dropped(nursery, autojump_clock):
     release = trio.Event()
 
     async def late(session, request):
@@ -192,7 +195,7 @@ async def test_unknown_method_by_default(nursery):
     assert info.value.code == Code.METHOD_NOT_FOUND
 
 
-async def test_pending_calls_fail_when_the_peer_goes_away(nursery):
+async def test_pending_calls_fail_when_the_peer_goes_away(nursery, autojump_clock):
     async def never(session, request):
         await trio.sleep_forever()
 
@@ -209,7 +212,7 @@ async def test_pending_calls_fail_when_the_peer_goes_away(nursery):
         await a.call("decide", [])
 
 
-async def test_the_pending_limit_refuses_the_excess(nursery):
+async def test_the_pending_limit_refuses_the_excess(nursery, autojump_clock):
     gate = trio.Event()
 
     async def wait(session, request):

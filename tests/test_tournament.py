@@ -131,7 +131,8 @@ def test_one_or_two_workers_same_standings(manager):
 
 
 def test_misbehaving_bots_get_the_default_and_the_tournament_goes_on(manager):
-    config = koth_config(manager, 2, tourneys=1, rounds=1, hands=2, decision_time=0.3)
+    # a well-behaved executable is a fresh process per decision: give it time on a busy machine
+    config = koth_config(manager, 2, tourneys=1, rounds=1, hands=2, decision_time=1.0)
     bad = ["sleeper.sh", "crash.py", "garbage.sh", "silent.sh", "flood.sh"]
     entries = [*executables(*bad, "lim15.sh", "overbet.sh"), *strategies(manager, "lim17")]
     lines = []
@@ -145,7 +146,7 @@ def test_misbehaving_bots_get_the_default_and_the_tournament_goes_on(manager):
     raises = [line for line in lines if line.get("action") == "raise"]
     assert {r["amount"] for r in raises} >= {-15, 99999}
     reasons = {line["reason"] for line in lines if line.get("kind") == "default"}
-    assert "timeout after 0.3s" in reasons
+    assert "timeout after 1s" in reasons
     assert result.conserved
     assert (
         result.hands

@@ -60,7 +60,9 @@ async def test_the_creator_stops_a_tournament_and_gets_the_standings_so_far(nurs
         with pytest.raises(RpcError, match="a client runs at most 1 open tournaments") as quota:
             await owner.call_named("tournament.start", LONG)
         assert quota.value.code == Code.LIMIT_EXCEEDED
-        await trio.sleep(0.3)
+        with trio.fail_after(30):  # a hang guard: stop once some hands are played
+            while not (await owner.call("tournament.info", tid))["progress"]["done"]:
+                await trio.sleep(0.05)
         final = await owner.call("tournament.stop", tid)
         assert final["state"] == "finished" and final["reason"] == "stopped by its creator"
         result = final["result"]
