@@ -16,7 +16,16 @@ from croupier.engine.errors import (
     UnknownNameError,
 )
 from croupier.engine.families import Family
-from croupier.engine.games import ActionSpec, Field, Game, GameCore, GameStrategy, Turn, WebFiles
+from croupier.engine.games import (
+    ActionSpec,
+    Field,
+    Game,
+    GameCore,
+    GameStrategy,
+    Turn,
+    WebFiles,
+    staked_on,
+)
 from croupier.engine.hookspecs import hookimpl, hookspec
 from croupier.engine.ledger import Ledger, LedgerEntry
 from croupier.engine.manager import PluginFailure, PluginInfo, PluginManager
@@ -72,5 +81,6 @@ __all__ = [
     "draw_seed",
     "hookimpl",
     "hookspec",
+    "staked_on",
     "true_count",
 ]

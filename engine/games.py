@@ -183,10 +183,11 @@ class Game:
     """Phases (:attr:`Turn.phase`) a remote bot may leave to the server, and the answer the
     server gives for it from the observation, with no round trip."""
     played_round: Callable[[Plain], int | None] | None = None
-    """For a game where a seat may play a round without deciding anything (blackjack's
-    fixed stakes, a natural against the dealer's): the seat an event shows to have played
-    its round (counted once per seat and round), or None. None: a seat played the rounds
-    in which it decided something. Tournaments count hands this way."""
+    """The seat an event shows to have played its round (counted once per seat and round),
+    or None: for a game where a seat may play a round without deciding anything
+    (blackjack's fixed stakes, a natural against the dealer's), or may decide without
+    playing (sitting a coup out: see :func:`staked_on`). None: a seat played the rounds in
+    which it decided something. Tournaments and a table's ``hands`` count this way."""
     action_of: Callable[[Plain], Plain | None] | None = None
     """None: a table records each action it applies in an ``action`` event of its own. A
     game whose core already emits an ``action`` event for each action it applies (and whose
@@ -261,6 +262,17 @@ class Game:
             "max_seats": self.max_seats,
             "auto_phases": list(self.auto_phases),
         }
+
+
+def staked_on(kind: str) -> Callable[[Plain], int | None]:
+    """A :attr:`Game.played_round` for a game whose core emits one ``kind`` event for
+    each seat that stakes a round: a seat that sits a round out has not played it."""
+
+    def played(event: Plain) -> int | None:
+        seat = event.get("seat")
+        return seat if event.get("kind") == kind and isinstance(seat, int) else None
+
+    return played
 
 
 def _unknown(family: str, name: str, known: Iterable[str], said: str) -> UnknownNameError:

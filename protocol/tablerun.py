@@ -226,11 +226,13 @@ class ServerTable:
             "decision_time": None if math.isinf(self.decision_time) else self.decision_time,
             "reason": self.reason,
             "chips": [chips] * len(self.seats),
+            "hands": [0] * len(self.seats),
             "house": 0,
         }
         if self.engine is not None:
             balances = self.engine.ledger.balances
             out["chips"] = [balances[seat_account(seat.index)] for seat in self.seats]
+            out["hands"] = list(self.engine.tally.hands)
             out["house"] = balances["house"]
         return out
 

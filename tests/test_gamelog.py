@@ -46,11 +46,13 @@ async def test_a_logged_table_replays_to_the_same_ledger_and_tally(manager, auto
     assert actions[1]["action"] == {"kind": "bet", "banker": 20}  # the silent seat's default
     core = replay_game(manager, lines)
     assert core.ledger.balances == table.ledger.balances and core.ledger.conserved()
-    tally = GameTally.of(4)
+    tally = GameTally.of(4, baccarat)
     for event in events:
         tally.add(event)
     assert (tally.hands, tally.faults) == (table.tally.hands, table.tally.faults)
-    assert tally.hands == [12] * 4 and tally.faults == [0, 12, 12, 0]
+    passes = sum(e["kind"] == "pass" for e in events)
+    assert passes == 3 and tally.hands == [12 - passes, 12, 12, 12]  # a pass plays no coup
+    assert tally.faults == [0, 12, 12, 0]
     assert tally.decisions == 48
 
 

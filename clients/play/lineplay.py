@@ -16,8 +16,9 @@ through the table.
   seat up (``table.leave``); the server then plays the seat's default for the rest of the
   round (its rule for a seat left), and the tally is the table's once that round is over.
 
-Either way the session ends with a :class:`LineTally`: rounds played while seated, the
-seat's chips and the net result, as the table has them.
+Either way the session ends with a :class:`LineTally`: rounds played while seated (a
+round sat out, such as a baccarat ``pass``, is not one), the seat's chips and the net
+result, as the table has them.
 """
 
 from __future__ import annotations
@@ -210,7 +211,7 @@ def play_local(
                 if not await table.play_round():
                     ended = "over"
                     break
-                tally.rounds += 1
+                tally.rounds = table.tally.hands[0]  # a round sat out is not counted
                 tally.chips = table.ledger.balances[account]
             nursery.cancel_scope.cancel()  # the reader
         return person.ended or ended
@@ -316,7 +317,7 @@ async def play_remote(
     def seated(joined: dict[str, Any]) -> None:
         info = joined["info"]
         person.seat = int(joined["seat"])
-        start["played"] = int(info["played"])
+        start["played"] = _hands(info, person.seat)
         start["chips"] = int(info["chips"][person.seat - 1])
         bot.minimum = person.game.seat_minimum(info["rules"])
         on_seated(joined)
@@ -344,9 +345,16 @@ async def play_remote(
         final, settled = await _settled(host, port, int(bot.table["table"]), person.round)
     seat = person.seat
     chips = int(final["chips"][seat - 1])
-    tally = LineTally(int(final["played"]) - start["played"], chips, chips - start["chips"])
+    tally = LineTally(_hands(final, seat) - start["played"], chips, chips - start["chips"])
     ended = person.ended or "finished"
     return RemoteEnd(ended, tally, int(final["table"]), final, settled)
+
+
+def _hands(info: Mapping[str, Any], seat: int) -> int:
+    """The rounds ``seat`` has played at a table (not those it sat out); a server that
+    does not count them per seat gives the table's rounds."""
+    hands = info.get("hands")
+    return int(hands[seat - 1]) if isinstance(hands, list) else int(info["played"])
 
 
 async def _settled(host: str, port: int, table: int, round_: int) -> tuple[dict[str, Any], bool]:

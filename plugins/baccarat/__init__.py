@@ -4,7 +4,15 @@ and an exact solver of each bet's odds for any shoe (``solve baccarat``)."""
 from __future__ import annotations
 
 from croupier.engine import Solver, hookimpl
-from croupier.engine.games import ActionSpec, Field, Game, GameStrategy, Plain, WebFiles
+from croupier.engine.games import (
+    ActionSpec,
+    Field,
+    Game,
+    GameStrategy,
+    Plain,
+    WebFiles,
+    staked_on,
+)
 from croupier.plugins.baccarat.core import COUNTERS, SPOTS, BaccaratCore, check_options
 from croupier.plugins.baccarat.solver import solve
 
@@ -77,6 +85,7 @@ BACCARAT = Game(
         "chips": "a seat's chips after settlement",
     },
     strategies=tuple(_flat(spot) for spot in SPOTS),
+    played_round=staked_on("bet"),  # a seat that passes sits the round out
     counters=COUNTERS,
     web=WebFiles("croupier.plugins.baccarat"),
 )

@@ -7,7 +7,15 @@ from functools import lru_cache
 
 from croupier.engine import Solver, hookimpl
 from croupier.engine.cards import card
-from croupier.engine.games import ActionSpec, Field, Game, GameStrategy, Plain, WebFiles
+from croupier.engine.games import (
+    ActionSpec,
+    Field,
+    Game,
+    GameStrategy,
+    Plain,
+    WebFiles,
+    staked_on,
+)
 from croupier.plugins.three_card_poker.core import COUNTERS, PokerCore, check_options
 from croupier.plugins.three_card_poker.hands import category, value
 from croupier.plugins.three_card_poker.solver import ANTE_BONUSES, PAYTABLES, counts, solve
@@ -112,6 +120,7 @@ THREE_CARD_POKER = Game(
             _pair_plus,
         ),
     ),
+    played_round=staked_on("bet"),  # a seat that passes sits the round out
     counters=COUNTERS,
     min_chips=_ante_and_play,
     web=WebFiles("croupier.plugins.three_card_poker"),
