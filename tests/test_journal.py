@@ -220,3 +220,36 @@ async def test_every_settled_round_is_one_row_with_its_events_and_the_chips(serv
     for _round, first, last, _chips, data in rows:
         events = json.loads(data)
         assert len(events) == last - first + 1 and events[-1]["kind"] == "end"
+
+
+BEYOND_SQLITE = (2**63, 2**64 - 1)  # msgpack carries them; SQLite's integers stop at 2**63-1
+
+
+@pytest.mark.parametrize("big", BEYOND_SQLITE)
+async def test_numbers_beyond_sqlites_integers_are_answered_not_internal_errors(served, big):
+    await play_table(served.port, {"seats": 1, "fill": ["lim17"], "rounds": 1, "seed": 1})
+    async with connect("127.0.0.1", served.port, name="h") as c:
+        table = (await c.call_named("history.tables", {}))["tables"][0]["table"]
+        for method, param in (
+            ("history.table", "table"),
+            ("history.events", "table"),
+            ("history.export", "table"),
+            ("history.tournament", "tournament"),
+        ):
+            with pytest.raises(RpcError) as missing:
+                await c.call_named(method, {param: big})
+            assert missing.value.code == Code.UNKNOWN_NAME, method
+        for method, params in (
+            ("history.tables", {"offset": big}),
+            ("history.tournaments", {"offset": big}),
+            ("history.events", {"table": table, "offset": big}),
+            ("history.export", {"table": table, "offset": big}),
+        ):
+            with pytest.raises(RpcError) as bad:
+                await c.call_named(method, params)
+            assert bad.value.code == Code.BAD_INPUT and "offset" in bad.value.message, method
+        later = await c.call_named("history.tables", {"since": big})
+        assert later == {"total": 0, "tables": []}
+        # the largest offset accepted still reads (an empty page), however large the limit
+        last = await c.call_named("history.events", {"table": table, "offset": 2**62})
+        assert last == []

@@ -15,6 +15,10 @@ from croupier.engine.gamelog import LOG_VERSION as GAME_LOG_VERSION
 STATES = ("waiting", "playing", "finished", "running")
 """``running``: waiting or playing."""
 MAX_PAGE = 1000
+MAX_OFFSET = 2**62
+"""The largest page offset: ``offset + limit`` must stay a SQLite integer (below 2**63);
+msgpack carries integers up to 2**64-1."""
+_SQLITE_INTS = range(-(2**63), 2**63)
 
 
 class Missing(CroupierError):
@@ -40,15 +44,15 @@ def _where(game: str | None, state: str | None, since: float | None) -> tuple[st
         args.append(state)
     if since is not None:
         clauses.append("created >= ?")
-        args.append(since)
+        args.append(float(since))  # an integer over 2**63 is no SQLite integer
     return (" WHERE " + " AND ".join(clauses)) if clauses else "", args
 
 
 def check_page(limit: int, offset: int) -> None:
     if not 1 <= limit <= MAX_PAGE:
         raise CroupierError(f"limit must be 1 to {MAX_PAGE}, not {limit}")
-    if offset < 0:
-        raise CroupierError(f"offset must be 0 or more, not {offset}")
+    if not 0 <= offset <= MAX_OFFSET:
+        raise CroupierError(f"offset must be 0 to 2**62, not {offset}")
 
 
 # -- tables ----------------------------------------------------------------------------------
@@ -118,7 +122,9 @@ def list_tables(
 
 def get_table(conn: sqlite3.Connection, table: int) -> dict[str, Any]:
     """One table: its summary, rules, settings and starting chips."""
-    row = conn.execute(f"SELECT {_TABLE} FROM tables WHERE id = ?", (table,)).fetchone()
+    row = None
+    if table in _SQLITE_INTS:  # no id is beyond them: SQLite would raise
+        row = conn.execute(f"SELECT {_TABLE} FROM tables WHERE id = ?", (table,)).fetchone()
     if row is None:
         raise Missing(f"the journal has no table {table}")
     rules, settings, chips = conn.execute(
@@ -249,9 +255,11 @@ def list_tournaments(
 
 def get_tournament(conn: sqlite3.Connection, tournament: int) -> dict[str, Any]:
     """One tournament: its summary, rules, settings, entrants and result."""
-    row = conn.execute(
-        f"SELECT {_TOURNAMENT} FROM tournaments WHERE id = ?", (tournament,)
-    ).fetchone()
+    row = None
+    if tournament in _SQLITE_INTS:  # no id is beyond them: SQLite would raise
+        row = conn.execute(
+            f"SELECT {_TOURNAMENT} FROM tournaments WHERE id = ?", (tournament,)
+        ).fetchone()
     if row is None:
         raise Missing(f"the journal has no tournament {tournament}")
     rules, settings, bots = conn.execute(
