@@ -59,6 +59,10 @@ RequestHandler = Callable[["Session", Request], Awaitable[Any]]
 NotificationHandler = Callable[["Session", Notification], Awaitable[None]]
 
 ERROR_NOTIFICATION = "error"
+DISPATCH_TURN = 64
+"""Messages of one received chunk dispatched before other tasks get a turn: a 64 KiB read
+can hold thousands of tiny requests, and dispatching them all at once held the event loop
+for a large fraction of a second while every other connection waited."""
 """Sent as ``[2, "error", [error]]`` for a bad message that has no msgid to answer."""
 
 
@@ -256,8 +260,13 @@ class Session(SessionWriter):
             if scope.deadline - now < half:
                 scope.deadline = now + idle
             try:
+                turn = DISPATCH_TURN
                 for obj in feed(data):
                     await dispatch(obj)
+                    turn -= 1
+                    if not turn:  # the rest of a large chunk waits while others run
+                        turn = DISPATCH_TURN
+                        await trio.lowlevel.cancel_shielded_checkpoint()
                 if outbox:
                     await self._send_bytes(b"")
             except ConnectionClosed:
