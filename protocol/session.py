@@ -137,6 +137,7 @@ class Session(SessionWriter):
         """The socket written to directly (no scheduling round trip) when it has room."""
         self._outbox: list[bytes] = []
         """Answers to quick requests of the chunk being dispatched, written in one go."""
+        self._outbox_bytes = 0
         self._calls: dict[int, _Call] = {}
         self._next_msgid = 0
         self._in_flight = 0
@@ -336,9 +337,16 @@ class Session(SessionWriter):
             # message of this chunk is dispatched (or anything else is sent), then all the
             # answers go out in one write
             try:
-                self._outbox.append(self._encode(await self._answer(request)))
+                answer = self._encode(await self._answer(request))
+                self._outbox.append(answer)
+                self._outbox_bytes += len(answer)
             finally:
                 self._done()
+            if self._outbox_bytes >= self.limits.max_message_size:
+                # large answers (a big draw) go out now: the outbox never holds more than
+                # about one message, so a client that does not read is held back by its
+                # socket (and dropped after send_timeout) instead of growing the server
+                await self._send_bytes(b"")
         else:
             self._nursery.start_soon(self._handle, request)
 

@@ -50,6 +50,7 @@ class SessionWriter:
     _send_lock: trio.Lock
     _socket: trio.socket.SocketType | None
     _outbox: list[bytes]
+    _outbox_bytes: int
     _closed: bool
 
     if TYPE_CHECKING:  # provided by the Session that mixes this in
@@ -126,6 +127,7 @@ class SessionWriter:
         self._outbox.append(data)
         data = b"".join(self._outbox)
         self._outbox.clear()
+        self._outbox_bytes = 0
         return data
 
     def _write_now(self, data: bytes) -> bytes | memoryview:
