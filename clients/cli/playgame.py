@@ -189,7 +189,9 @@ def _remote(
         ending = f"Table {end.table} has finished: {end.info.get('reason') or 'finished'}."
     else:
         ending = ENDINGS[end.ended]
-        if end.ended in ("quit", "interrupted"):
+        if not end.reached:
+            ending += f" The server at {host}:{port} is away: the tally is as last seen."
+        elif end.ended in ("quit", "interrupted"):
             ending += (
                 f" Table {end.table} ends round {person.round} with your seat empty (it sits "
                 "out where the game allows, else it plays the default)"

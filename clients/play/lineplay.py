@@ -37,7 +37,7 @@ from croupier.engine.errors import CroupierError
 from croupier.engine.games import Game, GameStrategy, Plain
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
 from croupier.engine.ledger import seat_account
-from croupier.protocol import connect
+from croupier.protocol import ConnectionClosed, RpcError, connect
 
 PERSON_ATTEMPTS = 1_000_000
 """Answers the local table takes from the person for one decision: a person may try again
@@ -300,6 +300,9 @@ class RemoteEnd:
     info: dict[str, Any]
     settled: bool = True
     """False when the table had not finished the person's last round within SETTLE_TIME."""
+    reached: bool = True
+    """False when the server could not be reached after the person stopped (Ctrl-C while
+    the game waited for it): the tally is then as last seen."""
 
 
 async def play_remote(
@@ -338,16 +341,28 @@ async def play_remote(
         if not interrupted(exc) or not bot.table:
             raise
         person.ended = "interrupted"  # Ctrl-C: the SDK has left the seat; tell the tally
-    settled = True
+    settled = reached = True
+    seat = person.seat
     if finals:
         final = finals[0]
     else:  # the person stopped: the table finishes their round without them
-        final, settled = await _settled(host, port, int(bot.table["table"]), person.round)
-    seat = person.seat
+        try:
+            final, settled = await _settled(host, port, int(bot.table["table"]), person.round)
+        except (CroupierError, ConnectionClosed, RpcError, OSError):
+            # the server is away (Ctrl-C while waiting for it): the table as last seen
+            final, settled, reached = _last_seen(bot.table, seat, person.chips), False, False
     chips = int(final["chips"][seat - 1])
     tally = LineTally(_hands(final, seat) - start["played"], chips, chips - start["chips"])
     ended = person.ended or "finished"
-    return RemoteEnd(ended, tally, int(final["table"]), final, settled)
+    return RemoteEnd(ended, tally, int(final["table"]), final, settled, reached)
+
+
+def _last_seen(info: Mapping[str, Any], seat: int, chips: int | None) -> dict[str, Any]:
+    """The table's info from the seat's last (re)seating, with its chips as last seen."""
+    found = dict(info)
+    if chips is not None:
+        found["chips"] = [*info["chips"][: seat - 1], chips, *info["chips"][seat:]]
+    return found
 
 
 def _hands(info: Mapping[str, Any], seat: int) -> int:
