@@ -56,15 +56,22 @@ def descriptor_limit() -> int | None:
     return None if soft == resource.RLIM_INFINITY else int(soft)
 
 
-def connection_cap(limits: ServerLimits, listeners: int, nofile: int | None) -> int:
+def connection_cap(
+    limits: ServerLimits, listeners: int, nofile: int | None, elsewhere: int = 0
+) -> int:
     """Connections the server can hold: ``max_connections``, lowered to what ``nofile``
-    descriptors leave after the reserve, the workers, the listening sockets and the
-    connections being refused (each holds a descriptor while it lingers)."""
+    descriptors leave after the reserve, the workers, the listening sockets, the
+    connections being refused (each holds a descriptor while it lingers) and ``elsewhere``
+    (the web page's sockets, say)."""
     cap = limits.max_connections
     if nofile is not None:
         workers = limits.solver_threads + limits.randomizer_threads
         reserved = (
-            DESCRIPTOR_RESERVE + DESCRIPTORS_PER_WORKER * workers + listeners + limits.max_refusing
+            DESCRIPTOR_RESERVE
+            + DESCRIPTORS_PER_WORKER * workers
+            + listeners
+            + limits.max_refusing
+            + elsewhere
         )
         cap = min(cap, nofile - reserved)
     return max(1, cap)

@@ -112,7 +112,10 @@ async def run_server(
             async def serve_tcp(
                 task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
             ) -> None:
-                await server.serve_listeners(listeners, task_status=task_status)
+                elsewhere = 0 if web is None else web.descriptors(limits)
+                await server.serve_listeners(
+                    listeners, descriptors_elsewhere=elsewhere, task_status=task_status
+                )
                 nursery.cancel_scope.cancel()  # the web page stops with the server
 
             await nursery.start(serve_tcp)

@@ -248,18 +248,22 @@ class Server:
         self,
         listeners: Sequence[trio.abc.Listener[Any]],
         *,
+        descriptors_elsewhere: int = 0,
         task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Serve on bound listeners until :meth:`stop` (see :meth:`serve`). Any trio
         listener will do (the tests serve on in-memory ones); the addresses reported are
-        those of the socket listeners."""
+        those of the socket listeners. ``descriptors_elsewhere``: what the process may hold
+        besides (the web page's), kept back from the cap ``ulimit -n`` sets."""
         self.addresses = [
             listener.socket.getsockname()[:2]
             for listener in listeners
             if isinstance(listener, trio.SocketListener)
         ]
         nofile = descriptor_limit()
-        self.connection_cap = connection_cap(self.limits, len(listeners), nofile)
+        self.connection_cap = connection_cap(
+            self.limits, len(listeners), nofile, descriptors_elsewhere
+        )
         if self.connection_cap < self.limits.max_connections:
             log.warning(
                 "at most %d connections (not %d): 'ulimit -n' is %s",
