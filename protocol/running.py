@@ -16,11 +16,12 @@ from collections.abc import Callable
 import trio
 
 from croupier.engine import CroupierError, PluginManager, draw_seed
+from croupier.protocol.addresses import exposed, listen
 from croupier.protocol.journal import SCHEMA_VERSION, NullJournal
 from croupier.protocol.journal.record import DAY
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.memory import return_large_buffers
-from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT, Server, exposed, listen
+from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT, Server
 
 log = logging.getLogger("croupier.server")
 
