@@ -16,12 +16,20 @@ from croupier.protocol.web import bind_http, serve_web
 async def open_get(port: int, host: str = "127.0.0.1") -> tuple[trio.SocketStream, str]:
     """A connection from ``host`` (any 127.x.y.z is this machine) that asks for the lobby
     and stays open (keep-alive); the status line of the answer."""
-    sock = trio.socket.socket()
-    await sock.bind((host, 0))
-    await sock.connect(("127.0.0.1", port))
-    stream = trio.SocketStream(sock)
+    stream = await connect_from(host, port)
     await stream.send_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     return stream, await read_answer(stream)
+
+
+async def connect_from(host: str, port: int) -> trio.SocketStream:
+    sock = trio.socket.socket()
+    try:
+        await sock.bind((host, 0))
+    except OSError:  # pragma: no cover - Linux routes all of 127/8 to this machine
+        sock.close()
+        pytest.skip(f"{host} is not an address of this machine")
+    await sock.connect(("127.0.0.1", port))
+    return trio.SocketStream(sock)
 
 
 async def read_answer(stream: trio.SocketStream) -> str:
@@ -77,10 +85,7 @@ async def test_one_address_holds_at_most_its_share(web):
 
 async def test_at_the_cap_a_newcomer_waits_for_a_slot(web):
     held = [(await open_get(web, host))[0] for host in ("127.0.0.1", "127.0.0.1", "127.0.0.2")]
-    sock = trio.socket.socket()
-    await sock.bind(("127.0.0.3", 0))
-    await sock.connect(("127.0.0.1", web))  # the kernel's backlog takes it
-    waiting = trio.SocketStream(sock)
+    waiting = await connect_from("127.0.0.3", web)  # the kernel's backlog takes it
     await waiting.send_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
     with trio.move_on_after(0.5) as scope:  # not served while the page is full
         await waiting.receive_some(1)
