@@ -18,7 +18,6 @@ the server's own caps on those.
 
 from __future__ import annotations
 
-import contextlib
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, cast
@@ -30,7 +29,10 @@ from hypercorn.trio.tcp_server import TCPServer
 from hypercorn.trio.worker_context import WorkerContext
 from hypercorn.typing import AppWrapper, ConnectionState, LifespanState
 
-from croupier.protocol.admission import serve_listeners
+from croupier.protocol.admission import refuse, serve_listeners
+
+LINGERING = 16
+"""Refused connections drained at once before closing; beyond that they close at once."""
 
 
 def _busy(most: int) -> bytes:
@@ -53,6 +55,7 @@ class CappedWorker:
         self.per_peer = per_peer
         self.peers: Counter[str] = Counter()
         self.refused = 0
+        self._lingering = 0
         self._context = WorkerContext(None)
         self._state: LifespanState = {}
 
@@ -89,10 +92,14 @@ class CappedWorker:
             return
         if self.peers[host] >= self.per_peer:
             self.refused += 1
-            with trio.move_on_after(1.0):
-                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                    await stream.send_all(_busy(self.per_peer))
-            await stream.aclose()
+            # read what it sent before closing (else the kernel's reset may beat the 503),
+            # but only a few at a time: a flood of them must not fill the slots
+            linger = self._lingering < LINGERING
+            self._lingering += 1
+            try:
+                await refuse(stream, _busy(self.per_peer), linger=linger)
+            finally:
+                self._lingering -= 1
             return
         self.peers[host] += 1
         try:
