@@ -23,7 +23,10 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+import attrs
 import trio
+
+from croupier.protocol.errors import Code, RpcError
 
 if TYPE_CHECKING:
     from croupier.protocol.limits import ServerLimits
@@ -56,15 +59,22 @@ def descriptor_limit() -> int | None:
     return None if soft == resource.RLIM_INFINITY else int(soft)
 
 
-def connection_cap(limits: ServerLimits, listeners: int, nofile: int | None) -> int:
+def connection_cap(
+    limits: ServerLimits, listeners: int, nofile: int | None, elsewhere: int = 0
+) -> int:
     """Connections the server can hold: ``max_connections``, lowered to what ``nofile``
-    descriptors leave after the reserve, the workers, the listening sockets and the
-    connections being refused (each holds a descriptor while it lingers)."""
+    descriptors leave after the reserve, the workers, the listening sockets, the
+    connections being refused (each holds a descriptor while it lingers) and ``elsewhere``
+    (the web page's sockets, say)."""
     cap = limits.max_connections
     if nofile is not None:
         workers = limits.solver_threads + limits.randomizer_threads
         reserved = (
-            DESCRIPTOR_RESERVE + DESCRIPTORS_PER_WORKER * workers + listeners + limits.max_refusing
+            DESCRIPTOR_RESERVE
+            + DESCRIPTORS_PER_WORKER * workers
+            + listeners
+            + limits.max_refusing
+            + elsewhere
         )
         cap = min(cap, nofile - reserved)
     return max(1, cap)
@@ -94,6 +104,81 @@ def pick_victim(connections: Iterable[Connection], host: str | None = None) -> C
             c.session.last_receive,
         ),
     )
+
+
+@attrs.frozen
+class Refusal:
+    """Why a connection is not let in: the error code and the reason said."""
+
+    code: Code
+    reason: str
+
+
+class Admission:
+    """The open connections (:attr:`open`, by connection number), counted per peer
+    address, and who gets a slot among them (the rules in this module's docstring)."""
+
+    def __init__(self, limits: ServerLimits) -> None:
+        self.limits = limits
+        self.cap = limits.max_connections
+        """Open connections at most: ``max_connections``, lowered by :func:`connection_cap`."""
+        self.open: dict[int, Connection] = {}
+        self._per_peer: Counter[str] = Counter()
+        self._refusing = 0
+
+    def admit(self, host: str) -> Refusal | None:
+        """Why a new connection from ``host`` is refused, or None to let it in (after
+        shedding an idle connection when the server is full)."""
+        most = self.limits.max_connections_per_peer
+        if self._per_peer[host] >= most:
+            held = sum(
+                1 for c in self.open.values() if c.session.shedding and peer_host(c.peer) == host
+            )
+            if self._per_peer[host] - held >= most:
+                why = f"too many connections from {host}"
+                if not self._shed(pick_victim(self.open.values(), host), why):
+                    return Refusal(Code.LIMIT_EXCEEDED, f"{why} (at most {most})")
+        held = len(self.open)
+        if held >= self.cap:
+            held -= sum(1 for c in self.open.values() if c.session.shedding)
+        full = held >= self.cap
+        if full and not self._shed(pick_victim(self.open.values()), "the server is full"):
+            return Refusal(Code.LIMIT_EXCEEDED, "too many connections")
+        return None
+
+    def opened(self, conn: Connection, host: str) -> None:
+        self.open[conn.id] = conn
+        self._per_peer[host] += 1
+
+    def closed(self, conn: Connection, host: str) -> None:
+        del self.open[conn.id]
+        self._per_peer[host] -= 1
+        if not self._per_peer[host]:
+            del self._per_peer[host]
+
+    async def refuse(self, stream: trio.abc.Stream, data: bytes) -> None:
+        """Send a refused connection ``data`` (its error) and close it: politely while
+        fewer than ``max_refusing`` are draining, else at once."""
+        linger = self._lingering() < self.limits.max_refusing
+        self._refusing += 1
+        try:
+            await refuse(stream, data, linger=linger)
+        finally:
+            self._refusing -= 1
+
+    def _lingering(self) -> int:
+        """Connections refused or shed that are still draining (each holds a descriptor)."""
+        return self._refusing + sum(1 for c in self.open.values() if c.session.shedding)
+
+    def _shed(self, victim: Connection | None, why: str) -> bool:
+        """Close ``victim`` (idle) to make room for a newcomer; False if there is none, or
+        if ``max_refusing`` connections are draining already (their descriptors count)."""
+        if victim is None or self._lingering() >= self.limits.max_refusing:
+            return False
+        reason = f"{why}; this connection was idle and made room for a new one"
+        log.warning("connection %s shed: %s", victim, reason)
+        victim.session.shed(RpcError(Code.LIMIT_EXCEEDED, f"{reason}; closing"), reason)
+        return True
 
 
 async def linger_close(stream: trio.abc.Stream, timeout: float = LINGER) -> None:

@@ -8,9 +8,14 @@ them all; the table here is the single source of truth and a test keeps the two 
 from __future__ import annotations
 
 import enum
+import logging
 from typing import Any
 
 import attrs
+
+from croupier.engine import CroupierError, PluginError, SpecError, UnknownNameError
+
+log = logging.getLogger("croupier.server")
 
 
 class Code(enum.IntEnum):
@@ -137,3 +142,16 @@ class ProtocolViolation(Exception):
     def __init__(self, message: str, code: int = Code.INVALID_REQUEST) -> None:
         super().__init__(message)
         self.code = int(code)
+
+
+def to_rpc_error(exc: CroupierError) -> RpcError:
+    """The structured error for a user error raised by the engine or a plugin."""
+    message = str(exc)
+    if isinstance(exc, PluginError):  # a plugin's bug, not the client's input
+        log.error("%s", message)
+        return RpcError(Code.INTERNAL_ERROR, message)
+    if isinstance(exc, UnknownNameError):
+        return RpcError(Code.UNKNOWN_NAME, message, {"known": exc.known})
+    if isinstance(exc, SpecError) and exc.position is not None:
+        return RpcError(Code.BAD_INPUT, message, {"text": exc.text, "position": exc.position})
+    return RpcError(Code.BAD_INPUT, message)

@@ -28,6 +28,13 @@ class ServerLimits:
     closed when no connection is idle."""
     max_connections_per_peer: int = 256
     """Open connections from one peer address; the next one is told why and closed."""
+    http_connections: int = 256
+    """Open HTTP connections to the web page (``serve --http``), server-wide; at the cap the
+    next waits in the listen backlog until one closes. A WebSocket on ``/rpc`` is one of
+    these as well as a connection above. Their descriptors are kept back from
+    ``max_connections`` when ``ulimit -n`` is the limit."""
+    http_connections_per_peer: int = 32
+    """Open HTTP connections from one peer address; the next is answered ``503`` and closed."""
     max_refusing: int = 32
     """Refused or shed connections draining at once so they read why (each holds a
     descriptor: beyond this a refused connection is closed at once, and no connection is

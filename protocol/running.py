@@ -16,11 +16,12 @@ from collections.abc import Callable
 import trio
 
 from croupier.engine import CroupierError, PluginManager, draw_seed
+from croupier.protocol.addresses import exposed, listen
 from croupier.protocol.journal import SCHEMA_VERSION, NullJournal
 from croupier.protocol.journal.record import DAY
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.memory import return_large_buffers
-from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT, Server, exposed, listen
+from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT, Server
 
 log = logging.getLogger("croupier.server")
 
@@ -112,7 +113,10 @@ async def run_server(
             async def serve_tcp(
                 task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
             ) -> None:
-                await server.serve_listeners(listeners, task_status=task_status)
+                elsewhere = 0 if web is None else web.descriptors(limits)
+                await server.serve_listeners(
+                    listeners, descriptors_elsewhere=elsewhere, task_status=task_status
+                )
                 nursery.cancel_scope.cancel()  # the web page stops with the server
 
             await nursery.start(serve_tcp)

@@ -10,10 +10,8 @@ services, so new method groups (tables, tournaments) plug in without touching th
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import itertools
 import logging
-from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
@@ -23,18 +21,16 @@ import trio
 from croupier.engine import (
     CroupierError,
     Game,
-    PluginError,
     PluginManager,
-    SpecError,
     Stream,
-    UnknownNameError,
 )
+from croupier.protocol.addresses import exposed, listen, peer_of
 from croupier.protocol.admission import (
+    Admission,
+    Refusal,
     connection_cap,
     descriptor_limit,
     peer_host,
-    pick_victim,
-    refuse,
     serve_listeners,
 )
 from croupier.protocol.codec import (
@@ -43,7 +39,7 @@ from croupier.protocol.codec import (
     Request,
     encode,
 )
-from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.errors import Code, RpcError, to_rpc_error
 from croupier.protocol.fairpool import FairPool
 from croupier.protocol.journal import NullJournal
 from croupier.protocol.keys import new_secret
@@ -88,40 +84,6 @@ class Connection:
         return f"#{self.id}{who} ({self.peer})"
 
 
-def _peer(stream: trio.abc.Stream) -> str:
-    try:
-        host, port = stream.socket.getpeername()[:2]  # type: ignore[attr-defined]
-        return f"{host}:{port}"
-    except (AttributeError, OSError, ValueError):
-        return "?"
-
-
-def exposed(addresses: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
-    """The bound addresses other machines can reach (anything but loopback)."""
-    found = []
-    for host, port in addresses:
-        try:
-            loopback = ipaddress.ip_address(host.split("%")[0]).is_loopback
-        except ValueError:
-            loopback = False
-        if not loopback:
-            found.append((host, port))
-    return found
-
-
-def to_rpc_error(exc: CroupierError) -> RpcError:
-    """The structured error for a user error raised by the engine or a plugin."""
-    message = str(exc)
-    if isinstance(exc, PluginError):  # a plugin's bug, not the client's input
-        log.error("%s", message)
-        return RpcError(Code.INTERNAL_ERROR, message)
-    if isinstance(exc, UnknownNameError):
-        return RpcError(Code.UNKNOWN_NAME, message, {"known": exc.known})
-    if isinstance(exc, SpecError) and exc.position is not None:
-        return RpcError(Code.BAD_INPUT, message, {"text": exc.text, "position": exc.position})
-    return RpcError(Code.BAD_INPUT, message)
-
-
 class Server:
     """A croupier server. ``seed`` is the root of every seed the server draws itself."""
 
@@ -148,12 +110,10 @@ class Server:
         self.limits = limits
         self.services = list(default_services() if services is None else services)
         self.methods = MethodTable(self.services)
-        self.connections: dict[int, Connection] = {}
-        self.connection_cap = limits.max_connections
+        self.admission = Admission(limits)
+        self.connections = self.admission.open
         """Connections held at most: ``max_connections`` lowered to fit ``ulimit -n``."""
         self.buffers = BufferBudget(limits.max_buffered)
-        self._per_peer: Counter[str] = Counter()
-        self._refusing = 0
         self.addresses: list[tuple[str, int]] = []
         self.solver_pool = FairPool(
             "solver",
@@ -248,22 +208,26 @@ class Server:
         self,
         listeners: Sequence[trio.abc.Listener[Any]],
         *,
+        descriptors_elsewhere: int = 0,
         task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Serve on bound listeners until :meth:`stop` (see :meth:`serve`). Any trio
         listener will do (the tests serve on in-memory ones); the addresses reported are
-        those of the socket listeners."""
+        those of the socket listeners. ``descriptors_elsewhere``: what the process may hold
+        besides (the web page's), kept back from the cap ``ulimit -n`` sets."""
         self.addresses = [
             listener.socket.getsockname()[:2]
             for listener in listeners
             if isinstance(listener, trio.SocketListener)
         ]
         nofile = descriptor_limit()
-        self.connection_cap = connection_cap(self.limits, len(listeners), nofile)
-        if self.connection_cap < self.limits.max_connections:
+        self.admission.cap = connection_cap(
+            self.limits, len(listeners), nofile, descriptors_elsewhere
+        )
+        if self.admission.cap < self.limits.max_connections:
             log.warning(
                 "at most %d connections (not %d): 'ulimit -n' is %s",
-                self.connection_cap,
+                self.admission.cap,
                 self.limits.max_connections,
                 nofile,
             )
@@ -295,7 +259,7 @@ class Server:
                     listeners,
                     self._handle,
                     connections,
-                    max_open=lambda: self.connection_cap + self.limits.max_refusing,
+                    max_open=lambda: self.admission.cap + self.limits.max_refusing,
                 )
             for listener in listeners:
                 await listener.aclose()
@@ -385,7 +349,7 @@ class Server:
     ) -> None:
         """One connection, start to end. Never raises: the server outlives every client."""
         try:
-            await self._connection(stream, _peer(stream) if peer is None else peer, roles)
+            await self._connection(stream, peer_of(stream) if peer is None else peer, roles)
         except Exception:
             log.exception("connection handler failed")
 
@@ -401,26 +365,17 @@ class Server:
             budget=self.buffers,
         )
         host = peer_host(peer)
-        refusal = self._admit(host)
+        refusal = Refusal(Code.SHUTTING_DOWN, "shutting down") if self._stopping else None
+        refusal = refusal or self.admission.admit(host)
         if refusal is not None:
-            code, reason = refusal
-            log.warning("connection #%d from %s refused: %s", conn_id, peer, reason)
-            data = encode(
-                Notification(
-                    ERROR_NOTIFICATION, [RpcError(code, f"connection refused: {reason}").to_wire()]
-                )
-            )
-            linger = self._lingering() < self.limits.max_refusing
-            self._refusing += 1
-            try:
-                await refuse(stream, data, linger=linger)
-            finally:
-                self._refusing -= 1
+            log.warning("connection #%d from %s refused: %s", conn_id, peer, refusal.reason)
+            error = RpcError(refusal.code, f"connection refused: {refusal.reason}")
+            data = encode(Notification(ERROR_NOTIFICATION, [error.to_wire()]))
+            await self.admission.refuse(stream, data)
             return
         conn = Connection(conn_id, peer, self, session, roles=roles)
         session.on_request = lambda _session, request: self._dispatch(conn, request)
-        self.connections[conn_id] = conn
-        self._per_peer[host] += 1
+        self.admission.opened(conn, host)
         log.info("connection %s opened", conn)
         try:
             async with trio.open_nursery() as nursery:
@@ -428,54 +383,13 @@ class Server:
                 await session.run()
                 nursery.cancel_scope.cancel()
         finally:
-            del self.connections[conn_id]
-            self._per_peer[host] -= 1
-            if not self._per_peer[host]:
-                del self._per_peer[host]
+            self.admission.closed(conn, host)
             for service in self.services:
                 try:
                     await service.connection_closed(conn)
                 except Exception:
                     log.exception("service %s failed on close", type(service).__name__)
             log.info("connection %s closed: %s", conn, session.closed_reason)
-
-    def _admit(self, host: str) -> tuple[Code, str] | None:
-        """Why a new connection from ``host`` is refused, or None to let it in (after
-        shedding an idle connection when the server is full)."""
-        if self._stopping:
-            return Code.SHUTTING_DOWN, "shutting down"
-        if self._per_peer[host] >= self.limits.max_connections_per_peer:
-            held = sum(
-                1
-                for c in self.connections.values()
-                if c.session.shedding and peer_host(c.peer) == host
-            )
-            if self._per_peer[host] - held >= self.limits.max_connections_per_peer:
-                why = f"too many connections from {host}"
-                if not self._shed(pick_victim(self.connections.values(), host), why):
-                    cap = self.limits.max_connections_per_peer
-                    return Code.LIMIT_EXCEEDED, f"{why} (at most {cap})"
-        held = len(self.connections)
-        if held >= self.connection_cap:
-            held -= sum(1 for c in self.connections.values() if c.session.shedding)
-        full = held >= self.connection_cap
-        if full and not self._shed(pick_victim(self.connections.values()), "the server is full"):
-            return Code.LIMIT_EXCEEDED, "too many connections"
-        return None
-
-    def _lingering(self) -> int:
-        """Connections refused or shed that are still draining (each holds a descriptor)."""
-        return self._refusing + sum(1 for c in self.connections.values() if c.session.shedding)
-
-    def _shed(self, victim: Connection | None, why: str) -> bool:
-        """Close ``victim`` (idle) to make room for a newcomer; False if there is none, or
-        if ``max_refusing`` connections are draining already (their descriptors count)."""
-        if victim is None or self._lingering() >= self.limits.max_refusing:
-            return False
-        reason = f"{why}; this connection was idle and made room for a new one"
-        log.warning("connection %s shed: %s", victim, reason)
-        victim.session.shed(RpcError(Code.LIMIT_EXCEEDED, f"{reason}; closing"), reason)
-        return True
 
     async def _require_hello(self, conn: Connection) -> None:
         """Close a connection that has not introduced itself in time (it holds a slot)."""
@@ -493,11 +407,3 @@ class Server:
             return await method.handler(conn, **kwargs)
         except CroupierError as exc:
             raise to_rpc_error(exc) from None
-
-
-async def listen(host: str, port: int) -> list[trio.SocketListener]:
-    """Bind ``host:port``; a port in use or a bad host is a one-line error."""
-    try:
-        return await trio.open_tcp_listeners(port, host=host)
-    except OSError as exc:
-        raise CroupierError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

@@ -48,11 +48,18 @@ log = logging.getLogger("croupier.tables")
 
 PAGE = 1000
 """Settled rounds read from the journal and replayed at a time."""
+PROGRESS_EVERY = 10.0
+"""Seconds between the lines a long replay logs about its progress."""
 
 
 async def recover_tables(service: TableService, server: Server) -> int:
     """Rebuild the journal's unfinished tables into ``service`` and set them going; how many."""
     records: list[TableRecord] = await server.journal.read(unfinished_tables)
+    if records:  # the server listens once they are rebuilt: say what it is doing meanwhile
+        rounds = sum(record.last_round for record in records)
+        log.info(
+            "recovering %d unfinished table(s): %d settled rounds to replay", len(records), rounds
+        )
     rebuilt: list[ServerTable] = []
     open_ = service.open_tables()
     for record in records:
@@ -132,9 +139,13 @@ async def rebuild_table(server: Server, service: TableService, record: TableReco
     replay = LogReplay(engine.core, game, len(table.seats), replayed)
     tally = GameTally.of(len(table.seats), game)
     after, played, chips_after = 0, 0, list(record.chips)
+    said = trio.current_time()
     while page := await server.journal.read(
         partial(settled_rounds, table=record.id, after=after, limit=PAGE)
     ):
+        if trio.current_time() - said >= PROGRESS_EVERY:
+            said = trio.current_time()
+            log.info("table %d: %d of %d rounds replayed", record.id, played, record.last_round)
         events = [event for settled in page for event in settled.events]
         replay.feed(events)
         for event in events:  # the faults too: defaults are the players', not the game's

@@ -139,10 +139,15 @@ async def test_a_table_of_strategies_recovers_to_the_ledger_of_an_uninterrupted_
 
 
 @pytest.mark.parametrize("keep", [10, 12])
-async def test_a_table_recovers_a_page_of_rounds_at_a_time(nursery, tmp_path, monkeypatch, keep):
+async def test_a_table_recovers_a_page_of_rounds_at_a_time(
+    nursery, tmp_path, monkeypatch, caplog, keep
+):
     """Rounds read and replayed 5 at a time (a page boundary at the last round, and
-    within a page): the same ledger and rows as an uninterrupted run."""
+    within a page): the same ledger and rows as an uninterrupted run; the log says what
+    is being replayed, and how far it got."""
     monkeypatch.setattr(tablerecovery, "PAGE", 5)
+    monkeypatch.setattr(tablerecovery, "PROGRESS_EVERY", 0.0)  # a line for every page
+    caplog.set_level("INFO", "croupier")
     whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
     ids = await run_to_end(whole, nursery, [BLACKJACK, BACCARAT])
     crash_after(whole, cut, {t: keep for t in ids})
@@ -150,6 +155,11 @@ async def test_a_table_recovers_a_page_of_rounds_at_a_time(nursery, tmp_path, mo
     await finish(server, ids)
     for table in ids:
         assert rows(cut, table) == rows(whole, table)
+    said = caplog.text
+    assert f"recovering 2 unfinished table(s): {2 * keep} settled rounds to replay" in said
+    for table in ids:
+        pages = [f"table {table}: {done} of {keep} rounds replayed" for done in range(5, keep, 5)]
+        assert all(line in said for line in pages), said
 
 
 async def test_an_event_changed_in_a_later_page_is_found_and_named(nursery, tmp_path, monkeypatch):

@@ -299,7 +299,7 @@ def test_a_restarted_server_never_hands_out_an_earlier_runs_ids():
 
 
 async def test_a_server_reachable_from_other_machines_warns_loudly(nursery, caplog):
-    from croupier.protocol.server import exposed
+    from croupier.protocol.addresses import exposed
 
     assert exposed([("127.0.0.1", 1), ("::1", 2), ("0.0.0.0", 3), ("192.0.2.7", 4)]) == [
         ("0.0.0.0", 3),
@@ -315,7 +315,7 @@ async def test_a_server_reachable_from_other_machines_warns_loudly(nursery, capl
 
 def test_a_plugins_own_failure_is_an_internal_error_not_bad_input():
     from croupier.engine import PluginError
-    from croupier.protocol.server import to_rpc_error
+    from croupier.protocol.errors import to_rpc_error
 
     error = to_rpc_error(PluginError("plugin 'x': language 'y' raised ZeroDivisionError"))
     assert error.code == Code.INTERNAL_ERROR and "plugin 'x'" in error.message

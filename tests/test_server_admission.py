@@ -35,7 +35,7 @@ def test_the_cap_leaves_descriptors_for_everything_else():
 async def test_the_server_caps_connections_by_ulimit(nursery, virtual_clock, monkeypatch):
     monkeypatch.setattr(server_module, "descriptor_limit", lambda: 1024)
     server = await start(nursery)
-    assert server.connection_cap == connection_cap(server.limits, 1, 1024) < 1024
+    assert server.admission.cap == connection_cap(server.limits, 1, 1024) < 1024
 
 
 async def test_one_peer_holds_at_most_its_share(nursery, virtual_clock):

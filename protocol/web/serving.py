@@ -1,22 +1,24 @@
-"""Serving the web application with hypercorn's trio worker, in the caller's event loop."""
+"""Serving the web application with hypercorn, in the caller's event loop, behind the
+server's caps on connections (:mod:`.worker`)."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
 import socket
+from functools import partial
 from typing import TYPE_CHECKING, cast
 
 import attrs
 import trio
 from hypercorn.config import Config, Sockets
-from hypercorn.trio.run import worker_serve
 from hypercorn.typing import ASGIFramework
 from hypercorn.utils import wrap_app
 
 from croupier.engine import CroupierError
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.web.app import make_app
+from croupier.protocol.web.worker import CappedWorker
 
 if TYPE_CHECKING:
     from croupier.protocol.server import Server
@@ -60,6 +62,10 @@ class WebListener:
     sockets: Sockets
     addresses: list[tuple[str, int]]
 
+    def descriptors(self, limits: ServerLimits) -> int:
+        """The most descriptors serving it holds: its sockets and its connections."""
+        return len(self.sockets.insecure_sockets) + limits.http_connections
+
 
 def bind_http(limits: ServerLimits, host: str, port: int) -> WebListener:
     """Bind ``host:port`` (0: any free port) for the web page of a server with ``limits``;
@@ -89,14 +95,16 @@ async def serve_web(
     returns the bound addresses. Call it while the server is serving (its tables run in the
     server's tasks)."""
     config = listener.config
-    # hypercorn.trio.serve binds by itself; its worker takes the sockets bound here
     wrapped = wrap_app(cast(ASGIFramework, make_app(server)), config.wsgi_max_body_size, "asgi")
+    limits = server.limits
+    per_peer = limits.http_connections_per_peer
+    worker = CappedWorker(wrapped, config, limits.http_connections, per_peer)
+    listeners = [
+        trio.SocketListener(trio.socket.from_stdlib_socket(sock))
+        for sock in listener.sockets.insecure_sockets
+    ]
     async with trio.open_nursery() as nursery:
-        await nursery.start(
-            lambda task_status: worker_serve(
-                wrapped, config, sockets=listener.sockets, task_status=task_status
-            )
-        )
+        await nursery.start(partial(worker.serve, listeners))
         for h, p in listener.addresses:
             log.info(
                 "web page on http://%s/ (WebSocket /rpc)", f"[{h}]:{p}" if ":" in h else f"{h}:{p}"
