@@ -161,3 +161,17 @@ def test_a_round_played_again_after_a_server_restart_counts_once(manager):
             view.apply(event)
         assert (view.tally, view.chips) == (once.tally, once.chips)
         assert "Round 3 starts again from the beginning" in view.log
+
+
+def test_another_seat_dealt_no_card_yet_shows_its_bet_not_an_empty_hand():
+    view = TableView(1, 100, "test")
+    view.apply(Event("round", 1))
+    for seat, amount in ((1, 10), (2, 20)):
+        view.apply(Event("action", 1, seat=seat, hand=0, action="bet", amount=amount))
+        view.apply(Event("chips", 1, seat=seat, amount=-amount, reason="bet"))
+    view.apply(Event("deal", 1, seat=1, hand=0, card="3C"))  # seat 2's card comes next
+    texts = [s.text for s in layout(view, None, MIN_WIDTH, MIN_HEIGHT, "ascii")]
+    assert "Seat 2: bet 20" in texts and "Seat 2:  ()" not in texts
+    view.apply(Event("deal", 1, seat=2, hand=0, card="5S"))
+    texts = [s.text for s in layout(view, None, MIN_WIDTH, MIN_HEIGHT, "ascii")]
+    assert "Seat 2: 5S (5)" in texts

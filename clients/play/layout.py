@@ -184,7 +184,10 @@ def layout(
     for seat, others in sorted(view.hands.items()):
         if seat == view.seat or row >= bottom - 2:
             continue
-        text = "   ".join(f"{' '.join(c for c in h.cards)} ({total_text(h.cards)})" for h in others)
+        text = "   ".join(
+            f"{' '.join(h.cards)} ({total_text(h.cards)})" if h.cards else f"bet {h.stake}"
+            for h in others
+        )  # a seat whose first card has not come yet shows its bet, not an empty hand
         spans.append(Span(row, 2, f"Seat {seat}: {text}"[: width - 4], "names"))
         row += 1
 
