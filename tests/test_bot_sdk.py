@@ -392,3 +392,27 @@ async def test_a_bot_is_refused_a_table_of_another_game_before_it_sits(port, man
             await play(bot, "127.0.0.1", port, table=table["table"])
         mine = "blackjack" if game == "baccarat" else "baccarat"
         assert str(refused.value) == f"table {table['table']} plays {game}, not {mine}"
+
+
+async def test_a_connection_lost_between_creating_the_table_and_sitting_sits_down_again(served):
+    # `croupier bot basic` works out its chart (setup) between table.create and table.join:
+    # a server restart in those seconds ended the bot with "the connection closed during
+    # 'table.join'" instead of reconnecting as it does once seated
+    class Cut(Bot):
+        setups = 0
+
+        async def setup(self, info: dict[str, Any]) -> None:
+            self.setups += 1
+            if self.setups == 1:
+                victim = next(c for c in served.connections.values() if c.client == "cut")
+                await victim.session.close()
+
+        def decide(self, observation: Observation) -> str:
+            return "stand"
+
+    bot = Cut()
+    bot.name = "cut"
+    with trio.fail_after(20):
+        final = await play(bot, "127.0.0.1", served.port, create={"rounds": 3, "seed": 2})
+    assert bot.setups == 2 and final["played"] == 3
+    assert final["seats"][0]["player"] == "cut"

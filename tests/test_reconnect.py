@@ -19,6 +19,7 @@ from croupier.protocol import ConnectionClosed
 class Seat:
     def __init__(self, token: str | None = "t") -> None:
         self.token = token
+        self.reseat = False
         self.failures = 0
         self.server_stopped = False
         self.resuming = False

@@ -33,6 +33,10 @@ class Rejoining(Protocol):
     stops for good, and whether it said it resumes (``shutdown`` with ``resume``)."""
 
     token: str | None
+    reseat: bool
+    """True when there is a seat to take though no token is held yet: the table was found
+    (or created) but the connection was lost before the seat was taken; sitting down is
+    tried again as taking a seat back is."""
     failures: int
     server_stopped: bool
     resuming: bool
@@ -118,7 +122,8 @@ async def keep_seat(
                 raise CroupierError("the server shut down") from None
             me.failures += 1
             patient = wait_for_resume and me.resuming
-            if me.token is None or (me.failures > reconnect and not patient):
+            nothing = me.token is None and not me.reseat
+            if nothing or (me.failures > reconnect and not patient):
                 raise CroupierError(str(exc)) from None
             delay = retry_delay(me.failures)
             on_retry(str(exc), delay, me.resuming)

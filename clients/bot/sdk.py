@@ -249,6 +249,7 @@ class _Seat:
         self.bot = bot
         self.table: int | None = None
         self.token: str | None = None
+        self.reseat = False
         self.final: dict[str, Any] | None = None
         self.finished = trio.Event()
         self.server_stopped = False
@@ -312,6 +313,7 @@ class _Seat:
             else:
                 info = await client.call("table.info", self.table)
                 self.bot.check_table(info)  # before setup reads another game's rules
+            self.reseat = True  # the table is there: a connection lost now sits down again
             await maybe_await(self.bot.setup(info))
             joined = await client.call("table.join", self.table, seat, *self.bot.join_options())
             self.token = joined["token"]

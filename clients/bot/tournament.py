@@ -41,6 +41,7 @@ class _Entry:
         self.tournament = tournament
         self.key = key
         self.token: str | None = None
+        self.reseat = False  # a tournament seat is only ever taken back with its token
         self.entry = 0
         self.final: dict[str, Any] | None = None
         self.finished = trio.Event()

@@ -75,6 +75,7 @@ class _Watching:
     def __init__(self) -> None:
         self.tid: int | None = None
         self.token: str | None = None
+        self.reseat = False  # the token is set once the tournament is started
         self.failures = 0
         self.server_stopped = False
         self.resuming = False

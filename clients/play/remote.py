@@ -92,6 +92,7 @@ class RemoteSeat:
         self._done = trio.Event()
         self._done.set()
         self.token: str | None = None
+        self.reseat = False  # the person sits down once; only a seat held is taken back
         self.final: dict[str, Any] | None = None
         self.finished = trio.Event()
         self.server_stopped = False
