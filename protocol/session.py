@@ -59,11 +59,11 @@ RequestHandler = Callable[["Session", Request], Awaitable[Any]]
 NotificationHandler = Callable[["Session", Notification], Awaitable[None]]
 
 ERROR_NOTIFICATION = "error"
+"""Sent as ``[2, "error", [error]]`` for a bad message that has no msgid to answer."""
 DISPATCH_TURN = 64
 """Messages of one received chunk dispatched before other tasks get a turn: a 64 KiB read
 can hold thousands of tiny requests, and dispatching them all at once held the event loop
 for a large fraction of a second while every other connection waited."""
-"""Sent as ``[2, "error", [error]]`` for a bad message that has no msgid to answer."""
 
 
 @attrs.frozen
