@@ -33,9 +33,9 @@ import attrs
 import trio
 
 from croupier.protocol.admission import linger_close
+from croupier.protocol.calls import PendingCalls
 from croupier.protocol.codec import (
     DEFAULT_MAX_MESSAGE_SIZE,
-    MAX_MSGID,
     BufferBudget,
     Decoder,
     InvalidMessage,
@@ -76,12 +76,6 @@ class SessionLimits:
     send_timeout: float | None = 30.0
     max_elements: int | None = None
     """Arrays, maps and items in one received message (see the codec's ``Decoder``)."""
-
-
-@attrs.define
-class _Call:
-    done: trio.Event = attrs.field(factory=trio.Event)
-    response: Response | None = None
 
 
 async def _no_requests(session: Session, request: Request) -> Any:
@@ -138,8 +132,7 @@ class Session(SessionWriter):
         self._outbox: list[bytes] = []
         """Answers to quick requests of the chunk being dispatched, written in one go."""
         self._outbox_bytes = 0
-        self._calls: dict[int, _Call] = {}
-        self._next_msgid = 0
+        self._calls = PendingCalls()
         self._in_flight = 0
         self._quiet: trio.Event | None = None
         self._last_receive = 0.0
@@ -306,12 +299,8 @@ class Session(SessionWriter):
         if isinstance(message, Request):
             await self._accept_request(message)
         elif isinstance(message, Response):
-            call = self._calls.get(message.msgid)
-            if call is None or call.done.is_set():
+            if not self._calls.answer(message):
                 log.debug("%s: response to unknown msgid %d ignored", self.name, message.msgid)
-                return
-            call.response = message
-            call.done.set()
         else:
             try:
                 await self.on_notification(self, message)
@@ -385,14 +374,6 @@ class Session(SessionWriter):
             with contextlib.suppress(ConnectionClosed):
                 await self._send(Notification(ERROR_NOTIFICATION, [self._error_wire(error)]))
 
-    def _new_msgid(self) -> int:
-        for _ in range(len(self._calls) + 1):
-            msgid = self._next_msgid
-            self._next_msgid = 0 if msgid == MAX_MSGID else msgid + 1
-            if msgid not in self._calls:
-                return msgid
-        raise RuntimeError("no free msgid")  # pragma: no cover - 2**32 calls in flight
-
     async def call(
         self,
         method: str,
@@ -413,9 +394,7 @@ class Session(SessionWriter):
         wire_params: list[Any] | dict[str, Any] = (
             dict(params) if isinstance(params, Mapping) else list(params)
         )
-        msgid = self._new_msgid()
-        call = _Call()
-        self._calls[msgid] = call
+        msgid, call = self._calls.open()
         try:
             await self._send(Request(msgid, method, wire_params))
             with trio.move_on_after(math.inf if timeout is None else timeout) as scope:
@@ -423,7 +402,7 @@ class Session(SessionWriter):
             if scope.cancelled_caught:
                 raise CallTimeout(method, timeout or 0.0)
         finally:
-            del self._calls[msgid]
+            self._calls.close(msgid)
         if call.response is None:
             raise ConnectionClosed(f"the connection closed during {method!r}")
         if call.response.error is not None:
@@ -469,8 +448,7 @@ class Session(SessionWriter):
         self._closed = True
         self._closed_event.set()
         self.closed_reason = reason
-        for call in self._calls.values():
-            call.done.set()
+        self._calls.fail_all()
         self._decoder.release()
         if self._linger and not self._receiving:  # (only the receive loop reads)
             await linger_close(self.stream)
