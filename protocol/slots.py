@@ -100,9 +100,12 @@ class SlotPlayer:
             )
         except ConnectionClosed:
             raise SeatVacant("the bot's connection closed") from None
-        except CallTimeout:
-            raise CroupierError("the bot did not answer in time") from None
-        except RpcError as exc:
+        except (CallTimeout, RpcError) as exc:
+            if not self.slot.present or self.slot.conn is not conn:
+                # given up while it decided (a person who quit mid-decision): nobody is there
+                raise SeatVacant("the seat was given up") from None
+            if isinstance(exc, CallTimeout):
+                raise CroupierError("the bot did not answer in time") from None
             said = shown(exc.message, 80)
             raise CroupierError(f"the bot answered with an error: {said}") from None
         if self.played.read_action is not None:

@@ -13,6 +13,7 @@ import trio.testing
 from croupier.engine import CroupierError
 from croupier.engine.gamelog import GameEventLog, GameTally, read_game_log, replay_game
 from croupier.engine.gametable import GameStrategyPlayer, GameTable
+from croupier.engine.ledger import seat_account
 from tests.test_gametable import Broken, Scripted, Sleeper
 
 
@@ -109,3 +110,31 @@ async def test_a_tally_counts_each_seats_rounds_in_memory_of_one_round(manager):
                 pairs.add((seat, event["round"]))
         assert table.tally.hands == [sum(s == i for s, _ in pairs) for i in (1, 2, 3)], name
         assert len(table.tally._seats) <= 3 and not table.tally._roundless
+
+
+async def test_an_empty_blackjack_seat_sits_out_and_the_log_replays(manager):
+    """Blackjack's seat with nobody in it stakes nothing and is dealt nothing (it used to
+    bet the minimum every round for a bot gone or a person who quit); a round nobody
+    stakes deals no cards; the log replays to the same ledger and tally."""
+    from tests.test_gametable import Gone
+
+    game = manager.games.get("blackjack")
+    strategy = GameStrategyPlayer(game.strategy("lim17"))
+    table, lines = await _logged(game, [Gone(), strategy], rounds=6)
+    _, events = read_game_log(lines)
+    passes = [e["round"] for e in events if e["kind"] == "action" and e["seat"] == 1]
+    assert passes == list(range(1, 7)) and {
+        e["action"] for e in events if e["kind"] == "action" and e["seat"] == 1
+    } == {"pass"}
+    assert not [e for e in events if e["kind"] in ("deal", "settle") and e.get("seat") == 1]
+    assert "seat 1 sits this round out" in {e["text"] for e in events}
+    start = game.rules()["starting_chips"]
+    assert table.ledger.balances[seat_account(1)] == start
+    assert table.tally.hands == [0, 6] and table.ledger.conserved()
+    core = replay_game(manager, lines)
+    assert core.ledger.balances == table.ledger.balances
+    alone, alone_lines = await _logged(game, [Gone()], rounds=2)  # nobody stakes at all
+    _, alone_events = read_game_log(alone_lines)
+    assert [e for e in alone_events if e["kind"] in ("deal", "settle", "chips")] == []
+    assert sum(e["kind"] == "end" for e in alone_events) == 2 and alone.ledger.conserved()
+    assert replay_game(manager, alone_lines).ledger.balances == alone.ledger.balances

@@ -51,7 +51,23 @@ def test_a_server_table_deals_what_the_local_game_deals(server):
     term.press("q")
     assert term.finish() == 0
     assert "Thanks for playing. 2 hands: 1 won, 1 lost, 0 pushed; net +19 chips" in term.output()
-    assert table_info(server.port, table)["seats"][0]["kind"] == "free"  # the seat was given up
+    info = _finished(server.port, table)
+    assert info["seats"][0]["kind"] == "free"  # the seat was given up
+    # and it sat out the round it was left at: nobody bet the minimum for the person
+    assert info["chips"] == [119] and info["hands"] == [2] and info["house"] == -19
+
+
+def _finished(port: int, table: int) -> dict[str, Any]:
+    """The table's info once it has finished (a table whose bots all left ends)."""
+
+    async def ask() -> dict[str, Any]:
+        async with connect("127.0.0.1", port, name="test") as client:
+            with trio.fail_after(30):  # a hang guard only
+                while (info := await client.call("table.info", table))["state"] != "finished":
+                    await trio.sleep(0.05)
+            return dict(info)
+
+    return trio.run(ask)
 
 
 def test_the_hint_key_works_at_a_server_table(server, manager):

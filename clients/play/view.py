@@ -370,6 +370,8 @@ def narrate(event: Event, me: int) -> str | None:
     if kind == "reveal":
         return f"The dealer turns the {card_name(event.card or HIDDEN)}"
     if kind == "action":
+        if event.action == "pass":
+            return f"{who} sit{'' if mine else 's'} this round out"
         if event.action == "bet":
             return f"{who} bet{'' if mine and not event.hand else 's'} {event.amount}"
         if mine:

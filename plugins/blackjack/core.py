@@ -19,9 +19,19 @@ from typing import Any
 from croupier.engine import CroupierError, Ledger, PluginManager
 from croupier.engine.games import Emit, Plain, Turn
 from croupier.plugins.blackjack.play import Action, Event
-from croupier.plugins.blackjack.round import Decision, TableCore, check_action, default_action
+from croupier.plugins.blackjack.round import (
+    SIT_OUT,
+    Decision,
+    TableCore,
+    check_action,
+    default_action,
+)
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.table import build_core
+
+ABSENT = {"kind": "pass"}
+"""What an empty seat does at a bet (the engine's :attr:`~croupier.engine.games.Turn.absent`):
+it sits the round out; a silent player's default is still the minimum bet."""
 
 
 def plain_event(event: Event) -> dict[str, Any]:
@@ -74,8 +84,12 @@ class BlackjackCore:
                     default=default_action(decision).to_dict(),
                     phase=decision.phase,
                     context={"hand": index},
+                    absent=ABSENT if decision.phase == "bet" else None,
                 )
-                decision = flow.send(Action.from_dict(dict(answer)))
+                if answer.get("kind") == "pass" and decision.phase == "bet":
+                    decision = flow.send(SIT_OUT)  # the seat's absent action: nobody is there
+                else:
+                    decision = flow.send(Action.from_dict(dict(answer)))
         except StopIteration as stop:
             return bool(stop.value)
         finally:

@@ -20,7 +20,7 @@ import attrs
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.errors import kind_of
 from croupier.engine.games import ActionSpec, Emit, Field, Game, GameStrategy, Plain, WebFiles
-from croupier.plugins.blackjack.core import BlackjackCore
+from croupier.plugins.blackjack.core import ABSENT, BlackjackCore
 from croupier.plugins.blackjack.legacy import LEGACY
 from croupier.plugins.blackjack.play import ACTIONS, Action, Observation
 from croupier.plugins.blackjack.players import Strategy, strategy_action
@@ -81,7 +81,7 @@ EVENTS = {
     "chips": "a ledger entry: amount > 0 to the seat, < 0 to the house, with its reason",
     "deal": "a card to a seat's hand, or to the dealer (no seat); the hole card as #",
     "peek": "the dealer checked for blackjack (outcome: blackjack or none)",
-    "action": "the action applied for a seat's hand (action, amount)",
+    "action": "the action applied for a seat's hand (action, amount); pass: an empty seat sits out",
     "refused": "an answer refused, with the reason",
     "default": "the default applied (timeout, error or too many refusals), with the reason",
     "reveal": "the hole card turned",
@@ -142,6 +142,8 @@ def _action_of(event: Plain) -> Plain | None:
     kind = event.get("action")
     if not isinstance(kind, str):
         return None
+    if kind == "pass":  # an empty seat's (the table's absent action, not a player's)
+        return dict(ABSENT)
     return {"kind": kind, "amount": event.get("amount", 0)}
 
 

@@ -290,6 +290,8 @@ class Event:
                 else "the dealer checks: no blackjack"
             )
         if k == "action":
+            if self.action == "pass":
+                return f"{who} sits this round out"
             extra = f" {self.amount}" if self.amount else ""
             note = f" ({self.reason})" if self.reason else ""  # an over-bet says what it did
             return f"{who}: {self.action}{extra}{note}"

@@ -27,6 +27,10 @@ from croupier.plugins.blackjack.play import Action, Observation
 from croupier.plugins.blackjack.steps import RoundSteps
 
 BET = ("bet",)
+SIT_OUT = Action("bet", -1)
+"""Sent (this very object) for a bet decision to a seat nobody is in (a bot gone, a person
+who quit): the seat sits the round out, staking nothing. No player can send it: an answer
+is checked first, and a bet below the minimum is refused."""
 SURRENDER = ("surrender", "decline")
 INSURANCE = ("insurance", "decline")
 
@@ -91,13 +95,23 @@ class TableCore(RoundSteps):
         if not playing:
             return False
         rules = self.rules
+        sitting: list[Seat] = []
         for seat in playing:
             if self.scheme.asks_bet:
                 high = min(rules.max_bet, self.chips(seat))
                 action = yield Decision("bet", seat, None, BET, rules.min_bet, high)
+                if action is SIT_OUT:
+                    self._sit_out(seat)
+                    sitting.append(seat)
+                    continue
                 self._place_bet(seat, action.amount, True)
             else:
                 self._place_bet(seat, rules.min_bet, False)
+        if sitting:
+            playing = [seat for seat in playing if seat not in sitting]
+            if not playing:  # nobody stakes: no cards are dealt
+                self._event("end")
+                return True
         early, insurance, peek = self._deal_initial(playing)
         if early:
             for seat in playing:

@@ -177,6 +177,11 @@ class RoundSteps:
         self._pay(seat, -stake, "bet")
         seat.hands = [Hand(stake)]
 
+    def _sit_out(self, seat: Seat) -> None:
+        """``seat`` (nobody is in it) stakes nothing and is dealt nothing this round."""
+        seat.hands = []
+        self._event("action", seat=seat.index, hand=0, action="pass")
+
     def _deal_initial(self, playing: list[Seat]) -> tuple[bool, bool, bool]:
         """Deal two cards to each seat and the dealer; returns :func:`upcard_offers`."""
         deal = self._deal

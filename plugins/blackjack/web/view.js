@@ -8,6 +8,7 @@ import { seatName, updateSeats } from "/js/seats.js";
 const ACTIONS = {
   hit: "hits", stand: "stands", double: "doubles", split: "splits", surrender: "surrenders",
   raise: "raises", insurance: "takes insurance", decline: "declines",
+  pass: "sits this round out",
 };
 const OUTCOMES = {
   win: "wins", lose: "loses", push: "pushes", natural: "wins with a natural",
