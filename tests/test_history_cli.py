@@ -55,3 +55,15 @@ def test_history_of_a_missing_journal_or_table_is_one_line(cli, tmp_path):
     assert status == 1 and "the journal has no table 7" in err
     status, out, _ = cli("history", "tournaments", "--data", str(tmp_path / "j.db"), "--json")
     assert status == 0 and json.loads(out) == {"total": 0, "tournaments": []}
+
+
+def test_a_tournament_whose_runs_ended_early_says_why():
+    """A finished tournament showing 361/500 read as unfinished to a newcomer: its runs
+    had ended once every bot in them was out."""
+    from croupier.clients.cli.commands.history import _progress
+
+    row = {"progress": {"done": 361, "total": 500}, "state": "finished", "reason": "played"}
+    assert _progress(row) == "361/500 (runs ended early: every bot out)"
+    assert _progress({**row, "state": "playing", "reason": None}) == "361/500"
+    assert _progress({**row, "reason": "stopped by its creator"}) == "361/500"
+    assert _progress({**row, "progress": {"done": 500, "total": 500}}) == "500/500"

@@ -153,11 +153,7 @@ def run_list(kind: str, args: argparse.Namespace) -> int:
     for column in ("id", "game", "state", "seed", "played", "created", "finished", "reason"):
         table.add_column(column, justify="right" if column in ("id", "played") else "left")
     for row in rows:
-        played = (
-            str(row["played"])
-            if kind == "tables"
-            else f"{row['progress']['done']}/{row['progress']['total']}"
-        )
+        played = str(row["played"]) if kind == "tables" else _progress(row)
         table.add_row(
             str(row.get("table", row.get("tournament"))),
             row["game"],
@@ -170,6 +166,16 @@ def run_list(kind: str, args: argparse.Namespace) -> int:
         )
     stdout_console().print(table)
     return 0
+
+
+def _progress(row: dict[str, Any]) -> str:
+    """A tournament's rounds played of those it could play; a finished one that played
+    fewer says why (its runs ended once every bot in them was out)."""
+    done, total = row["progress"]["done"], row["progress"]["total"]
+    said = f"{done}/{total}"
+    if row["state"] == "finished" and row["reason"] == "played" and done < total:
+        said += " (runs ended early: every bot out)"
+    return said
 
 
 def run_one(kind: str, args: argparse.Namespace) -> int:
