@@ -10,7 +10,8 @@ the server's accept loop (:func:`croupier.protocol.admission.serve_listeners`):
 - at most ``http_connections`` are open at once, server-wide; at the cap nothing more is
   accepted (newcomers wait in the listen backlog) until one closes;
 - one address holds at most ``http_connections_per_peer``; the next is answered ``503``
-  and closed at once (a browser opens about six per site).
+  and closed once what it sent is read (:data:`LINGERING` at a time; a browser opens about
+  six connections per site).
 
 A WebSocket on ``/rpc`` is one of these connections and also a protocol connection, with
 the server's own caps on those.
