@@ -44,3 +44,26 @@ async def test_ctrl_c_while_the_server_is_away_ends_with_the_tally_as_last_seen(
     assert end.table == seats[0]["table"]
     assert (end.tally.rounds, end.tally.chips, end.tally.net) == (0, 2000, 0)
     await journal.aclose()
+
+
+def test_the_rounds_as_last_seen_are_those_the_seat_played():
+    """With the server away, the tally's rounds come from the events the person saw: the
+    rounds the seat staked, as the game counts them (a coup passed is not one)."""
+    manager = PluginManager(autoload=False)
+    person = LinePerson(manager.games.get("baccarat"), lambda: None, lambda text: None)
+    events = [
+        {"kind": "bet", "round": 1, "seat": 1, "bets": {"banker": 20}, "text": "."},
+        {"kind": "action", "round": 1, "seat": 1, "action": {"kind": "bet"}, "text": "."},
+        {"kind": "bet", "round": 1, "seat": 2, "bets": {"tie": 20}, "text": "."},
+        {"kind": "pass", "round": 2, "seat": 1, "text": "."},
+        {"kind": "action", "round": 2, "seat": 1, "action": {"kind": "pass"}, "text": "."},
+        {"kind": "bet", "round": 3, "seat": 1, "bets": {"player": 20}, "text": "."},
+    ]
+    for event in events:
+        person.on_event(event)
+    assert person.rounds_seen == {1, 3}
+    blackjack = LinePerson(manager.games.get("blackjack"), lambda: None, lambda text: None)
+    blackjack.on_event({"kind": "action", "round": 1, "seat": 1, "action": "bet", "amount": 10})
+    blackjack.on_event({"kind": "settle", "round": 1, "seat": 1, "hand": 0, "outcome": "win"})
+    blackjack.on_event({"kind": "action", "round": 2, "seat": 1, "action": "pass"})
+    assert blackjack.rounds_seen == {1}
