@@ -61,9 +61,9 @@ def test_the_rounds_as_last_seen_are_those_the_seat_played():
     ]
     for event in events:
         person.on_event(event)
-    assert person.rounds_seen == {1, 3}
+    assert person.seen.hands[:2] == [2, 1]  # seat 1: rounds 1 and 3; seat 2: round 1
     blackjack = LinePerson(manager.games.get("blackjack"), lambda: None, lambda text: None)
     blackjack.on_event({"kind": "action", "round": 1, "seat": 1, "action": "bet", "amount": 10})
     blackjack.on_event({"kind": "settle", "round": 1, "seat": 1, "hand": 0, "outcome": "win"})
     blackjack.on_event({"kind": "action", "round": 2, "seat": 1, "action": "pass"})
-    assert blackjack.rounds_seen == {1}
+    assert blackjack.seen.hands[0] == 1

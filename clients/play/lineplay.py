@@ -34,6 +34,7 @@ from croupier.clients.bot.gamebot import GameBot
 from croupier.clients.bot.sdk import play
 from croupier.clients.play.lines import BadLine, decision_lines, help_lines, parse_action
 from croupier.engine.errors import CroupierError
+from croupier.engine.gamelog import GameTally
 from croupier.engine.games import Game, GameStrategy, Plain
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
 from croupier.engine.ledger import seat_account
@@ -82,8 +83,8 @@ class LinePerson:
         """The round of the latest decision or event."""
         self.chips: int | None = None
         """The seat's chips as last seen (an observation's, or an event's of this seat)."""
-        self.rounds_seen: set[int] = set()
-        """The rounds the events showed this seat to play (as the game counts them: a
+        self.seen = GameTally.of(game.max_seats, game)
+        """The rounds the events showed each seat to play (as the game counts them: a
         round sat out is not one): the tally when the server cannot be asked."""
         self.ended: str | None = None
         """Why the person stopped: ``quit`` (q or the end of the input) or ``broke``."""
@@ -117,13 +118,7 @@ class LinePerson:
         mine = event.get("seat") == self.seat
         if mine and isinstance(event.get("chips"), int):
             self.chips = event["chips"]
-        played = self.game.played_round
-        if played is not None:
-            who = played(event)
-        else:  # a seat played the rounds in which it decided something
-            who = event.get("seat") if event.get("kind") == "action" else None
-        if who == self.seat and isinstance(event.get("round"), int):
-            self.rounds_seen.add(event["round"])
+        self.seen.add(event)
         if (mine and event.get("kind") == "refused") or event.get("kind") == "action":
             return
         if mine and event.get("kind") == "default" and self._pending is not None:
@@ -362,7 +357,7 @@ async def play_remote(
             # the server is away (Ctrl-C while waiting for it): the table as last seen
             final, settled, reached = _last_seen(bot.table, seat, person.chips), False, False
     chips = int(final["chips"][seat - 1])
-    rounds = _hands(final, seat) - start["played"] if reached else len(person.rounds_seen)
+    rounds = _hands(final, seat) - start["played"] if reached else person.seen.hands[seat - 1]
     tally = LineTally(rounds, chips, chips - start["chips"])
     ended = person.ended or "finished"
     return RemoteEnd(ended, tally, int(final["table"]), final, settled, reached)

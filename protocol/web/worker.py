@@ -55,15 +55,9 @@ class CappedWorker:
         self.cap = cap
         self.per_peer = per_peer
         self.peers: Counter[str] = Counter()
-        self.refused = 0
         self._lingering = 0
         self._context = WorkerContext(None)
         self._state: LifespanState = {}
-
-    @property
-    def open(self) -> int:
-        """Connections being served now."""
-        return sum(self.peers.values())
 
     async def serve(
         self,
@@ -92,7 +86,6 @@ class CappedWorker:
             await stream.aclose()
             return
         if self.peers[host] >= self.per_peer:
-            self.refused += 1
             # read what it sent before closing (else the kernel's reset may beat the 503),
             # but only a few at a time: a flood of them must not fill the slots
             linger = self._lingering < LINGERING
