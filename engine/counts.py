@@ -16,7 +16,8 @@ by ``deck_sum`` per deck dealt; its true count is taken relative to that drift, 
 balanced count whose tags are shifted by their mean (so every system's true count is on
 one scale; a player of an unbalanced count who plays the running count directly converts
 at the depth he plays). Decks remaining are estimated exactly, to the nearest half deck,
-or to the nearest whole deck (never below one unit), and the quotient is floored,
+or to the nearest whole deck (never below one unit), and the quotient, exact in integers
+(a float quotient misread counts that are exactly an integer: KO's +4 as +3), is floored,
 truncated toward zero, rounded half away from zero, or kept as it is (``none``).
 """
 
@@ -152,11 +153,20 @@ def check_count_system(system: object) -> list[str]:
 def decks_remaining(cards_remaining: int, resolution: str = "exact") -> float:
     """The player's estimate of the decks left: exact, or to the nearest half or whole deck
     (halves rounded up), never less than one half or one whole deck."""
-    exact = cards_remaining / DECK
+    units, per_deck = deck_units(cards_remaining, resolution)
+    return units / per_deck
+
+
+def deck_units(cards_remaining: int, resolution: str = "exact") -> tuple[int, int]:
+    """The decks left as an exact fraction ``units / per_deck``: cards (52 a deck), half
+    decks (2) or whole decks (1), the nearest half or whole rounded up, never below one
+    unit. Integers, so that a true count is an exact quotient (a float estimate of
+    ``108 / 52`` decks made Hi-Lo's 27 read 12.99..., floored to 12)."""
     if resolution == "exact":
-        return exact
-    unit = {"half": 0.5, "whole": 1.0}[resolution]
-    return max(unit, math.floor(exact / unit + 0.5) * unit)
+        return cards_remaining, DECK
+    per_deck = {"half": 2, "whole": 1}[resolution]
+    # floor(cards / (52 / per_deck) + 1/2), in integers
+    return max(1, (2 * cards_remaining * per_deck + DECK) // (2 * DECK)), per_deck
 
 
 def round_count(value: float, rounding: str) -> float:
@@ -172,6 +182,36 @@ def round_count(value: float, rounding: str) -> float:
     raise CroupierError(f"rounding is one of {', '.join(ROUNDINGS)}, not {rounding!r}")
 
 
+def round_quotient(num: int, den: int, rounding: str) -> float:
+    """``num / den`` (``den > 0``) floored, truncated toward zero, rounded half away from
+    zero, or kept (the nearest float), computed exactly in integers."""
+    if rounding == "none":
+        return num / den  # one correctly rounded division of exact integers
+    size = abs(num)
+    if rounding == "floor":
+        return float(num // den)
+    if rounding == "truncate":
+        whole = size // den
+    elif rounding == "round":
+        whole = (2 * size + den) // (2 * den)
+    else:
+        raise CroupierError(f"rounding is one of {', '.join(ROUNDINGS)}, not {rounding!r}")
+    return float(whole if num >= 0 else -whole)
+
+
+def true_count_quotient(
+    running: int, cards_remaining: int, system: CountSystem, decks: int, resolution: str
+) -> tuple[int, int]:
+    """The true count as an exact fraction ``num / den`` (``den > 0``): with ``u / k``
+    decks left (:func:`deck_units`), ``(k (running - irc) - deck_sum (k decks - u)) /
+    (scale u)``."""
+    units, per_deck = deck_units(cards_remaining, resolution)
+    num = per_deck * (running - system.irc(decks))
+    if not system.balanced:
+        num -= system.deck_sum() * (per_deck * decks - units)  # the drift of the cards dealt
+    return num, system.scale * units
+
+
 def true_count(
     running: int,
     cards_remaining: int,
@@ -183,12 +223,11 @@ def true_count(
 ) -> float:
     """The true count a player of ``system`` reads with ``running`` (tag units, from the
     system's initial running count) and ``cards_remaining`` cards left of a ``decks``-deck
-    shoe; ``rounding`` and ``resolution`` default to the system's own."""
+    shoe; ``rounding`` and ``resolution`` default to the system's own. The quotient is
+    exact (integers), so a count that is exactly an integer reads that integer."""
     if cards_remaining <= 0:
         raise CroupierError("the true count needs at least one card left")
-    left = decks_remaining(cards_remaining, resolution or system.resolution)
-    relative: float = running - system.irc(decks)
-    if not system.balanced:
-        relative -= system.deck_sum() * (decks - left)  # the drift of the cards dealt
-    value = relative / system.scale / left
-    return round_count(value, rounding or system.rounding)
+    num, den = true_count_quotient(
+        running, cards_remaining, system, decks, resolution or system.resolution
+    )
+    return round_quotient(num, den, rounding or system.rounding)

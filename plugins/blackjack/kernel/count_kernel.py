@@ -76,7 +76,7 @@ from croupier.plugins.blackjack.kernel.true_count import (
     SPOTS_TC,
     WONG_IN,
     WONG_OUT,
-    decks_left,
+    quotients,
     true_count,
 )
 
@@ -127,9 +127,7 @@ def play_count_chunk(
     n_cards = decks * 52
     fresh = np.empty(n_cards, np.int8)
     rank_of = np.empty(52, np.int64)
-    left_of = np.empty(n_cards + 1, np.float64)  # decks left by cards remaining
-    for k in range(n_cards + 1):
-        left_of[k] = decks_left(k, p)
+    q = quotients(n_cards, decks, p)  # the true count's exact quotient by cards remaining
     for k in range(n_cards):
         fresh[k] = k % 52
     for k in range(52):
@@ -206,7 +204,7 @@ def play_count_chunk(
             shuffles += 1
             rc = irc
             playing = not has_wong_in  # back-counting: in from the start unless Wonging in
-        tc = true_count(rc, left_of[np.uint64(n_cards - pos)], decks, p)
+        tc = true_count(rc, q, n_cards - pos, p)
         if playing and has_wong_out and tc < wong_out:
             playing = False
         elif not playing and has_wong_in and tc >= wong_in:
@@ -260,7 +258,7 @@ def play_count_chunk(
         peeked_natural = dealer_natural and peek and (up == 0 or up == 9)
         insure = False
         if insures and up == 0:
-            now_tc = true_count(rc, left_of[np.uint64(n_cards - pos)], decks, p)
+            now_tc = true_count(rc, q, n_cards - pos, p)
             insure = now_tc >= p[INS_INDEX] if p[INS_DIR] > 0 else now_tc <= p[INS_INDEX]
         n_live = 0
         for s in range(spots):
@@ -313,7 +311,7 @@ def play_count_chunk(
                     if first < 0:
                         action = plans[np.uint64(up_plans + row * 16 + state)]
                     else:  # the chart's letter, changed by each deviation in turn
-                        now_tc = true_count(rc, left_of[np.uint64(n_cards - pos)], decks, p)
+                        now_tc = true_count(rc, q, n_cards - pos, p)
                         cell = np.uint64(up_cells + row)
                         letter = base[cell]
                         for k in range(first, first + dev_count[cell]):

@@ -45,7 +45,7 @@ from croupier.plugins.blackjack.kernel.kernel import (
     _plans,
     _shuffle,
 )
-from croupier.plugins.blackjack.kernel.true_count import decks_left, true_count
+from croupier.plugins.blackjack.kernel.true_count import quotients, true_count
 
 TC_LOW, TC_HIGH = -10, 15
 BUCKETS = TC_HIGH - TC_LOW + 1
@@ -229,9 +229,7 @@ def play_index_chunk(
     rank_of = np.empty(52, np.int64)
     for k in range(52):
         rank_of[k] = min(k // 4, 9)
-    left_of = np.empty(n_cards + 1, np.float64)
-    for k in range(n_cards + 1):
-        left_of[k] = decks_left(k, p)
+    q = quotients(n_cards, decks, p)  # the true count's exact quotient by cards remaining
     cut = rules[CUT]
     fresh_pack = rules[FRESH] != 0
     peek = rules[PEEK] != 0
@@ -257,9 +255,8 @@ def play_index_chunk(
             pos = 0
             rc = irc
         acc[tail] += 1
-        left = left_of[np.uint64(n_cards - pos)]
-        round_tc = true_count(rc, left, decks, p)
-        round_raw = true_count(rc, left, decks, p_raw)
+        round_tc = true_count(rc, q, n_cards - pos, p)
+        round_raw = true_count(rc, q, n_cards - pos, p_raw)
         ids = shoe[np.uint64(pos) : np.uint64(pos + 4)]  # first card, up, second, hole
         pos += 4
         rc += tags[np.uint64(ids[0])] + tags[np.uint64(ids[1])] + tags[np.uint64(ids[2])]
@@ -270,8 +267,8 @@ def play_index_chunk(
         if ins_slot >= 0 and up == 0:
             tc, raw = round_tc, round_raw
             if at_decision:
-                left = left_of[np.uint64(n_cards - pos)]
-                tc, raw = true_count(rc, left, decks, p), true_count(rc, left, decks, p_raw)
+                tc = true_count(rc, q, n_cards - pos, p)
+                raw = true_count(rc, q, n_cards - pos, p_raw)
             _add(acc, ins_slot, tc, raw, 4 if hole == 9 else -2)  # +2 or -1 a unit insured
         if (c0 + c1 == 9 and (c0 == 0 or c1 == 0)) or (
             dealer_natural and peek and (up == 0 or up == 9)
@@ -292,8 +289,8 @@ def play_index_chunk(
             if cell_count[cell] > 0 and (c1 >= 0 or not two_card):
                 tc, raw = round_tc, round_raw
                 if at_decision:
-                    left = left_of[np.uint64(n_cards - pos)]
-                    tc, raw = true_count(rc, left, decks, p), true_count(rc, left, decks, p_raw)
+                    tc = true_count(rc, q, n_cards - pos, p)
+                    raw = true_count(rc, q, n_cards - pos, p_raw)
                 base = chart[row // 22, row % 22, up]
                 for k in range(cell_first[cell], cell_first[cell] + cell_count[cell]):
                     taken = lplans[np.uint64(dec_map[k, 9 + base] * 1056 + row * 16 + state)]
