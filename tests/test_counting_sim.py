@@ -176,11 +176,12 @@ def test_wonging_sits_out_below_the_exit_and_back_in_at_the_entry(manager):
     assert 0 < played < dealt
 
 
-def changed(table: PlayTable, kind: str, key: int, up: int, letter: str) -> PlayTable:
+def changed(table: PlayTable, *cells: tuple[str, int, int, str]) -> PlayTable:
     rows = {k: dict(getattr(table, k)) for k in ("hard", "soft", "pairs")}
-    row = list(rows[kind][key])
-    row[up] = letter
-    rows[kind][key] = row
+    for kind, key, up, letter in cells:
+        row = list(rows[kind][key])
+        row[up] = letter
+        rows[kind][key] = row
     return PlayTable(rows["hard"], rows["soft"], rows["pairs"])
 
 
@@ -189,21 +190,32 @@ def test_deviations_always_taken_play_as_the_chart_they_write(manager):
     basic = local_strategy(manager, "basic", rules).for_rules(rules)
     hilo = manager.count_systems.get("hilo")
     table = play_table(basic)
-    # (index row, chart cell the deviation writes): up index 9 is a ten, 0 an ace
+    # (index rows, chart cells the deviations write): up index 9 is a ten, 0 an ace; pairs
+    # by rank index (7,7 is 6)
     cases = [
-        ("stand,16,T,-99,+", ("hard", 16, 9, "S")),
-        ("hit,12,4,99,-", ("hard", 12, 3, "H")),
-        ("double,11,A,-99,+", ("hard", 11, 0, "Dh")),
-        ("double,11,5,99,+", ("hard", 11, 4, "H")),  # never taken: 11 v 5 hits
-        ("split,TT,6,-99,+", ("pairs", 9, 5, "P")),
+        # a stand index keeps basic strategy's surrender of 16 v T (Rh becomes Rs)
+        ("stand,16,T,-99,+", [("hard", 16, 9, "Rs")]),
+        ("stand,15,T,-99,+\nstand,16,9,-99,+", [("hard", 15, 9, "Rs"), ("hard", 16, 8, "Rs")]),
+        ("hit,12,4,99,-", [("hard", 12, 3, "H")]),
+        ("hit,s18,3,99,-", [("soft", 18, 2, "Dh")]),  # hit where it would not double
+        ("double,11,A,-99,+", [("hard", 11, 0, "Dh")]),
+        ("double,11,5,99,+", [("hard", 11, 4, "H")]),  # never taken: 11 v 5 hits
+        ("split,TT,6,-99,+", [("pairs", 9, 5, "P")]),
         # never split: as hard 16 v T (surrender, else hit)
-        ("split,88,T,99,+", ("pairs", 7, 9, table.hard[16][9])),
-        ("surrender,15,T,99,+", ("hard", 15, 9, "H")),  # never surrender: hit
-        ("surrender,14,T,-99,+", ("hard", 14, 9, "Rh")),
+        ("split,88,T,99,+", [("pairs", 7, 9, table.hard[16][9])]),
+        ("surrender,15,T,99,+", [("hard", 15, 9, "H")]),  # never surrender: hit
+        ("surrender,14,T,-99,+", [("hard", 14, 9, "Rh"), ("pairs", 6, 9, "Rh")]),  # 7,7 too
+        # a hard total's index plays the pair of that total when it is not split
+        ("double,10,T,-99,+", [("hard", 10, 9, "Dh"), ("pairs", 4, 9, "Dh")]),
+        ("stand,14,T,-99,+", [("hard", 14, 9, "S"), ("pairs", 6, 9, "S")]),
+        # a declined split plays the total's letter with the total's index
+        ("split,88,T,99,+\nstand,16,T,-99,+", [("pairs", 7, 9, "Rs"), ("hard", 16, 9, "Rs")]),
+        # surrender settled by its index, stand or hit by the stand index
+        ("stand,15,T,-99,+\nsurrender,15,T,99,+", [("hard", 15, 9, "S")]),
     ]
-    for line, (kind, key, up, letter) in cases:
+    for line, cells in cases:
         indices = tuple(read_indices("decision,hand,upcard,index,direction\n" + line))
-        mine = Strategy("changed", "", table=changed(table, kind, key, up, letter))
+        mine = Strategy("changed", "", table=changed(table, *cells))
         flat = compiled_job(manager, rules, mine, 2)
         expect = flat.run(flat.data, 11, 20_000)
         got = counted(manager, rules, basic, CountPlay(hilo, indices=indices), 11, 20_000, 2)

@@ -58,11 +58,21 @@ def _row(hand: str) -> int:
     return 44 + "A23456789T".index(hand[0])
 
 
+STANDS = {"H": "S", "Dh": "Ds", "Rh": "Rs"}
+"""A letter's form that stands where it would hit (doubling and surrender kept)."""
+HITS = {v: k for k, v in STANDS.items()}
+
+
 def _maps(e: IndexEntry, pair_fallback: int) -> tuple[list[int], list[int]]:
-    """The letter after this deviation, from each letter before it: not taken, taken."""
+    """The letter after this deviation, from each letter before it: not taken, taken.
+
+    A stand or hit index settles only what the letter does when it neither doubles,
+    splits nor surrenders: ``Rh`` becomes ``Rs`` when it says stand, ``Ds`` becomes ``Dh``
+    when it says hit (basic strategy's surrender and doubles are kept; the double, split
+    and surrender indices, applied after it, settle those)."""
     if e.decision in ("stand", "hit"):
-        stand = [L["S"]] * 9
-        hit = [L["H"]] * 9
+        stand = [L[STANDS.get(x, x)] for x in LETTERS]
+        hit = [L[HITS.get(x, x)] for x in LETTERS]
         return (hit, stand) if e.decision == "stand" else (stand, hit)
     if e.decision == "double":
         taken = [L["Ds"] if x in ("S", "Ds", "Rs") else L["Dh"] for x in LETTERS]

@@ -43,6 +43,7 @@ from croupier.plugins.blackjack.kernel.count_batches import (
     end_shoe,
 )
 from croupier.plugins.blackjack.kernel.count_batches import BUCKETS as BATCH_BUCKETS
+from croupier.plugins.blackjack.kernel.count_move import chart_cells, count_move, letter_plans
 from croupier.plugins.blackjack.kernel.kernel import (
     BET,
     CUT,
@@ -156,9 +157,7 @@ def play_count_chunk(
         ramp_nat[b] = (ramp_bet[b] * num) // den
         ramp_half[b] = ramp_bet[b] // 2
     # the chart's letter by cell (up * 66 + row), where a deviation starts from
-    base = np.empty(660, np.int64)
-    for k in range(660):
-        base[k] = chart[(k % 66) // 22, (k % 66) % 22, k // 66]
+    base = chart_cells(chart)
     n_dev = len(dev_index)
     dev_at = np.empty(n_dev, np.float64)
     dev_up = np.empty(n_dev, np.bool_)
@@ -170,13 +169,7 @@ def play_count_chunk(
             dev_to[k * 18 + j] = dev_map[k, j]
     plans = _plans(rules, chart)
     # the plan of every letter for every row and state (the deviations' letters)
-    lplans = np.empty(9 * 1056, np.int8)
-    every = np.empty((3, 22, 10), np.int64)
-    for letter in range(9):
-        every[:, :, :] = letter
-        one = _plans(rules, every)
-        for k in range(1056):
-            lplans[letter * 1056 + k] = one[k]
+    lplans = letter_plans(rules)
     irc = int(p[IRC])
     has_wong_in, has_wong_out = p[HAS_WONG_IN] != 0, p[HAS_WONG_OUT] != 0
     wong_in, wong_out = p[WONG_IN], p[WONG_OUT]
@@ -253,8 +246,6 @@ def play_count_chunk(
         dealer_hard = up + hole + 2
         dealer_ace = up == 0 or hole == 0
         dealer_natural = dealer_hard == 11 and dealer_ace
-        up_plans = up * 1056
-        up_cells = up * 66
         peeked_natural = dealer_natural and peek and (up == 0 or up == 9)
         insure = False
         if insures and up == 0:
@@ -301,24 +292,27 @@ def play_count_chunk(
                 while not done:
                     soft = ace and hard <= 11
                     total = hard + 10 if soft else hard
+                    pair_row = -1
                     if c0 == c1 and splits + 1 < max_hands and (not aces or rsa):
-                        row = 44 + c0
-                        state = flags | 4  # MAY_SPLIT
-                    else:
-                        row = soft * 22 + total
-                        state = flags
-                    first = dev_first[np.uint64(up_cells + row)]
-                    if first < 0:
-                        action = plans[np.uint64(up_plans + row * 16 + state)]
-                    else:  # the chart's letter, changed by each deviation in turn
-                        now_tc = true_count(rc, q, n_cards - pos, p)
-                        cell = np.uint64(up_cells + row)
-                        letter = base[cell]
-                        for k in range(first, first + dev_count[cell]):
-                            at = dev_at[np.uint64(k)]
-                            taken = now_tc >= at if dev_up[np.uint64(k)] else now_tc <= at
-                            letter = dev_to[np.uint64(k * 18 + taken * 9 + letter)]
-                        action = lplans[np.uint64(letter * 1056 + row * 16 + state)]
+                        pair_row = 44 + c0
+                    action = count_move(
+                        up,
+                        soft * 22 + total,
+                        pair_row,
+                        flags,
+                        rc,
+                        q,
+                        n_cards - pos,
+                        p,
+                        base,
+                        plans,
+                        lplans,
+                        dev_first,
+                        dev_count,
+                        dev_at,
+                        dev_up,
+                        dev_to,
+                    )
                     if action == STAND:
                         break
                     if action == SURRENDER_A:

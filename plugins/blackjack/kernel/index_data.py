@@ -11,7 +11,7 @@ from croupier.engine import PluginManager
 from croupier.engine.kernels import KernelJob
 from croupier.plugins.blackjack.counting import CountPlay
 from croupier.plugins.blackjack.indices import UPCARDS, entry
-from croupier.plugins.blackjack.kernel.count_data import ROUNDING, _maps, _row, params
+from croupier.plugins.blackjack.kernel.count_data import ROUNDING, L, _maps, _row, params
 from croupier.plugins.blackjack.kernel.data import (
     chart_array,
     compiled_dealer,
@@ -56,7 +56,11 @@ def cells(
             pair_fallback = 0  # H
         for slot in members:
             decision, hand, upcard = sim.decisions[slot]
-            declined, taken = _maps(entry(decision, hand, upcard, 0.0, "+"), pair_fallback)
+            if decision in ("stand", "hit"):  # measured: stand against hit, whatever else
+                stand, hit = [L["S"]] * 9, [L["H"]] * 9
+                declined, taken = (hit, stand) if decision == "stand" else (stand, hit)
+            else:
+                declined, taken = _maps(entry(decision, hand, upcard, 0.0, "+"), pair_fallback)
             slots.append(slot)
             kinds.append(KINDS.index(decision))
             maps.append(declined + taken)
