@@ -5,13 +5,18 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import re
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
+from croupier.plugins.blackjack.kernels import play_table
 from croupier.plugins.blackjack.players import Strategy
 from croupier.plugins.blackjack.shoe import make_shoe
 from croupier.plugins.blackjack.simulate import simulate
+from croupier.plugins.blackjack.solver.analysis import ChartPlayer, UpcardSolver
+from croupier.plugins.blackjack.solver.chart import Chart
 from croupier.plugins.blackjack.table import resolve_rules
 from croupier.plugins.blackjack.tablerules import BettingScheme, DealerRule
 from croupier.plugins.shoes import shoe_randomizer_name
@@ -97,7 +102,20 @@ def test_lim17_matches_an_exact_infinite_deck_value(manager):
     report = simulate(manager, rules, manager.strategies.get("lim17"), 60_000, 1, 2024)
     low, high = report["ci95"]
     assert low < exact < high
-    assert exact == pytest.approx(-0.0563, abs=0.002)
+
+
+def test_lim17s_infinite_deck_value_is_the_solvers_and_the_docs(manager):
+    """The exact solver, playing lim17's chart in an infinite deck, gives the value of the
+    recursion below (two independent computations); docs/tables.md quotes it to 4 places."""
+    exact = _lim17_infinite_deck_ev()
+    rules = manager.rule_sets.get("vegas-s17").rules.evolve(decks=None, surrender="none")
+    table = play_table(manager.strategies.get("lim17"))
+    chart = Chart(hard=table.hard, soft=table.soft, pairs=table.pairs)
+    solved = sum(ChartPlayer(chart, UpcardSolver(rules, u, "ev")).round_total() for u in range(10))
+    assert abs(solved - float(exact)) < 1e-12
+    doc = (Path(__file__).parent.parent / "docs" / "tables.md").read_text()
+    quoted = re.search(r"exact infinite-deck value, (-[\d.]+)%", doc)
+    assert quoted is not None and quoted.group(1) == f"{100 * float(exact):.4f}"
 
 
 def _lim17_infinite_deck_ev() -> Fraction:

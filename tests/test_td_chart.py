@@ -4,6 +4,8 @@ infinite-deck chart played in it (what many published tables mean)."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -52,6 +54,12 @@ def test_one_deck_the_charts_differ_and_the_output_says_which(cli):
     )
     status, out, _ = cli("solve", "blackjack", "--decks", "1", "--td-chart", "infinite")
     assert "(total-dependent: the infinite-deck chart, played in 1 deck(s))" in out
+    # docs/blackjack-solver.md quotes both edges as the command prints them
+    printed = [f"{100 * e['house_edge']['total_dependent']:.4f}%" for e in (own, infinite)]
+    assert f"house edge: {printed[1]} playing this chart" in out
+    doc = (Path(__file__).parent.parent / "docs" / "blackjack-solver.md").read_text()
+    quoted = re.search(r"one deck:\s+(-[\d.]+%) against (-[\d.]+%)", doc)
+    assert quoted is not None and list(quoted.groups()) == printed
 
 
 def test_a_bad_td_chart_is_refused(manager):
