@@ -8,6 +8,8 @@ in exact integer arithmetic, as the engine's (both tested against rational arith
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -46,20 +48,22 @@ def quotients(n_cards: int, decks: int, p: np.ndarray) -> np.ndarray:
 @njit(cache=True, nogil=True, error_model="numpy")
 def true_count(rc: int, q: np.ndarray, remaining: int, p: np.ndarray) -> float:
     """:func:`croupier.engine.counts.true_count`: the exact quotient from :func:`quotients`
-    (``q``, by cards remaining) in integers, floored, truncated, rounded half away from
-    zero, or kept (``p``'s rounding); a float quotient misread exact integers (KO's +4
-    read +3 at a fifth of the depths)."""
+    (``q``, by cards remaining), floored, truncated, rounded half away from zero, or kept
+    (``p``'s rounding). Decks left as a float and the drift subtracted from it misread
+    exact integers (KO's +4 read +3 at a fifth of the depths)."""
     at = np.uint64(remaining)
-    num = q[at, 0] * rc - q[at, 1]
-    den = q[at, 2]
+    value = float(q[at, 0] * rc - q[at, 1]) / float(q[at, 2])
+    # one correctly rounded division of exact integers (each far below 2**53): an integer
+    # or a half quotient is exact, and any other lies at least 1 / (2 den) from one, far
+    # beyond the division's error, so it floors, truncates and rounds as the fraction does
     rounding = p[ROUNDING]
     if rounding == ROUND_FLOOR:
-        return float(num // den)
-    if rounding == ROUND_NONE:
-        return float(num / den)
-    size = abs(num)
-    whole = size // den if rounding == ROUND_TRUNCATE else (2 * size + den) // (2 * den)
-    return float(whole) if num >= 0 else -float(whole)
+        return math.floor(value)
+    if rounding == ROUND_TRUNCATE:
+        return math.trunc(value)
+    if rounding == ROUND_HALF:
+        return math.copysign(math.floor(abs(value) + 0.5), value)
+    return value
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
