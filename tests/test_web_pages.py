@@ -16,7 +16,7 @@ import pytest
 import trio
 
 from croupier.protocol import connect
-from tests.webkit import Served, drawn, screenshot
+from tests.webkit import PHONE, Served, drawn, screenshot
 
 pytestmark = pytest.mark.slow
 
@@ -123,6 +123,59 @@ def test_the_lobby_lists_a_running_table(served, page):
         screenshot(page, "lobby")
     finally:
         served.call("table.stop", created["table"], created["key"])
+
+
+# every word (or number) of the lobby's lists that the browser cut across two lines
+CUT_WORDS = """() => {
+    const cut = [];
+    for (const cell of document.querySelectorAll("main table td")) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const word of node.textContent.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, word.index);
+                range.setEnd(node, word.index + word[0].length);
+                const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+                if (lines.size > 1) cut.push(word[0]);
+            }
+        }
+    }
+    return cut;
+}"""
+
+
+def test_the_lobby_on_a_phone_cuts_no_word_or_number(served, page):
+    """Issue 34: at 390x844 the lobby's columns were squeezed until "blackjack" and
+    "1000 / 10000" broke mid-way; on a phone each row is now a block of labelled cells."""
+    created = served.call(
+        "table.create",
+        named={"game": "three-card-poker", "seats": 2, "fill": [None, "optimal"], "rounds": 9},
+    )
+    other = served.call(
+        "table.create",
+        named={"seats": 3, "fill": ["lim17", "never-bust", "mimic-dealer"]} | {"rounds": 1_000_000},
+    )
+    tournament = served.call(
+        "tournament.start",
+        named={"bots": ["lim17", "never-bust", "basic"], "tourneys": 100, "rounds": 100}
+        | {"hands": 10, "seed": 5},
+    )
+    try:
+        page.set_viewport_size(PHONE)
+        page.goto(served.url + "/")
+        page.locator(f'#tables tr[data-table="{other["table"]}"]').wait_for()
+        page.locator(f'#tournaments tr[data-tournament="{tournament["tournament"]}"]').wait_for()
+        page.locator("#finished-tables[data-page]").wait_for()
+        assert page.evaluate(CUT_WORDS) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        row = page.locator(f'#tables tr[data-table="{created["table"]}"]')
+        game = row.locator("td").nth(1)  # each cell after its column's name
+        assert (game.get_attribute("data-label"), game.inner_text()) == ("Game", "three-card-poker")
+        screenshot(page, "lobby-phone")
+    finally:
+        served.call("table.stop", created["table"], created["key"])
+        served.call("table.stop", other["table"], other["key"])
+        served.call("tournament.stop", tournament["tournament"], tournament["key"])
 
 
 def test_the_lobby_says_when_the_server_is_slow_and_catches_up(served, page):
