@@ -143,7 +143,7 @@ def test_a_game_option_from_a_shared_flag_and_from_set(play, tables):
         "six-deck",
     )
     assert status == 0, err
-    assert "baccarat (six-deck, seed 2)" in out and "min_bet 10" in out
+    assert "baccarat (six-deck with commission=none, min_bet=10, seed 2)" in out
     (table,) = tables
     assert table.options["commission"] == "none" and table.options["decks"] == 6
 
@@ -183,3 +183,19 @@ def test_the_readmes_baccarat_examples_are_accepted_at_a_default_table(play):
     status, out, err = play("\n".join([*typed, "q"]) + "\n", "--game", "baccarat", "--seed", "3")
     assert status == 0, err
     assert "refused" not in out and out.count("Seat 1 bets ") == len(typed)
+
+
+@pytest.mark.parametrize(
+    ("argv", "label"),
+    [
+        ((), "standard rules"),
+        (("--set", "commission=none"), "no-commission"),  # issue 34: was "standard rules"
+        (("--rules", "no-commission"), "no-commission"),
+        (("--set", "tie_pays=9"), "standard rules with tie_pays=9"),
+        (("--rules", "no-commission", "--set", "tie_pays=9"), "no-commission with tie_pays=9"),
+    ],
+)
+def test_the_greeting_names_the_rules_the_table_plays(play, argv, label):
+    status, out, err = play("q\n", "--game", "baccarat", "--seed", "3", *argv)
+    assert status == 0, err
+    assert out.startswith(f"baccarat ({label}, seed 3) at a local table: seat 1 you.")

@@ -4,14 +4,19 @@ bots, the page as a person sees it (screenshots of each page under test-artifact
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import msgpack
 import pytest
+import trio
 
-from tests.webkit import drawn, screenshot
+from croupier.protocol import connect
+from tests.webkit import PHONE, Served, drawn, screenshot
 
 pytestmark = pytest.mark.slow
 
@@ -118,6 +123,59 @@ def test_the_lobby_lists_a_running_table(served, page):
         screenshot(page, "lobby")
     finally:
         served.call("table.stop", created["table"], created["key"])
+
+
+# every word (or number) of the lobby's lists that the browser cut across two lines
+CUT_WORDS = """() => {
+    const cut = [];
+    for (const cell of document.querySelectorAll("main table td")) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const word of node.textContent.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, word.index);
+                range.setEnd(node, word.index + word[0].length);
+                const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+                if (lines.size > 1) cut.push(word[0]);
+            }
+        }
+    }
+    return cut;
+}"""
+
+
+def test_the_lobby_on_a_phone_cuts_no_word_or_number(served, page):
+    """Issue 34: at 390x844 the lobby's columns were squeezed until "blackjack" and
+    "1000 / 10000" broke mid-way; on a phone each row is now a block of labelled cells."""
+    created = served.call(
+        "table.create",
+        named={"game": "three-card-poker", "seats": 2, "fill": [None, "optimal"], "rounds": 9},
+    )
+    other = served.call(
+        "table.create",
+        named={"seats": 3, "fill": ["lim17", "never-bust", "mimic-dealer"]} | {"rounds": 1_000_000},
+    )
+    tournament = served.call(
+        "tournament.start",
+        named={"bots": ["lim17", "never-bust", "basic"], "tourneys": 100, "rounds": 100}
+        | {"hands": 10, "seed": 5},
+    )
+    try:
+        page.set_viewport_size(PHONE)
+        page.goto(served.url + "/")
+        page.locator(f'#tables tr[data-table="{other["table"]}"]').wait_for()
+        page.locator(f'#tournaments tr[data-tournament="{tournament["tournament"]}"]').wait_for()
+        page.locator("#finished-tables[data-page]").wait_for()
+        assert page.evaluate(CUT_WORDS) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        row = page.locator(f'#tables tr[data-table="{created["table"]}"]')
+        game = row.locator("td").nth(1)  # each cell after its column's name
+        assert (game.get_attribute("data-label"), game.inner_text()) == ("Game", "three-card-poker")
+        screenshot(page, "lobby-phone")
+    finally:
+        served.call("table.stop", created["table"], created["key"])
+        served.call("table.stop", other["table"], other["key"])
+        served.call("tournament.stop", tournament["tournament"], tournament["key"])
 
 
 def test_the_lobby_says_when_the_server_is_slow_and_catches_up(served, page):
@@ -307,3 +365,115 @@ def test_a_game_without_a_view_of_its_own_is_a_list_of_its_events(served, page):
     )
     assert log == ["Seat 1", "heads", "99", "Round 1", "The coin shows heads."]
     assert page.locator("#felt").is_hidden()
+
+
+def heads(observation: dict[str, Any]) -> dict[str, Any]:
+    """Coin-toss: call heads for the minimum."""
+    return {"kind": "bet", "on": "heads", "amount": observation["min_bet"]}
+
+
+def stand(observation: dict[str, Any]) -> dict[str, Any]:
+    """Blackjack: bet the minimum, decline what is offered, stand."""
+    if observation["phase"] == "bet":
+        return {"kind": "bet", "amount": observation["min_bet"]}
+    return {"kind": "stand" if "stand" in observation["legal"] else "decline"}
+
+
+class HeldBot(threading.Thread):
+    """A bot in seat 1 of ``table``, on a trio loop of its own, that answers with
+    ``answer(observation)`` until the table asks it in round ``hold``; it holds that
+    decision (the table, with no time limit, waits) until :attr:`release` is set."""
+
+    def __init__(self, port: int, table: int, hold: int, answer: Any) -> None:
+        super().__init__(daemon=True)
+        self.port, self.table, self.hold, self.answer = port, table, hold, answer
+        self.holding = threading.Event()
+        self.release = threading.Event()
+
+    def run(self) -> None:
+        async def decide(_table: int, observation: dict[str, Any]) -> dict[str, Any]:
+            if observation["round"] == self.hold:
+                self.holding.set()
+                await trio.to_thread.run_sync(self.release.wait)
+            return self.answer(observation)
+
+        async def play() -> None:
+            async with connect(
+                "127.0.0.1", self.port, name="held-bot", role="bot", handlers={"decide": decide}
+            ) as client:
+                await client.call("table.join", self.table, 1)
+                while (await client.call("table.info", self.table))["state"] != "finished":
+                    await trio.sleep(0.05)
+
+        trio.run(play)
+
+
+@pytest.fixture(scope="module")
+def served_with_plugins() -> Iterator[Served]:
+    coin = pytest.importorskip("croupier_coin", reason="pip install ./examples/croupier-coin")
+    assert coin
+    served = Served("--seed", "2026", "--data", ":memory:", plugins=True)
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
+def test_a_game_without_a_view_follows_its_rounds_and_chips_as_they_are_played(
+    served_with_plugins, page
+):
+    """Issue 34: the round count and the seats' chips stayed as they were at page load, and
+    each action was in the log twice (the table's ``action`` record and the game's words)."""
+    served = served_with_plugins
+    created = served.call(
+        "table.create",
+        named={"game": "coin-toss", "seats": 2, "fill": [None, "heads"], "rounds": 6}
+        | {"decision_time": None, "seed": 8},
+    )
+    table = created["table"]
+    page.goto(f"{served.url}/table.html?table={table}")
+    page.locator("#plain-seats tbody tr").nth(1).wait_for()
+    bot = HeldBot(served.port, table, hold=4, answer=heads)
+    bot.start()
+    try:
+        assert bot.holding.wait(60), "the bot was never asked a fourth time"
+        # round 4 has no event yet (the bot's call is the first): three played
+        page.locator("#summary").filter(has_text=re.compile("; 3 of 6 rounds played$")).wait_for()
+        info = served.call("table.info", table)
+        assert info["played"] == 3 and info["chips"] != [100, 100]
+        for seat, chips in zip(info["seats"], info["chips"], strict=True):
+            row = page.locator("#plain-seats tbody tr").nth(seat["seat"] - 1)
+            row.locator("td.num").filter(has_text=re.compile(f"^{chips}$")).wait_for()
+        log = page.locator("#log li").all_inner_texts()
+        assert log.count("Seat 1 calls heads.") == 3, log  # once a round
+        assert not [line for line in log if line.startswith("Seat 1: bet")], log
+        screenshot(page, "table-coin-toss")
+    finally:
+        bot.release.set()
+        bot.join(60)
+    page.get_by_text("Finished").wait_for()
+    assert "6 of 6 rounds played" in page.locator("#summary").inner_text()
+
+
+def test_a_live_table_counts_its_rounds_as_they_are_played(served, page):
+    """Issue 34: "36 of 200 rounds" while the log said round 56 (the count was the table's
+    info at page load, sent again only when the table ends)."""
+    created = served.call(
+        "table.create",
+        named={"seats": 1, "fill": [None], "rounds": 6, "decision_time": None, "seed": 8},
+    )
+    table = created["table"]
+    page.goto(f"{served.url}/table.html?table={table}")
+    page.locator("#seats li").first.wait_for()
+    bot = HeldBot(served.port, table, hold=4, answer=stand)
+    bot.start()
+    try:
+        assert bot.holding.wait(60), "the bot was never asked in round 4"
+        summary = page.locator("#summary")
+        summary.filter(has_text=re.compile("; 3 of 6 rounds played, round 4 in play$")).wait_for()
+        assert served.call("table.info", table)["played"] == 3
+    finally:
+        bot.release.set()
+        bot.join(60)
+    page.get_by_text("Finished").wait_for()
+    summary.filter(has_text=re.compile("; 6 of 6 rounds played$")).wait_for()

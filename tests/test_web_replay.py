@@ -75,6 +75,31 @@ def test_a_baccarat_table_replays_with_its_own_view(served, page):
         assert meta.startswith(f"chips {chips} "), (meta, chips)
 
 
+def test_three_card_poker_hands_are_face_down_from_the_deal_to_the_decisions(served, page):
+    """Issue 34: between the last ante and the first play or fold the hands were dealt but
+    drawn as "no cards"; the game has no event of its own for the deal: the view deals once
+    every seat that can ante has bet or passed."""
+    table, _ = served.played(game="three-card-poker", seats=3, fill=["optimal"] * 3, rounds=2)
+    events = served.call("history.events", table)
+    decided = next(
+        i for i, e in enumerate(events) if e["round"] == 2 and e["kind"] in ("play", "fold")
+    )
+    bets = [i for i, e in enumerate(events[:decided]) if e["round"] == 2 and e["kind"] == "bet"]
+    assert len(bets) == 3  # then the table's record of seat 1's decision, then its play
+    backs = "cards => cards.map(c => c.getAttribute('aria-label'))"
+    for at, dealt in ((bets[-1], False), (bets[-1] + 1, True), (decided, True)):
+        page.goto(f"{served.url}/replay.html?table={table}&at={at}")
+        page.locator("#controls").wait_for()
+        drawn(page, at)
+        expected = ["a face-down card"] * 3 if dealt else []
+        assert page.locator("#dealer .card").evaluate_all(backs) == expected, at
+        for seat in (1, 2, 3):
+            hand = page.locator(f'#seats li[data-seat="{seat}"] .card').evaluate_all(backs)
+            assert hand == expected, (at, seat)
+        assert page.get_by_text("no cards").count() == (0 if dealt else 4)
+    screenshot(page, "replay-three-card-poker-dealt")
+
+
 def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
     rounds = 6
     started = served.call(

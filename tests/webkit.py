@@ -38,7 +38,9 @@ def chromium_or_skip() -> str:
 class Served:
     """A ``croupier serve --port 0 --http 0`` subprocess: its TCP port and web address."""
 
-    def __init__(self, *argv: str) -> None:
+    def __init__(self, *argv: str, plugins: bool = False) -> None:
+        """``plugins``: load the installed third-party plugins too (the example's coin-toss)."""
+        env = None if not plugins else {**os.environ, "CROUPIER_DISABLE_PLUGIN_AUTOLOAD": ""}
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -54,6 +56,7 @@ class Served:
             stderr=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             text=True,
+            env=env,
         )
         self.log: list[str] = []
         self.port = 0

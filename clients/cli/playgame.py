@@ -29,6 +29,7 @@ from croupier.clients.play.lineplay import (
     interrupted,
     play_local,
     play_remote,
+    rules_label,
 )
 from croupier.clients.play.view import PERSON_TIME
 from croupier.engine import CroupierError, PluginManager
@@ -95,7 +96,8 @@ def run_lines(manager: PluginManager, args: argparse.Namespace) -> int:
         strategies = [s for s in fill if s is not None]
         seed = resolve_seed(args)
         names = ["you", *(s.name for s in strategies)]
-        say(greeting(game, args.rules, seed, "at a local table", names, 1))
+        label = rules_label(game, args.rules, options)
+        say(greeting(game, label, seed, "at a local table", names, 1))
         try:
             ended, tally = play_local(game, options, seed, strategies, person)
         except BaseExceptionGroup as group:
@@ -160,7 +162,8 @@ def _remote(
             report_seed(int(info["seed"]))
         names = [str(s["player"] or s["kind"]) for s in info["seats"]]
         where = f"at table {joined['table']} on {host}:{port}"
-        say(greeting(game, info.get("rule_set"), int(info["seed"]), where, names, joined["seat"]))
+        label = rules_label(game, info.get("rule_set"), info["rules"])
+        say(greeting(game, label, int(info["seed"]), where, names, joined["seat"]))
         free = [s["seat"] for s in info["seats"] if s["kind"] == "free"]
         if free:
             say(

@@ -171,15 +171,27 @@ class LinePerson:
         await trio.sleep_forever()
 
 
-def greeting(
-    game: Game, rule_set: str | None, seed: int, where: str, seats: Sequence[str], mine: int
-) -> str:
-    """Who sits where, under which rules, and how to play."""
+def rules_label(game: Game, rule_set: str | None, options: Mapping[str, Any]) -> str:
+    """The rules a table plays, as a person reads them: the rule set named when the options
+    are its own, else the rule set whose options they are (baccarat with ``commission=none``
+    is ``no-commission``), else the named one (or the standard rules) with what differs."""
+    base = game.rules(rule_set)
+    if dict(options) == base:
+        return rule_set or "standard rules"
+    for name in game.rule_sets:
+        if game.rules(name) == dict(options):
+            return name
+    changed = ", ".join(f"{k}={v}" for k, v in options.items() if base.get(k) != v)
+    return f"{rule_set or 'standard rules'} with {changed}"
+
+
+def greeting(game: Game, rules: str, seed: int, where: str, seats: Sequence[str], mine: int) -> str:
+    """Who sits where, under which rules (:func:`rules_label`), and how to play."""
     sitting = "; ".join(
         f"seat {i} {'you' if i == mine else name}" for i, name in enumerate(seats, 1)
     )
     return (
-        f"{game.name} ({rule_set or 'standard rules'}, seed {seed}) {where}: {sitting}. "
+        f"{game.name} ({rules}, seed {seed}) {where}: {sitting}. "
         "Type an action at each prompt, help to explain them, q to quit."
     )
 

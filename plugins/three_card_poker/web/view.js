@@ -16,9 +16,17 @@ export class ThreeCardPokerTable {
     this.dealer = null;
     this.dealt = false;
     this.title = "Dealer";
+    this.minBet = Number((info.rules && info.rules.min_bet) ?? 0);
   }
 
   update(info) { updateSeats(this.seats, info); }
+
+  /** The game has no event for the deal: the hands are dealt once every seat with chips
+   * for an ante and its play (twice the minimum) has bet or passed, and one has bet. */
+  anted() {
+    const asked = this.seats.filter((s) => s.start >= 2 * this.minBet);
+    return asked.every((s) => s.bet || s.passed) && asked.some((s) => s.bet);
+  }
 
   seat(number) { return this.seats.find((s) => s.seat === number); }
 
@@ -32,6 +40,7 @@ export class ThreeCardPokerTable {
     const seat = e.seat === undefined || e.seat === null ? null : this.seat(e.seat);
     if (e.kind === "bet" && seat) seat.bet = { ante: e.ante, pair_plus: e.pair_plus };
     else if (e.kind === "pass" && seat) seat.passed = true;
+    if ((e.kind === "bet" || e.kind === "pass") && this.anted()) this.dealt = true;
     else if ((e.kind === "play" || e.kind === "fold") && seat) { seat.decision = e.kind; this.dealt = true; }
     else if (e.kind === "dealer") { this.dealer = e; this.dealt = true; }
     else if (e.kind === "result" && seat) { seat.cards = e.cards; seat.chips = Number(e.chips); seat.settled = true; }

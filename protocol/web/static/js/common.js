@@ -43,6 +43,15 @@ export async function connect() {
   return rpc;
 }
 
+/** Name each body cell of `table` after its column's heading (data-label), which a phone's
+ * layout of the lobby's lists shows before the cell (style.css). */
+export function labelCells(table) {
+  const names = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
+  for (const row of table.querySelectorAll("tbody tr")) {
+    [...row.cells].forEach((cell, i) => { if (names[i]) cell.dataset.label = names[i]; });
+  }
+}
+
 /** An integer (Number or BigInt) as text. */
 export function num(x) {
   return x === null || x === undefined ? "" : x.toString();

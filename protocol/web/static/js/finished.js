@@ -7,7 +7,7 @@
 // with no journal (--data :memory:) has no history: the list is then the finished ones the
 // server still holds in memory (table.list's last 64, tournament.list's last 16), unpaged.
 
-import { h, num, param, setText } from "./common.js";
+import { h, labelCells, num, param, setText } from "./common.js";
 
 export const PER_PAGE = 20;
 const MAX_PER_PAGE = 100;  // rows a page at most (the history gives up to 1000)
@@ -95,6 +95,7 @@ export class FinishedList {
   fill(rows, fromHistory) {
     const tbody = this.section.querySelector("tbody");
     tbody.replaceChildren(...rows.map((info) => this.row(info, fromHistory)));
+    labelCells(this.section.querySelector("table"));
     this.section.querySelector("table").hidden = rows.length === 0;
     this.section.querySelector(".empty").hidden = rows.length !== 0;
     if (fromHistory) this.pager(rows.length);

@@ -3,7 +3,7 @@
 // at all; below them the finished ones from the server's history, a page at a time
 // (finished.js), each table linked to its replay and each tournament to its page.
 
-import { connect, h, num, setStatus } from "./common.js";
+import { connect, h, labelCells, num, setStatus } from "./common.js";
 import { FinishedList, entriesText, finishedTableRow, finishedTournamentRow } from "./finished.js";
 
 const REFRESH_MS = 2000;
@@ -46,6 +46,7 @@ function tournamentRow(info) {
 
 function fill(tableId, emptyId, rows) {
   document.querySelector(`#${tableId} tbody`).replaceChildren(...rows);
+  labelCells(document.getElementById(tableId));
   document.getElementById(tableId).hidden = rows.length === 0;
   document.getElementById(emptyId).hidden = rows.length !== 0;
 }

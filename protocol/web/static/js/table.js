@@ -9,6 +9,30 @@ function stateText(info) {
   return info.state === "waiting" ? "Waiting for players" : "Playing";
 }
 
+const REFRESH_MS = 1000;
+
+/** For a game without a view of its own, whose events need not say a seat's chips: ask
+ * table.info as rounds start, at most once a second (and once more after the last), so
+ * the seats' chips follow the table rather than stay as they were when the page opened. */
+function refresher(rpc, view, tableId) {
+  let timer = null;
+  let again = false;
+  const ask = async () => {
+    timer = setTimeout(() => { timer = null; if (again) { again = false; ask(); } }, REFRESH_MS);
+    try {
+      const info = await rpc.call("table.info", tableId);
+      if (view.info && view.info.state !== "finished") show(view, info);  // never back from finished
+    } catch (err) {
+      // the table.status at the end says the rest
+    }
+  };
+  return () => {
+    if (view.cards || (view.info && view.info.state === "finished")) return;
+    if (timer === null) ask();
+    else again = true;
+  };
+}
+
 function show(view, info) {
   view.show(info);
   document.title = `croupier: table ${num(info.table)}`;
@@ -29,6 +53,7 @@ async function main() {
   await loadViews();  // before any event comes
   const view = new TableView();
   const rpc = await connect();
+  view.onRound = refresher(rpc, view, tableId);
   const ours = (params) => num(params[0]) === id;
   rpc.on("table.event", (params) => { if (ours(params)) view.event(params[1]); });
   rpc.on("table.status", (params) => { if (ours(params)) show(view, params[1]); });

@@ -34,6 +34,8 @@ export class TableView {
     this.round = null;
     this.log = document.getElementById("log");
     this.applied = 0;  // events applied since the view started (or was reset)
+    this.latest = null;  // the round of the latest event: the round in play
+    this.onRound = null;  // called as a new round starts (the live page refreshes its info)
   }
 
   /** Start again from nothing (the replay page going back). */
@@ -42,6 +44,7 @@ export class TableView {
     this.cards = null;
     this.round = null;
     this.applied = 0;
+    this.latest = null;
     delete document.body.dataset.drawn;  // a drawing from before is no longer what is shown
     this.log.replaceChildren();
   }
@@ -50,11 +53,7 @@ export class TableView {
   show(info) {
     this.info = info;
     document.getElementById("title").textContent = `Table ${num(info.table)}`;
-    const rounds = info.rounds === null || info.rounds === undefined
-      ? `${num(info.played)} played` : `${num(info.played)} of ${num(info.rounds)} rounds`;
-    const decks = info.rules && info.rules.decks ? `, ${info.rules.decks} deck(s)` : "";
-    document.getElementById("summary").textContent =
-      `${info.game}, ${info.rule_set || "custom rules"}${decks}; seed ${num(info.seed)}; ${rounds}`;
+    this.summarize();
     const View = VIEWS[info.game];
     if (View) {
       if (!this.cards) {
@@ -72,9 +71,37 @@ export class TableView {
     this.redraw();
   }
 
+  /** The rounds played, from the table's info and from the events seen since: the info
+   * is sent as the table starts and ends, the events come all along (a round's number is
+   * in each of its events, so the rounds before it are played). */
+  played() {
+    const played = Number(this.info.played ?? 0);
+    if (this.info.state === "finished" || this.latest === null) return played;
+    return Math.max(played, this.latest - 1);
+  }
+
+  summarize() {
+    const info = this.info;
+    const played = this.played();
+    const now = info.state === "playing" && this.latest !== null && this.latest > played
+      ? `, round ${this.latest} in play` : "";
+    const rounds = info.rounds === null || info.rounds === undefined
+      ? `${played} played${now}` : `${played} of ${num(info.rounds)} rounds played${now}`;
+    const decks = info.rules && info.rules.decks ? `, ${info.rules.decks} deck(s)` : "";
+    const text =
+      `${info.game}, ${info.rule_set || "custom rules"}${decks}; seed ${num(info.seed)}; ${rounds}`;
+    const summary = document.getElementById("summary");
+    if (summary.textContent !== text) summary.textContent = text;
+  }
+
   /** Apply one event and say it in the log (`quiet`: apply only, for a fast replay). */
   event(e, quiet = false) {
     let text = null;
+    if (e.round !== undefined && e.round !== null && Number(e.round) !== this.latest) {
+      this.latest = Number(e.round);
+      if (this.info) this.summarize();
+      if (this.onRound) this.onRound(this.latest);
+    }
     const ownRounds = this.cards !== null && this.cards.ownRounds;
     if (!ownRounds && e.round !== undefined && num(e.round) !== this.round) {
       this.round = num(e.round);  // a heading per round, unless the game's events say it
@@ -84,7 +111,9 @@ export class TableView {
       if (!quiet) text = this.cards.describe(e);
       this.cards.apply(e);
     } else if (!quiet) {
-      text = e.kind === "round" ? null : e.text || e.kind;
+      // the table's own record of each action (`action`) is left out: the game's events say
+      // the same in its words, as `croupier play --game` leaves it out
+      text = e.kind === "round" || e.kind === "action" ? null : e.text || e.kind;
     }
     if (text) this.say(text, e.kind);
     this.applied += 1;
