@@ -111,7 +111,7 @@ ANY = st.recursive(
     max_leaves=12,
 )
 MAP = st.dictionaries(st.one_of(st.sampled_from(KEYS), ODD_TEXT), ANY, max_size=6)
-LIST = st.lists(st.one_of(TEXT, ANY), max_size=6)
+LIST = st.lists(st.one_of(TEXT, TEXT, ANY), max_size=6)
 OF_TYPE: dict[type, st.SearchStrategy[Any]] = {
     int: INT,
     float: FLOAT,
@@ -123,6 +123,23 @@ OF_TYPE: dict[type, st.SearchStrategy[Any]] = {
 }
 
 
+OPTION = st.one_of(INT, FLOAT, TEXT, st.booleans())
+LIKELY: dict[str, st.SearchStrategy[Any]] = {
+    "game": st.sampled_from(["blackjack", "baccarat", "three-card-poker", None]),
+    "rules": st.sampled_from(["vegas-s17", "koth", "classic", "punto-banco", "no-commission"]),
+    "options": st.dictionaries(st.sampled_from(KEYS[14:]), OPTION, max_size=3),
+    "fill": st.lists(
+        st.sampled_from(["lim17", "never-bust", "banker", "player", None]), max_size=3
+    ),
+    "bots": st.lists(st.sampled_from(["tcp", "lim17", "never-bust", "banker"]), max_size=4),
+    "seats": st.integers(0, 8),
+    "rounds": st.one_of(st.integers(0, 5), st.just(10**6)),
+    "auto": st.lists(st.sampled_from(["bet", "insurance", "surrender", "x"]), max_size=3),
+}
+"""Values that get past the first checks of the methods that create and sit (keyed by
+parameter name), drawn half the time for such a parameter."""
+
+
 @st.composite
 def a_call(draw: st.DrawFn) -> tuple[str, Any]:
     """A method and its parameters: mostly well-typed, often not."""
@@ -131,19 +148,24 @@ def a_call(draw: st.DrawFn) -> tuple[str, Any]:
     method = draw(st.sampled_from(METHODS))
     values: dict[str, Any] = {}
     for param in method.params:
-        if not param.required and draw(st.booleans()):
+        if not param.required and draw(st.integers(0, 2)) == 0:
             continue  # left out: its default
-        wrong = draw(st.integers(0, 5)) == 0
+        wrong = draw(st.integers(0, 9)) == 0
         kinds = [OF_TYPE[t] for t in param.types if t in OF_TYPE]
-        values[param.name] = draw(ANY if wrong or not kinds else st.one_of(*kinds))
+        if param.name in LIKELY and draw(st.booleans()):
+            values[param.name] = draw(LIKELY[param.name])
+        else:
+            values[param.name] = draw(ANY if wrong or not kinds else st.one_of(*kinds))
     shape = draw(st.integers(0, 12))
     if shape == 0:
         return method.name, draw(ANY)  # not an array or a map at all
     if shape == 1:
         return method.name, [*values.values(), *draw(st.lists(ANY, min_size=1, max_size=2))]
-    if shape <= 3:
+    if shape <= 4:
         return method.name, values  # by name
-    return method.name, list(values.values())  # by position (fewer when some were left out)
+    # by position: up to the last one given, a left-out one in between as its default
+    last = max((i for i, p in enumerate(method.params) if p.name in values), default=-1)
+    return method.name, [values.get(p.name, p.default) for p in method.params[: last + 1]]
 
 
 class Errors(logging.Handler):
@@ -227,7 +249,7 @@ def _clock() -> Any:
     return MockClock(autojump_threshold=0)
 
 
-CALLS = st.lists(a_call(), min_size=1, max_size=25)
+CALLS = st.lists(a_call(), min_size=8, max_size=30)
 FUZZ = settings(
     deadline=None,
     derandomize=True,  # the same examples on every run: a failure is found again
