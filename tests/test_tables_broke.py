@@ -18,6 +18,7 @@ import trio
 from croupier.clients.bot import GameBot, play, sdk
 from croupier.clients.bot.sdk import Bot
 from croupier.plugins.blackjack.play import Observation
+from croupier.protocol import connect
 from tests import memnet
 from tests.servedtables import Recorder, table_server
 
@@ -203,3 +204,33 @@ async def test_a_broke_sdk_bot_says_so_and_leaves(served, virtual_clock, monkeyp
     assert final["played"] == outcome["played"]  # no round dealt after the bot went broke
     assert final["seats"][1]["kind"] == "free"  # given up, not just disconnected
     assert final["reason"] in ("every bot left", "nobody present can pay the minimum")
+
+
+def test_a_broke_croupier_bot_says_so_in_one_line_and_exits_cleanly(cli, threaded_server):
+    """README's flow: a person creates a 2-seat table and sits down, then quits (the seat
+    keeps its chips); ``croupier bot lim17 --table T`` takes the other seat, plays until it
+    is broke, then says so on one line, leaves and exits 0."""
+
+    async def person() -> int:
+        async with connect("127.0.0.1", threaded_server, name="person", role="bot") as p:
+            params = {"seats": 2, "seed": 11, "options": {"starting_chips": 20}}
+            table = await p.call_named("table.create", params)
+            await p.call("table.join", table["table"], 1)
+            return int(table["table"])  # quits: its seat keeps its token and its chips
+
+    table = trio.run(person)
+    where = f"127.0.0.1:{threaded_server}"
+    status, out, err = cli("bot", "lim17", "--table", str(table), "--connect", where)
+    assert status == 0, err
+    said = [line for line in err.splitlines() if "less than the minimum" in line]
+    assert len(said) == 1 and said[0].startswith("croupier: lim17 in seat 2 of table")
+    assert "Traceback" not in err
+    assert out.startswith(f"table {table}: ") and "(lim17 left it, broke)" in out
+
+    async def info() -> dict[str, Any]:
+        async with connect("127.0.0.1", threaded_server, name="look") as c:
+            return dict(await c.call("table.info", table))
+
+    seen = trio.run(info)
+    assert seen["seats"][1]["kind"] == "free"  # given up
+    assert seen["chips"][1] < seen["min_chips"] <= seen["chips"][0]
