@@ -83,6 +83,7 @@ class HistoryService(Service):
                 self.tables,
                 "the journal's tables, newest first",
                 returns="{total, tables: [summary]}",
+                watcher=True,
             ),
             Method(
                 "history.tournaments",
@@ -90,6 +91,7 @@ class HistoryService(Service):
                 self.tournaments,
                 "the journal's tournaments, newest first",
                 returns="{total, tournaments: [summary]}",
+                watcher=True,
             ),
             Method(
                 "history.table",
@@ -97,6 +99,7 @@ class HistoryService(Service):
                 self.table,
                 "one table: settings, seats, result",
                 returns="table record",
+                watcher=True,
             ),
             Method(
                 "history.events",
@@ -104,6 +107,7 @@ class HistoryService(Service):
                 self.events,
                 "a table's events in order",
                 returns="[event]",
+                watcher=True,
             ),
             Method(
                 "history.export",
@@ -111,6 +115,7 @@ class HistoryService(Service):
                 self.export,
                 "a table's log as JSON lines (line 0: the header)",
                 returns="{lines, next}",
+                watcher=True,
             ),
             Method(
                 "history.tournament",
@@ -118,6 +123,7 @@ class HistoryService(Service):
                 self.tournament,
                 "one tournament: settings, entries, result",
                 returns="tournament record",
+                watcher=True,
             ),
         ]
 

@@ -92,6 +92,10 @@ class Method:
     quick: bool = False
     """True when the handler never waits on the client or on slow work: the server then
     runs it in the connection's receive loop instead of a task of its own (faster)."""
+    watcher: bool = False
+    """True when a ``watcher`` connection (every web page's) may call it: it only reads,
+    watches or computes for the caller. Anything that creates, starts, stops or sits at a
+    table or tournament is not (a watcher calling it gets ``not-allowed``)."""
 
     def bind(self, params: list[Any] | Mapping[str, Any]) -> dict[str, Any]:
         """Check ``params`` (an array, or a map by name) and return them by name."""
@@ -150,6 +154,7 @@ class Method:
                 for p in self.params
             ],
             "returns": self.returns,
+            "watcher": self.watcher,
         }
 
 

@@ -10,15 +10,13 @@ finishes on its own (see :meth:`Ownership.abandoned`).
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import Iterable
 from typing import Protocol
 
 import attrs
 
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.keys import new_secret
+from croupier.protocol.keys import new_secret, same_digest, same_secret
 from croupier.protocol.server import Connection
 
 
@@ -48,13 +46,9 @@ class Ownership:
             return True
         if not key:
             return False
-        if self.key_sha256 is not None:
-            digest = hashlib.sha256(key.encode()).hexdigest()
-            if hmac.compare_digest(digest, self.key_sha256):
-                return True
-        return hmac.compare_digest(key, self.key) or hmac.compare_digest(
-            key, conn.server.operator_key
-        )
+        if self.key_sha256 is not None and same_digest(key, self.key_sha256):
+            return True
+        return same_secret(key, self.key) or same_secret(key, conn.server.operator_key)
 
     def check(self, conn: Connection, key: str | None, what: str, verb: str) -> None:
         """Raise ``not-allowed`` unless :meth:`allows`."""

@@ -11,13 +11,12 @@ decision time runs as before; while no bot holds it, the seat plays the default.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.keys import same_digest, same_secret
 from croupier.protocol.server import Connection
 from croupier.protocol.slots import BotSlot, check_auto
 
@@ -32,10 +31,10 @@ def holds(slot: BotSlot, token: str) -> bool:
     """True when ``token`` is the slot's (compared in constant time, by hash once the
     server has only the hash)."""
     if slot.token is not None:
-        return hmac.compare_digest(slot.token, token)
+        return same_secret(token, slot.token)
     if slot.token_sha256 is None:
         return False
-    return hmac.compare_digest(slot.token_sha256, hashlib.sha256(token.encode()).hexdigest())
+    return same_digest(token, slot.token_sha256)
 
 
 def may_sit(conn: Connection) -> None:

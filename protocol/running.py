@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import trio
 
@@ -51,6 +51,7 @@ async def run_server(
     limits: ServerLimits = ServerLimits(),
     on_seed: Callable[[int], None] | None = None,
     http: tuple[str, int] | None = None,
+    http_allow_hosts: Sequence[str] = (),
     journal: NullJournal | None = None,
     keep_days: float | None = None,
     default_game: str | None = None,
@@ -60,7 +61,8 @@ async def run_server(
     With ``seed`` None a seed is drawn once the address is bound and handed to ``on_seed``
     (the CLI reports it): an address that cannot be bound is then the only error. A second
     signal during the shutdown stops at once. With ``http`` (host, port) the web page is
-    served too, in this event loop (:func:`croupier.protocol.web.serve_http`). ``journal``
+    served too, in this event loop (:func:`croupier.protocol.web.serve_http`), to requests
+    naming localhost, an address, its host or one of ``http_allow_hosts``. ``journal``
     records everything (the caller opens and closes it); ``keep_days``: delete what
     finished longer ago, now and daily.
     """
@@ -70,7 +72,7 @@ async def run_server(
         from croupier.protocol.web import bind_http  # only with --http
 
         try:
-            web = bind_http(limits, *http)
+            web = bind_http(limits, *http, http_allow_hosts)
         except CroupierError:
             for listener in listeners:
                 await listener.aclose()

@@ -402,6 +402,12 @@ class Server:
         method = self.methods.get(request.method)
         if method.hello_required and conn.protocol is None:
             raise RpcError(Code.HELLO_REQUIRED, f"call 'hello' before {method.name!r}")
+        if conn.role == "watcher" and not method.watcher:
+            raise RpcError(
+                Code.NOT_ALLOWED,
+                f"a watcher only watches: {method.name!r} is for a client or a bot "
+                "(say hello as one, over TCP)",
+            )
         kwargs = method.bind(request.params)
         try:
             return await method.handler(conn, **kwargs)

@@ -53,6 +53,7 @@ class CoreService(Service):
                 returns="{protocol, server, connection, roles}",
                 hello_required=False,
                 quick=True,
+                watcher=True,
             ),
             Method(
                 "ping",
@@ -61,6 +62,7 @@ class CoreService(Service):
                 "a trivial call (latency, liveness)",
                 returns='"pong"',
                 quick=True,
+                watcher=True,
             ),
             Method(
                 "methods",
@@ -69,6 +71,7 @@ class CoreService(Service):
                 "every method with its parameters",
                 returns="[{name, summary, params, returns}]",
                 quick=True,
+                watcher=True,
             ),
         ]
 
@@ -126,6 +129,7 @@ class DiscoveryService(Service):
                 "every plugin and what it contributes",
                 returns="{plugins, skipped, errors}",
                 quick=True,
+                watcher=True,
             ),
             Method(
                 "rule_sets",
@@ -134,6 +138,7 @@ class DiscoveryService(Service):
                 "the named rule sets",
                 returns="[{name, summary, plugin, rules}]",
                 quick=True,
+                watcher=True,
             ),
             Method(
                 "randomizers",
@@ -142,6 +147,7 @@ class DiscoveryService(Service):
                 "the named randomizers and the spec languages",
                 returns="{randomizers: [{name, summary, plugin, spec}], languages: [...]}",
                 quick=True,
+                watcher=True,
             ),
             Method(
                 "solvers",
@@ -150,6 +156,7 @@ class DiscoveryService(Service):
                 "the solvers",
                 returns="[{name, summary, plugin, problem}]",
                 quick=True,
+                watcher=True,
             ),
             Method(
                 "games",
@@ -160,6 +167,7 @@ class DiscoveryService(Service):
                 returns="[{name, summary, plugin, options, defaults, rule_sets, actions, "
                 "observation, events, strategies, max_seats}]",
                 quick=True,
+                watcher=True,
             ),
         ]
 
@@ -250,6 +258,7 @@ class RandomizerService(Service):
                 "open a stream of symbols",
                 returns="{stream, seed, spec, symbols}",
                 quick=True,
+                watcher=True,
             ),
             Method(
                 "randomizer.draw",
@@ -261,6 +270,7 @@ class RandomizerService(Service):
                 "the next n symbols of a stream",
                 returns="[symbol, ...]",
                 quick=True,
+                watcher=True,
             ),
             Method(
                 "randomizer.close",
@@ -269,6 +279,7 @@ class RandomizerService(Service):
                 "close a stream",
                 returns="nil",
                 quick=True,
+                watcher=True,
             ),
         ]
 

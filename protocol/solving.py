@@ -31,6 +31,7 @@ class SolverService(Service):
                 self.solve,
                 "solve one problem with a solver plugin",
                 returns="the solver's solution (a map)",
+                watcher=True,
             )
         ]
 

@@ -101,6 +101,8 @@ class ServerTable:
         self.game = game
         self.options = options
         """The game's complete options (``game.rules()``)."""
+        self.min_chips = game.seat_minimum(options)
+        """The fewest chips a seat needs to play a round."""
         self.owner = owner
         self.id = table_id
         self.rule_set = rule_set
@@ -225,6 +227,7 @@ class ServerTable:
             "played": self.played,
             "decision_time": None if math.isinf(self.decision_time) else self.decision_time,
             "reason": self.reason,
+            "min_chips": self.min_chips,
             "chips": [chips] * len(self.seats),
             "hands": [0] * len(self.seats),
             "house": 0,
@@ -293,6 +296,8 @@ class ServerTable:
             self.finish(reason)
 
     async def _play(self, engine: GameTable) -> str:
+        minimum = self.min_chips
+        broke = self._broke(engine, minimum)
         while True:
             if self.stop_requested:
                 return self.stop_reason
@@ -300,9 +305,17 @@ class ServerTable:
                 return f"{self.rounds} rounds played"
             if self.has_bots and not await self._someone_seated():
                 return "every bot left"
+            if not await self._someone_can_stake(engine, minimum):
+                return self._not_dealt(len(broke) == len(self.seats))
             if not await engine.play_round():
                 return "no seat can pay the minimum"
             self.played += 1
+            now_broke = self._broke(engine, minimum)
+            if now_broke - broke:  # tell the seats (a bot that cannot play on leaves)
+                for index in sorted(now_broke - broke):
+                    log.info("table %d: seat %d cannot pay the minimum any more", self.id, index)
+                self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
+            broke = now_broke
             if self.server.journal.enabled:
                 balances = engine.ledger.balances
                 chips = [balances[seat_account(seat.index)] for seat in self.seats]
@@ -311,6 +324,47 @@ class ServerTable:
             # A round of strategies and vacant seats never waits on anything: yield, so
             # that connections (a bot rejoining, a watcher) get their turn between rounds.
             await trio.sleep(0)
+
+    def _not_dealt(self, all_broke: bool) -> str:
+        """Why a table that will deal no more rounds finishes."""
+        if self.stop_requested:
+            return self.stop_reason
+        return "no seat can pay the minimum" if all_broke else "nobody present can pay the minimum"
+
+    def _broke(self, engine: GameTable, minimum: int) -> set[int]:
+        """The seats with fewer chips than a round needs (``Game.seat_minimum``)."""
+        balances = engine.ledger.balances
+        return {s.index for s in self.seats if balances[seat_account(s.index)] < minimum}
+
+    def _can_stake(self, engine: GameTable, minimum: int) -> bool:
+        """A seat that someone plays (a strategy, a connected bot) has the minimum."""
+        broke = self._broke(engine, minimum)
+        return any(
+            (seat.strategy is not None or seat.present) and seat.index not in broke
+            for seat in self.seats
+        )
+
+    async def _someone_can_stake(self, engine: GameTable, minimum: int) -> bool:
+        """True when a seat someone plays can pay the minimum. When only empty seats (a
+        person who quit, a bot gone) can, no round is dealt (it would stake nothing, at
+        full speed): the table waits up to ``vacant_timeout`` for one of them to come back,
+        as it waits for absent bots, then gives up (False). At once when no seat can."""
+        if self._can_stake(engine, minimum):
+            return True
+        if len(self._broke(engine, minimum)) == len(self.seats):
+            return False
+        log.info(
+            "table %d: nobody present can pay the minimum; it waits up to %g s for a seat "
+            "that can to come back",
+            self.id,
+            self.vacant_timeout,
+        )
+        with trio.move_on_after(self.vacant_timeout):
+            while not self._can_stake(engine, minimum):
+                if self.stop_requested:
+                    return False
+                await self._seat_changed.wait()
+        return self._can_stake(engine, minimum)
 
     async def _someone_seated(self) -> bool:
         """True when a bot holds a seat, waiting up to ``vacant_timeout`` for one to join."""

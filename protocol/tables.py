@@ -145,11 +145,41 @@ class TableService(Service):
                 quick=True,
             ),
             Method(
-                "table.watch", (table,), self.watch, "receive a table's events", "info", quick=True
+                "table.watch",
+                (table,),
+                self.watch,
+                "receive a table's events",
+                "info",
+                quick=True,
+                watcher=True,
             ),
-            Method("table.unwatch", (table,), self.unwatch, "stop watching", "nil", quick=True),
-            Method("table.info", (table,), self.info, "one table", "table info", quick=True),
-            Method("table.list", (), self.list_tables, "every table", "[table info]", quick=True),
+            Method(
+                "table.unwatch",
+                (table,),
+                self.unwatch,
+                "stop watching",
+                "nil",
+                quick=True,
+                watcher=True,
+            ),
+            Method(
+                "table.info",
+                (table,),
+                self.info,
+                "one table",
+                "table info",
+                quick=True,
+                watcher=True,
+            ),
+            Method(
+                "table.list",
+                (),
+                self.list_tables,
+                "every table",
+                "[table info]",
+                quick=True,
+                watcher=True,
+            ),
         ]
 
     # -- helpers ---------------------------------------------------------------------------

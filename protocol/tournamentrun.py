@@ -9,8 +9,6 @@ Status notifications go through the tables' :class:`~croupier.protocol.tablerun.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 from collections.abc import Sequence
 from contextlib import ExitStack
@@ -25,7 +23,7 @@ from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
 from croupier.engine.tournament import TableJob, TableResult, Tournament, TournamentConfig
 from croupier.engine.tournament_run import TournamentResult, play_tournament
 from croupier.protocol.errors import RpcError
-from croupier.protocol.keys import new_secret
+from croupier.protocol.keys import new_secret, same_digest, same_secret
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import BotSlot, SlotPlayer
@@ -179,9 +177,8 @@ class ServerTournament:
         if not key:
             return False
         if self.join_key is not None:
-            return hmac.compare_digest(key, self.join_key)
-        digest = hashlib.sha256(key.encode()).hexdigest()
-        return hmac.compare_digest(digest, self.join_key_sha256 or "")
+            return same_secret(key, self.join_key)
+        return same_digest(key, self.join_key_sha256 or "")
 
     def seat_changed(self) -> None:
         """A ``tcp`` seat was taken or taken back: wake what waits for them."""

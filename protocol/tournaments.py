@@ -152,11 +152,26 @@ class TournamentService(Service):
                 "receive a tournament's status (start, every round, the result)",
                 returns="tournament info",
                 quick=True,
+                watcher=True,
             ),
             Method(
-                "tournament.info", (tournament,), self.info, "one tournament", "info", quick=True
+                "tournament.info",
+                (tournament,),
+                self.info,
+                "one tournament",
+                "info",
+                quick=True,
+                watcher=True,
             ),
-            Method("tournament.list", (), self.list_all, "every tournament", "[info]", quick=True),
+            Method(
+                "tournament.list",
+                (),
+                self.list_all,
+                "every tournament",
+                "[info]",
+                quick=True,
+                watcher=True,
+            ),
         ]
 
     def _get(self, tournament_id: int) -> ServerTournament:

@@ -199,7 +199,7 @@ async def test_a_watcher_cannot_take_a_tcp_seat_over(served):
         async with connect("127.0.0.1", served.port, name="eyes", role="watcher") as watcher:
             with pytest.raises(RpcError) as looking:
                 await watcher.call("tournament.rejoin", joined["token"])
-    assert looking.value.code == Code.BAD_INPUT and "watcher" in looking.value.message
+    assert looking.value.code == Code.NOT_ALLOWED and "watcher" in looking.value.message
 
 
 async def test_a_bot_takes_its_tcp_seat_back_with_its_token(served):

@@ -17,7 +17,7 @@ async def open_get(port: int, host: str = "127.0.0.1") -> tuple[trio.SocketStrea
     """A connection from ``host`` (any 127.x.y.z is this machine) that asks for the lobby
     and stays open (keep-alive); the status line of the answer."""
     stream = await connect_from(host, port)
-    await stream.send_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    await stream.send_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
     return stream, await read_answer(stream)
 
 
@@ -86,7 +86,7 @@ async def test_one_address_holds_at_most_its_share(web):
 async def test_at_the_cap_a_newcomer_waits_for_a_slot(web):
     held = [(await open_get(web, host))[0] for host in ("127.0.0.1", "127.0.0.1", "127.0.0.2")]
     waiting = await connect_from("127.0.0.3", web)  # the kernel's backlog takes it
-    await waiting.send_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    await waiting.send_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
     with trio.move_on_after(0.5) as scope:  # not served while the page is full
         await waiting.receive_some(1)
     assert scope.cancelled_caught

@@ -25,7 +25,7 @@ async def get(port: int, path: str) -> tuple[str, dict[str, str], bytes]:
     """A bare HTTP/1.1 GET: the status line, the headers (lower-cased names), the body."""
     stream = await trio.open_tcp_stream("127.0.0.1", port)
     async with stream:
-        await stream.send_all(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        await stream.send_all(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
         data = b""
         while b"\r\n\r\n" not in data:
             data += await stream.receive_some(65536)

@@ -15,6 +15,7 @@ plain function or a coroutine function (the sync and async flavours).
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -200,7 +201,11 @@ async def _session(
         me.failures, me.resuming = 0, False
         if on_seated is not None:
             on_seated({"table": me.table, "seat": me.bot.seat, "info": me.bot.table})
-        return await stay_until_finished(client, me.finished)
+        over = await stay_until_finished(client, me.finished)
+        if me.final is not None and me.final.get("left") and me.token is not None:
+            with contextlib.suppress(RpcError):  # the table may just have finished
+                await client.call("table.leave", me.token)
+        return over
 
 
 class Seated(Protocol):
@@ -287,8 +292,27 @@ class _Seat:
                 await maybe_await(self.bot.on_table(data))
             finally:  # a hook that raises must not keep play() waiting
                 if data.get("state") == "finished":
-                    self.final = data
+                    if self.final is None or not self.final.get("left"):
+                        self.final = data
                     self.finished.set()
+                elif not self.finished.is_set():
+                    self.leave_if_broke(data)
+
+    def leave_if_broke(self, info: dict[str, Any]) -> None:
+        """A bot whose seat can no longer pay the table's minimum (``min_chips``) is done:
+        it says so (a warning) and leaves, rather than sit at a table that cannot deal it
+        in; :func:`play` returns the table's info with ``left`` saying why."""
+        seat, minimum = self.bot.seat, info.get("min_chips")
+        chips = info.get("chips") or []
+        if not isinstance(minimum, int) or not 0 < seat <= len(chips) or chips[seat - 1] >= minimum:
+            return
+        left = (
+            f"{self.bot.name} in seat {seat} of table {info.get('table')} has "
+            f"{chips[seat - 1]} chips, less than the minimum of {minimum}: it leaves the table"
+        )
+        log.warning("%s", left)
+        self.final = {**info, "left": left}
+        self.finished.set()
 
     async def sit(self, client: Client, seat: int | None, create: Mapping[str, Any]) -> bool:
         """Take the seat (or take it back); False when the table has already finished.
@@ -319,6 +343,8 @@ class _Seat:
             self.token = joined["token"]
         self.bot.table, self.bot.seat = joined["info"], joined["seat"]
         await maybe_await(self.bot.on_table(joined["info"]))
+        if joined["info"].get("state") == "playing":
+            self.leave_if_broke(joined["info"])  # back at a table it can no longer play
         return True
 
 
@@ -337,6 +363,8 @@ async def play(
     wait_for_resume: bool = False,
 ) -> dict[str, Any]:
     """Play at a table until it finishes; its final info (``chips``, ``reason``, ...).
+    A bot that can no longer pay the table's minimum leaves it: then the table's info at
+    that moment, with ``left`` saying why (a warning says it too).
 
     Joins table ``table`` (seat ``seat``, or the first free one) or, when ``table`` is None,
     creates one with ``create`` (``table.create``'s parameters by name; a

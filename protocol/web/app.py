@@ -12,9 +12,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from croupier.protocol.web.hosts import CheckHost, HostAllowlist
 from croupier.protocol.web.wsstream import websocket_stream
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ _ENCODED_HEADERS = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items(
 class _Headers:
     """ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP response."""
 
-    def __init__(self, app: Starlette) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -94,8 +95,9 @@ def game_files(manager: PluginManager) -> tuple[list[tuple[str, Path]], dict[str
     return folders, {"views": views, "pages": pages}
 
 
-def make_app(server: Server) -> _Headers:
-    """The ASGI application serving ``server``'s web page (static files and ``/rpc``)."""
+def make_app(server: Server, allowed: HostAllowlist | None = None) -> _Headers:
+    """The ASGI application serving ``server``'s web page (static files and ``/rpc``) to
+    requests naming an ``allowed`` host (default: localhost and addresses)."""
 
     async def rpc(websocket: WebSocket) -> None:
         if not same_origin(websocket.headers.get("origin"), websocket.headers.get("host")):
@@ -121,4 +123,4 @@ def make_app(server: Server) -> _Headers:
             Mount("/", StaticFiles(directory=STATIC, html=True), name="static"),
         ]
     )
-    return _Headers(app)
+    return _Headers(CheckHost(app, HostAllowlist.of() if allowed is None else allowed))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import socket
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
@@ -18,6 +19,7 @@ from hypercorn.utils import wrap_app
 from croupier.engine import CroupierError
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.web.app import make_app
+from croupier.protocol.web.hosts import HostAllowlist
 from croupier.protocol.web.worker import CappedWorker
 
 if TYPE_CHECKING:
@@ -61,14 +63,19 @@ class WebListener:
     config: Config
     sockets: Sockets
     addresses: list[tuple[str, int]]
+    allowed: HostAllowlist = attrs.field(factory=HostAllowlist.of)
+    """The names requests may give in ``Host`` (:mod:`.hosts`)."""
 
     def descriptors(self, limits: ServerLimits) -> int:
         """The most descriptors serving it holds: its sockets and its connections."""
         return len(self.sockets.insecure_sockets) + limits.http_connections
 
 
-def bind_http(limits: ServerLimits, host: str, port: int) -> WebListener:
-    """Bind ``host:port`` (0: any free port) for the web page of a server with ``limits``;
+def bind_http(
+    limits: ServerLimits, host: str, port: int, allow_hosts: Sequence[str] = ()
+) -> WebListener:
+    """Bind ``host:port`` (0: any free port) for the web page of a server with ``limits``,
+    answering requests for localhost, addresses, ``host`` and the names ``allow_hosts``;
     an address that cannot be bound is a one-line :class:`CroupierError` (raised here,
     before serving)."""
     config = _config(limits, host, port)
@@ -82,7 +89,7 @@ def bind_http(limits: ServerLimits, host: str, port: int) -> WebListener:
         _give_up_on_silent_peers(sock, limits.send_timeout)
         sock.listen(config.backlog)
     addresses = [sock.getsockname()[:2] for sock in sockets.insecure_sockets]
-    return WebListener(config, sockets, addresses)
+    return WebListener(config, sockets, addresses, HostAllowlist.of(host, allow_hosts))
 
 
 async def serve_web(
@@ -95,7 +102,8 @@ async def serve_web(
     returns the bound addresses. Call it while the server is serving (its tables run in the
     server's tasks)."""
     config = listener.config
-    wrapped = wrap_app(cast(ASGIFramework, make_app(server)), config.wsgi_max_body_size, "asgi")
+    app = make_app(server, listener.allowed)
+    wrapped = wrap_app(cast(ASGIFramework, app), config.wsgi_max_body_size, "asgi")
     limits = server.limits
     per_peer = limits.http_connections_per_peer
     worker = CappedWorker(wrapped, config, limits.http_connections, per_peer)
@@ -117,8 +125,10 @@ async def serve_http(
     host: str,
     port: int,
     *,
+    allow_hosts: Sequence[str] = (),
     task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Bind ``host:port`` and serve ``server``'s web page until cancelled (both steps of
     :func:`bind_http` and :func:`serve_web`)."""
-    await serve_web(server, bind_http(server.limits, host, port), task_status=task_status)
+    listener = bind_http(server.limits, host, port, allow_hosts)
+    await serve_web(server, listener, task_status=task_status)

@@ -179,8 +179,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"bot": bot.name, "seat": seat, "net": net, "table": final})
     else:
+        why = final["reason"] if final.get("left") is None else f"{bot.name} left it, broke"
         print(
-            f"table {final['table']}: {final['played']} rounds ({final['reason']}); "
+            f"table {final['table']}: {final['played']} rounds ({why}); "
             f"{bot.name} in seat {seat}: {final['chips'][seat - 1]} chips, net {net:+d}"
         )
     return 0

@@ -71,6 +71,15 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help=f"the web page's address (default {DEFAULT_HOST})",
     )
     parser.add_argument(
+        "--http-allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name the web page answers to besides localhost, IP addresses and --http-host "
+        "(repeatable; .NAME: its subdomains too; '*': any, behind a proxy that checks): "
+        "requests for any other Host get 403, which stops DNS rebinding (docs/web.md)",
+    )
+    parser.add_argument(
         "--data",
         metavar="PATH",
         default=None,
@@ -131,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
                 limits=limits,
                 on_seed=report_seed,
                 http=None if args.http is None else (args.http_host, args.http),
+                http_allow_hosts=args.http_allow_host,
                 journal=journal,
                 keep_days=args.keep_days,
                 default_game=args.game,
