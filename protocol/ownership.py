@@ -66,6 +66,11 @@ class Ownership:
             )
 
 
+def is_operator(conn: Connection, key: str | None) -> bool:
+    """Whether ``key`` is the server's operator key."""
+    return bool(key) and hmac.compare_digest(str(key), conn.server.operator_key)
+
+
 class Running(Protocol):
     """A table or tournament of a service: its state and who created it."""
 

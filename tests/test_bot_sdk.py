@@ -67,7 +67,8 @@ async def test_a_class_bot_gets_its_hooks_in_order(port):
 
     bot = Watchful()
     final = await play(bot, "127.0.0.1", port, create={"rounds": 4, "seed": 2})
-    assert final["played"] == 4 and bot.seat == 1 and bot.table["seed"] == 2
+    assert final["played"] == 4 and bot.seat == 1 and final["seed"] == 2
+    assert bot.table["seed"] is None  # what it saw while the table played: no seed
     rounds = [entry for entry in bot.log if entry.startswith("round")]
     assert rounds == ["round 1", "round 2", "round 3", "round 4"]
     assert bot.log.count("end") == 4 and bot.log[0] == "round 1"

@@ -101,7 +101,8 @@ async def run_whole(nursery: trio.Nursery, path: Path, bots: list[str]) -> dict[
         return stubborn(game, observation)
 
     async with connect("127.0.0.1", server.port, name="c", on_notification=status) as c:
-        info = await c.call_named("tournament.start", {"bots": bots, **SETTINGS})
+        params = {"bots": bots, **SETTINGS, "operator_key": server.operator_key}  # the seed
+        info = await c.call_named("tournament.start", params)
         async with trio.open_nursery() as bots_nursery:
             for i in range(bots.count("tcp")):
 

@@ -95,7 +95,7 @@ def run_lines(manager: PluginManager, args: argparse.Namespace) -> int:
         strategies = [s for s in fill if s is not None]
         seed = resolve_seed(args)
         names = ["you", *(s.name for s in strategies)]
-        say(greeting(game, args.rules, seed, "at a local table", names, 1))
+        say(greeting(game, args.rules, f"seed {seed}", "at a local table", names, 1))
         try:
             ended, tally = play_local(game, options, seed, strategies, person)
         except BaseExceptionGroup as group:
@@ -156,11 +156,18 @@ def _remote(
 
     def seated(joined: dict[str, Any]) -> None:
         info = joined["info"]
-        if args.table is None and args.seed is None:
-            report_seed(int(info["seed"]))
         names = [str(s["player"] or s["kind"]) for s in info["seats"]]
         where = f"at table {joined['table']} on {host}:{port}"
-        say(greeting(game, info.get("rule_set"), int(info["seed"]), where, names, joined["seat"]))
+        # a live table shows its seed to nobody, only a commitment to it: the seed given
+        seed = args.seed if info.get("seed") is None else info["seed"]
+        shown = "seed hidden until it finishes" if seed is None else f"seed {seed}"
+        if args.table is None and seed is None:  # drawn by the server: its commitment now
+            print(
+                f"croupier: table {joined['table']}'s seed is drawn by the server and shown once "
+                f"it finishes; its commitment: {info['commit']}",
+                file=sys.stderr,
+            )
+        say(greeting(game, info.get("rule_set"), shown, where, names, joined["seat"]))
         free = [s["seat"] for s in info["seats"] if s["kind"] == "free"]
         if free:
             say(
@@ -187,6 +194,8 @@ def _remote(
         raise
     if end.ended == "finished":
         ending = f"Table {end.table} has finished: {end.info.get('reason') or 'finished'}."
+        if args.table is None and args.seed is None and end.info.get("seed") is not None:
+            report_seed(int(end.info["seed"]))  # drawn by the server, shown once finished
     else:
         ending = ENDINGS[end.ended]
         if not end.reached:

@@ -172,14 +172,15 @@ class LinePerson:
 
 
 def greeting(
-    game: Game, rule_set: str | None, seed: int, where: str, seats: Sequence[str], mine: int
+    game: Game, rule_set: str | None, seed: str, where: str, seats: Sequence[str], mine: int
 ) -> str:
-    """Who sits where, under which rules, and how to play."""
+    """Who sits where, under which rules (``seed``: ``seed N``, or what stands for a seed
+    the server keeps hidden), and how to play."""
     sitting = "; ".join(
         f"seat {i} {'you' if i == mine else name}" for i, name in enumerate(seats, 1)
     )
     return (
-        f"{game.name} ({rule_set or 'standard rules'}, seed {seed}) {where}: {sitting}. "
+        f"{game.name} ({rule_set or 'standard rules'}, {seed}) {where}: {sitting}. "
         "Type an action at each prompt, help to explain them, q to quit."
     )
 

@@ -4,7 +4,7 @@
 // game as its seats and its events' own words; every event also as a line of the log. The live page feeds it table.watch's events as they come, the
 // replay page a finished table's events from the history, one step at a time.
 
-import { gamesIndex, h, num } from "./common.js";
+import { gamesIndex, h, num, seedText } from "./common.js";
 
 /** The games' own views, by game name (loadViews fills it); a view has update, apply,
  * describe and render, and `ownRounds` when its events say when a round starts. */
@@ -54,7 +54,7 @@ export class TableView {
       ? `${num(info.played)} played` : `${num(info.played)} of ${num(info.rounds)} rounds`;
     const decks = info.rules && info.rules.decks ? `, ${info.rules.decks} deck(s)` : "";
     document.getElementById("summary").textContent =
-      `${info.game}, ${info.rule_set || "custom rules"}${decks}; seed ${num(info.seed)}; ${rounds}`;
+      `${info.game}, ${info.rule_set || "custom rules"}${decks}; ${seedText(info)}; ${rounds}`;
     const View = VIEWS[info.game];
     if (View) {
       if (!this.cards) {
