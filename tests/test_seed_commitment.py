@@ -240,6 +240,8 @@ async def test_a_restarted_server_never_draws_a_seed_again(nursery, tmp_path, vi
     assert len(set(first + again)) == 6
     fresh = await drawn(tmp_path / "other.db", 3)  # --seed 2024 on a fresh journal
     assert fresh == first
+    none = Server(PluginManager(autoload=False), seed=2024)  # or without a journal
+    assert [none.derive_seed("table") for _ in range(3)] == first
 
 
 async def test_a_recovered_table_keeps_its_seed_and_its_commitment(
