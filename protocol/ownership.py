@@ -67,8 +67,11 @@ class Ownership:
 
 
 def is_operator(conn: Connection, key: str | None) -> bool:
-    """Whether ``key`` is the server's operator key."""
-    return bool(key) and hmac.compare_digest(str(key), conn.server.operator_key)
+    """Whether ``key`` is the server's operator key (compared as UTF-8 bytes: any text a
+    client sends is a wrong key, never an error)."""
+    if not key:
+        return False
+    return hmac.compare_digest(key.encode(), conn.server.operator_key.encode())
 
 
 class Running(Protocol):

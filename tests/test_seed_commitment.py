@@ -142,9 +142,10 @@ async def test_nobody_at_a_live_table_obtains_its_seed_by_any_method(
             assert str(secret.seed) not in said and secret.salt not in said
             assert secret.commit in said  # what is shown instead
         # the operator key reads a live seed; the table's own key does not
-        with pytest.raises(RpcError) as refused:
-            await prober.call("table.seed", table, made["key"])
-        assert refused.value.code == Code.NOT_ALLOWED
+        for key in (made["key"], "é"):
+            with pytest.raises(RpcError) as refused:
+                await prober.call("table.seed", table, key)
+            assert refused.value.code == Code.NOT_ALLOWED
         shown = await stranger.call("table.seed", table, server.operator_key)
         assert shown["seed"] == tables(server).tables[table].seed
         assert verify(shown["seed"], shown["salt"], made["commit"])
@@ -200,7 +201,7 @@ async def test_a_tournament_with_tcp_seats_refuses_a_creators_seed(nursery, virt
     net = await memnet.serve(nursery, server)
     settings = {"tourneys": 1, "rounds": 1, "hands": 1, "seed": 42}
     async with net.connect(name="creator") as c:
-        for key in (None, "not-the-operator-key"):
+        for key in (None, "not-the-operator-key", "\u202e", "é"):
             with pytest.raises(RpcError) as refused:
                 await c.call_named(
                     "tournament.start", {"bots": ["tcp", "lim17"], **settings, "operator_key": key}
