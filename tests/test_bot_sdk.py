@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -171,6 +172,10 @@ def test_croupier_bot_creates_a_table_and_reports_its_seed(cli, threaded_server)
     )  # fmt: skip
     assert status == 0, err
     assert '"net"' in out and '"dealer": "h17"' in out and '"never-bust"' in out
+    # the server drew the seed: hidden while the table played, reported once it finished
+    final = json.loads(out)["table"]
+    assert "(vegas-s17, seed hidden until it finishes)" in err
+    assert f"croupier: seed {final['seed']} (rerun with --seed {final['seed']}" in err
 
 
 def test_croupier_bot_errors_are_one_line(cli, threaded_server):
