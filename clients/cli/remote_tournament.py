@@ -55,7 +55,7 @@ def start_params(manager: PluginManager, args: argparse.Namespace) -> dict[str, 
         # nil: the server draws it and shows it once the tournament finished (while it
         # plays, the seed would give every card away to a tcp bot)
         "seed": None if args.seed is None else int(args.seed),
-        "operator_key": args.operator_key,
+        **({} if args.operator_key is None else {"operator_key": args.operator_key}),
         "tourneys": args.tourneys,
         "rounds": args.rounds,
         "hands": args.hands,
