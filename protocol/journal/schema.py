@@ -107,6 +107,7 @@ CREATE TABLE tournament_tables (  -- a tournament's tables, each once it finishe
 """
 
 V3 = """
+-- seed commitments: each seed's salt, and the runs of the server (drawn seeds depend on them)
 ALTER TABLE tables ADD COLUMN salt TEXT;       -- hex: the salt of the seed's commitment
 ALTER TABLE tournaments ADD COLUMN salt TEXT;  -- of the tournament's seed's
 UPDATE tables SET salt = lower(hex(randomblob(32))) WHERE salt IS NULL;
