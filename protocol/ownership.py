@@ -60,6 +60,14 @@ class Ownership:
             )
 
 
+def is_operator(conn: Connection, key: str | None) -> bool:
+    """Whether ``key`` is the server's operator key (compared as UTF-8 bytes: any text a
+    client sends is a wrong key, never an error)."""
+    if not key:
+        return False
+    return hmac.compare_digest(key.encode(), conn.server.operator_key.encode())
+
+
 class Running(Protocol):
     """A table or tournament of a service: its state and who created it."""
 

@@ -95,7 +95,11 @@ async def run_server(
         journal=journal,
         default_game=default_game,
     )
-    log.info("operator key: %s (table.stop and tournament.stop take it)", server.operator_key)
+    log.info(
+        "operator key: %s (table.stop and tournament.stop take it; table.seed and "
+        "tournament.seed show a live seed with it)",
+        server.operator_key,
+    )
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
 

@@ -140,6 +140,9 @@ class Server:
         """What services keep server-wide, by key (as ``Connection.state`` per connection)."""
         self._ids = itertools.count(1)
         self._game_ids = itertools.count(max(first_game_id, self.journal.last_id() + 1))
+        self.journal_run = self.journal.new_run()
+        """This start's number on the journal (1 on a fresh one; 0: no journal): drawn seeds
+        depend on it, so that a restart never repeats them."""
         self._accept_scope: trio.CancelScope | None = None
         self._tasks: trio.Nursery | None = None
         self._stopping = False
@@ -153,13 +156,20 @@ class Server:
 
     # -- seeds -----------------------------------------------------------------------------
     def derive_seed(self, purpose: str) -> int:
-        """The next seed for ``purpose`` (e.g. "randomizer"), drawn from the root seed.
+        """The next seed for ``purpose`` ("table", "tournament", "randomizer"), drawn from
+        the root seed and the server's run on its journal.
 
         Seeds per purpose are a reproducible sequence: a server started with the same seed
-        hands out the same seeds in the same order, and every seed is returned to the
-        client so it can replay the stream or table anywhere.
+        on a fresh journal (or none) hands out the same seeds in the same order. Each later
+        start on a journal is a new run (:meth:`NullJournal.new_run`), whose sequence is
+        another stream, so a restart on the same journal never hands out a seed again.
         """
-        stream = self._seed_streams.setdefault(purpose, Stream(self.seed).child("seeds", purpose))
+        stream = self._seed_streams.get(purpose)
+        if stream is None:
+            root = Stream(self.seed).child("seeds", purpose)
+            # a first run (or none) draws what a server without a journal draws
+            stream = root if self.journal_run <= 1 else root.child(f"run-{self.journal_run}")
+            self._seed_streams[purpose] = stream
         return stream.getrandbits(63)
 
     # -- serving ---------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from croupier.engine.gamelog import GameTally
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
 from croupier.engine.ledger import seat_account
 from croupier.engine.logreplay import LogReplay
+from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.journal.recovery import TableRecord, settled_rounds, unfinished_tables
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.prepare import prepare_strategies
@@ -107,7 +108,7 @@ async def rebuild_table(server: Server, service: TableService, record: TableReco
         server,
         record.id,
         rule_set=record.rule_set,
-        seed=record.seed,
+        commitment=SeedCommitment(record.seed, record.salt),
         seats=int(settings["seats"]),
         fill=fill,
         fill_players=fill_players,

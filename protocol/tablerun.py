@@ -25,6 +25,7 @@ from croupier.engine.games import Game
 from croupier.engine.gametable import GamePlayer, GameTable
 from croupier.engine.ledger import seat_account
 from croupier.protocol.admission import peer_host
+from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.keys import new_secret
 from croupier.protocol.ownership import Ownership
@@ -85,7 +86,7 @@ class ServerTable:
         table_id: int,
         *,
         rule_set: str | None,
-        seed: int,
+        commitment: SeedCommitment,
         seats: int,
         fill: list[str | None],
         fill_players: dict[int, GamePlayer],
@@ -106,7 +107,8 @@ class ServerTable:
         self.owner = owner
         self.id = table_id
         self.rule_set = rule_set
-        self.seed = seed
+        self.commitment = commitment
+        """Its seed and salt: only their commitment is shown until it finishes."""
         self.seats = [
             Seat(i + 1, strategy=fill[i] if i < len(fill) else None) for i in range(seats)
         ]
@@ -211,9 +213,19 @@ class ServerTable:
         if any(sub.events for sub in self.subscribers.values()):
             self.broadcast(EVENT_NOTIFICATION, [self.id, data])
 
+    @property
+    def seed(self) -> int:
+        return self.commitment.seed
+
+    @property
+    def revealed(self) -> bool:
+        """Finished for good (not stopped to resume after a restart): its seed is public."""
+        return self.state == "finished" and not self.resume_later
+
     # -- running ---------------------------------------------------------------------------
     def info(self) -> dict[str, Any]:
-        """The table as plain data (``table.info``, ``table.list``, ``table.status``)."""
+        """The table as plain data (``table.info``, ``table.list``, ``table.status``): its
+        seed and salt are nil, and only their commitment is shown, until it finishes."""
         chips = self.options["starting_chips"]
         out: dict[str, Any] = {
             "table": self.id,
@@ -221,7 +233,7 @@ class ServerTable:
             "state": self.state,
             "rule_set": self.rule_set,
             "rules": dict(self.options),
-            "seed": self.seed,
+            **self.commitment.public(self.revealed),
             "seats": [seat.describe() for seat in self.seats],
             "rounds": self.rounds,
             "played": self.played,

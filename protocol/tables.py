@@ -3,7 +3,8 @@
 How a table runs (``docs/protocol.md`` has the full story):
 
 - ``table.create`` makes a table from a rule set name plus option overrides, a seed
-  (derived from the server's seed when nil, and always returned), a number of seats, the
+  (derived from the server's seed when nil; while the table plays only a
+  commitment to it is shown, see :mod:`croupier.protocol.commitment`), a number of seats, the
   built-in strategies that fill some of them, a number of rounds (nil: until it empties)
   and a per-decision time limit.
 - It starts when every seat is taken (``autostart``), or on ``table.start`` once every
@@ -30,9 +31,10 @@ from croupier.engine import CroupierError
 from croupier.engine.decisions import DECISION_TIME
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
 from croupier.protocol.admission import peer_host
+from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
-from croupier.protocol.ownership import Ownership, check_peer_quota, check_quota
+from croupier.protocol.ownership import Ownership, check_peer_quota, check_quota, is_operator
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.rejoin import may_sit, rejoin_table, table_seat
 from croupier.protocol.server import Connection, Server
@@ -180,6 +182,15 @@ class TableService(Service):
                 quick=True,
                 watcher=True,
             ),
+            Method(
+                "table.seed",
+                (table, Param("key", (str, type(None)), None, doc="the operator key")),
+                self.reveal_seed,
+                "a table's seed and salt: anyone's once it finished, the operator key's before",
+                "{table, seed, salt, commit}",
+                quick=True,
+                watcher=True,
+            ),
         ]
 
     # -- helpers ---------------------------------------------------------------------------
@@ -257,9 +268,7 @@ class TableService(Service):
             raise RpcError(
                 Code.BAD_INPUT, f"a {played.name} table has 1 to {played.max_seats} seats"
             )
-        if seed is None:
-            seed = server.derive_seed("table")
-        elif not 0 <= seed <= MAX_SEED:
+        if seed is not None and not 0 <= seed <= MAX_SEED:
             raise RpcError(Code.BAD_INPUT, f"a seed is 0 to 2**64-1, not {seed}")
         if not 1 <= seats <= MAX_SEATS:
             raise RpcError(Code.BAD_INPUT, f"a table has 1 to {MAX_SEATS} seats, not {seats}")
@@ -289,11 +298,13 @@ class TableService(Service):
             for i, name in enumerate(fill)
             if name is not None
         }
+        if seed is None:
+            seed = server.derive_seed("table")
         table = ServerTable(
             server,
             server.next_game_id(),
             rule_set=rules,
-            seed=seed,
+            commitment=SeedCommitment(seed),
             seats=seats,
             fill=list(fill),
             fill_players=fill_players,
@@ -316,7 +327,7 @@ class TableService(Service):
             "autostart": autostart,
         }
         server.journal.table_created(
-            table.info(), settings, f"{conn.client} (#{conn.id})", table.owner.key
+            table.info(), settings, f"{conn.client} (#{conn.id})", table.owner.key, table.commitment
         )
         if not table.has_bots and autostart:
             table.start(server.manager)
@@ -409,6 +420,16 @@ class TableService(Service):
 
     async def list_tables(self, conn: Connection) -> list[dict[str, Any]]:
         return [table.info() for table in self.tables.values()]
+
+    async def reveal_seed(self, conn: Connection, table: int, key: str | None) -> dict[str, Any]:
+        found = self._get(table)
+        if not found.revealed and not is_operator(conn, key):
+            raise RpcError(
+                Code.NOT_ALLOWED,
+                f"table {table} is {found.state}: its seed is shown once it finishes "
+                "(before, only to the operator key)",
+            )
+        return {"table": found.id, **found.commitment.public(True)}
 
     # -- lifecycle -------------------------------------------------------------------------
     async def recover(self, server: Server) -> dict[str, int]:

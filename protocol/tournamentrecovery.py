@@ -69,6 +69,7 @@ async def rebuild_tournament(server: Server, record: TournamentRecord) -> Server
     game = server.manager.games.get(record.game)
     settings = dict(record.settings)
     join_time = float(settings.pop("join_time"))
+    settings.setdefault("seed", record.seed)  # kept beside its settings, not in them
     config = TournamentConfig.from_dict(settings)
     if config.seed != record.seed or config.game != game.name:
         raise CroupierError("its settings do not match its seed and game")
@@ -84,6 +85,7 @@ async def rebuild_tournament(server: Server, record: TournamentRecord) -> Server
         join_time,
         Ownership.recovered(record.key_sha256),
         None,
+        record.salt,
     )
     found.join_key_sha256 = record.join_key_sha256
     for seat in found.tcp:

@@ -22,6 +22,7 @@ from croupier.engine.games import GameStrategy, Plain
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
 from croupier.engine.tournament import TableJob, TableResult, Tournament, TournamentConfig
 from croupier.engine.tournament_run import TournamentResult, play_tournament
+from croupier.protocol.commitment import SeedCommitment, new_salt
 from croupier.protocol.errors import RpcError
 from croupier.protocol.keys import new_secret, same_digest, same_secret
 from croupier.protocol.ownership import Ownership
@@ -119,8 +120,12 @@ class ServerTournament:
         join_time: float,
         owner: Ownership,
         join_key: str | None,
+        salt: str | None = None,
     ) -> None:
         self.server = server
+        self.commitment = SeedCommitment(config.seed, new_salt() if salt is None else salt)
+        """Its seed (``config.seed``) and salt: only their commitment is shown until it
+        finishes (the seed fixes every table's cards)."""
         self.owner = owner
         self.join_key = join_key
         """The secret a bot needs to take a ``tcp`` seat (None: any bot may)."""
@@ -236,7 +241,14 @@ class ServerTournament:
             names.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
         return names
 
+    @property
+    def revealed(self) -> bool:
+        """Finished for good (not stopped to resume after a restart): its seed is public."""
+        return self.state == "finished" and not self.resume_later
+
     def info(self) -> dict[str, Any]:
+        """The tournament as plain data: its seed and salt are nil, and only their
+        commitment is shown, until it finishes."""
         names = self.names or self._entry_names()
         by_index = {seat.index: seat for seat in self.tcp}
         entries = []
@@ -254,8 +266,8 @@ class ServerTournament:
             "game": self.config.game,
             "rule_set": self.rule_set,
             "rules": dict(self.config.options),
-            "seed": self.config.seed,
-            "settings": self.config.to_dict(),
+            **self.commitment.public(self.revealed),
+            "settings": {k: v for k, v in self.config.to_dict().items() if k != "seed"},
             "entries": entries,
             "join_time": self.join_time,
             "progress": {

@@ -26,7 +26,7 @@ from croupier.protocol.admission import peer_host
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.keys import new_secret
 from croupier.protocol.methods import Method, Param, Service
-from croupier.protocol.ownership import Ownership, check_peer_quota, check_quota
+from croupier.protocol.ownership import Ownership, check_peer_quota, check_quota, is_operator
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.rejoin import rejoin_tournament
 from croupier.protocol.server import Connection, Server
@@ -110,6 +110,12 @@ class TournamentService(Service):
                         doc="the game (see the games method); nil: the server's default game",
                     ),
                     Param("open", (bool,), False, doc="true: any bot may take a tcp seat"),
+                    Param(
+                        "operator_key",
+                        (str, type(None)),
+                        None,
+                        doc="the operator key: lets a tournament with tcp seats take a seed",
+                    ),
                 ),
                 self.start,
                 "start a tournament (it waits for its tcp bots; it belongs to this "
@@ -172,6 +178,16 @@ class TournamentService(Service):
                 quick=True,
                 watcher=True,
             ),
+            Method(
+                "tournament.seed",
+                (tournament, Param("key", (str, type(None)), None, doc="the operator key")),
+                self.reveal_seed,
+                "a tournament's seed and salt: anyone's once it finished, the operator key's "
+                "before",
+                returns="{tournament, seed, salt, commit}",
+                quick=True,
+                watcher=True,
+            ),
         ]
 
     def _get(self, tournament_id: int) -> ServerTournament:
@@ -195,6 +211,7 @@ class TournamentService(Service):
         options: dict[str, Any],
         open: bool,
         game: str | None,
+        operator_key: str | None,
     ) -> dict[str, Any]:
         server = conn.server
         if server.stopping:
@@ -223,10 +240,17 @@ class TournamentService(Service):
             raise RpcError(Code.BAD_INPUT, "join_time must be in (0, 3600] seconds")
         if tourneys * rounds * hands * len(bots) > MAX_HANDS:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {MAX_HANDS} hands in a tournament")
+        if seed is not None and not 0 <= seed <= 2**64 - 1:
+            raise RpcError(Code.BAD_INPUT, f"a seed is 0 to 2**64-1, not {seed}")
+        if seed is not None and TCP in bots and not is_operator(conn, operator_key):
+            # whoever knows the seed knows every card: not a creator's to give other bots
+            raise RpcError(
+                Code.NOT_ALLOWED,
+                "a tournament with tcp seats draws its own seed: a seed given needs the "
+                "operator key (operator_key)",
+            )
         if seed is None:
             seed = server.derive_seed("tournament")
-        elif not 0 <= seed <= 2**64 - 1:
-            raise RpcError(Code.BAD_INPUT, f"a seed is 0 to 2**64-1, not {seed}")
         settings = {
             "tourneys": tourneys,
             "rounds": rounds,
@@ -259,6 +283,7 @@ class TournamentService(Service):
             f"{conn.client} (#{conn.id})",
             found_t.owner.key,
             found_t.join_key,
+            found_t.commitment,
         )
         found_t.subscribe(conn)
         log.info("tournament %d created by %s (%d bots)", found_t.id, conn, len(bots))
@@ -306,6 +331,18 @@ class TournamentService(Service):
 
     async def list_all(self, conn: Connection) -> list[dict[str, Any]]:
         return [t.info() for t in self.tournaments.values()]
+
+    async def reveal_seed(
+        self, conn: Connection, tournament: int, key: str | None
+    ) -> dict[str, Any]:
+        found = self._get(tournament)
+        if not found.revealed and not is_operator(conn, key):
+            raise RpcError(
+                Code.NOT_ALLOWED,
+                f"tournament {tournament} is {found.state}: its seed is shown once it "
+                "finishes (before, only to the operator key)",
+            )
+        return {"tournament": found.id, **found.commitment.public(True)}
 
     async def stop(self, conn: Connection, tournament: int, key: str | None) -> dict[str, Any]:
         found = self._get(tournament)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -67,7 +68,8 @@ async def test_a_class_bot_gets_its_hooks_in_order(port):
 
     bot = Watchful()
     final = await play(bot, "127.0.0.1", port, create={"rounds": 4, "seed": 2})
-    assert final["played"] == 4 and bot.seat == 1 and bot.table["seed"] == 2
+    assert final["played"] == 4 and bot.seat == 1 and final["seed"] == 2
+    assert bot.table["seed"] is None  # what it saw while the table played: no seed
     rounds = [entry for entry in bot.log if entry.startswith("round")]
     assert rounds == ["round 1", "round 2", "round 3", "round 4"]
     assert bot.log.count("end") == 4 and bot.log[0] == "round 1"
@@ -170,6 +172,10 @@ def test_croupier_bot_creates_a_table_and_reports_its_seed(cli, threaded_server)
     )  # fmt: skip
     assert status == 0, err
     assert '"net"' in out and '"dealer": "h17"' in out and '"never-bust"' in out
+    # the server drew the seed: hidden while the table played, reported once it finished
+    final = json.loads(out)["table"]
+    assert "(vegas-s17, seed hidden until it finishes)" in err
+    assert f"croupier: seed {final['seed']} (rerun with --seed {final['seed']}" in err
 
 
 def test_croupier_bot_errors_are_one_line(cli, threaded_server):

@@ -62,7 +62,14 @@ async def test_tcp_game_bots_get_the_standings_of_the_same_strategies_played_loc
     async with connect("127.0.0.1", served.port, name="t") as c:
         bots = [order[0], "tcp", order[2]]
         info = await c.call_named(
-            "tournament.start", {"bots": bots, "game": game, "options": options, **SETTINGS}
+            "tournament.start",
+            {
+                "bots": bots,
+                "game": game,
+                "options": options,
+                **SETTINGS,
+                "operator_key": served.operator_key,
+            },
         )
         assert info["game"] == game and info["rules"] == chosen and info["rule_set"] is None
         bot = Played(game, played.strategy(order[1]))

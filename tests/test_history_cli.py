@@ -11,8 +11,10 @@ import trio
 from croupier.engine import PluginManager
 from croupier.engine.gamelog import replay_game
 from croupier.engine.ledger import seat_account
+from croupier.protocol import connect
 from croupier.protocol.journal import Journal
 from tests.test_journal import play_table, serve
+from tests.test_recovery import tables_of
 
 
 async def croupier(*argv: str) -> str:
@@ -67,3 +69,18 @@ def test_a_tournament_whose_runs_ended_early_says_why():
     assert _progress({**row, "state": "playing", "reason": None}) == "361/500"
     assert _progress({**row, "reason": "stopped by its creator"}) == "361/500"
     assert _progress({**row, "progress": {"done": 500, "total": 500}}) == "500/500"
+
+
+async def test_a_live_tables_seed_is_hidden_in_the_history(nursery, tmp_path):
+    path = str(tmp_path / "j.db")
+    journal = Journal(path)
+    server = await serve(nursery, journal)
+    async with connect("127.0.0.1", server.port, name="c") as c:  # waits for its bot
+        made = await c.call_named("table.create", {"seats": 2, "fill": [None, "lim17"]})
+    seed = tables_of(server).tables[made["table"]].seed
+    server.stop()  # the table stays unfinished in the journal, to resume
+    await journal.aclose()
+    listed = await croupier("history", "tables", "--data", path)
+    assert "hidden" in listed and str(seed) not in listed
+    (row,) = json.loads(await croupier("history", "tables", "--data", path, "--json"))["tables"]
+    assert row["state"] == "waiting" and row["seed"] is None and row["commit"] == made["commit"]

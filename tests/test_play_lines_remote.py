@@ -12,6 +12,7 @@ import pytest
 import trio
 
 from croupier.protocol import connect
+from croupier.protocol.commitment import verify
 from tests.test_play_lines_cli import tally
 
 AT = re.compile(r"at table (\d+) on 127\.0\.0\.1:\d+")
@@ -76,13 +77,16 @@ def test_the_game_ends_when_the_person_cannot_pay(play, threaded_server):
         "bet 10\nfold\n", "--game", "three-card-poker", "--connect", where, "--chips", "20"
     )
     assert status == 0, err
-    assert "croupier: seed " in err  # drawn by the server, reported
+    commit = re.search(r"seed is drawn by the server .*its commitment: ([0-9a-f]{64})\n", err)
+    assert commit, err  # drawn by the server: hidden while it plays, committed to
     table = table_of(out)
     assert "Seat 1 folds." in out and "and 10 chips." in out
     assert "You are out of chips: the game is over." in out  # seen in the result event
     assert tally(out) == (1, 10, -10)
     info = call(threaded_server, "table.info", table)
     assert info["played"] == 1 and info["chips"] == [10] and info["house"] == 10
+    revealed = call(threaded_server, "table.seed", table)  # it finished: nobody can pay
+    assert info["seed"] == revealed["seed"] and verify(revealed["seed"], info["salt"], commit[1])
 
 
 def test_a_free_seat_of_table_t(play, threaded_server):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import socket
 import sqlite3
@@ -67,6 +68,12 @@ class Served:
     @property
     def log(self) -> Path:
         return self.logs / f"serve-{self.runs}.log"
+
+    async def operator_key(self) -> str:
+        """This run's operator key, from its log."""
+        found = re.search(r"operator key: (\S+)", await self.said("operator key: "))
+        assert found is not None
+        return found[1]
 
     async def said(self, text: str) -> str:
         """Wait until this run's log holds ``text``; the log so far."""
@@ -156,7 +163,8 @@ async def uninterrupted_tournament(nursery: trio.Nursery) -> dict[str, Any]:
     server = Server(PluginManager(autoload=False), default_game="blackjack", seed=1)
     (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
     async with connect("127.0.0.1", port, name="c") as c:
-        info = await c.call_named("tournament.start", TOURNAMENT_SETTINGS)
+        settings = {**TOURNAMENT_SETTINGS, "operator_key": server.operator_key}  # the seed
+        info = await c.call_named("tournament.start", settings)
         async with trio.open_nursery() as bots:
             finals = await tcp_bots(port, info, bots)
     server.stop()
@@ -176,7 +184,9 @@ async def test_a_tournament_survives_sigkills_with_the_same_standings(nursery, t
     kills = kill_points(19, want["tables"], 3)
     async with trio.open_nursery() as inner:
         async with connect("127.0.0.1", served.port, name="c") as c:
-            info = await c.call_named("tournament.start", TOURNAMENT_SETTINGS)
+            key = await served.operator_key()  # a tournament with tcp seats: the seed
+            settings = {**TOURNAMENT_SETTINGS, "operator_key": key}
+            info = await c.call_named("tournament.start", settings)
         tid = info["tournament"]
         finals = await tcp_bots(served.port, info, inner)
         booked = "SELECT count(*) FROM tournament_tables WHERE tournament_id = ?"

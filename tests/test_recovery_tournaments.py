@@ -101,7 +101,8 @@ async def run_whole(nursery: trio.Nursery, path: Path, bots: list[str]) -> dict[
         return stubborn(game, observation)
 
     async with connect("127.0.0.1", server.port, name="c", on_notification=status) as c:
-        info = await c.call_named("tournament.start", {"bots": bots, **SETTINGS})
+        params = {"bots": bots, **SETTINGS, "operator_key": server.operator_key}  # the seed
+        info = await c.call_named("tournament.start", params)
         async with trio.open_nursery() as bots_nursery:
             for i in range(bots.count("tcp")):
 
@@ -119,7 +120,12 @@ async def run_whole(nursery: trio.Nursery, path: Path, bots: list[str]) -> dict[
                 bots_nursery.start_soon(sit)
         await done.wait()
     await stop(server)
-    return {"tournament": info["tournament"], "tokens": tokens, "key": info["key"]}
+    return {
+        "tournament": info["tournament"],
+        "tokens": tokens,
+        "key": info["key"],
+        "commit": info["commit"],
+    }
 
 
 async def recovered_run(nursery: trio.Nursery, path: Path, tournament: int) -> Server:
@@ -140,6 +146,8 @@ async def test_a_tournament_of_strategies_resumes_to_the_same_standings(nursery,
     server = await recovered_run(nursery, cut, tid)
     found = tournaments_of(server).tournaments[tid]
     assert len(found.known) == keep
+    assert found.commitment.commit == ran["commit"] and not found.revealed  # kept, hidden
+    assert found.info()["seed"] is None and found.info()["commit"] == ran["commit"]
     await found.done.wait()
     await stop(server)
     state, reason, got = head(cut, tid)

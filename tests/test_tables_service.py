@@ -11,6 +11,7 @@ import trio
 from croupier.clients.bot import play, sdk
 from croupier.clients.bot.samples import sample_bot
 from croupier.protocol import Code, RpcError
+from croupier.protocol.commitment import verify
 from tests import memnet
 from tests.servedtables import Recorder, replayed_chips, table_server
 
@@ -28,7 +29,7 @@ async def test_four_bots_play_a_table_that_a_watcher_can_replay(served, virtual_
     watcher = Recorder()
     async with served.net.connect(name="w", on_notification=watcher) as w:
         info = await w.call_named("table.create", {"seats": 4, "rounds": 30, "seed": 5})
-        assert info["state"] == "waiting" and info["seed"] == 5
+        assert info["state"] == "waiting" and info["seed"] is None and info["salt"] is None
         await w.call("table.watch", info["table"])
         results: list[dict[str, Any]] = []
         bots = [sample_bot(n, served.manager) for n in ("lim17", "basic", "hilo", "lim17")]
@@ -44,6 +45,7 @@ async def test_four_bots_play_a_table_that_a_watcher_can_replay(served, virtual_
     assert all(r == final for r in results)
     assert final["played"] == 30 and final["reason"] == "30 rounds played"
     assert sum(final["chips"]) + final["house"] == 4000
+    assert final["seed"] == 5 and verify(5, final["salt"], info["commit"])  # revealed
     assert replayed_chips(final, watcher.events) == final["chips"]
     assert not watcher.kinds("default") and not watcher.kinds("refused")
     assert sorted(b.seat for b in bots) == [1, 2, 3, 4]

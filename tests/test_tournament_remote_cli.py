@@ -31,7 +31,7 @@ def test_a_tournament_of_strategies_on_the_server_has_the_local_standings(cli, w
 
 
 def test_a_tcp_seat_is_taken_by_croupier_bot(cli, where):
-    argv = ["tournament", "tcp", "lim17", "--tourneys", "2", "--rounds", "3", "--seed", "8"]
+    argv = ["tournament", "tcp", "lim17", "--tourneys", "2", "--rounds", "3"]  # drawn seed
     proc = subprocess.Popen(
         [sys.executable, "-m", "croupier.clients.cli", *argv, "--json", "--connect", where],
         stdout=subprocess.PIPE,
@@ -59,7 +59,9 @@ def test_a_tcp_seat_is_taken_by_croupier_bot(cli, where):
         proc.kill()
     assert proc.returncode == 0, remote_err
     remote = json.loads(remote_out)
-    local = json.loads(cli(*argv[:1], "lim17", "lim17", *argv[3:], "--json")[1])
+    assert f"croupier: seed {remote['seed']} (rerun" in remote_err  # shown once finished
+    seed = str(remote["seed"])  # the same tournament locally, from the revealed seed
+    local = json.loads(cli(*argv[:1], "lim17", "lim17", *argv[3:], "--seed", seed, "--json")[1])
     # the bot called lim17 is told from the built-in lim17 beside it
     assert {s["name"] for s in remote["standings"]} == {"lim17 (tcp)", "lim17"}
     assert [s["scores"] for s in remote["standings"]] == [s["scores"] for s in local["standings"]]
@@ -74,13 +76,17 @@ def test_connect_errors_are_one_line(cli, where):
     assert status == 1 and "--log applies to local tournaments only" in err
     status, _, err = cli("tournament", "tcp", "--connect", where, "--join-time", "0.2")
     assert status == 1 and "did not finish: cancelled: 0 of 1 tcp bots joined" in err
-    assert err.count("\n") == 3  # the drawn seed, how to join, then the error
+    assert err.count("\n") == 3  # how to join, the seed (shown once finished), the error
+    status, _, err = cli("tournament", "tcp", "lim17", "--seed", "3", "--connect", where)
+    assert status == 1 and "a seed given needs the operator key" in err  # other bots' cards
+    status, _, err = cli("tournament", "lim17", "--operator-key", "k")
+    assert status == 1 and "--operator-key applies with --connect only" in err
     status, _, err = cli("bot", "lim17", "--connect", where, "--tournament", "99")
     assert status == 1 and "no tournament 99" in err
 
 
 def test_an_unreachable_server_is_the_one_line(cli):
-    """No tournament, no seed: the drawn seed is reported once the server plays it."""
+    """No tournament, no seed: the drawn seed is reported once the tournament finished."""
     status, _, err = cli("tournament", "tcp", "lim17", "--connect", "127.0.0.1:1")
     assert status == 1
     assert err == "croupier: error: cannot connect to 127.0.0.1:1: Connection refused\n"

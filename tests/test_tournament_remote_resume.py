@@ -32,10 +32,11 @@ def test_the_tournament_command_follows_its_tournament_across_a_restart(cli, tmp
     try:
         trio.run(served.said, "listening on")
         where = f"127.0.0.1:{served.port}"
+        operator = trio.run(served.operator_key)  # lets a tournament with tcp seats take --seed
         with open(errors, "wb") as err:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "croupier.clients.cli", "tournament", "tcp", "lim17",
-                 *ARGV, "--connect", where],
+                 *ARGV, "--connect", where, "--operator-key", operator],
                 stdout=subprocess.PIPE,
                 stderr=err,
                 text=True,

@@ -75,7 +75,12 @@ async def test_tcp_bots_get_the_standings_of_the_same_strategies_played_locally(
     status = Status()
     async with connect("127.0.0.1", served.port, name="t", on_notification=status) as c:
         info = await c.call_named(
-            "tournament.start", {"bots": ["lim17", "tcp", "mimic-dealer", "tcp"], **OPEN}
+            "tournament.start",
+            {
+                "bots": ["lim17", "tcp", "mimic-dealer", "tcp"],
+                **OPEN,
+                "operator_key": served.operator_key,
+            },
         )
         assert info["state"] == "waiting" and info["rules"]["dealer"] == rules.to_dict()["dealer"]
         assert [e["kind"] for e in info["entries"]] == ["strategy", "tcp", "strategy", "tcp"]
@@ -124,7 +129,13 @@ async def test_silent_and_vanished_bots_get_the_default_and_the_tournament_goes_
     async with connect("127.0.0.1", served.port, name="t", on_notification=status) as c:
         info = await c.call_named(
             "tournament.start",
-            {"bots": ["tcp", "lim17", "tcp"], "decision_time": 0.05, "max_faults": 0, **OPEN},
+            {
+                "bots": ["tcp", "lim17", "tcp"],
+                "decision_time": 0.05,
+                "max_faults": 0,
+                **OPEN,
+                "operator_key": served.operator_key,
+            },
         )
         tid = info["tournament"]
         async with connect(
@@ -194,7 +205,10 @@ async def test_seats_of_a_tournament_are_checked(served):
 
 async def test_a_watcher_cannot_take_a_tcp_seat_over(served):
     async with connect("127.0.0.1", served.port, name="b", role="bot") as b:
-        info = await b.call_named("tournament.start", {"bots": ["tcp", "tcp"], **OPEN})
+        info = await b.call_named(
+            "tournament.start",
+            {"bots": ["tcp", "tcp"], **OPEN, "operator_key": served.operator_key},
+        )
         joined = await b.call("tournament.join", info["tournament"])  # one of two: it waits
         async with connect("127.0.0.1", served.port, name="eyes", role="watcher") as watcher:
             with pytest.raises(RpcError) as looking:
@@ -213,7 +227,13 @@ async def test_a_bot_takes_its_tcp_seat_back_with_its_token(served):
 
     async with connect("127.0.0.1", served.port, name="t", on_notification=status) as c:
         info = await c.call_named(
-            "tournament.start", {"bots": ["tcp", "lim17"], "decision_time": 0.5, **OPEN}
+            "tournament.start",
+            {
+                "bots": ["tcp", "lim17"],
+                "decision_time": 0.5,
+                **OPEN,
+                "operator_key": served.operator_key,
+            },
         )
         async with connect("127.0.0.1", served.port, name="first", role="bot") as first:
             joined = await first.call("tournament.join", info["tournament"])
@@ -236,7 +256,10 @@ async def test_basic_plays_a_server_tournament_under_the_contests_rules(served):
     """``basic`` is bound to the tournament's rules on the server, so it never faults."""
     status = Status()
     async with connect("127.0.0.1", served.port, name="t", on_notification=status) as c:
-        await c.call_named("tournament.start", {"bots": ["basic", "lim17"], **OPEN})
+        await c.call_named(
+            "tournament.start",
+            {"bots": ["basic", "lim17"], **OPEN, "operator_key": served.operator_key},
+        )
         with trio.fail_after(30):
             await status.finished.wait()
     standings = {s["name"]: s for s in status.infos[-1]["result"]["standings"]}
@@ -262,7 +285,10 @@ async def test_a_watcher_that_went_away_leaves_no_task_behind(served):
         return [t.name for t in served._tasks.child_tasks if " -> " in t.name]
 
     async with connect("127.0.0.1", served.port, name="c") as c:
-        info = await c.call_named("tournament.start", {"bots": ["tcp", "lim17"], **OPEN})
+        info = await c.call_named(
+            "tournament.start",
+            {"bots": ["tcp", "lim17"], **OPEN, "operator_key": served.operator_key},
+        )
         async with connect("127.0.0.1", served.port, name="w") as w:
             await w.call("tournament.watch", info["tournament"])
             before = len(pumps())

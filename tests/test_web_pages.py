@@ -227,6 +227,9 @@ def test_a_live_table_shows_the_cards_and_settles_as_tcp_bots_play(served, page)
     page.goto(f"{served.url}/table.html?table={table}")
     page.locator("#seats li").nth(1).wait_for()
     assert "Waiting" in page.locator("#status").inner_text()
+    summary = page.locator("#summary").inner_text()  # a bot could read the cards from a seed
+    assert f"seed hidden until it finishes (commitment {created['commit'][:16]}" in summary
+    assert "seed 5" not in summary
     where = ["--connect", f"127.0.0.1:{served.port}", "--table", str(table)]
     bot = subprocess.run(
         [sys.executable, "-m", "croupier.clients.cli", "bot", "lim17", "--json", *where],
@@ -252,6 +255,7 @@ def test_a_live_table_shows_the_cards_and_settles_as_tcp_bots_play(served, page)
     # the chips the page counted from the events are the table's own
     info = served.call("table.info", table)
     assert info["state"] == "finished"
+    page.locator("#summary", has_text="; seed 5; ").wait_for()  # revealed once finished
     for seat, chips in zip(info["seats"], info["chips"], strict=True):
         meta = page.locator(f'#seats li[data-seat="{seat["seat"]}"] .meta').inner_text()
         assert meta.startswith(f"chips {chips} "), (meta, chips)

@@ -109,13 +109,14 @@ def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
             "tourneys": 6,
             "rounds": rounds,
             "hands": 3,
-            "seed": 9,
         },
     )
     ident = started["tournament"]
     page.goto(f"{served.url}/tournament.html?tournament={ident}")
     page.get_by_text("Waiting for its TCP bots").wait_for()
     assert "tcp (free seat)" in page.locator("#summary").inner_text()
+    committed = f"seed hidden until it finishes (commitment {started['commit'][:16]}"
+    assert committed in page.locator("#summary").inner_text()  # a tcp bot would read it
     # remember the tables in play as they are shown (they are gone once it finishes)
     page.evaluate(
         """() => { window.seen = [];
@@ -136,6 +137,7 @@ def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
     page.locator("#status", has_text="Finished").wait_for()
     final = served.call("tournament.info", ident)
     assert final["state"] == "finished"
+    assert f"; seed {final['seed']}; " in page.locator("#summary").inner_text()  # revealed
     # it was watched while it played: a status at each round's start and end at least
     assert int(page.locator("body").get_attribute("data-updates")) > 2 * rounds
     seen = page.evaluate("window.seen")

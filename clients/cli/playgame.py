@@ -97,7 +97,7 @@ def run_lines(manager: PluginManager, args: argparse.Namespace) -> int:
         seed = resolve_seed(args)
         names = ["you", *(s.name for s in strategies)]
         label = rules_label(game, args.rules, options)
-        say(greeting(game, label, seed, "at a local table", names, 1))
+        say(greeting(game, label, f"seed {seed}", "at a local table", names, 1))
         try:
             ended, tally = play_local(game, options, seed, strategies, person)
         except BaseExceptionGroup as group:
@@ -158,12 +158,19 @@ def _remote(
 
     def seated(joined: dict[str, Any]) -> None:
         info = joined["info"]
-        if args.table is None and args.seed is None:
-            report_seed(int(info["seed"]))
         names = [str(s["player"] or s["kind"]) for s in info["seats"]]
         where = f"at table {joined['table']} on {host}:{port}"
+        # a live table shows its seed to nobody, only a commitment to it: the seed given
+        seed = args.seed if info.get("seed") is None else info["seed"]
+        shown = "seed hidden until it finishes" if seed is None else f"seed {seed}"
+        if args.table is None and seed is None:  # drawn by the server: its commitment now
+            print(
+                f"croupier: table {joined['table']}'s seed is drawn by the server and shown once "
+                f"it finishes; its commitment: {info['commit']}",
+                file=sys.stderr,
+            )
         label = rules_label(game, info.get("rule_set"), info["rules"])
-        say(greeting(game, label, int(info["seed"]), where, names, joined["seat"]))
+        say(greeting(game, label, shown, where, names, joined["seat"]))
         free = [s["seat"] for s in info["seats"] if s["kind"] == "free"]
         if free:
             say(
@@ -190,6 +197,8 @@ def _remote(
         raise
     if end.ended == "finished":
         ending = f"Table {end.table} has finished: {end.info.get('reason') or 'finished'}."
+        if args.table is None and args.seed is None and end.info.get("seed") is not None:
+            report_seed(int(end.info["seed"]))  # drawn by the server, shown once finished
     else:
         ending = ENDINGS[end.ended]
         if not end.reached:

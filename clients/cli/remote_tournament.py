@@ -21,7 +21,7 @@ import trio
 from croupier.clients.bot.reconnect import heard_shutdown, keep_seat, unwrap_group
 from croupier.clients.cli.commands.bot import RECONNECT, say_warnings
 from croupier.clients.cli.common import progress, report_seed
-from croupier.engine import CroupierError, PluginManager, draw_seed
+from croupier.engine import CroupierError, PluginManager
 from croupier.engine.tournament_run import TournamentResult
 from croupier.protocol import ConnectionClosed, RpcError, connect
 
@@ -52,7 +52,10 @@ def start_params(manager: PluginManager, args: argparse.Namespace) -> dict[str, 
             raise CroupierError(f"--{flag} applies to local tournaments only, not with --connect")
     return {
         "bots": list(args.bots),
-        "seed": draw_seed() if args.seed is None else int(args.seed),
+        # nil: the server draws it and shows it once the tournament finished (while it
+        # plays, the seed would give every card away to a tcp bot)
+        "seed": None if args.seed is None else int(args.seed),
+        **({} if args.operator_key is None else {"operator_key": args.operator_key}),
         "tourneys": args.tourneys,
         "rounds": args.rounds,
         "hands": args.hands,
@@ -104,14 +107,12 @@ def run_remote(manager: PluginManager, args: argparse.Namespace) -> TournamentRe
         async with connect(host, port, name=NAME, on_notification=me.notified) as c:
             if me.tid is None:
                 info = await c.call_named("tournament.start", params)
-                if args.seed is None:  # reported once it plays: an unreachable server is one line
-                    report_seed(int(info["seed"]))
                 me.tid, me.token, me.latest = info["tournament"], str(info["tournament"]), info
                 tcp = sum(entry["kind"] == "tcp" for entry in info["entries"])
                 if tcp:
                     key = f" --key {info['join_key']}" if info.get("join_key") else ""
                     print(
-                        f"croupier: tournament {me.tid} on {host}:{port} (seed {info['seed']}) "
+                        f"croupier: tournament {me.tid} on {host}:{port} "
                         f"waits {args.join_time:g} s for {tcp} tcp bot{'s' * (tcp > 1)}: "
                         f"croupier bot NAME --connect {host}:{port} --tournament {me.tid}{key}",
                         file=sys.stderr,
@@ -160,6 +161,8 @@ def run_remote(manager: PluginManager, args: argparse.Namespace) -> TournamentRe
             raise unwrap_group(group) from None
     except RpcError as exc:
         raise CroupierError(f"the server refused: {exc}") from None
+    if args.seed is None and final.get("seed") is not None:
+        report_seed(int(final["seed"]))  # drawn by the server, shown once it finished
     if final.get("result") is None:
         raise CroupierError(f"the tournament did not finish: {final.get('reason')}")
     return TournamentResult.from_dict(final["result"])

@@ -185,13 +185,14 @@ def rules_label(game: Game, rule_set: str | None, options: Mapping[str, Any]) ->
     return f"{rule_set or 'standard rules'} with {changed}"
 
 
-def greeting(game: Game, rules: str, seed: int, where: str, seats: Sequence[str], mine: int) -> str:
-    """Who sits where, under which rules (:func:`rules_label`), and how to play."""
+def greeting(game: Game, rules: str, seed: str, where: str, seats: Sequence[str], mine: int) -> str:
+    """Who sits where, under which rules (:func:`rules_label`; ``seed``: ``seed N``, or
+    what stands for a seed the server keeps hidden), and how to play."""
     sitting = "; ".join(
         f"seat {i} {'you' if i == mine else name}" for i, name in enumerate(seats, 1)
     )
     return (
-        f"{game.name} ({rules}, seed {seed}) {where}: {sitting}. "
+        f"{game.name} ({rules}, {seed}) {where}: {sitting}. "
         "Type an action at each prompt, help to explain them, q to quit."
     )
 

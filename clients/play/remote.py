@@ -299,7 +299,9 @@ async def play_remote(
         rules = rules_from_options(BlackjackRules(), dict(info["rules"]))
         hint = make_hint(rules)
         chips = int(info["chips"][seat - 1])
-        title = f"{info['rule_set']} (table {me.table}, seed {info['seed']})"
+        # a live table shows its seed to nobody: the seed this client gave it, if any
+        seed = where.create.get("seed") if info.get("seed") is None else info["seed"]
+        title = f"{info['rule_set']} (table {me.table}, seed {'hidden' if seed is None else seed})"
         view = TableView(seat, chips, title)
         short = time_text(me.table, info["decision_time"])
         if short is not None:  # said at once and again with the first prompt

@@ -11,6 +11,7 @@ from typing import Any
 from croupier.engine import CroupierError
 from croupier.engine.gamelog import LOG_NAME as GAME_LOG_NAME
 from croupier.engine.gamelog import LOG_VERSION as GAME_LOG_VERSION
+from croupier.protocol.commitment import commitment
 
 STATES = ("waiting", "playing", "finished", "running")
 """``running``: waiting or playing."""
@@ -48,6 +49,17 @@ def _where(game: str | None, state: str | None, since: float | None) -> tuple[st
     return (" WHERE " + " AND ".join(clauses)) if clauses else "", args
 
 
+def _seed(seed: str, salt: str | None, state: str) -> dict[str, Any]:
+    """``{seed, salt, commit}`` as anyone may see them: the seed and its salt once finished
+    (a live table's seed would give its cards away), the commitment always."""
+    shown = state == "finished"
+    return {
+        "seed": int(seed) if shown else None,
+        "salt": salt if shown else None,
+        "commit": None if salt is None else commitment(int(seed), salt),
+    }
+
+
 def check_page(limit: int, offset: int) -> None:
     if not 1 <= limit <= MAX_PAGE:
         raise CroupierError(f"limit must be 1 to {MAX_PAGE}, not {limit}")
@@ -57,13 +69,14 @@ def check_page(limit: int, offset: int) -> None:
 
 # -- tables ----------------------------------------------------------------------------------
 _TABLE = (
-    "id, game, rule_set, seed, state, reason, played, events, creator, created, started,"
+    "id, game, rule_set, seed, salt, state, reason, played, events, creator, created, started,"
     " finished, result"
 )
 
 
 def _table_summary(conn: sqlite3.Connection, row: tuple[Any, ...]) -> dict[str, Any]:
-    (table_id, game, rule_set, seed, state, reason, played, events, creator, *times, result) = row
+    (table_id, game, rule_set, seed, salt, state, reason, played, events, creator, *times) = row
+    *times, result = times
     seats = conn.execute(
         "SELECT seat, kind, player FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
     ).fetchall()
@@ -73,7 +86,7 @@ def _table_summary(conn: sqlite3.Connection, row: tuple[Any, ...]) -> dict[str, 
         "table": table_id,
         "game": game,
         "rule_set": rule_set,
-        "seed": int(seed),
+        **_seed(seed, salt, state),
         "state": state,
         "reason": reason,
         "played": played,
@@ -181,7 +194,8 @@ def table_events(
 
 
 def log_header(conn: sqlite3.Connection, table: int) -> dict[str, Any]:
-    """The header line of a table's log, as ``gamelog.replay_game`` reads it."""
+    """The header line of a table's log, as ``gamelog.replay_game`` reads it: its seed is
+    nil until the table finishes (then replayable), its commitment always there."""
     found = get_table(conn, table)
     return {
         "log": GAME_LOG_NAME,
@@ -189,6 +203,8 @@ def log_header(conn: sqlite3.Connection, table: int) -> dict[str, Any]:
         "game": found["game"],
         "options": found["rules"],
         "seed": found["seed"],
+        "salt": found["salt"],
+        "commit": found["commit"],
         "chips": found["chips"],
     }
 
@@ -213,18 +229,19 @@ def export_lines(
 
 # -- tournaments -----------------------------------------------------------------------------
 _TOURNAMENT = (
-    "id, game, rule_set, seed, state, reason, done, total, creator, created, started,"
+    "id, game, rule_set, seed, salt, state, reason, done, total, creator, created, started,"
     " finished, entries, result"
 )
 
 
 def _tournament(row: tuple[Any, ...]) -> dict[str, Any]:
-    tid, game, rule_set, seed, state, reason, done, total, creator, *times, entries, result = row
+    tid, game, rule_set, seed, salt, state, reason, done, total, creator, *times = row
+    *times, entries, result = times
     return {
         "tournament": tid,
         "game": game,
         "rule_set": rule_set,
-        "seed": int(seed),
+        **_seed(seed, salt, state),
         "state": state,
         "reason": reason,
         "progress": {"done": done, "total": total},
@@ -265,12 +282,9 @@ def get_tournament(conn: sqlite3.Connection, tournament: int) -> dict[str, Any]:
     rules, settings, bots = conn.execute(
         "SELECT rules, settings, bots FROM tournaments WHERE id = ?", (tournament,)
     ).fetchone()
-    return {
-        **_tournament(row),
-        "rules": _json(rules),
-        "settings": _json(settings),
-        "bots": _json(bots),
-    }
+    settings = _json(settings)
+    settings.pop("seed", None)  # a journal from before commitments kept it there too
+    return {**_tournament(row), "rules": _json(rules), "settings": settings, "bots": _json(bots)}
 
 
 # -- retention -------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.journal import queries
 from croupier.protocol.journal.writer import JournalWriter, open_writer
@@ -45,6 +46,10 @@ class NullJournal:
     def last_id(self) -> int:
         return 0
 
+    def new_run(self) -> int:
+        """Record a start of the server; its number (0: no journal, no record)."""
+        return 0
+
     async def read(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         raise RpcError(
             Code.BAD_INPUT,
@@ -62,7 +67,12 @@ class NullJournal:
 
     # -- tables ------------------------------------------------------------------------------
     def table_created(
-        self, info: dict[str, Any], settings: dict[str, Any], creator: str, key: str | None = None
+        self,
+        info: dict[str, Any],
+        settings: dict[str, Any],
+        creator: str,
+        key: str | None,
+        seed: SeedCommitment,
     ) -> None:
         pass
 
@@ -93,8 +103,9 @@ class NullJournal:
         info: dict[str, Any],
         bots: list[str],
         creator: str,
-        key: str | None = None,
-        join_key: str | None = None,
+        key: str | None,
+        join_key: str | None,
+        seed: SeedCommitment,
     ) -> None:
         pass
 
@@ -148,6 +159,16 @@ class Journal(NullJournal):
             )
         )
 
+    def new_run(self) -> int:
+        """Record a start of the server: its number, 1 on a fresh journal and one more at
+        each start after (never reused, even once rows are deleted)."""
+
+        def insert(conn: sqlite3.Connection) -> int:
+            cursor = conn.execute("INSERT INTO runs (started) VALUES (?)", (self._clock(),))
+            return int(cursor.lastrowid or 0)
+
+        return int(self.writer.read_sync(insert))
+
     async def read(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         return await self.writer.read(fn)
 
@@ -169,17 +190,25 @@ class Journal(NullJournal):
 
     # -- tables ------------------------------------------------------------------------------
     def table_created(
-        self, info: dict[str, Any], settings: dict[str, Any], creator: str, key: str | None = None
+        self,
+        info: dict[str, Any],
+        settings: dict[str, Any],
+        creator: str,
+        key: str | None,
+        seed: SeedCommitment,
     ) -> None:
+        """A new table: ``info`` (its seed hidden) and ``seed``, its seed and salt."""
         self.writer.put(
-            "INSERT OR REPLACE INTO tables (id, game, rule_set, rules, seed, chips, settings,"
-            " creator, state, created, key_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO tables (id, game, rule_set, rules, seed, salt, chips,"
+            " settings, creator, state, created, key_sha256)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 info["table"],
                 info["game"],
                 info["rule_set"],
                 info["rules"],
-                str(info["seed"]),
+                str(seed.seed),
+                seed.salt,
                 info["chips"],
                 settings,
                 creator,
@@ -264,19 +293,22 @@ class Journal(NullJournal):
         info: dict[str, Any],
         bots: list[str],
         creator: str,
-        key: str | None = None,
-        join_key: str | None = None,
+        key: str | None,
+        join_key: str | None,
+        seed: SeedCommitment,
     ) -> None:
+        """A new tournament: ``info`` (its seed hidden) and ``seed``, its seed and salt."""
         self.writer.put(
-            "INSERT OR REPLACE INTO tournaments (id, game, rule_set, rules, seed, settings, bots,"
-            " creator, state, total, entries, created, key_sha256, join_key_sha256)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO tournaments (id, game, rule_set, rules, seed, salt,"
+            " settings, bots, creator, state, total, entries, created, key_sha256,"
+            " join_key_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 info["tournament"],
                 info["game"],
                 info["rule_set"],
                 info["rules"],
-                str(info["seed"]),
+                str(seed.seed),
+                seed.salt,
                 {**info["settings"], "join_time": info["join_time"]},
                 bots,
                 creator,

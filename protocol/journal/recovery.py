@@ -49,6 +49,8 @@ class TableRecord:
     rule_set: str | None
     rules: dict[str, Any]
     seed: int
+    salt: str
+    """The salt of its seed's commitment (the commitment never changes on a restart)."""
     chips: list[int]
     settings: dict[str, Any]
     creator: str | None
@@ -85,6 +87,7 @@ class TournamentRecord:
     rule_set: str | None
     rules: dict[str, Any]
     seed: int
+    salt: str
     settings: dict[str, Any]
     bots: list[str]
     creator: str | None
@@ -100,8 +103,8 @@ class TournamentRecord:
 def unfinished_tables(conn: sqlite3.Connection) -> list[TableRecord]:
     """Every table not finished, oldest first, with its seats and its last settled round."""
     rows = conn.execute(
-        "SELECT id, game, rule_set, rules, seed, chips, settings, creator, state, key_sha256"
-        f" FROM tables WHERE {UNFINISHED} ORDER BY id"
+        "SELECT id, game, rule_set, rules, seed, salt, chips, settings, creator, state,"
+        f" key_sha256 FROM tables WHERE {UNFINISHED} ORDER BY id"
     ).fetchall()
     if not rows:
         return []
@@ -128,6 +131,7 @@ def unfinished_tables(conn: sqlite3.Connection) -> list[TableRecord]:
             rule_set=rule_set,
             rules=json.loads(rules),
             seed=int(seed),
+            salt=salt,
             chips=json.loads(chips),
             settings=json.loads(settings),
             creator=creator,
@@ -137,18 +141,20 @@ def unfinished_tables(conn: sqlite3.Connection) -> list[TableRecord]:
             last_event=last.get(table_id, (0, 0))[0],
             last_round=last.get(table_id, (0, 0))[1],
         )
-        for table_id, game, rule_set, rules, seed, chips, settings, creator, state, key in rows
+        for (table_id, game, rule_set, rules, seed, salt, chips, settings, creator, state, key) in (
+            rows
+        )
     ]
 
 
 def unfinished_tournaments(conn: sqlite3.Connection) -> list[TournamentRecord]:
     """Every tournament not finished, oldest first, with its seats and finished tables."""
     rows = conn.execute(
-        "SELECT id, game, rule_set, rules, seed, settings, bots, creator, state, key_sha256,"
-        f" join_key_sha256 FROM tournaments WHERE {UNFINISHED} ORDER BY id"
+        "SELECT id, game, rule_set, rules, seed, salt, settings, bots, creator, state,"
+        f" key_sha256, join_key_sha256 FROM tournaments WHERE {UNFINISHED} ORDER BY id"
     ).fetchall()
     found = []
-    for tid, game, rule_set, rules, seed, settings, bots, creator, state, key, join in rows:
+    for tid, game, rule_set, rules, seed, salt, settings, bots, creator, state, key, join in rows:
         seats = {
             entry: (player, token)
             for entry, player, token in conn.execute(
@@ -172,6 +178,7 @@ def unfinished_tournaments(conn: sqlite3.Connection) -> list[TournamentRecord]:
                 rule_set=rule_set,
                 rules=json.loads(rules),
                 seed=int(seed),
+                salt=salt,
                 settings=json.loads(settings),
                 bots=json.loads(bots),
                 creator=creator,

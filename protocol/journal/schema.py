@@ -9,7 +9,11 @@ Seeds are stored as decimal text (they run to 2**64-1, past SQLite's integers); 
 rules, results and events are JSON text; tokens and keys only as their SHA-256 (never in
 clear). V2 (crash recovery) adds the keys' hashes and ``tournament_tables``: each finished
 table of a tournament, its job and its result, so that a recovered tournament books them
-without playing them again.
+without playing them again. V3 (seed commitments) adds each table's and tournament's
+``salt`` (hex): while it plays only ``SHA-256(prefix, seed, salt)`` is shown
+(:mod:`croupier.protocol.commitment`); rows from before it get a random salt. It also
+adds ``runs``, a row per start of a server, whose number the seeds it draws depend on (a
+restart never draws a table's seed again).
 """
 
 from __future__ import annotations
@@ -102,7 +106,19 @@ CREATE TABLE tournament_tables (  -- a tournament's tables, each once it finishe
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2)
+V3 = """
+-- seed commitments: each seed's salt, and the runs of the server (drawn seeds depend on them)
+ALTER TABLE tables ADD COLUMN salt TEXT;       -- hex: the salt of the seed's commitment
+ALTER TABLE tournaments ADD COLUMN salt TEXT;  -- of the tournament's seed's
+UPDATE tables SET salt = lower(hex(randomblob(32))) WHERE salt IS NULL;
+UPDATE tournaments SET salt = lower(hex(randomblob(32))) WHERE salt IS NULL;
+CREATE TABLE runs (             -- each start of a server on the journal
+    run INTEGER PRIMARY KEY AUTOINCREMENT,  -- 1, 2, ...: never reused
+    started REAL NOT NULL          -- Unix time
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3)
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -20,6 +20,7 @@ from croupier.clients.cli.common import (
     get_manager,
     positive_int,
     print_json,
+    report_seed,
 )
 from croupier.clients.cli.rules_args import add_rules_arguments, overrides_from_args
 from croupier.clients.cli.simgame import add_game_arguments, find_game, game_overrides
@@ -141,10 +142,12 @@ def run(args: argparse.Namespace) -> int:
 
     def seated(joined: dict[str, Any]) -> None:
         info = joined["info"]
+        # a live table shows its seed to nobody (only a commitment): the seed given, if any
+        seed = args.seed if info.get("seed") is None else info["seed"]
+        shown = "seed hidden until it finishes" if seed is None else f"seed {seed}"
         print(
             f"croupier: {bot.name} sits at seat {joined['seat']} of table {joined['table']} "
-            f"({info['rule_set'] or info.get('game')}, seed {info['seed']}; "
-            f"rerun with --seed {info['seed']})",
+            f"({info['rule_set'] or info.get('game')}, {shown})",
             file=sys.stderr,
         )
         free = sum(s["kind"] == "free" for s in info["seats"])
@@ -173,6 +176,8 @@ def run(args: argparse.Namespace) -> int:
         )
     except RpcError as exc:
         raise CroupierError(f"the server refused: {exc}") from None
+    if args.table is None and args.seed is None and final.get("seed") is not None:
+        report_seed(int(final["seed"]))  # drawn by the server, shown once it finished
     seat = bot.seat
     start = final["rules"]["starting_chips"]
     net = final["chips"][seat - 1] - start if final["played"] else 0

@@ -158,7 +158,7 @@ def run_list(kind: str, args: argparse.Namespace) -> int:
             str(row.get("table", row.get("tournament"))),
             row["game"],
             row["state"],
-            str(row["seed"]),
+            "hidden" if row["seed"] is None else str(row["seed"]),  # shown once finished
             played,
             _when(row["created"]),
             _when(row["finished"]),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from croupier.clients.cli.commands.bot import address
@@ -156,8 +157,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report(info: dict[str, Any]) -> None:
-    report_seed(int(info["seed"]))
+def _report(create: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
+    """Report the seed this client drew for the table, once the table exists."""
+    return lambda info: report_seed(int(create["seed"]))
 
 
 def _remote(args: argparse.Namespace, manager: Any, fd: int) -> int:
@@ -188,7 +190,7 @@ def _remote(args: argparse.Namespace, manager: Any, fd: int) -> int:
         }
         # a drawn seed is reported once the table exists: a server that cannot be reached
         # or refuses the table is then the only error line
-        where = Where(host, port, None, create, _report if drawn else None)
+        where = Where(host, port, None, create, _report(create) if drawn else None)
     outcome = run_remote(
         where,
         lambda: open_screen(fd, "ascii" if args.ascii else None),

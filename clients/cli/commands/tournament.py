@@ -137,6 +137,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="SECONDS",
         help="with --connect: how long the tcp seats may take to fill (default: 60)",
     )
+    parser.add_argument(
+        "--operator-key",
+        metavar="KEY",
+        help="with --connect and tcp seats: the server's operator key (its log shows it), "
+        "without which the server draws the seed itself and refuses --seed",
+    )
     add_seed_argument(parser)
     add_json_argument(parser)
     parser.set_defaults(func=run)
@@ -233,6 +239,8 @@ def run(args: argparse.Namespace) -> int:
         return show(result, args.json, replayed=True)
     if not args.bots:
         raise CroupierError("name at least one BOT (an executable or a strategy), or --replay")
+    if args.operator_key is not None and args.connect is None:
+        raise CroupierError("--operator-key applies with --connect only")
     if args.game != "blackjack" and args.connect is not None:
         from croupier.clients.cli.remote_tournament import run_remote
 

@@ -57,6 +57,14 @@ export function num(x) {
   return x === null || x === undefined ? "" : x.toString();
 }
 
+/** A table's or tournament's seed as the page shows it: hidden while it plays (only a
+ * commitment to it is public, see docs/protocol.md), the seed once it finished. */
+export function seedText(info) {
+  if (info.seed !== null && info.seed !== undefined) return `seed ${num(info.seed)}`;
+  return info.commit ? `seed hidden until it finishes (commitment ${info.commit.slice(0, 16)}…)`
+    : "seed hidden until it finishes";
+}
+
 /** The query parameter `name` of this page's address, or null. */
 export function param(name) {
   return new URLSearchParams(location.search).get(name);

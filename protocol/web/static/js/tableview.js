@@ -4,7 +4,7 @@
 // game as its seats and its events' own words; every event also as a line of the log. The live page feeds it table.watch's events as they come, the
 // replay page a finished table's events from the history, one step at a time.
 
-import { gamesIndex, h, num } from "./common.js";
+import { gamesIndex, h, num, seedText } from "./common.js";
 
 /** The games' own views, by game name (loadViews fills it); a view has update, apply,
  * describe and render, and `ownRounds` when its events say when a round starts. */
@@ -89,7 +89,7 @@ export class TableView {
       ? `${played} played${now}` : `${played} of ${num(info.rounds)} rounds played${now}`;
     const decks = info.rules && info.rules.decks ? `, ${info.rules.decks} deck(s)` : "";
     const text =
-      `${info.game}, ${info.rule_set || "custom rules"}${decks}; seed ${num(info.seed)}; ${rounds}`;
+      `${info.game}, ${info.rule_set || "custom rules"}${decks}; ${seedText(info)}; ${rounds}`;
     const summary = document.getElementById("summary");
     if (summary.textContent !== text) summary.textContent = text;
   }

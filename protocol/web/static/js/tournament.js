@@ -5,7 +5,7 @@
 // tournament the server no longer holds is drawn from its history (history.tournament):
 // its settings, entries and final standings; the tables and chip curves were live only.
 
-import { connect, h, num, param, setStatus } from "./common.js";
+import { connect, h, num, param, seedText, setStatus } from "./common.js";
 import { s } from "./svg.js";
 
 const COLOURS = 8;  // curve colours c0..c7 in style.css
@@ -87,7 +87,7 @@ function show(info) {
   document.title = `croupier: tournament ${id}`;
   const st = info.settings || {};
   document.getElementById("summary").textContent =
-    `${info.game ?? ""}, ${info.rule_set || "custom rules"}; seed ${num(info.seed)}; ` +
+    `${info.game ?? ""}, ${info.rule_set || "custom rules"}; ${seedText(info)}; ` +
     `${num(st.tourneys)} run(s) of ${num(st.rounds)} round(s) of ${num(st.hands)} hand(s); ` +
     `entries: ${info.entries.map((e) => (e.kind === "tcp" && !e.joined ? `${e.name} (free seat)` : e.name)).join(", ")}`;
   const state = info.state === "finished" ? `Finished: ${info.reason || ""}`
