@@ -61,11 +61,9 @@ class Ownership:
 
 
 def is_operator(conn: Connection, key: str | None) -> bool:
-    """Whether ``key`` is the server's operator key (compared as UTF-8 bytes: any text a
-    client sends is a wrong key, never an error)."""
-    if not key:
-        return False
-    return hmac.compare_digest(key.encode(), conn.server.operator_key.encode())
+    """Whether ``key`` is the server's operator key (:func:`same_secret`: any text a client
+    sends is a wrong key, never an error)."""
+    return key is not None and same_secret(key, conn.server.operator_key)
 
 
 class Running(Protocol):
