@@ -250,7 +250,8 @@ def run(args: argparse.Namespace) -> int:
     if report.get("partial"):
         console.print(
             f"[bold yellow]partial:[/] stopped after {report['rounds_played']:,} of "
-            f"{args.hands:,} rounds (rerun with --seed {seed} for the whole run)"
+            f"{args.hands:,} rounds, the same as --seed {seed} --hands {report['rounds_played']} "
+            f"(rerun with --seed {seed} for the whole run)"
         )
     mean = _percent(report["mean"], digits)
     console.print(f"result per initial hand: {mean} of the bet ({interval})")

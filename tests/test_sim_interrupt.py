@@ -1,0 +1,114 @@
+"""Ctrl-C and SIGTERM on the real ``croupier sim`` of a game played in Python: progress
+moves, the signal is answered with the rounds finished so far and their seed, a second
+signal exits at once, and no process outlives the command. The command runs in a
+pseudo-terminal (its progress bar is the event waited on), never against a sleep."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+
+import psutil
+import pytest
+from termkit import Term
+
+pytestmark = pytest.mark.slow
+
+PARTIAL = re.compile(
+    r"stopped after ([\d,]+) of 1,000,000 rounds, the same as --seed 7 --hands (\d+)"
+)
+
+
+def _running(processes: list[psutil.Process]) -> list[int]:
+    alive = []
+    for process in processes:
+        try:
+            if process.status() != psutil.STATUS_ZOMBIE:
+                alive.append(process.pid)
+        except psutil.NoSuchProcess:
+            pass
+    return alive
+
+
+def _stopped_sim(signum: int, times: int, workers: str) -> tuple[str, int, list[int]]:
+    """``sim --game baccarat --hands 1e6`` signalled ``times`` times once progress shows
+    rounds done: its screen, exit status, and the pids of its descendants still running."""
+    term = Term(
+        "sim",
+        "--game",
+        "baccarat",
+        "--hands",
+        "1e6",
+        "--seed",
+        "7",
+        "--workers",
+        workers,
+        cols=160,
+    )
+    term.wait_for("rounds/s")  # a chunk is done: the bar moved off 0
+    family = psutil.Process(term.child.pid).children(recursive=True)
+    assert len(family) >= (0 if workers == "1" else 3)  # workers, forkserver, tracker
+    for _ in range(times):
+        term.child.kill(signum)
+    term.wait_for("partial:", "result per hand")
+    while term._pump():  # to its end
+        pass
+    term.child.close()
+    family_left = _running(family)
+    for pid in family_left:  # do not leave them to the next test
+        psutil.Process(pid).kill()
+    return term.text, term.child.exitstatus, family_left
+
+
+@pytest.mark.parametrize(
+    ("signum", "workers"),
+    [(signal.SIGINT, "2"), (signal.SIGTERM, "2"), (signal.SIGINT, "1")],
+)
+def test_a_signal_gives_the_rounds_done_and_leaves_no_process(cli, signum, workers):
+    screen, status, left = _stopped_sim(signum, 1, workers)
+    assert status == 130 and left == []
+    shown, rounds = PARTIAL.search(screen.replace("\n", "")).groups()
+    assert int(shown.replace(",", "")) == int(rounds) > 0
+    # what was kept is exactly the run of those rounds from the same seed
+    line = next(x for x in screen.splitlines() if x.startswith("result per chip staked"))
+    status, out, _ = cli("sim", "--game", "baccarat", "--hands", rounds, "--seed", "7")
+    assert status == 0 and line.strip() in out
+
+
+def test_two_signals_from_a_script_do_not_hang():
+    _, status, left = _stopped_sim(signal.SIGINT, 2, "2")
+    assert status in (130, 128 + signal.SIGINT) and left == []
+
+
+SECOND = """
+import multiprocessing, threading, time
+from croupier.clients.cli.stopping import stop_on_signals
+if __name__ == "__main__":
+    with stop_on_signals():
+        child = multiprocessing.get_context("spawn").Process(target=time.sleep, args=(3600,))
+        child.start()
+        print("ready", flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            print("first", flush=True)
+        threading.Event().wait()  # slow cleanup: the second signal must not wait for it
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_second_signal_exits_at_once_with_its_children(signum):
+    with subprocess.Popen(
+        [sys.executable, "-c", SECOND], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as proc:
+        assert proc.stdout.readline() == "ready\n"
+        family = psutil.Process(proc.pid).children()
+        proc.send_signal(signum)
+        assert proc.stdout.readline().split()[0] == "first"
+        proc.send_signal(signum)
+        assert proc.wait(timeout=30) == 128 + signum
+        assert "croupier: stopped" in proc.stderr.read()
+    _, alive = psutil.wait_procs(family, timeout=30)  # killed, then reaped by init
+    assert alive == []
