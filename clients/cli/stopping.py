@@ -22,9 +22,13 @@ SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 @contextmanager
-def stop_on_signals() -> Iterator[None]:
-    """Within: the first SIGINT or SIGTERM is a ``KeyboardInterrupt``, a second ends the
-    process (status 128 + its number) with its children. A no-op off the main thread."""
+def stop_on_signals(
+    requested: threading.Event | None = None, *, raise_first: bool = True
+) -> Iterator[None]:
+    """Within: the first SIGINT or SIGTERM sets ``requested`` and, with ``raise_first``,
+    raises ``KeyboardInterrupt`` (without: for work that polls ``requested`` and stops
+    itself, such as a trio loop); a second ends the process (status 128 + its number) with
+    its children. A no-op off the main thread."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -38,7 +42,10 @@ def stop_on_signals() -> Iterator[None]:
             sys.stderr.write("croupier: stopped\n")
             os._exit(128 + signum)
         stopping = True
-        raise KeyboardInterrupt
+        if requested is not None:
+            requested.set()
+        if raise_first:
+            raise KeyboardInterrupt
 
     previous = {number: signal.signal(number, handler) for number in SIGNALS}
     try:

@@ -1,7 +1,8 @@
-"""Ctrl-C and SIGTERM on the real ``croupier sim`` of a game played in Python: progress
-moves, the signal is answered with the rounds finished so far and their seed, a second
-signal exits at once, and no process outlives the command. The command runs in a
-pseudo-terminal (its progress bar is the event waited on), never against a sleep."""
+"""Ctrl-C and SIGTERM on the real ``croupier sim`` of a game played in Python, ``solve
+minesweeper --play`` and a local ``tournament``: progress moves, the signal is answered
+with the work finished so far and its seed, a second signal exits at once, and no process
+outlives the command. Commands run in a pseudo-terminal (their progress bar is the event
+waited on), never against a sleep."""
 
 from __future__ import annotations
 
@@ -112,3 +113,47 @@ def test_a_second_signal_exits_at_once_with_its_children(signum):
         assert "croupier: stopped" in proc.stderr.read()
     _, alive = psutil.wait_procs(family, timeout=30)  # killed, then reaped by init
     assert alive == []
+
+
+def _stopped(args: tuple[str, ...], shown: str, signum: int) -> tuple[str, int, list[int]]:
+    """``croupier ARGS`` signalled once the screen shows ``shown``: its screen, status and
+    its descendants still running."""
+    term = Term(*args, cols=160)
+    term.wait_for(shown)
+    family = psutil.Process(term.child.pid).children(recursive=True)
+    term.child.kill(signum)
+    while term._pump():
+        pass
+    term.child.close()
+    left = _running(family)
+    for pid in left:
+        psutil.Process(pid).kill()
+    return term.text, term.child.exitstatus, left
+
+
+@pytest.mark.parametrize(("signum", "workers"), [(signal.SIGINT, "1"), (signal.SIGTERM, "2")])
+def test_a_stopped_tournament_shows_its_standings_so_far(signum, workers):
+    bots = ("basic", "lim17", "never-bust", "mimic-dealer")
+    args = ("tournament", *bots, "--tourneys", "20", "--rounds", "400", "--seed", "3")
+    screen, status, left = _stopped((*args, "--workers", workers), "20/8000", signum)
+    assert status == 130 and left == []
+    text = screen.replace("\n", "")
+    assert re.search(r"partial: stopped after [1-9]\d* tables, in round \d+ of 400 \(seed 3;", text)
+    assert "King of the Hill" in screen and "never-bust" in screen
+
+
+@pytest.mark.parametrize(("signum", "workers"), [(signal.SIGINT, "1"), (signal.SIGTERM, "2")])
+def test_stopped_minesweeper_play_shows_the_games_played(cli, signum, workers):
+    args = ("solve", "minesweeper", "--play", "--games", "100000", "--seed", "5")
+    screen, status, left = _stopped((*args, "--workers", workers), "/100000", signum)
+    assert status == 130 and left == []
+    text = screen.replace("\n", "")
+    games = re.search(
+        r"partial: stopped after (\d+) of 100000 games, the same as --seed 5 "
+        r"--games (\d+)",
+        text,
+    )
+    assert games and games[1] == games[2] and int(games[1]) > 0
+    won = re.search(r"won \d+ of \d+ games = [\d.]+%", text)[0]
+    status, out, _ = cli(*args[:-4], "--games", games[1], "--seed", "5", "--workers", "1")
+    assert status == 0 and won in out
