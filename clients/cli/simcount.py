@@ -129,20 +129,25 @@ def show_counting(console: Console, play: CountPlay, report: dict[str, Any], see
         f"{interval}, SD per round {c['sd_per_round']:.4f}; "
         f"{c['ev_per_unit_bet']:+.4%} of the money bet"
     )
-    n0 = c["n0"]
-    console.print(
-        f"DI {c['di']:.2f}  SCORE {c['score']:.2f}  N0 {'-' if n0 is None else f'{n0:,.0f}'} rounds"
+    ruin = (
+        f"risk of ruin of {c['bankroll']:,.0f}: {c['risk_of_ruin']:.2%}" if "bankroll" in c else ""
     )
-    risks = c["bankroll_for_risk"]
-    console.print(
-        "bankroll for a risk of ruin of "
-        + ", ".join(f"{float(r):.1%}: {_money(b)}" for r, b in risks.items())
-        + (
-            f"; risk of ruin of {c['bankroll']:,.0f}: {c['risk_of_ruin']:.2%}"
-            if "bankroll" in c
-            else ""
+    if c["advantage_note"] is None:
+        n0 = c["n0"]
+        console.print(
+            f"DI {c['di']:.2f}  SCORE {c['score']:.2f}  "
+            f"N0 {'-' if n0 is None else f'{n0:,.0f}'} rounds"
         )
-    )
+        risks = c["bankroll_for_risk"]
+        console.print(
+            "bankroll for a risk of ruin of "
+            + ", ".join(f"{float(r):.1%}: {_money(b)}" for r, b in risks.items())
+            + (f"; {ruin}" if ruin else "")
+        )
+    else:
+        console.print(c["advantage_note"])
+        if ruin:
+            console.print(ruin)
     console.print(
         f"per hour ({c['hands_per_hour']:g} rounds): EV {c['ev_per_hour']:+.3f}, "
         f"SD {c['sd_per_hour']:.3f}"
