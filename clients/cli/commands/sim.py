@@ -24,6 +24,7 @@ from croupier.clients.cli.common import (
 )
 from croupier.clients.cli.executing import add_executor_arguments, executor_for
 from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
+from croupier.clients.cli.shoenote import fresh_pack_note
 from croupier.clients.cli.simcount import (
     add_count_arguments,
     count_play,
@@ -172,6 +173,10 @@ def run(args: argparse.Namespace) -> int:
         executor = stack.enter_context(where) if compiled else None
         seed = resolve_seed(args)  # once the cluster answered: an error is the only line
         if executor is not None:
+            if rules.shoe == "fresh-pack" and job_ok is not None:
+                note = fresh_pack_note(job_ok, args.hands, executor.slots, executor.where)
+                if note is not None:
+                    print(note, file=sys.stderr)
             with sim_progress(args.hands, rules.min_bet) as chunk_tick:
                 report = simulate_compiled(
                     manager,
