@@ -26,9 +26,16 @@ def test_sim_count_json_and_csv(cli, tmp_path):
     assert 0 < c["risk_of_ruin"] <= 1 and c["hands_per_hour"] == 100
     assert sum(row["rounds"] for row in c["per_count"]) == 20_000
     lines = out_csv.read_text().splitlines()
-    assert lines[0].startswith("# croupier sim") and "--seed 5" in lines[0]
-    rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+    assert lines[0].startswith("tc,") and not any(x.startswith("#") for x in lines)
+    rows = list(csv.DictReader(lines))  # plain CSV: no comment line to skip
     assert [r["tc"] for r in rows] == [r["tc"] for r in c["per_count"]]
+    # what was played, beside it where CSV on the Web looks (the command and its seed)
+    about = json.loads((tmp_path / "tc.csv-metadata.json").read_text())
+    assert about["url"] == "tc.csv" and about["@context"] == "http://www.w3.org/ns/csvw"
+    assert (
+        about["rdfs:comment"][0].startswith("croupier sim")
+        and "--seed 5" in about["rdfs:comment"][0]
+    )
     # the same seed prints the same figures
     status, text, err = cli(*argv, *count, "--wong-out", "-1")
     assert status == 0, err

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -46,7 +48,11 @@ def add_count_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--hands-per-hour", type=float, default=100.0, metavar="N", help="default: 100"
     )
-    group.add_argument("--csv", metavar="FILE", help="write the per-count table as CSV")
+    group.add_argument(
+        "--csv",
+        metavar="FILE",
+        help="write the per-count table as CSV (what was played: FILE-metadata.json)",
+    )
     group.add_argument(
         "--plot",
         metavar="FILE",
@@ -93,14 +99,22 @@ def _flat_row(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_csv(path: str, table: list[dict[str, Any]], comments: list[str]) -> None:
-    """The per-count table, after ``#`` comment lines (what was played, the seed)."""
+    """The per-count table as plain CSV (a header row, then one row per count: any CSV
+    reader takes it), and what was played (the command with its seed, the money's unit)
+    beside it in ``PATH-metadata.json``, where CSV on the Web (W3C CSVW) looks for a
+    table's description."""
     rows = [_flat_row(row) for row in table]
     with open(path, "w", newline="") as f:
-        for line in comments:
-            f.write(f"# {line}\n")
         writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["tc"])
         writer.writeheader()
         writer.writerows(rows)
+    about = {
+        "@context": "http://www.w3.org/ns/csvw",
+        "url": Path(path).name,
+        "dc:title": "croupier sim --count: figures by true count at the bet",
+        "rdfs:comment": comments,
+    }
+    Path(path + "-metadata.json").write_text(json.dumps(about, indent=2) + "\n")
 
 
 def _money(x: float | None) -> str:
