@@ -157,3 +157,17 @@ def test_stopped_minesweeper_play_shows_the_games_played(cli, signum, workers):
     won = re.search(r"won \d+ of \d+ games = [\d.]+%", text)[0]
     status, out, _ = cli(*args[:-4], "--games", games[1], "--seed", "5", "--workers", "1")
     assert status == 0 and won in out
+
+
+def test_the_python_blackjack_engine_stops_with_the_rounds_played(cli):
+    args = ("sim", "--engine", "python", "--hands", "1e8", "--seed", "7")
+    screen, status, left = _stopped(args, "0000/100000000", signal.SIGINT)
+    assert status == 130 and left == []
+    text = screen.replace("\n", "")
+    shown, rounds = re.search(
+        r"stopped after ([\d,]+) of 100,000,000 rounds, the same as --seed 7 --hands (\d+)", text
+    ).groups()
+    assert int(shown.replace(",", "")) == int(rounds) > 0
+    line = next(x for x in screen.splitlines() if x.startswith("result per initial hand"))
+    status, out, _ = cli("sim", "--engine", "python", "--hands", rounds, "--seed", "7")
+    assert status == 0 and line.strip() in out

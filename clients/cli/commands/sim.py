@@ -34,6 +34,7 @@ from croupier.clients.cli.simcount import (
 )
 from croupier.clients.cli.simgame import add_game_arguments, run_game
 from croupier.clients.cli.simprogress import sim_progress
+from croupier.clients.cli.stopping import stop_on_signals
 from croupier.engine import CroupierError
 from croupier.engine.chunks import chunk_count
 from croupier.engine.executor import default_workers
@@ -195,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
             report["engine"] = "compiled"
             report["ran_on"] = executor.where
         else:
-            with progress("simulating", args.hands) as tick:
+            with progress("simulating", args.hands) as tick, stop_on_signals():
                 report = simulate(
                     manager, rules, strategy, args.hands, args.seats, seed, progress=tick
                 )
