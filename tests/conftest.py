@@ -17,7 +17,7 @@ from tests.webkit import browser, failure_sections, page, served  # noqa: F401 (
 os.environ.setdefault("CROUPIER_DISABLE_PLUGIN_AUTOLOAD", "1")
 os.environ.setdefault("CROUPIER_DATA", ":memory:")  # croupier serve keeps no journal unless told
 # solutions the CLI keeps for reuse go to a cache of this run, not the user's
-os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="croupier-tests-cache-")
+os.environ["CROUPIER_CACHE"] = tempfile.mkdtemp(prefix="croupier-tests-cache-")
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -13,7 +13,7 @@ ONLY = ("--only", "stand 16 T")
 
 
 def test_the_same_index_set_is_solved_once(cli, tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("CROUPIER_CACHE", str(tmp_path / "cache"))
     status, out, err = cli(*ARGV, *ONLY, "--json")
     assert status == 0 and "reused" not in err, err
     first = json.loads(out)
@@ -36,7 +36,7 @@ def test_the_same_index_set_is_solved_once(cli, tmp_path, monkeypatch):
 def test_an_unwritable_cache_only_costs_time(cli, tmp_path, monkeypatch):
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    monkeypatch.setenv("CROUPIER_CACHE", str(blocked / "solves"))
     for _ in range(2):
         status, out, err = cli(*ARGV, *ONLY, "--json")
         assert status == 0 and "reused" not in err and json.loads(out)["indices"], err

@@ -6,7 +6,8 @@ A solver is a deterministic function of its problem to plain data
 (:class:`~croupier.engine.solvers.Solver`), so a solution is kept under a hash of the
 problem, croupier's version and the source of the plugin that solved it (a changed solver
 never answers from an older one's cache). The files are in ``$XDG_CACHE_HOME/croupier/
-solves`` (default ``~/.cache/croupier/solves``); deleting them only costs time. A cache
+solves`` (default ``~/.cache/croupier/solves``; ``$CROUPIER_CACHE`` names another folder);
+deleting them only costs time. A cache
 that cannot be read or written is no cache: the problem is solved.
 """
 
@@ -23,12 +24,16 @@ from typing import Any
 from croupier.engine import __version__
 from croupier.engine.solvers import Solver
 
-CACHE_VARIABLE = "XDG_CACHE_HOME"
+CACHE_VARIABLE = "CROUPIER_CACHE"
 
 
 def cache_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """``$CROUPIER_CACHE`` if set (the tests set one of their own), else ``solves`` in
+    the user's cache directory, ``$XDG_CACHE_HOME/croupier`` (default ``~/.cache``)."""
     env = os.environ if environ is None else environ
-    base = env.get(CACHE_VARIABLE) or str(Path.home() / ".cache")
+    if env.get(CACHE_VARIABLE):
+        return Path(env[CACHE_VARIABLE])
+    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "croupier" / "solves"
 
 
