@@ -13,9 +13,19 @@ import sys
 
 import psutil
 import pytest
-from termkit import Term
+
+from tests import termkit
+from tests.termkit import Term
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(autouse=True)
+def _patient(monkeypatch):
+    """Workers start and load croupier before the first chunk: on a loaded machine that
+    takes more than the usual 20 s (a deadline for a failure, never a measured time)."""
+    monkeypatch.setattr(termkit, "TIMEOUT", 120.0)
+
 
 PARTIAL = re.compile(
     r"stopped after ([\d,]+) of 1,000,000 rounds, the same as --seed 7 --hands (\d+)"
