@@ -1,16 +1,19 @@
 """The simulator's driver: a job's rounds in fixed chunks, on any number of processes.
 
-A run of ``rounds`` rounds from ``seed`` is cut into chunks of :data:`CHUNK` rounds (the
-last one shorter); chunk ``i`` is played from the 64-bit seed
-``Stream(seed).child("chunk", i).getrandbits(64)`` and returns integer totals, which are
-summed. The chunks and their seeds depend on the seed and the number of rounds only, and
-integer sums do not depend on the order they are added in, so a run gives the same totals
-on one process, on every core, or on a cluster.
+A run of ``rounds`` rounds from ``seed`` is cut into chunks of the job's fixed size
+(:data:`CHUNK` rounds for a compiled kernel, fewer for a game played in Python: see
+:attr:`KernelJob.chunk`; the last chunk shorter); chunk ``i`` is played from the 64-bit
+seed ``Stream(seed).child("chunk", i).getrandbits(64)`` and returns integer totals, which
+are summed. The chunks and their seeds depend on the job, the seed and the number of
+rounds only (never on timing), and integer sums do not depend on the order they are added
+in, so a run gives the same totals on one process, on every core, or on a cluster.
 
 The driver knows nothing of the game: a :class:`~croupier.engine.kernels.KernelJob` brings
 the function that plays a chunk and the data it needs; an
 :class:`~croupier.engine.executor.Executor` says where chunks run. Ctrl-C (``KeyboardInterrupt``)
-stops at once and returns the chunks finished so far, marked partial.
+stops at once and returns the chunks finished so far, marked partial: the first ``k``
+chunks (a chunk finished after one still running is dropped), so that the partial result
+is exactly the whole run of its rounds from the same seed.
 """
 
 from __future__ import annotations
@@ -34,15 +37,18 @@ def chunk_seed(seed: int, index: int) -> int:
     return Stream(seed).child("chunk", str(index)).getrandbits(64)
 
 
-def chunk_count(rounds: int) -> int:
-    """How many chunks a run of ``rounds`` rounds has (never more workers are useful)."""
-    return -(-rounds // CHUNK)
+def chunk_count(rounds: int, chunk: int | None = None) -> int:
+    """How many chunks of ``chunk`` rounds (default :data:`CHUNK`) a run of ``rounds``
+    rounds has (never more workers are useful)."""
+    size = chunk or CHUNK
+    return -(-rounds // size)
 
 
-def chunk_sizes(rounds: int) -> Iterator[int]:
+def chunk_sizes(rounds: int, chunk: int | None = None) -> Iterator[int]:
     """The rounds of each chunk, in order."""
-    full, rest = divmod(rounds, CHUNK)
-    yield from (CHUNK for _ in range(full))
+    size = chunk or CHUNK
+    full, rest = divmod(rounds, size)
+    yield from (size for _ in range(full))
     if rest:
         yield rest
 
@@ -77,11 +83,13 @@ def run_chunks(
     """Play ``rounds`` rounds of ``job`` on ``executor`` (default: this process).
 
     ``progress(rounds_done_now, totals_so_far)`` is called after each chunk, in the order
-    chunks finish.
+    chunks finish, with the totals of every chunk finished so far.
     """
-    totals = dict.fromkeys(job.fields, 0)
-    done = 0
-    sizes = list(chunk_sizes(rounds))
+    totals = dict.fromkeys(job.fields, 0)  # every chunk finished, for progress
+    prefix = dict.fromkeys(job.fields, 0)  # chunks 0 .. first-1, for a partial result
+    first = done = 0
+    waiting: dict[int, list[int]] = {}  # finished after a chunk still running
+    sizes = list(chunk_sizes(rounds, job.chunk))
     tasks = ((job, chunk_seed(seed, index), size) for index, size in enumerate(sizes))
     here = executor or Executor(None, 1, "this process")
     try:
@@ -90,11 +98,16 @@ def run_chunks(
                 _check(job, values, index)
                 for name, value in zip(job.fields, values, strict=True):
                     totals[name] += value
-                done += sizes[index]
+                waiting[index] = values
+                while first in waiting:
+                    for name, value in zip(job.fields, waiting.pop(first), strict=True):
+                        prefix[name] += value
+                    done += sizes[first]
+                    first += 1
                 if progress is not None:
                     progress(sizes[index], totals)
     except KeyboardInterrupt:
-        return ChunkResult(totals, done, partial=True)
+        return ChunkResult(prefix, done, partial=True)
     return ChunkResult(totals, done, partial=False)
 
 

@@ -11,7 +11,9 @@ the same answer on one process, on every core or on a cluster.
 The cluster is Dask distributed's (the optional ``croupier[dask]`` extra): an existing
 scheduler's address, or a ``distributed.Client``. Its workers need croupier and the same
 plugins installed. Ctrl-C (``KeyboardInterrupt``) reaches the caller at once: local
-workers ignore it, and the pool is shut down without waiting for queued tasks.
+workers ignore it, the pool is shut down without waiting for queued tasks, and workers
+still busy with a task nobody awaits any more are killed when the executor closes (they
+would otherwise finish it first, or outlive the command as orphans).
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ class Executor:
     slots: int
     where: str
     ahead: int = 2
+    abandoned: list[Future[Any]] = attrs.field(factory=list, init=False, repr=False)
+    """Tasks a stopped :meth:`map` left running: the pool's close kills their workers."""
 
     def map(
         self,
@@ -95,7 +99,13 @@ class Executor:
                     yield pending.pop(future), future.result()
         finally:  # stopped early (Ctrl-C, an error, a caller that has enough): drop the rest
             for future in pending:
-                future.cancel()
+                if not future.cancel():
+                    self.abandoned.append(future)
+
+    def busy(self) -> bool:
+        """Whether a task nobody awaits is still running."""
+        self.abandoned = [f for f in self.abandoned if not f.done()]
+        return bool(self.abandoned)
 
     @staticmethod
     def _first(pending: dict[Future[R], int]) -> tuple[int, R]:
@@ -120,12 +130,16 @@ def open_executor(workers: int = 1, cluster: object | None = None) -> Iterator[E
         return
     context = multiprocessing.get_context("forkserver")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
+    executor = Executor(pool, workers, f"{workers} worker processes")
     clean = False
     try:
-        yield Executor(pool, workers, f"{workers} worker processes")
+        yield executor
         clean = True
     finally:
-        pool.shutdown(wait=clean, cancel_futures=True)
+        if clean and not executor.busy():
+            pool.shutdown(wait=True)
+        else:
+            _stop(pool)
 
 
 @contextmanager
@@ -183,6 +197,18 @@ def _reach(address: str) -> None:
     except OSError as exc:
         reason = exc.strerror or str(exc) or type(exc).__name__
         raise CroupierError(f"cannot reach the Dask cluster at {address}: {reason}") from None
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down now: queued tasks dropped, its workers killed (a worker only
+    stops between tasks by itself, and one left behind keeps the forkserver and the
+    resource tracker alive too) and reaped."""
+    processes = list((pool._processes or {}).values())  # no public way before Python 3.14
+    for process in processes:
+        process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join()
 
 
 def _ignore_sigint() -> None:

@@ -19,3 +19,8 @@ class KernelJob:
     run: Callable[[Any, int, int], Sequence[int]]
     data: Any
     fields: tuple[str, ...]
+    chunk: int | None = None
+    """Rounds per chunk: None for the driver's :data:`~croupier.engine.chunks.CHUNK` (sized
+    for a compiled kernel); a job that plays in Python gives fewer, so that a chunk is
+    seconds of work and progress, workers and Ctrl-C see it. A fixed number, never a
+    measured one: a run's chunks, and so its result, depend on the seed and rounds only."""

@@ -287,19 +287,39 @@ def run_tournament(
     executor: Executor | None = None,
     write: LogWriter | None = None,
     progress: Progress | None = None,
+    stopping: Callable[[], bool] = lambda: False,
 ) -> TournamentResult:
     """Play the tournament, the tables of each round on ``executor`` (default: here; the
-    same standings wherever the tables are played)."""
+    same standings wherever the tables are played).
+
+    Stopped early, the result (and the log) holds the standings so far: here, once
+    ``stopping()`` is true no new table starts (see :func:`play_tournament`); on worker
+    processes, ``KeyboardInterrupt`` ends the run at once with the tables finished (the
+    first tables of the round being played, in order)."""
     if executor is None or executor.pool is None:
         result: TournamentResult = trio.run(
-            partial(play_tournament, manager, config, entries, write=write, progress=progress)
+            partial(
+                play_tournament,
+                manager,
+                config,
+                entries,
+                write=write,
+                progress=progress,
+                stopping=stopping,
+            )
         )
         return result
     tournament = Tournament(config, [e.name for e in entries])
     if write is not None:
         write(_header(config, tournament.names))
-    while jobs := tournament.next_jobs():
+    while not stopping() and (jobs := tournament.next_jobs()):
         tasks = ((config, entries, job, write is not None) for job in jobs)
-        results = [result for _, result in executor.map(_worker_job, tasks, ordered=True)]
+        results: list[TableResult] = []
+        try:
+            for _, table in executor.map(_worker_job, tasks, ordered=True):
+                results.append(table)
+        except KeyboardInterrupt:  # book the tables played, as play_tournament does
+            _book(tournament, results, write, progress, len({j.tourney for j in jobs}))
+            break
         _book(tournament, results, write, progress, len({j.tourney for j in jobs}))
     return _finish(tournament, write)

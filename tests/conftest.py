@@ -4,6 +4,7 @@ asks for them (the example plugin is installed by the test command, see README).
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -15,6 +16,8 @@ from tests.webkit import browser, failure_sections, page, served  # noqa: F401 (
 
 os.environ.setdefault("CROUPIER_DISABLE_PLUGIN_AUTOLOAD", "1")
 os.environ.setdefault("CROUPIER_DATA", ":memory:")  # croupier serve keeps no journal unless told
+# solutions the CLI keeps for reuse go to a cache of this run, not the user's
+os.environ["CROUPIER_CACHE"] = tempfile.mkdtemp(prefix="croupier-tests-cache-")
 
 
 @pytest.hookimpl(hookwrapper=True)

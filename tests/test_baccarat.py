@@ -189,7 +189,7 @@ def test_simulated_bets_earn_the_exact_edges(baccarat):
 
 
 def test_sim_game_cli_is_reproducible_across_workers(cli, monkeypatch):
-    monkeypatch.setattr("croupier.engine.chunks.CHUNK", 1000)  # three chunks, small ones
+    monkeypatch.setattr("croupier.engine.gamesim.GAME_CHUNK", 1000)  # three chunks, small ones
     argv = ("sim", "--game", "baccarat", "--hands", "2500", "--seed", "9", "--json")
     one = json.loads(cli(*argv, "--workers", "1")[1])
     two = json.loads(cli(*argv, "--workers", "2")[1])

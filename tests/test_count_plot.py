@@ -3,6 +3,10 @@ one-line refusals before anything is simulated."""
 
 from __future__ import annotations
 
+import json
+
+from matplotlib import pyplot as plt
+
 ARGV = ("sim", "--strategy", "basic", "--hands", "200000", "--count", "hilo", "--seed", "3")
 RAMP = ("--ramp", "<=1:1,2:2,3:4,4:6,5+:8")
 
@@ -16,6 +20,24 @@ def test_the_picture_is_drawn_as_png_and_svg(cli, tmp_path):
     text = svg.read_text()
     assert status == 0 and text.lstrip().startswith("<?xml") and "<svg" in text, err
     assert "seed 3" in text  # the title says what was played and from which seed
+
+
+def test_the_ev_panel_holds_every_count_and_its_whole_interval(cli, tmp_path):
+    """Rare high counts (11 and up) have EVs and intervals far beyond the common counts':
+    the panel grows to hold each point and its error bar instead of cutting them."""
+    from croupier.clients.cli.countplot import count_figure
+
+    status, out, err = cli(*ARGV, *RAMP, "--json", "--hands", "400000")
+    assert status == 0, err
+    rows = [r for r in json.loads(out)["counting"]["per_count"] if r["rounds"] > 0]
+    assert any(r["tc"] in ("11", "12+") for r in rows)
+    figure = count_figure(rows, "t")
+    low, high = figure.axes[1].get_ylim()
+    for r in rows:
+        ci = r["flat_ev_ci95"] or [r["flat_ev"], r["flat_ev"]]
+        assert low <= 100 * min(ci[0], r["flat_ev"]) and 100 * max(ci[1], r["flat_ev"]) <= high
+    assert high > 6  # the old panel stopped near +6%
+    plt.close(figure)
 
 
 def test_a_picture_that_cannot_be_drawn_is_refused_first(cli, tmp_path):

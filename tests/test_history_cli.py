@@ -43,6 +43,25 @@ async def test_history_from_the_server_and_from_the_file_agree(nursery, tmp_path
     core = replay_game(PluginManager(autoload=False), exported.splitlines())
     assert [core.ledger.balances[seat_account(i)] for i in (1, 2)] == final["chips"]
     assert "15 rounds played" in shown
+    # croupier history replay: the export replays, one line; an edited one is caught
+    log = tmp_path / "t.jsonl"
+    log.write_text(exported)
+    verdict = await croupier("history", "replay", str(log))
+    chips = ", ".join(f"1000 -> {c}" for c in final["chips"])
+    assert verdict.count("\n") == 1 and verdict.startswith(f"ok: {log} replays to the same")
+    assert f"15 rounds, seat chips {chips} (seed 21)" in verdict
+    lines = exported.splitlines()
+    at = next(i for i, x in enumerate(lines) if '"kind": "action"' in x and '"stand"' in x)
+    lines[at] = lines[at].replace('"stand"', '"hit"', 1)
+    log.write_text("\n".join(lines) + "\n")
+    done = await trio.run_process(
+        [sys.executable, "-m", "croupier.clients.cli", "history", "replay", str(log)],
+        capture_stderr=True,
+        check=False,
+    )
+    err = done.stderr.decode()
+    assert done.returncode == 1 and err.count("\n") == 1, err
+    assert err.startswith(f"croupier: error: {log} does not replay: ")
     assert max(map(len, shown.splitlines())) < 100  # one row per field, however nested
     assert "rules.decks" in shown and "settings.fill" in shown
     listed = await croupier("history", "tables", "--data", path, "--state", "finished")

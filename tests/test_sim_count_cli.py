@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 
 
 def test_sim_count_json_and_csv(cli, tmp_path):
@@ -25,9 +26,16 @@ def test_sim_count_json_and_csv(cli, tmp_path):
     assert 0 < c["risk_of_ruin"] <= 1 and c["hands_per_hour"] == 100
     assert sum(row["rounds"] for row in c["per_count"]) == 20_000
     lines = out_csv.read_text().splitlines()
-    assert lines[0].startswith("# croupier sim") and "--seed 5" in lines[0]
-    rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+    assert lines[0].startswith("tc,") and not any(x.startswith("#") for x in lines)
+    rows = list(csv.DictReader(lines))  # plain CSV: no comment line to skip
     assert [r["tc"] for r in rows] == [r["tc"] for r in c["per_count"]]
+    # what was played, beside it where CSV on the Web looks (the command and its seed)
+    about = json.loads((tmp_path / "tc.csv-metadata.json").read_text())
+    assert about["url"] == "tc.csv" and about["@context"] == "http://www.w3.org/ns/csvw"
+    assert (
+        about["rdfs:comment"][0].startswith("croupier sim")
+        and "--seed 5" in about["rdfs:comment"][0]
+    )
     # the same seed prints the same figures
     status, text, err = cli(*argv, *count, "--wong-out", "-1")
     assert status == 0, err
@@ -46,3 +54,22 @@ def test_sim_count_errors_are_one_line(cli):
         status, _out, err = cli(*base, *extra)
         assert status != 0 and words in err, (extra, err)
         assert len(err.strip().splitlines()) == 1, err
+
+
+def test_a_losing_count_shows_no_di_score_or_n0_and_says_why(cli):
+    """A flat bet loses: DI, SCORE (which squares the sign away) and N0 mean nothing there,
+    so neither the text nor the JSON gives them, and both say why."""
+    argv = ("sim", "--strategy", "basic", "--hands", "20000", "--seed", "5", "--workers", "1")
+    flat = ("--count", "hilo", "--ramp", "<=1:1,2:1", "--bankroll", "500")
+    status, out, err = cli(*argv, *flat, "--json")
+    assert status == 0, err
+    c = json.loads(out)["counting"]
+    assert c["ev_per_round"] < 0 and c["risk_of_ruin"] == 1
+    assert c["di"] is None and c["score"] is None and c["n0"] is None
+    assert set(c["bankroll_for_risk"].values()) == {None}
+    assert "the EV is not positive" in c["advantage_note"]
+    status, text, err = cli(*argv, *flat)
+    assert status == 0, err
+    assert not re.search(r"(DI|SCORE|N0) [-\d]", text)
+    assert "are not shown: the EV is not positive" in text.replace("\n", " ")
+    assert "risk of ruin of 500: 100.00%" in text

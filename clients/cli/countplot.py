@@ -2,17 +2,20 @@
 
 Two panels over the true count at the bet: how often each count comes (bars), and a flat
 unit bet's EV at that count with its 95% interval (points and bars; from per-shoe batches,
-``engine/batch_means.py``), with the ramp's bet
-in units (a step line, right axis). matplotlib (``pip install 'croupier[plot]'``) is
+``engine/batch_means.py``; every count dealt, its whole interval on the panel), with the
+ramp's bet in units (a step line, right axis). matplotlib (``pip install 'croupier[plot]'``) is
 imported only here, only when a picture is asked for.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from croupier.engine import CroupierError
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 FORMATS = (".png", ".svg")
 
@@ -31,9 +34,21 @@ def check_plot_path(path: str) -> None:
 
 
 def plot_counts(path: str, per_count: list[dict[str, Any]], title: str) -> None:
-    """Draw the per-count table (``report["counting"]["per_count"]``) into ``path``. The
-    EV panel is scaled to the counts dealt at least once in a thousand rounds; rarer
-    counts' intervals run past its edges."""
+    """Draw the per-count table (``report["counting"]["per_count"]``) into ``path``."""
+    from matplotlib import pyplot as plt
+
+    figure = count_figure(per_count, title)
+    try:
+        figure.savefig(path)
+    except OSError as exc:
+        raise CroupierError(f"--plot {path}: {exc.strerror or exc}") from None
+    finally:
+        plt.close(figure)
+
+
+def count_figure(per_count: list[dict[str, Any]], title: str) -> Figure:
+    """The picture of the per-count table. The EV panel shows every count dealt with its
+    whole interval (a rare count's is wide: the panel grows to it rather than cut it)."""
     import matplotlib
 
     matplotlib.use("Agg")  # a file, never a window
@@ -57,19 +72,13 @@ def plot_counts(path: str, per_count: list[dict[str, Any]], title: str) -> None:
     bottom.set_ylabel("flat 1-unit EV (% of the bet, 95% CI)")
     bottom.set_xlabel("true count at the bet")
     bottom.set_xticks(x, labels, rotation=45, fontsize=8)
-    common = [i for i, r in enumerate(rows) if r["frequency"] >= 0.001] or x
-    low = min(ev[i] - half[i] for i in common)
-    high = max(ev[i] + half[i] for i in common)
-    pad = 0.1 * (high - low) or 1.0
-    bottom.set_ylim(low - pad, high + pad)  # rare counts' wide intervals run off the panel
+    low = min(0.0, *(e - h for e, h in zip(ev, half, strict=True)))
+    high = max(0.0, *(e + h for e, h in zip(ev, half, strict=True)))
+    pad = 0.05 * (high - low) or 1.0
+    bottom.set_ylim(low - pad, high + pad)  # every point and its whole interval
     ramp = bottom.twinx()
     ramp.step(x, [r["average_bet"] for r in rows], where="mid", color="#55a868")
     ramp.set_ylabel("the ramp's bet (units)", color="#55a868")
     ramp.set_ylim(bottom=0)
     figure.tight_layout()
-    try:
-        figure.savefig(path)
-    except OSError as exc:
-        raise CroupierError(f"--plot {path}: {exc.strerror or exc}") from None
-    finally:
-        plt.close(figure)
+    return figure

@@ -8,9 +8,11 @@ result on one process, on every core or on a Dask cluster.
 from __future__ import annotations
 
 import argparse
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from croupier.clients.cli.common import workers_type
+from croupier.clients.cli.stopping import stop_on_signals
 from croupier.engine.executor import Executor, open_executor
 
 
@@ -34,7 +36,11 @@ def add_executor_arguments(parser: argparse.ArgumentParser, workers_help: str) -
     )
 
 
-def executor_for(args: argparse.Namespace, workers: int) -> AbstractContextManager[Executor]:
+@contextmanager
+def executor_for(args: argparse.Namespace, workers: int) -> Iterator[Executor]:
     """The executor the options ask for: ``args.cluster``, or ``workers`` local processes
-    (the command's choice from ``args.workers``, its default and the work there is)."""
-    return open_executor(workers=workers, cluster=args.cluster)
+    (the command's choice from ``args.workers``, its default and the work there is).
+    Within, SIGTERM stops the work as Ctrl-C does and a second signal exits at once
+    (:func:`~croupier.clients.cli.stopping.stop_on_signals`)."""
+    with stop_on_signals(), open_executor(workers=workers, cluster=args.cluster) as executor:
+        yield executor

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -46,7 +48,11 @@ def add_count_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--hands-per-hour", type=float, default=100.0, metavar="N", help="default: 100"
     )
-    group.add_argument("--csv", metavar="FILE", help="write the per-count table as CSV")
+    group.add_argument(
+        "--csv",
+        metavar="FILE",
+        help="write the per-count table as CSV (what was played: FILE-metadata.json)",
+    )
     group.add_argument(
         "--plot",
         metavar="FILE",
@@ -93,14 +99,22 @@ def _flat_row(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_csv(path: str, table: list[dict[str, Any]], comments: list[str]) -> None:
-    """The per-count table, after ``#`` comment lines (what was played, the seed)."""
+    """The per-count table as plain CSV (a header row, then one row per count: any CSV
+    reader takes it), and what was played (the command with its seed, the money's unit)
+    beside it in ``PATH-metadata.json``, where CSV on the Web (W3C CSVW) looks for a
+    table's description."""
     rows = [_flat_row(row) for row in table]
     with open(path, "w", newline="") as f:
-        for line in comments:
-            f.write(f"# {line}\n")
         writer = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else ["tc"])
         writer.writeheader()
         writer.writerows(rows)
+    about = {
+        "@context": "http://www.w3.org/ns/csvw",
+        "url": Path(path).name,
+        "dc:title": "croupier sim --count: figures by true count at the bet",
+        "rdfs:comment": comments,
+    }
+    Path(path + "-metadata.json").write_text(json.dumps(about, indent=2) + "\n")
 
 
 def _money(x: float | None) -> str:
@@ -129,20 +143,25 @@ def show_counting(console: Console, play: CountPlay, report: dict[str, Any], see
         f"{interval}, SD per round {c['sd_per_round']:.4f}; "
         f"{c['ev_per_unit_bet']:+.4%} of the money bet"
     )
-    n0 = c["n0"]
-    console.print(
-        f"DI {c['di']:.2f}  SCORE {c['score']:.2f}  N0 {'-' if n0 is None else f'{n0:,.0f}'} rounds"
+    ruin = (
+        f"risk of ruin of {c['bankroll']:,.0f}: {c['risk_of_ruin']:.2%}" if "bankroll" in c else ""
     )
-    risks = c["bankroll_for_risk"]
-    console.print(
-        "bankroll for a risk of ruin of "
-        + ", ".join(f"{float(r):.1%}: {_money(b)}" for r, b in risks.items())
-        + (
-            f"; risk of ruin of {c['bankroll']:,.0f}: {c['risk_of_ruin']:.2%}"
-            if "bankroll" in c
-            else ""
+    if c["advantage_note"] is None:
+        n0 = c["n0"]
+        console.print(
+            f"DI {c['di']:.2f}  SCORE {c['score']:.2f}  "
+            f"N0 {'-' if n0 is None else f'{n0:,.0f}'} rounds"
         )
-    )
+        risks = c["bankroll_for_risk"]
+        console.print(
+            "bankroll for a risk of ruin of "
+            + ", ".join(f"{float(r):.1%}: {_money(b)}" for r, b in risks.items())
+            + (f"; {ruin}" if ruin else "")
+        )
+    else:
+        console.print(c["advantage_note"])
+        if ruin:
+            console.print(ruin)
     console.print(
         f"per hour ({c['hands_per_hour']:g} rounds): EV {c['ev_per_hour']:+.3f}, "
         f"SD {c['sd_per_hour']:.3f}"

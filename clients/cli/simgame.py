@@ -21,7 +21,7 @@ from croupier.engine import CroupierError, PluginManager
 from croupier.engine.chunks import chunk_count
 from croupier.engine.executor import default_workers
 from croupier.engine.games import Game
-from croupier.engine.gamesim import simulate_game
+from croupier.engine.gamesim import GAME_CHUNK, simulate_game
 
 FLAGS = {
     "dealer": "--h17/--s17",
@@ -101,7 +101,7 @@ def run_game(manager: PluginManager, args: argparse.Namespace) -> int:
     strategy = game.strategy(args.strategy).name if args.strategy else game.strategies[0].name
     if args.engine == "compiled":
         raise CroupierError(f"{game.name} has no compiled kernel; it plays in Python")
-    chunks = chunk_count(args.hands)
+    chunks = chunk_count(args.hands, GAME_CHUNK)
     with ExitStack() as stack:
         executor = stack.enter_context(
             executor_for(args, min(args.workers or default_workers(), chunks))
@@ -141,7 +141,8 @@ def run_game(manager: PluginManager, args: argparse.Namespace) -> int:
     if report["partial"]:
         console.print(
             f"[bold yellow]partial:[/] stopped after {report['rounds']:,} of {args.hands:,} "
-            f"rounds (rerun with --seed {seed} for the whole run)"
+            f"rounds, the same as --seed {seed} --hands {report['rounds']} "
+            f"(rerun with --seed {seed} for the whole run)"
         )
     per_chip, ci = report["result_per_chip"], report["result_per_chip_ci95"]
     if per_chip is not None:

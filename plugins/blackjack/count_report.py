@@ -12,6 +12,8 @@ counter's seats together (a round sat out while Wonging is not played). Formulas
 * ``DI = 1000 * EV / SD``; ``SCORE = 10**6 * (EV / SD)**2 = DI**2``: the win per 100 rounds, in
   dollars, of a $10,000 bankroll betting the ramp scaled to full Kelly (Schlesinger's
   definition, with EV and SD per round of one unit's ramp); ``N0 = (SD / EV)**2`` rounds.
+  All three (and the bankrolls for a risk of ruin) only for a positive EV: they describe
+  a winning game; for a losing one they are None, with the reason.
 * Risk of ruin of a bankroll ``B`` (units), the diffusion approximation of a random walk
   with drift ``EV`` and variance ``SD**2`` per round, played forever: ``exp(-2 EV B / SD**2)``;
   the bankroll for a risk ``r``: ``-ln(r) SD**2 / (2 EV)`` (13.5%, ``e**-2``, is the Kelly
@@ -56,6 +58,21 @@ def bankroll_for(ev: float, sd: float, risk: float) -> float | None:
     if ev <= 0:
         return None
     return -math.log(risk) * sd**2 / (2 * ev)
+
+
+NO_ADVANTAGE = (
+    "DI, SCORE, N0 and the bankrolls for a risk of ruin are not shown: the EV is not "
+    "positive, and they describe a game the player wins (SCORE would square away the "
+    "sign, N0 is no horizon, every bankroll is ruined)"
+)
+
+
+def advantage_figures(ev: float, sd: float) -> dict[str, Any]:
+    """``di``, ``score`` and ``n0`` for a positive EV; otherwise None each, with the reason
+    in ``advantage_note`` (None when they are shown)."""
+    if ev > 0:
+        return {"di": di(ev, sd), "score": score(ev, sd), "n0": n0(ev, sd), "advantage_note": None}
+    return {"di": None, "score": None, "n0": None, "advantage_note": NO_ADVANTAGE}
 
 
 def _mean_sd(total: int, squares: int, n: int) -> tuple[float, float]:
@@ -151,9 +168,7 @@ def count_report(
         "design_effect": batch_var / naive_var if batch_var and naive_var else None,
         "sd_per_round": sd,
         "ev_per_unit_bet": net / bet if bet else 0.0,
-        "di": di(ev, sd),
-        "score": score(ev, sd),
-        "n0": n0(ev, sd),
+        **advantage_figures(ev, sd),
         "bankroll_for_risk": {f"{r:.3f}": bankroll_for(ev, sd, r) for r in RISKS},
         "hands_per_hour": hands_per_hour,
         "ev_per_hour": ev * hands_per_hour,

@@ -167,19 +167,27 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     chunk: int = 10_000,
 ) -> dict[str, Any]:
-    """Play ``rounds`` rounds at ``seats`` seats; the report of :class:`SimStats`."""
+    """Play ``rounds`` rounds at ``seats`` seats; the report of :class:`SimStats`.
+    Ctrl-C (``KeyboardInterrupt``) stops it with the rounds played so far, ``partial``:
+    one table plays them in order, so they are the run of that many rounds."""
     strategy = strategy.for_rules(rules)
     core = build_core(manager, rules, seed, [BANKROLL] * seats, keep_entries=False)
     stats = SimStats(rules.min_bet)
     done = 0
-    while done < rounds:
-        step = min(chunk, rounds - done)
-        run_rounds(core, [strategy] * seats, step, stats.add_round)
-        done += step
-        if progress is not None:
-            progress(step)
+    partial = False
+    try:
+        while done < rounds:
+            step = min(chunk, rounds - done)
+            run_rounds(core, [strategy] * seats, step, stats.add_round)
+            done += step
+            if progress is not None:
+                progress(step)
+    except KeyboardInterrupt:
+        partial = True
     report = stats.report()
     report["conserved"] = core.ledger.conserved()
+    report["rounds_played"] = stats.rounds
+    report["partial"] = partial
     return report
 
 

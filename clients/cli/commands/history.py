@@ -3,7 +3,8 @@
 From a running server (``--connect HOST:PORT``, the ``history.*`` methods) or from a
 journal file read offline and read-only (``--data PATH``, default: the journal ``croupier
 serve`` keeps by default). Both give the same data: the server's methods and this command
-share the queries (:mod:`croupier.protocol.journal.queries`).
+share the queries (:mod:`croupier.protocol.journal.queries`). ``history replay FILE``
+checks an exported table log offline: it replays to the same events and ledger, or not.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ from rich.table import Table
 
 from croupier.clients.bot.reconnect import unwrap_group
 from croupier.clients.cli.commands.bot import address
-from croupier.clients.cli.common import add_json_argument, print_json, stdout_console
+from croupier.clients.cli.common import add_json_argument, get_manager, print_json, stdout_console
 from croupier.clients.cli.datadir import default_journal
 from croupier.engine import CroupierError
+from croupier.engine.gamelog import read_game_log, replay_game
+from croupier.engine.ledger import seat_account
 from croupier.protocol import RpcError, connect
 from croupier.protocol.journal import queries
 from croupier.protocol.journal.schema import open_for_reading
@@ -95,6 +98,19 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--output", "-o", metavar="FILE", help="write it to FILE (default stdout)")
     common(p)
     p.set_defaults(func=run_export)
+    p = kinds.add_parser(
+        "replay",
+        help="check that an exported table log replays to the same events and ledger",
+        description=(
+            "Replay a table's JSON-lines log (croupier history export writes one) from its "
+            "seed and its actions: every event the game emits again must be the log's, so a "
+            "log that was edited, cut or comes from other options is caught at its first "
+            "difference. One line says which."
+        ),
+    )
+    p.add_argument("file", metavar="FILE", help="the exported log ('-': stdin)")
+    add_json_argument(p)
+    p.set_defaults(func=run_replay)
 
 
 def with_source(args: argparse.Namespace, work: Callable[[Call], Awaitable[Any]]) -> Any:
@@ -237,4 +253,43 @@ def run_export(args: argparse.Namespace) -> int:
     else:
         with open(args.output, "w") as out:
             out.write(text)
+    return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``history replay FILE``: the verdict on an exported table log, in one line."""
+    try:
+        if args.file == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+    except OSError as exc:
+        raise CroupierError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise CroupierError(f"{args.file} is not a text file (a JSON-lines log)") from None
+    header, _ = read_game_log(lines)
+    try:
+        core = replay_game(get_manager(), lines)
+    except CroupierError as exc:
+        raise CroupierError(f"{args.file} does not replay: {exc}") from None
+    start = [int(c) for c in header["chips"]]
+    chips = [core.ledger.balances[seat_account(i)] for i in range(1, len(start) + 1)]
+    if args.json:
+        print_json(
+            {
+                "replays": True,
+                "game": header["game"],
+                "seed": header["seed"],
+                "rounds": core.round,
+                "chips": chips,
+                "starting_chips": start,
+            }
+        )
+        return 0
+    moves = ", ".join(f"{a} -> {b}" for a, b in zip(start, chips, strict=True))
+    print(
+        f"ok: {args.file} replays to the same events and ledger: {header['game']}, "
+        f"{core.round} rounds, seat chips {moves} (seed {header['seed']})"
+    )
     return 0

@@ -24,6 +24,7 @@ from croupier.clients.cli.common import (
 )
 from croupier.clients.cli.executing import add_executor_arguments, executor_for
 from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
+from croupier.clients.cli.shoenote import fresh_pack_note
 from croupier.clients.cli.simcount import (
     add_count_arguments,
     count_play,
@@ -33,6 +34,7 @@ from croupier.clients.cli.simcount import (
 )
 from croupier.clients.cli.simgame import add_game_arguments, run_game
 from croupier.clients.cli.simprogress import sim_progress
+from croupier.clients.cli.stopping import stop_on_signals
 from croupier.engine import CroupierError
 from croupier.engine.chunks import chunk_count
 from croupier.engine.executor import default_workers
@@ -172,6 +174,10 @@ def run(args: argparse.Namespace) -> int:
         executor = stack.enter_context(where) if compiled else None
         seed = resolve_seed(args)  # once the cluster answered: an error is the only line
         if executor is not None:
+            if rules.shoe == "fresh-pack" and job_ok is not None:
+                note = fresh_pack_note(job_ok, args.hands, executor.slots, executor.where)
+                if note is not None:
+                    print(note, file=sys.stderr)
             with sim_progress(args.hands, rules.min_bet) as chunk_tick:
                 report = simulate_compiled(
                     manager,
@@ -190,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
             report["engine"] = "compiled"
             report["ran_on"] = executor.where
         else:
-            with progress("simulating", args.hands) as tick:
+            with progress("simulating", args.hands) as tick, stop_on_signals():
                 report = simulate(
                     manager, rules, strategy, args.hands, args.seats, seed, progress=tick
                 )
@@ -250,7 +256,8 @@ def run(args: argparse.Namespace) -> int:
     if report.get("partial"):
         console.print(
             f"[bold yellow]partial:[/] stopped after {report['rounds_played']:,} of "
-            f"{args.hands:,} rounds (rerun with --seed {seed} for the whole run)"
+            f"{args.hands:,} rounds, the same as --seed {seed} --hands {report['rounds_played']} "
+            f"(rerun with --seed {seed} for the whole run)"
         )
     mean = _percent(report["mean"], digits)
     console.print(f"result per initial hand: {mean} of the bet ({interval})")

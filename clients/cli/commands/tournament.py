@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path, PurePath
 from typing import IO, Any
@@ -25,6 +26,7 @@ from croupier.clients.cli.common import (
     stdout_console,
 )
 from croupier.clients.cli.executing import add_executor_arguments, executor_for
+from croupier.clients.cli.stopping import stop_on_signals
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.botnames import distinct_names, path_labels
 from croupier.engine.executor import default_workers
@@ -331,17 +333,36 @@ def play_local(
                 out = open(args.log, "w", encoding="utf-8")  # noqa: SIM115 - closed below
             except OSError as exc:
                 raise CroupierError(f"cannot write {args.log}: {exc.strerror}") from None
+        stop = threading.Event()  # set by Ctrl-C or SIGTERM: the standings so far
+        here = executor.pool is None  # here no new table starts; on workers, at once
         try:
             config = attrs.evolve(config, seed=resolve_seed(args))
             write = None if out is None else _writer(out)
-            with progress("tournament", args.tourneys * args.rounds) as tick:
+            with (
+                progress("tournament", args.tourneys * args.rounds) as tick,
+                stop_on_signals(stop, raise_first=not here),
+            ):
                 result = run_tournament(
-                    manager, config, entries, executor=executor, write=write, progress=tick
+                    manager,
+                    config,
+                    entries,
+                    executor=executor,
+                    write=write,
+                    progress=tick,
+                    stopping=stop.is_set,
                 )
         finally:
             if out is not None:
                 out.close()
-    return show(result, args.json)
+    partial = stop.is_set()
+    if partial and not args.json:
+        print(
+            f"partial: stopped after {result.tables} tables, in round {result.rounds} of "
+            f"{config.rounds} (seed {config.seed}; rerun with --seed {config.seed} "
+            "for the whole tournament)"
+        )
+    status = show(result, args.json, partial=partial)
+    return 130 if partial and status == 0 else status
 
 
 def _writer(out: IO[str]) -> Any:
@@ -351,11 +372,15 @@ def _writer(out: IO[str]) -> Any:
     return write
 
 
-def show(result: TournamentResult, as_json: bool, replayed: bool = False) -> int:
+def show(
+    result: TournamentResult, as_json: bool, replayed: bool = False, partial: bool = False
+) -> int:
     if as_json:
         data = result.to_dict()
         if replayed:
             data["replayed"] = True
+        if partial:
+            data["partial"] = True
         print_json(data)
         return 0
     config = result.config

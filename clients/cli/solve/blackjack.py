@@ -26,6 +26,7 @@ from croupier.clients.cli.simindices import (
     check_sim_arguments,
     run_by_sim,
 )
+from croupier.clients.cli.solvecache import solve_reusing
 from croupier.clients.indexsets import index_entries
 from croupier.engine import CroupierError
 from croupier.engine.counts import ROUNDINGS
@@ -119,6 +120,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--out", metavar="FILE.csv", help="write the indices as the CSV that sim --indices reads"
     )
     counting.add_argument(
+        "--fresh",
+        action="store_true",
+        help="solve again: by default the same set asked again (to --plot, --out or --json "
+        "it) is the one solved before, kept in ~/.cache/croupier/solves",
+    )
+    counting.add_argument(
         "--plot",
         metavar="FILE",
         help="draw the index set as a colored chart, FILE.png or FILE.svg "
@@ -144,10 +151,11 @@ def run(args: argparse.Namespace) -> int:
         or args.workers
         or args.second_order
         or args.plot
+        or args.fresh
     ):
         raise CroupierError(
-            "--only, --rounding, --rows, --second-order, --workers, --out, --plot and "
-            "--by-sim go with --indices COUNT"
+            "--only, --rounding, --rows, --second-order, --workers, --out, --plot, --fresh "
+            "and --by-sim go with --indices COUNT"
         )
     problem: dict[str, Any] = {
         "rules": rules.to_dict(),
@@ -313,9 +321,18 @@ def run_indices(args: argparse.Namespace, manager: Any, table_rules: Any) -> int
         spec["rows"] = args.rows
     if args.second_order:
         spec["second_order"] = True
+    key = {"rules": rules, "indices": dict(spec)}  # the workers do not change the answer
     spec["workers"] = max(1, args.workers or default_workers())
     with working(f"solving {system.name} indices"):
-        solution = manager.solvers.get("blackjack").solve({"rules": rules, "indices": spec})
+        solver = manager.solvers.get("blackjack")
+        problem = {"rules": rules, "indices": spec}
+        solution, reused = solve_reusing(solver, problem, key, fresh=args.fresh)
+    if reused:
+        print(
+            f"croupier: notice: {system.name} indices solved before for these rules, reused "
+            "(--fresh solves again)",
+            file=sys.stderr,
+        )
     if args.by_sim:
         return run_by_sim(args, manager, table_rules, system, solution)
     entries = [

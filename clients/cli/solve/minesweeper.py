@@ -245,17 +245,28 @@ def play(args: argparse.Namespace) -> int:
         ((result, seconds),) = _play_batch([{"play": {**options, "game": 0}}])
         if args.seed is None:
             report_seed(seed)
+        partial = False
         with progress("playing", args.games) as tick:
             tally.add(result, seconds)
             tick()
-            for result, seconds in _played(options, 1, args.games, executor):
-                tally.add(result, seconds)
-                tick()
+            try:
+                for result, seconds in _played(options, 1, args.games, executor):
+                    tally.add(result, seconds)
+                    tick()
+            except KeyboardInterrupt:  # Ctrl-C: the games played so far, in game order
+                partial = True
     summary = tally.summary(options, time.perf_counter() - start)
     summary["ran_on"] = executor.where
+    summary["partial"] = partial
+    status = 130 if partial else 0
     if args.json:
         print_json(summary)
     else:
+        if partial:
+            print(
+                f"partial: stopped after {tally.games} of {args.games} games, the same as "
+                f"--seed {seed} --games {tally.games} (rerun with --seed {seed} for all)"
+            )
         lo, hi = summary["win_rate_ci95"]
         print(
             f"{width}x{height}, {options['mines']} mines, first click {args.first_click}, "
@@ -266,7 +277,7 @@ def play(args: argparse.Namespace) -> int:
             f"(worst {1000 * summary['worst_seconds']:.0f} ms), "
             f"wall {summary['wall_seconds']:.1f} s on {executor.where}"
         )
-    return 0
+    return status
 
 
 def _percent(p: float) -> str:
