@@ -149,6 +149,11 @@ def replay_game(manager: PluginManager, lines: Iterable[str]) -> GameCore:
     ``ledger`` is the point). Raises :class:`CroupierError` naming the first event that
     differs, so a log that was edited or comes from other options is caught."""
     header, events = read_game_log(lines)
+    if "seed" in header and header["seed"] is None:
+        raise CroupierError(
+            "the log has no seed: it was exported while its table was still playing, and a "
+            "live table's seed is revealed only once it finishes (export it again then)"
+        )
     try:
         game = manager.games.get(str(header["game"]))
         options = game.rules(None, dict(header["options"]))

@@ -103,3 +103,16 @@ async def test_a_live_tables_seed_is_hidden_in_the_history(nursery, tmp_path):
     assert "hidden" in listed and str(seed) not in listed
     (row,) = json.loads(await croupier("history", "tables", "--data", path, "--json"))["tables"]
     assert row["state"] == "waiting" and row["seed"] is None and row["commit"] == made["commit"]
+    # its export has no seed yet: replaying it says why, in one line
+    exported = await croupier("history", "export", str(made["table"]), "--data", path)
+    log = tmp_path / "live.jsonl"
+    log.write_text(exported)
+    done = await trio.run_process(
+        [sys.executable, "-m", "croupier.clients.cli", "history", "replay", str(log)],
+        capture_stdout=True,
+        capture_stderr=True,
+        check=False,
+    )
+    err = done.stderr.decode()
+    assert done.returncode == 1 and err.count("\n") == 1, err
+    assert "exported while its table was still playing" in err
