@@ -477,3 +477,20 @@ def test_a_live_table_counts_its_rounds_as_they_are_played(served, page):
         bot.join(60)
     page.get_by_text("Finished").wait_for()
     summary.filter(has_text=re.compile("; 6 of 6 rounds played$")).wait_for()
+
+
+@pytest.mark.parametrize(
+    ("lo", "hi", "ticks"),
+    [
+        (987.3, 1012.6, [980, 990, 1000, 1010, 1020]),
+        (0, 1, [0, 0.5, 1]),  # at most about 4 steps: 0.5, not 0.25
+        (1000, 1000, [999, 999.5, 1000, 1000.5, 1001]),
+        (-37, 140, [-50, 0, 50, 100, 150]),
+    ],
+)
+def test_axis_ticks_are_round_numbers(served, page, lo, hi, ticks):
+    page.goto(served.url + "/")
+    got = page.evaluate(
+        "async ([lo, hi]) => (await import('/js/svg.js')).niceTicks(lo, hi)", [lo, hi]
+    )
+    assert got == ticks
