@@ -494,3 +494,25 @@ def test_axis_ticks_are_round_numbers(served, page, lo, hi, ticks):
         "async ([lo, hi]) => (await import('/js/svg.js')).niceTicks(lo, hi)", [lo, hi]
     )
     assert got == ticks
+
+
+def test_a_table_finished_before_the_page_opened_shows_its_last_round(served, page):
+    """Issue 34: the finished table's page showed an empty felt (its final chips only)."""
+    table, info = served.played(seats=2, fill=["lim17", "never-bust"], rounds=3, seed=12)
+    events = served.call("history.events", table)
+    last = [e for e in events if e["round"] == 3]
+    page.goto(f"{served.url}/table.html?table={table}")
+    drawn(page, len(last))
+    assert page.locator("#status").inner_text().startswith("Finished")
+    dealt = [e["card"] for e in last if e["kind"] in ("deal", "reveal") and e["card"] != "#"]
+    names = page.locator("#felt .card").evaluate_all(
+        "cards => cards.map(c => c.getAttribute('aria-label'))"
+    )
+    assert len(names) == len(dealt) and all(" of " in n for n in names), names
+    for seat, chips in zip(info["seats"], info["chips"], strict=True):
+        meta = page.locator(f'#seats li[data-seat="{seat["seat"]}"] .meta').inner_text()
+        assert meta.startswith(f"chips {chips} "), (meta, chips)
+    log = page.locator("#log li").all_inner_texts()
+    assert log[-1] == "Round 3 is settled" and not any("Round 2" in line for line in log)
+    assert "3 of 3 rounds played" in page.locator("#summary").inner_text()
+    screenshot(page, "table-finished")
