@@ -92,6 +92,11 @@ class Method:
     quick: bool = False
     """True when the handler never waits on the client or on slow work: the server then
     runs it in the connection's receive loop instead of a task of its own (faster)."""
+    durable: bool = False
+    """True when the handler changes what the journal keeps (a table, a seat, a token, an
+    operator's change): the server answers only once the journal has committed it, so a
+    client that got the answer finds it after any crash. Such a method is quick only on a
+    server without a journal (the wait for the commit must not hold the receive loop)."""
 
     def bind(self, params: list[Any] | Mapping[str, Any]) -> dict[str, Any]:
         """Check ``params`` (an array, or a map by name) and return them by name."""
@@ -183,9 +188,13 @@ class MethodTable:
                     raise ValueError(f"two services offer the method {method.name!r}")
                 self._methods[method.name] = method
 
-    def is_quick(self, name: str) -> bool:
+    def is_quick(self, name: str, journal: bool = False) -> bool:
+        """Whether ``name`` is answered in the receive loop (``journal``: the server keeps
+        one, so its :attr:`Method.durable` methods wait for commits and are not)."""
         method = self._methods.get(name)
-        return method is None or method.quick  # an unknown method is a quick error
+        if method is None:
+            return True  # an unknown method is a quick error
+        return method.quick and not (journal and method.durable)
 
     def get(self, name: str) -> Method:
         try:

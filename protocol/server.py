@@ -361,7 +361,7 @@ class Server:
             stream,
             limits=self.limits.session_limits(),
             name=f"#{conn_id}",
-            is_quick=lambda request: self.methods.is_quick(request.method),
+            is_quick=lambda request: self.methods.is_quick(request.method, self.journal.enabled),
             budget=self.buffers,
         )
         host = peer_host(peer)
@@ -404,6 +404,9 @@ class Server:
             raise RpcError(Code.HELLO_REQUIRED, f"call 'hello' before {method.name!r}")
         kwargs = method.bind(request.params)
         try:
-            return await method.handler(conn, **kwargs)
+            result = await method.handler(conn, **kwargs)
         except CroupierError as exc:
             raise to_rpc_error(exc) from None
+        if method.durable:
+            await self.journal.durable()  # answered once committed: it survives a crash
+        return result

@@ -78,6 +78,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         f"{default_journal()}; ':memory:' keeps nothing)",
     )
     parser.add_argument(
+        "--sync",
+        action="store_true",
+        help="make each settled round durable (committed, and synced to disk) before the next "
+        "is dealt; without it a crash may lose the rounds of the last 100 ms or so, which are "
+        "dealt again identically (docs/journal.md)",
+    )
+    parser.add_argument(
         "--keep-days",
         type=positive_float,
         default=None,
@@ -121,7 +128,8 @@ def run(args: argparse.Namespace) -> int:
         manager = get_manager()
         manager.games.get(args.game)  # an unknown game: one line naming the known ones
         path = default_journal() if args.data is None else args.data
-        journal = open_journal(path)  # a newer schema or an unwritable file: one line
+        # a newer schema, an unwritable file, another server on it: one line
+        journal = open_journal(path, "FULL" if args.sync else "NORMAL", sync_rounds=args.sync)
         trio.run(
             lambda: run_server(
                 manager,
