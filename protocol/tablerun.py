@@ -338,6 +338,7 @@ class ServerTable:
             self.paused = None
         log.info("table %d resumes: its journal writes again", self.id)
         self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
+        await trio.sleep(0)  # a journal closed meanwhile stays failed: never spin here
 
     async def _someone_seated(self) -> bool:
         """True when a bot holds a seat, waiting up to ``vacant_timeout`` for one to join."""
