@@ -158,3 +158,35 @@ async def test_retention_runs_at_start_and_then_daily(autojump_clock):
     with trio.move_on_after(2.5 * 86_400):
         await retain(Counting(), 7)  # type: ignore[arg-type]
     assert calls == [0.0, 86_400.0, 2 * 86_400.0]
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 256 kB file system of its own (tmpfs; root only, skipped elsewhere), unmounted after."""
+    where = tmp_path / "tiny"
+    where.mkdir()
+    mount = shutil.which("mount")
+    done = mount and subprocess.run(
+        [mount, "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(where)], capture_output=True
+    )
+    if not done or done.returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (not root?)")
+    try:
+        yield where
+    finally:
+        subprocess.run([shutil.which("umount") or "umount", str(where)], check=False)
+
+
+def test_a_server_refuses_to_start_on_a_full_disk(tiny_disk, cli):
+    path = tiny_disk / "j.db"
+    Journal(str(path)).close()
+    fill = os.open(tiny_disk / "fill", os.O_WRONLY | os.O_CREAT)
+    try:  # the disk full to its last byte
+        with pytest.raises(OSError):
+            while True:
+                os.write(fill, b"\0" * 4096)
+    finally:
+        os.close(fill)
+    status, _out, err = cli("serve", "--port", "0", "--data", str(path))
+    assert status == 1 and err.count("\n") == 1 and "Traceback" not in err
+    assert f"cannot write the journal {path}" in err
