@@ -160,3 +160,36 @@ def test_a_journal_that_is_not_one_is_one_clear_line_at_start(tmp_path, cli, dam
     assert str(path) in err and "is not a croupier journal or is damaged" in err
     with pytest.raises(JournalError):
         open_journal(str(path))
+
+
+def test_a_damaged_page_found_by_recovery_is_one_clear_line(tmp_path, cli):
+    """A page the start's own write never reads, damaged: recovery's read finds it."""
+    path = tmp_path / "j.db"
+    journal = Journal(str(path))
+    for n in range(1, 300):
+        journal.table_created(
+            {
+                "table": n,
+                "game": "blackjack",
+                "rule_set": None,
+                "rules": {},
+                "seed": n,
+                "chips": [1000],
+                "state": "waiting",
+                "seats": [],
+            },
+            {"seats": 1, "fill": [None], "pad": "x" * 500},
+            "c",
+        )
+    journal.close()
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 4096 // 2
+    data[middle * 4096 : (middle + 1) * 4096] = b"\xde\xad" * 2048
+    path.write_bytes(bytes(data))
+    status, _out, err = cli("serve", "--port", "0", "--data", str(path))
+    last = err.strip().splitlines()[-1]
+    assert status == 1 and "Traceback" not in err and "ExceptionGroup" not in err, err
+    assert last == (
+        f"croupier: error: the journal {path} cannot be read (database disk image is "
+        "malformed): restore it from a backup, or move it aside to start a new one"
+    )

@@ -12,7 +12,7 @@ import trio
 from croupier.clients.cli.common import add_seed_argument, get_manager, positive_int, report_seed
 from croupier.clients.cli.datadir import default_journal
 from croupier.protocol import DEFAULT_PORT, ServerLimits, run_server
-from croupier.protocol.journal import Journal, open_journal
+from croupier.protocol.journal import Journal, JournalError, open_journal
 from croupier.protocol.server import DEFAULT_HOST
 
 
@@ -144,8 +144,19 @@ def run(args: argparse.Namespace) -> int:
                 default_game=args.game,
             )
         )
+    except BaseExceptionGroup as group:  # a journal unreadable at start: its one line
+        found, rest = group.split(JournalError)
+        if found is None or rest is not None:
+            raise
+        raise _first(found) from None
     finally:
         if isinstance(journal, Journal):
             journal.close()
         logger.removeHandler(handler)
     return 0
+
+
+def _first(group: BaseExceptionGroup[JournalError]) -> JournalError:
+    """The first error of a group of journal errors (nested as trio's nurseries nest)."""
+    first = group.exceptions[0]
+    return _first(first) if isinstance(first, BaseExceptionGroup) else first
