@@ -96,6 +96,11 @@ class Method:
     """True when a ``watcher`` connection (every web page's) may call it: it only reads,
     watches or computes for the caller. Anything that creates, starts, stops or sits at a
     table or tournament is not (a watcher calling it gets ``not-allowed``)."""
+    durable: bool = False
+    """True when the handler changes what the journal keeps (a table, a seat, a token, an
+    operator's change): the server answers only once the journal has committed it, so a
+    client that got the answer finds it after any crash. Such a method is quick only on a
+    server without a journal (the wait for the commit must not hold the receive loop)."""
 
     def bind(self, params: list[Any] | Mapping[str, Any]) -> dict[str, Any]:
         """Check ``params`` (an array, or a map by name) and return them by name."""
@@ -188,9 +193,13 @@ class MethodTable:
                     raise ValueError(f"two services offer the method {method.name!r}")
                 self._methods[method.name] = method
 
-    def is_quick(self, name: str) -> bool:
+    def is_quick(self, name: str, journal: bool = False) -> bool:
+        """Whether ``name`` is answered in the receive loop (``journal``: the server keeps
+        one, so its :attr:`Method.durable` methods wait for commits and are not)."""
         method = self._methods.get(name)
-        return method is None or method.quick  # an unknown method is a quick error
+        if method is None:
+            return True  # an unknown method is a quick error
+        return method.quick and not (journal and method.durable)
 
     def get(self, name: str) -> Method:
         try:

@@ -41,7 +41,7 @@ from croupier.protocol.codec import (
 )
 from croupier.protocol.errors import Code, RpcError, to_rpc_error
 from croupier.protocol.fairpool import FairPool
-from croupier.protocol.journal import NullJournal
+from croupier.protocol.journal import JournalError, NullJournal
 from croupier.protocol.keys import new_secret
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.loopwatch import LoopWatch
@@ -284,7 +284,14 @@ class Server:
         accepting anyone) and log how much it recovered."""
         found: dict[str, int] = {}
         for service in self.services:
-            found.update(await service.recover(self))
+            try:
+                found.update(await service.recover(self))
+            except RpcError as exc:  # only its reads raise that: a damaged page, say
+                why = exc.message.removeprefix("the journal cannot be read: ")
+                raise JournalError(
+                    f"the journal {self.journal.path} cannot be read ({why}): restore it from "
+                    "a backup, or move it aside to start a new one"
+                ) from None
         said = ", ".join(f"{n} {what}" for what, n in found.items())
         log.info("recovered from the journal: %s", said or "nothing")
         return found
@@ -371,7 +378,7 @@ class Server:
             stream,
             limits=self.limits.session_limits(),
             name=f"#{conn_id}",
-            is_quick=lambda request: self.methods.is_quick(request.method),
+            is_quick=lambda request: self.methods.is_quick(request.method, self.journal.enabled),
             budget=self.buffers,
         )
         host = peer_host(peer)
@@ -420,6 +427,9 @@ class Server:
             )
         kwargs = method.bind(request.params)
         try:
-            return await method.handler(conn, **kwargs)
+            result = await method.handler(conn, **kwargs)
         except CroupierError as exc:
             raise to_rpc_error(exc) from None
+        if method.durable:
+            await self.journal.durable()  # answered once committed: it survives a crash
+        return result

@@ -94,6 +94,8 @@ async def recover_tables(service: TableService, server: Server) -> int:
 
 async def rebuild_table(server: Server, service: TableService, record: TableRecord) -> ServerTable:
     """The table ``record`` describes, its settled rounds replayed (not yet running)."""
+    if record.unreadable is not None:
+        raise CroupierError(record.unreadable)
     game = server.manager.games.get(record.game)
     options = game.rules(None, record.rules)
     settings = record.settings

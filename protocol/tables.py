@@ -106,6 +106,7 @@ class TableService(Service):
                 self.create,
                 "create a table (it belongs to this connection)",
                 returns="table info, and its key",
+                durable=True,
             ),
             Method(
                 "table.join",
@@ -119,6 +120,7 @@ class TableService(Service):
                 "take a free seat; this connection then answers its decide calls",
                 returns="{table, seat, token, info}",
                 quick=True,
+                durable=True,
             ),
             Method(
                 "table.rejoin",
@@ -127,8 +129,17 @@ class TableService(Service):
                 "take a seat back with its token (after a reconnection)",
                 returns="{table, seat, token, info}",
                 quick=True,
+                durable=True,
             ),
-            Method("table.leave", (token,), self.leave, "give a seat up", "nil", quick=True),
+            Method(
+                "table.leave",
+                (token,),
+                self.leave,
+                "give a seat up",
+                "nil",
+                quick=True,
+                durable=True,
+            ),
             Method(
                 "table.start",
                 (table, key),
@@ -136,6 +147,7 @@ class TableService(Service):
                 "start a full table (its creator, or with its key or the operator key)",
                 "info",
                 quick=True,
+                durable=True,
             ),
             Method(
                 "table.stop",
@@ -145,6 +157,7 @@ class TableService(Service):
                 "or the operator key)",
                 "info",
                 quick=True,
+                durable=True,
             ),
             Method(
                 "table.watch",

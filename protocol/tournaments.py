@@ -121,6 +121,7 @@ class TournamentService(Service):
                 "start a tournament (it waits for its tcp bots; it belongs to this "
                 "connection); the caller gets its status",
                 returns="tournament info, its key and its join_key",
+                durable=True,
             ),
             Method(
                 "tournament.stop",
@@ -130,6 +131,7 @@ class TournamentService(Service):
                 "far (its creator, or with its key or the operator key)",
                 returns="tournament info",
                 quick=True,
+                durable=True,
             ),
             Method(
                 "tournament.join",
@@ -142,6 +144,7 @@ class TournamentService(Service):
                 "take a free tcp seat; this connection then answers its decide calls",
                 returns="{tournament, entry, token, info}",
                 quick=True,
+                durable=True,
             ),
             Method(
                 "tournament.rejoin",
@@ -150,6 +153,7 @@ class TournamentService(Service):
                 "take a tcp seat back with its token (after a reconnection)",
                 returns="{tournament, entry, token, info}",
                 quick=True,
+                durable=True,
             ),
             Method(
                 "tournament.watch",

@@ -62,6 +62,19 @@ class NullJournal:
     async def keep_up(self) -> None:
         """Wait while the journal is too far behind (a table calls it after each round)."""
 
+    async def durable(self, patient: bool = False) -> None:
+        """Return once everything recorded so far is committed (``journal-failed`` should
+        the journal fail meanwhile, unless ``patient``)."""
+
+    async def writable(self) -> None:
+        """Return once the journal writes (at once unless it failed)."""
+
+    def announce(self, address: str) -> None:
+        """Name the address the server listens on where a second server would see it."""
+
+    sync_rounds = False
+    """``serve --sync``: each settled round is committed before the next is dealt."""
+
     async def prune(self, keep_days: float, now: float | None = None) -> tuple[int, int]:
         return 0, 0
 
@@ -127,9 +140,10 @@ class Journal(NullJournal):
 
     enabled = True
 
-    def __init__(self, path: str, synchronous: str = "NORMAL") -> None:
+    def __init__(self, path: str, synchronous: str = "NORMAL", sync_rounds: bool = False) -> None:
         self.path = path
         self.writer: JournalWriter = open_writer(path, synchronous)
+        self.sync_rounds = sync_rounds
         self._seq: dict[int, int] = {}
         """Per table, the number of its last event written."""
         self._pending: dict[int, list[dict[str, Any]]] = {}
@@ -145,7 +159,7 @@ class Journal(NullJournal):
             raise RpcError(
                 Code.JOURNAL_FAILED,
                 f"the server cannot write its journal ({self.writer.failed}); it takes no new "
-                "tables or tournaments until an operator fixes it",
+                "tables or tournaments until it writes again",
             )
 
     def last_id(self) -> int:
@@ -174,6 +188,15 @@ class Journal(NullJournal):
 
     async def keep_up(self) -> None:
         await self.writer.keep_up()
+
+    async def durable(self, patient: bool = False) -> None:
+        await self.writer.durable(patient)
+
+    async def writable(self) -> None:
+        await self.writer.writable()
+
+    def announce(self, address: str) -> None:
+        self.writer.announce(address)
 
     async def aclose(self) -> None:
         await self.writer.aclose()
@@ -376,6 +399,7 @@ class Journal(NullJournal):
         )
 
 
-def open_journal(path: str, synchronous: str = "NORMAL") -> NullJournal:
-    """The journal at ``path``; ``:memory:`` gives a :class:`NullJournal`."""
-    return NullJournal() if path == MEMORY else Journal(path, synchronous)
+def open_journal(path: str, synchronous: str = "NORMAL", sync_rounds: bool = False) -> NullJournal:
+    """The journal at ``path``; ``:memory:`` gives a :class:`NullJournal`. ``sync_rounds``
+    (``serve --sync``): each round committed before the next is dealt."""
+    return NullJournal() if path == MEMORY else Journal(path, synchronous, sync_rounds)

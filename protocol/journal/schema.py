@@ -18,6 +18,7 @@ restart never draws a table's seed again).
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -189,13 +190,21 @@ def open_for_writing(path: str, synchronous: str = "NORMAL") -> sqlite3.Connecti
         conn.execute("BEGIN IMMEDIATE")  # a write proves the file writable now, not mid-hand
         conn.execute(f"PRAGMA user_version = {version(conn)}")
         conn.execute("COMMIT")
-    except sqlite3.Error as exc:
+    except sqlite3.DatabaseError as exc:
         conn.close()
+        if _DAMAGED.search(str(exc)):
+            raise JournalError(
+                f"the journal {where} is not a croupier journal or is damaged ({exc}): restore "
+                "it from a backup, or move it aside to start a new one"
+            ) from None
         raise JournalError(f"cannot write the journal {where}: {exc}") from None
     except JournalError:
         conn.close()
         raise
     return conn
+
+
+_DAMAGED = re.compile(r"not a database|malformed|corrupt", re.I)
 
 
 def open_for_reading(path: str) -> sqlite3.Connection:

@@ -12,7 +12,7 @@ import trio
 from croupier.clients.cli.common import add_seed_argument, get_manager, positive_int, report_seed
 from croupier.clients.cli.datadir import default_journal
 from croupier.protocol import DEFAULT_PORT, ServerLimits, run_server
-from croupier.protocol.journal import Journal, open_journal
+from croupier.protocol.journal import Journal, JournalError, open_journal
 from croupier.protocol.server import DEFAULT_HOST
 
 
@@ -87,6 +87,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         f"{default_journal()}; ':memory:' keeps nothing)",
     )
     parser.add_argument(
+        "--sync",
+        action="store_true",
+        help="make each settled round durable (committed, and synced to disk) before the next "
+        "is dealt; without it a crash may lose the rounds of the last 100 ms or so, which are "
+        "dealt again identically (docs/journal.md)",
+    )
+    parser.add_argument(
         "--keep-days",
         type=positive_float,
         default=None,
@@ -130,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
         manager = get_manager()
         manager.games.get(args.game)  # an unknown game: one line naming the known ones
         path = default_journal() if args.data is None else args.data
-        journal = open_journal(path)  # a newer schema or an unwritable file: one line
+        # a newer schema, an unwritable file, another server on it: one line
+        journal = open_journal(path, "FULL" if args.sync else "NORMAL", sync_rounds=args.sync)
         trio.run(
             lambda: run_server(
                 manager,
@@ -146,8 +154,19 @@ def run(args: argparse.Namespace) -> int:
                 default_game=args.game,
             )
         )
+    except BaseExceptionGroup as group:  # a journal unreadable at start: its one line
+        found, rest = group.split(JournalError)
+        if found is None or rest is not None:
+            raise
+        raise _first(found) from None
     finally:
         if isinstance(journal, Journal):
             journal.close()
         logger.removeHandler(handler)
     return 0
+
+
+def _first(group: BaseExceptionGroup[JournalError]) -> JournalError:
+    """The first error of a group of journal errors (nested as trio's nurseries nest)."""
+    first = group.exceptions[0]
+    return _first(first) if isinstance(first, BaseExceptionGroup) else first
