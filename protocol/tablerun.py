@@ -307,10 +307,24 @@ class ServerTable:
                 balances = engine.ledger.balances
                 chips = [balances[seat_account(seat.index)] for seat in self.seats]
                 self.server.journal.table_round(self.id, self.played, chips)
+                every = self.server.limits.checkpoint_every
+                if every > 0 and self.played % every == 0:
+                    self._checkpoint(engine)
                 await self.server.journal.keep_up()  # never more than a moment ahead of it
             # A round of strategies and vacant seats never waits on anything: yield, so
             # that connections (a bot rejoining, a watcher) get their turn between rounds.
             await trio.sleep(0)
+
+    def _checkpoint(self, engine: GameTable) -> None:
+        """Write the table's state after this round to the journal (when its game can save
+        it): a restarted server replays only the rounds after it."""
+        try:
+            state = engine.save_state()
+        except Exception as exc:  # a game plugin's bug costs the checkpoint, not the table
+            log.error("table %d: no checkpoint after round %d: %r", self.id, self.played, exc)
+            return
+        if state is not None:
+            self.server.journal.table_checkpoint(self.id, self.played, state)
 
     async def _someone_seated(self) -> bool:
         """True when a bot holds a seat, waiting up to ``vacant_timeout`` for one to join."""

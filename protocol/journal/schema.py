@@ -9,7 +9,9 @@ Seeds are stored as decimal text (they run to 2**64-1, past SQLite's integers); 
 rules, results and events are JSON text; tokens and keys only as their SHA-256 (never in
 clear). V2 (crash recovery) adds the keys' hashes and ``tournament_tables``: each finished
 table of a tournament, its job and its result, so that a recovered tournament books them
-without playing them again.
+without playing them again. ``CHECKPOINTS`` (V3) adds each unfinished table's last checkpoint
+(its state between two rounds, as the game saves it), so a restart replays only the rounds
+after it.
 """
 
 from __future__ import annotations
@@ -102,7 +104,17 @@ CREATE TABLE tournament_tables (  -- a tournament's tables, each once it finishe
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2)
+CHECKPOINTS = """
+CREATE TABLE checkpoints (        -- each unfinished table's latest checkpoint
+    table_id INTEGER PRIMARY KEY,
+    round INTEGER NOT NULL,        -- the settled round it was taken after
+    last INTEGER NOT NULL,         -- the number of that round's last event
+    digest TEXT NOT NULL,          -- hex SHA-256 of data
+    data TEXT NOT NULL             -- JSON: GameTable.save_state(), the game's plain data
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, CHECKPOINTS)
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
