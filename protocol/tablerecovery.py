@@ -219,6 +219,12 @@ class Replay:
         if checkpoint is not None:
             after, played, chips_after = await self._restore(checkpoint)
             tally, engine.tally = engine.tally, tally  # the replay's own emits count nowhere
+            log.info(
+                "table %d: restored from its checkpoint after round %d; %d rounds to replay",
+                record.id,
+                played,
+                record.last_round - played,
+            )
         replay = LogReplay(engine.core, self.table.game, seats, self.replayed)
         said = trio.current_time()
         while page := await self.server.journal.read(
