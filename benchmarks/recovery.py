@@ -134,10 +134,10 @@ async def long_live(path: Path, rounds: int, game: str, every: int) -> float:
             params = {"game": game, "seats": 2, "fill": FILL[game], "rounds": rounds + 10_000}
             params["options"] = {"starting_chips": 10**9}
             info = await client.call_named("table.create", {**params, "seed": 1})
-        table = table_service(server).tables[info["table"]]
-        while table.played < rounds:
-            await trio.sleep(0.05)
-        server.stop()
+            table = table_service(server).tables[info["table"]]
+            while table.played < rounds:  # its creator stays (a table left is abandoned)
+                await trio.sleep(0.05)
+            server.stop()
         await table.done.wait()
         played = time.perf_counter() - start
     await server.journal.aclose()

@@ -108,7 +108,7 @@ async def recover_tables(service: TableService, server: Server) -> int:
     once it is rebuilt (the server answers its requests ``recovering`` until then); how
     many were rebuilt."""
     rebuilt = 0
-    while service.to_recover:
+    while service.to_recover and not server.stopping:  # else they wait for the next start
         record = service.to_recover.pop(0)
         try:
             table = await rebuild_table(server, service, record)
