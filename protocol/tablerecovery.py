@@ -121,7 +121,7 @@ async def recover_tables(service: TableService, server: Server) -> int:
         service.tables[table.id] = table
         service.recovering.pop(record.id, None)
         rebuilt += 1
-        if server.stopping:  # stopped meanwhile: it stays unfinished in the journal
+        if stopping(server):  # stopped meanwhile: it stays unfinished in the journal
             table.resume_later = True
             table.finish(table.stop_reason)
         elif table.state == "waiting":
@@ -131,6 +131,12 @@ async def recover_tables(service: TableService, server: Server) -> int:
             server.spawn(partial(resume, table), f"table {table.id}")
         await trio.sleep(0)
     return rebuilt
+
+
+def stopping(server: Server) -> bool:
+    """Whether the server is stopping now (a call: mypy would keep a loop's narrowing of the
+    property across the awaits in which it may change)."""
+    return server.stopping
 
 
 async def rebuild_table(server: Server, service: TableService, record: TableRecord) -> ServerTable:
