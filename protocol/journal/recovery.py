@@ -6,7 +6,8 @@ rounds in order a page at a time (each round's events and the chips after it); a
 tournament's settings, entries, seats and the tables it finished (job and result, in the
 order they finished). Every relation but the rounds is read in one query, so a journal of
 ten thousand tables is read in a few statements; the rounds are read by pages down the
-events' primary key, so a table of a million rounds is replayed in the memory of a page.
+events' primary key, so a table of a million rounds is replayed in the memory of a page;
+a table's latest checkpoint and the row of the round it follows are one lookup each.
 """
 
 from __future__ import annotations
