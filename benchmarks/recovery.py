@@ -136,7 +136,8 @@ async def long_live(path: Path, rounds: int, game: str, every: int) -> float:
             info = await client.call_named("table.create", {**params, "seed": 1})
             table = table_service(server).tables[info["table"]]
             while table.played < rounds:  # its creator stays (a table left is abandoned)
-                await trio.sleep(0.05)
+                await client.call("ping")  # and is not idle (idle_timeout closes it)
+                await trio.sleep(1.0)
             server.stop()
         await table.done.wait()
         played = time.perf_counter() - start
