@@ -19,6 +19,9 @@ class ServerLimits:
     max_pending: int = 64
     idle_timeout: float | None = 300.0
     send_timeout: float = 30.0
+    checkpoint_every: int = 1000
+    """Settled rounds between a table's checkpoints in the journal (0: none): a restarted
+    server replays at most this many of a table's rounds (docs/journal.md)."""
     hello_timeout: float = 10.0
     """A connection that has not said ``hello`` within this many seconds is closed."""
     max_connections: int = 1024

@@ -175,8 +175,13 @@ class Service:
     async def shutdown(self) -> None:
         """Called once when the server stops, before connections close (finish hands)."""
 
+    async def prepare_recovery(self, server: Server) -> None:
+        """Called once when a server with a journal starts, before it accepts anyone: note
+        what :meth:`recover` will rebuild, so that requests for it are answered
+        ``recovering`` meanwhile (quick: a read of the journal, no replay)."""
+
     async def recover(self, server: Server) -> dict[str, int]:
-        """Called once when a server with a journal starts, before it accepts anyone: carry
+        """Called once after :meth:`prepare_recovery`, while the server already serves: carry
         on what the journal holds unfinished; how many of what were recovered (for the
         server's log line)."""
         return {}

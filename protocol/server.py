@@ -143,6 +143,8 @@ class Server:
         self.journal_run = self.journal.new_run()
         """This start's number on the journal (1 on a fresh one; 0: no journal): drawn seeds
         depend on it, so that a restart never repeats them."""
+        self.recovered = trio.Event()
+        """Set once everything the journal held unfinished is rebuilt (at once without one)."""
         self._accept_scope: trio.CancelScope | None = None
         self._tasks: trio.Nursery | None = None
         self._stopping = False
@@ -244,8 +246,12 @@ class Server:
         async with trio.open_nursery() as connections:
             self._tasks = connections
             connections.start_soon(self.loop_watch.run, name="loop watch")
-            if self.journal.enabled:
-                await self.recover()
+            if self.journal.enabled:  # what it will rebuild answers `recovering` meanwhile
+                for service in self.services:
+                    await service.prepare_recovery(self)
+                connections.start_soon(self.recover, name="recovery")
+            else:
+                self.recovered.set()
             with trio.CancelScope() as scope:
                 self._accept_scope = scope
                 if self._stopping:
@@ -280,8 +286,9 @@ class Server:
         log.info("stopped")
 
     async def recover(self) -> dict[str, int]:
-        """Let every service carry on what the journal holds unfinished (at start, before
-        accepting anyone) and log how much it recovered."""
+        """Let every service carry on what the journal holds unfinished (at start, while the
+        server already answers: see :meth:`Service.prepare_recovery`), log how much it
+        recovered and set :attr:`recovered`."""
         found: dict[str, int] = {}
         for service in self.services:
             try:
@@ -294,6 +301,7 @@ class Server:
                 ) from None
         said = ", ".join(f"{n} {what}" for what, n in found.items())
         log.info("recovered from the journal: %s", said or "nothing")
+        self.recovered.set()
         return found
 
     def spawn(self, fn: Callable[[], Awaitable[None]], name: str) -> None:

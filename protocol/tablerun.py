@@ -340,6 +340,9 @@ class ServerTable:
                 balances = engine.ledger.balances
                 chips = [balances[seat_account(seat.index)] for seat in self.seats]
                 self.server.journal.table_round(self.id, self.played, chips)
+                every = self.server.limits.checkpoint_every
+                if every > 0 and self.played % every == 0:
+                    self._checkpoint(engine)
                 if self.server.journal.sync_rounds:  # serve --sync: durable before the next
                     await self.server.journal.durable(patient=True)
                 else:
@@ -405,6 +408,17 @@ class ServerTable:
         log.info("table %d resumes: its journal writes again", self.id)
         self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
         await trio.sleep(0)  # a journal closed meanwhile stays failed: never spin here
+
+    def _checkpoint(self, engine: GameTable) -> None:
+        """Write the table's state after this round to the journal (when its game can save
+        it): a restarted server replays only the rounds after it."""
+        try:
+            state = engine.save_state()
+        except Exception as exc:  # a game plugin's bug costs the checkpoint, not the table
+            log.error("table %d: no checkpoint after round %d: %r", self.id, self.played, exc)
+            return
+        if state is not None:
+            self.server.journal.table_checkpoint(self.id, self.played, state)
 
     async def _someone_seated(self) -> bool:
         """True when a bot holds a seat, waiting up to ``vacant_timeout`` for one to join."""

@@ -77,6 +77,7 @@ class TournamentService(Service):
 
     def __init__(self) -> None:
         self.tournaments: dict[int, ServerTournament] = {}
+        self._recovered = 0
 
     def methods(self) -> Iterable[Method]:
         tournament = Param("tournament", (int,), doc="a tournament id")
@@ -358,10 +359,14 @@ class TournamentService(Service):
             await found.done.wait()
         return found.info()
 
-    async def recover(self, server: Server) -> dict[str, int]:
+    async def prepare_recovery(self, server: Server) -> None:
         """Carry on the journal's unfinished tournaments
-        (:mod:`croupier.protocol.tournamentrecovery`)."""
-        return {"tournaments": await recover_tournaments(self, server, MAX_OPEN)}
+        (:mod:`croupier.protocol.tournamentrecovery`) before the server accepts anyone:
+        quick, as their finished tables are booked, not replayed (no ``recovering``)."""
+        self._recovered = await recover_tournaments(self, server, MAX_OPEN)
+
+    async def recover(self, server: Server) -> dict[str, int]:
+        return {"tournaments": self._recovered}
 
     async def connection_closed(self, connection: Connection) -> None:
         server = connection.server

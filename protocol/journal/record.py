@@ -9,6 +9,7 @@ server then behaves as it did before it had a journal.
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import time
 from collections.abc import Callable
@@ -22,6 +23,11 @@ from croupier.protocol.journal.writer import JournalWriter, open_writer
 
 MEMORY = ":memory:"
 DAY = 86_400.0
+
+
+def checkpoint_text(state: dict[str, Any]) -> str:
+    """A table's saved state as the journal keeps it: compact JSON, keys sorted."""
+    return json.dumps(state, separators=(",", ":"), sort_keys=True)
 
 
 def token_hash(token: str | None) -> str | None:
@@ -105,6 +111,9 @@ class NullJournal:
         pass
 
     def table_started(self, info: dict[str, Any]) -> None:
+        pass
+
+    def table_checkpoint(self, table: int, round_: int, state: dict[str, Any]) -> None:
         pass
 
     def table_finished(self, info: dict[str, Any]) -> None:
@@ -255,6 +264,19 @@ class Journal(NullJournal):
             "UPDATE tables SET state = 'finished', reason = ?, finished = ? WHERE id = ?",
             (reason, self._clock(), table),
         )
+        self.writer.put("DELETE FROM checkpoints WHERE table_id = ?", (table,))
+
+    def table_checkpoint(self, table: int, round_: int, state: dict[str, Any]) -> None:
+        """The table's state after round ``round_`` (just written by :meth:`table_round`),
+        replacing its previous checkpoint: queued after that round's row, so committed with
+        it or after it, never before (recovery checks it against the row)."""
+        data = checkpoint_text(state)
+        digest = hashlib.sha256(data.encode()).hexdigest()
+        self.writer.put(
+            "INSERT OR REPLACE INTO checkpoints (table_id, round, last, digest, data)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (table, round_, self._seq.get(table, 0), digest, data),
+        )
 
     def table_seat(self, table: int, seat: dict[str, Any], token: str | None) -> None:
         self.writer.put(
@@ -296,6 +318,7 @@ class Journal(NullJournal):
     def table_finished(self, info: dict[str, Any]) -> None:
         self._write_events(info["table"], None, None)  # any after the last settled round
         events = self._seq.pop(info["table"], 0)
+        self.writer.put("DELETE FROM checkpoints WHERE table_id = ?", (info["table"],))
         self.writer.put(
             "UPDATE tables SET state = ?, reason = ?, played = ?, events = ?, finished = ?,"
             " result = ? WHERE id = ?",

@@ -6,7 +6,8 @@ rounds in order a page at a time (each round's events and the chips after it); a
 tournament's settings, entries, seats and the tables it finished (job and result, in the
 order they finished). Every relation but the rounds is read in one query, so a journal of
 ten thousand tables is read in a few statements; the rounds are read by pages down the
-events' primary key, so a table of a million rounds is replayed in the memory of a page.
+events' primary key, so a table of a million rounds is replayed in the memory of a page;
+a table's latest checkpoint and the row of the round it follows are one lookup each.
 """
 
 from __future__ import annotations
@@ -79,6 +80,38 @@ def settled_rounds(
             (table, after, limit),
         )
     ]
+
+
+@attrs.frozen
+class Checkpoint:
+    """A table's latest checkpoint as the journal holds it (``data``: JSON text)."""
+
+    round: int
+    last: int
+    digest: str
+    data: str
+
+
+def table_checkpoint(conn: sqlite3.Connection, table: int) -> Checkpoint | None:
+    """``table``'s latest checkpoint, or None."""
+    row = conn.execute(
+        "SELECT round, last, digest, data FROM checkpoints WHERE table_id = ?", (table,)
+    ).fetchone()
+    return None if row is None else Checkpoint(*row)
+
+
+def round_holding(conn: sqlite3.Connection, table: int, event: int) -> SettledRound | None:
+    """The settled round of ``table`` whose last event is number ``event``, or None (one step
+    down the events' primary key)."""
+    row = conn.execute(
+        "SELECT first, last, round, chips FROM events WHERE table_id = ? AND first <= ?"
+        " ORDER BY first DESC LIMIT 1",
+        (table, event),
+    ).fetchone()
+    if row is None or row[1] != event or row[2] is None:
+        return None
+    first, _, round_, chips = row
+    return SettledRound(round_, [], json.loads(chips), first)
 
 
 @attrs.frozen

@@ -13,7 +13,9 @@ without playing them again. V3 (seed commitments) adds each table's and tourname
 ``salt`` (hex): while it plays only ``SHA-256(prefix, seed, salt)`` is shown
 (:mod:`croupier.protocol.commitment`); rows from before it get a random salt. It also
 adds ``runs``, a row per start of a server, whose number the seeds it draws depend on (a
-restart never draws a table's seed again).
+restart never draws a table's seed again). V4
+(``CHECKPOINTS``) adds each unfinished table's last checkpoint (its state between two
+rounds, as the game saves it), so a restart replays only the rounds after it.
 """
 
 from __future__ import annotations
@@ -119,7 +121,17 @@ CREATE TABLE runs (             -- each start of a server on the journal
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3)
+CHECKPOINTS = """
+CREATE TABLE checkpoints (        -- each unfinished table's latest checkpoint
+    table_id INTEGER PRIMARY KEY,
+    round INTEGER NOT NULL,        -- the settled round it was taken after
+    last INTEGER NOT NULL,         -- the number of that round's last event
+    digest TEXT NOT NULL,          -- hex SHA-256 of data
+    data TEXT NOT NULL             -- JSON: GameTable.save_state(), the game's plain data
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS)
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -102,6 +102,14 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "(default: keep everything)",
     )
     parser.add_argument(
+        "--checkpoint-every",
+        type=rounds_type,
+        default=ServerLimits().checkpoint_every,
+        metavar="N",
+        help="write each table's state to the journal every N settled rounds, so a restart "
+        f"replays at most N of its rounds (default {ServerLimits().checkpoint_every}; 0: never)",
+    )
+    parser.add_argument(
         "--game",
         default="blackjack",
         metavar="NAME",
@@ -110,6 +118,16 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     add_seed_argument(parser)
     parser.set_defaults(func=run)
+
+
+def rounds_type(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of rounds, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a number of rounds from 0, not {text}")
+    return value
 
 
 def positive_float(text: str) -> float:
@@ -133,7 +151,11 @@ def run(args: argparse.Namespace) -> int:
     logger.setLevel(logging.INFO)
     journal = None
     try:
-        limits = ServerLimits(max_tables=args.tables, max_connections=args.connections)
+        limits = ServerLimits(
+            max_tables=args.tables,
+            max_connections=args.connections,
+            checkpoint_every=args.checkpoint_every,
+        )
         manager = get_manager()
         manager.games.get(args.game)  # an unknown game: one line naming the known ones
         path = default_journal() if args.data is None else args.data
