@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -248,7 +248,8 @@ class Server:
             connections.start_soon(self.loop_watch.run, name="loop watch")
             if self.journal.enabled:  # what it will rebuild answers `recovering` meanwhile
                 for service in self.services:
-                    await service.prepare_recovery(self)
+                    with self._journal_reads():
+                        await service.prepare_recovery(self)
                 connections.start_soon(self.recover, name="recovery")
             else:
                 self.recovered.set()
@@ -291,18 +292,25 @@ class Server:
         recovered and set :attr:`recovered`."""
         found: dict[str, int] = {}
         for service in self.services:
-            try:
+            with self._journal_reads():
                 found.update(await service.recover(self))
-            except RpcError as exc:  # only its reads raise that: a damaged page, say
-                why = exc.message.removeprefix("the journal cannot be read: ")
-                raise JournalError(
-                    f"the journal {self.journal.path} cannot be read ({why}): restore it from "
-                    "a backup, or move it aside to start a new one"
-                ) from None
         said = ", ".join(f"{n} {what}" for what, n in found.items())
         log.info("recovered from the journal: %s", said or "nothing")
         self.recovered.set()
         return found
+
+    @contextlib.contextmanager
+    def _journal_reads(self) -> Iterator[None]:
+        """Recovery's reads of the journal: one that fails (a damaged page, say) stops the
+        server with one line (:class:`JournalError`), never a traceback."""
+        try:
+            yield
+        except RpcError as exc:  # only its reads raise that
+            why = exc.message.removeprefix("the journal cannot be read: ")
+            raise JournalError(
+                f"the journal {self.journal.path} cannot be read ({why}): restore it from "
+                "a backup, or move it aside to start a new one"
+            ) from None
 
     def spawn(self, fn: Callable[[], Awaitable[None]], name: str) -> None:
         """Run ``fn()`` as a server task (a table, say): it lives until it returns or the

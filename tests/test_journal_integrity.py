@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.journal import Journal, JournalError, open_journal
 from tests.test_recovery import BACCARAT, BLACKJACK, crash_after, finish, recover, rows, run_to_end
 from tests.test_recovery import tables_of as tables_in
@@ -97,6 +98,9 @@ async def test_a_bad_tournament_row_gives_up_that_tournament_only(nursery, tmp_p
         },
         ["lim17"],
         "c",
+        None,
+        None,
+        SeedCommitment(3),
     )
     await journal.aclose()
     with sqlite3.connect(path) as conn:
@@ -130,6 +134,8 @@ def test_a_journal_that_is_not_one_is_one_clear_line_at_start(tmp_path, cli, dam
                 },
                 {"pad": "x" * 3000},
                 "c",
+                None,
+                SeedCommitment(n),
             )
         journal.close()
         data = path.read_bytes()
@@ -149,6 +155,8 @@ def test_a_journal_that_is_not_one_is_one_clear_line_at_start(tmp_path, cli, dam
             },
             {"pad": "x" * 100_000},
             "c",
+            None,
+            SeedCommitment(1),
         )
         journal.close()
         data = path.read_bytes()
@@ -180,6 +188,8 @@ def test_a_damaged_page_found_by_recovery_is_one_clear_line(tmp_path, cli):
             },
             {"seats": 1, "fill": [None], "pad": "x" * 500},
             "c",
+            None,
+            SeedCommitment(n),
         )
     journal.close()
     data = bytearray(path.read_bytes())
