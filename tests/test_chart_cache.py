@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import pickle
 import sys
 
 import pytest
@@ -15,7 +16,7 @@ import croupier.plugins.blackjack.solver as solver
 from croupier.engine.solvecache import cache_dir, source_digest
 from croupier.plugins.blackjack.rules import BlackjackRules
 
-RULES = BlackjackRules(decks=1)
+RULES = BlackjackRules(decks=None)  # an infinite deck: the quickest chart to solve
 
 
 @pytest.fixture
@@ -135,3 +136,25 @@ def test_a_sim_plays_the_same_with_or_without_the_cache(cli, solves, tmp_path, m
     cold, warm = played(), played()
     assert len(solves) == 2  # uncached and cold solved; warm read the chart
     assert uncached == cold == warm
+
+
+def test_a_simulator_job_carries_its_chart(solves, manager, monkeypatch):
+    """Worker processes (``--workers``, Dask) are sent the job: it plays without solving."""
+    from croupier.plugins.blackjack.players import local_strategy
+    from croupier.plugins.blackjack.simulate import compiled_job
+
+    rules = BlackjackRules(decks=1)  # a simulator needs a shoe
+    job = compiled_job(manager, rules, local_strategy(manager, "basic", rules).for_rules(rules), 1)
+    assert len(solves) == 1
+    shipped = pickle.dumps(job)
+    # a worker: no chart in memory or on disk, and a solver that must not be called
+    solver.basic_strategy.cache_clear()
+    for kept in cache_dir().glob("*.json"):
+        kept.unlink()
+
+    def no_solving(*args, **kwargs):
+        raise AssertionError("a worker solved the chart")
+
+    monkeypatch.setattr(solver, "solve_rules", no_solving)
+    worker_job = pickle.loads(shipped)
+    assert list(worker_job.run(worker_job.data, 5, 2000)) == list(job.run(job.data, 5, 2000))
