@@ -78,3 +78,17 @@ def test_bad_input_is_one_line(
     assert main(["check-sim", "--decks", "inf", *args]) == 1
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_cut_card_shoe_is_noted_and_a_fresh_shoe_is_not(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["check-sim", "--decks", "1", "--strategy", str(EXAMPLE / "mimic.csv")]
+    argv += ["--ev", "-0.05", "--hands", "1e6", "--json"]
+    assert main([*argv, "--shoe", "casino"]) == 0
+    casino = json.loads(capsys.readouterr().out)
+    assert "cut-card effect" in casino["note"]
+    assert main([*argv, "--shoe", "fresh-pack"]) == 0
+    fresh = json.loads(capsys.readouterr().out)
+    assert "note" not in fresh and fresh["exact"]["ev"] == casino["exact"]["ev"]
+    assert "freshly shuffled" in fresh["exact"]["refers_to"]
