@@ -104,6 +104,7 @@ class TableService(Service):
                 self.create,
                 "create a table (it belongs to this connection)",
                 returns="table info, and its key",
+                cost=20.0,  # its strategies may need a chart solved (a worker's time)
             ),
             Method(
                 "table.join",
