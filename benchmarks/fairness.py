@@ -55,10 +55,13 @@ class Lim17(Bot):
 async def table(port: int, rounds: int) -> float:
     """Seconds a 2-bot table of ``rounds`` rounds plays on the server at ``port``."""
     marks: dict[str, float] = {}
+    finished = trio.Event()
 
     async def status(method: str, params: Any) -> None:
         if method == "table.status":
             marks[params[1]["state"]] = time.perf_counter()
+            if params[1]["state"] == "finished":
+                finished.set()
 
     async with connect("127.0.0.1", port, name="bench", on_notification=status) as client:
         info = await client.call_named(
@@ -70,6 +73,7 @@ async def table(port: int, rounds: int) -> float:
                 nursery.start_soon(
                     partial(play, Lim17(), "127.0.0.1", port, table=info["table"], name="b")
                 )
+        await finished.wait()  # the bots may be done before the watcher hears it
     return marks["finished"] - marks["playing"]
 
 
