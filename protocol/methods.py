@@ -20,6 +20,7 @@ import attrs
 from croupier.protocol.errors import Code, RpcError
 
 if TYPE_CHECKING:
+    from croupier.protocol.codec import Request
     from croupier.protocol.server import Connection, Server
 
 REQUIRED: Any = attrs.make_class("Required", {}, repr=False)()
@@ -101,6 +102,10 @@ class Method:
     operator's change): the server answers only once the journal has committed it, so a
     client that got the answer finds it after any crash. Such a method is quick only on a
     server without a journal (the wait for the commit must not hold the receive loop)."""
+    cost: float | Callable[[dict[str, Any]], float] = 1.0
+    """Tokens a call takes from the caller's request-rate budget (see
+    :mod:`~croupier.protocol.budgets`), or a function of its checked parameters (a draw
+    costs by its size): work that grows costs more."""
 
     def bind(self, params: list[Any] | Mapping[str, Any]) -> dict[str, Any]:
         """Check ``params`` (an array, or a map by name) and return them by name."""
@@ -205,6 +210,20 @@ class MethodTable:
         if method is None:
             return True  # an unknown method is a quick error
         return method.quick and not (journal and method.durable)
+
+    def cost(self, request: Request) -> float:
+        """What ``request`` takes from its caller's budget (1 if it names no method or its
+        parameters are wrong: it is refused for that, cheaply)."""
+        method = self._methods.get(request.method)
+        if method is None:
+            return 1.0
+        cost = method.cost
+        if not callable(cost):
+            return cost
+        try:
+            return cost(method.bind(request.params))
+        except RpcError:
+            return 1.0
 
     def get(self, name: str) -> Method:
         try:

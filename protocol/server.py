@@ -33,6 +33,7 @@ from croupier.protocol.admission import (
     peer_host,
     serve_listeners,
 )
+from croupier.protocol.budgets import RequestBudgets, address_key
 from croupier.protocol.codec import (
     BufferBudget,
     Notification,
@@ -43,6 +44,7 @@ from croupier.protocol.errors import Code, RpcError, to_rpc_error
 from croupier.protocol.fairpool import FairPool
 from croupier.protocol.journal import JournalError, NullJournal
 from croupier.protocol.keys import new_secret
+from croupier.protocol.lanes import PlayLane
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.loopwatch import LoopWatch
 from croupier.protocol.methods import MethodTable, Service
@@ -71,6 +73,11 @@ class Connection:
     state: dict[str, Any] = attrs.field(factory=dict)
     roles: tuple[str, ...] | None = None
     """The roles ``hello`` may name on this connection (None: any; a web page: watcher)."""
+
+    @property
+    def address(self) -> str:
+        """The peer's address as budgets and worker shares count it (an IPv6 /64)."""
+        return address_key(peer_host(self.peer))
 
     async def call(
         self, method: str, params: Sequence[Any] = (), timeout: float | None = None
@@ -114,6 +121,15 @@ class Server:
         self.connections = self.admission.open
         """Connections held at most: ``max_connections`` lowered to fit ``ulimit -n``."""
         self.buffers = BufferBudget(limits.max_buffered)
+        self.budgets = RequestBudgets(
+            limits.request_rate,
+            limits.request_burst,
+            limits.address_rate,
+            limits.address_burst,
+        )
+        """Every connection's and every address's request-rate budget."""
+        self.lane = PlayLane()
+        """Calls to bots waiting for their answer: bulk requests yield to them."""
         self.addresses: list[tuple[str, int]] = []
         self.solver_pool = FairPool(
             "solver",
@@ -122,6 +138,7 @@ class Server:
             per_owner=limits.work_queue_per_connection,
             max_wait=limits.solver_timeout,
             per_owner_running=1,
+            per_group_running=limits.peer_workers(limits.solver_threads),
         )
         self.randomizer_pool = FairPool(
             "randomizer",
@@ -396,6 +413,7 @@ class Server:
             name=f"#{conn_id}",
             is_quick=lambda request: self.methods.is_quick(request.method, self.journal.enabled),
             budget=self.buffers,
+            lane=self.lane,
         )
         host = peer_host(peer)
         refusal = Refusal(Code.SHUTTING_DOWN, "shutting down") if self._stopping else None
@@ -409,6 +427,10 @@ class Server:
         conn = Connection(conn_id, peer, self, session, roles=roles)
         session.on_request = lambda _session, request: self._dispatch(conn, request)
         self.admission.opened(conn, host)
+        budget = self.budgets.open(host)
+        if budget.limited:
+            cost = self.methods.cost
+            session.pace = lambda request: budget.charge(cost(request))
         log.info("connection %s opened", conn)
         try:
             async with trio.open_nursery() as nursery:
@@ -417,6 +439,7 @@ class Server:
                 nursery.cancel_scope.cancel()
         finally:
             self.admission.closed(conn, host)
+            self.budgets.close(host)
             for service in self.services:
                 try:
                     await service.connection_closed(conn)

@@ -114,6 +114,7 @@ class TableService(Service):
                 "create a table (it belongs to this connection)",
                 returns="table info, and its key",
                 durable=True,
+                cost=20.0,  # its strategies may need a chart solved (a worker's time)
             ),
             Method(
                 "table.join",

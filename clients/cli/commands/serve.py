@@ -58,6 +58,23 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="the most connections open at once, lowered to fit 'ulimit -n' (default %(default)s)",
     )
     parser.add_argument(
+        "--request-rate",
+        type=rate_type,
+        default=ServerLimits().request_rate,
+        metavar="N",
+        help="tokens a second each connection's request budget refills by, up to twice as "
+        "many held (a request costs 1, a solve 50, a large draw or history page more; "
+        "past it the connection is read no faster); 0 for no budget (default %(default)g)",
+    )
+    parser.add_argument(
+        "--address-rate",
+        type=rate_type,
+        default=ServerLimits().address_rate,
+        metavar="N",
+        help="the same for all the connections of one peer address (an IPv6 /64) together; "
+        "behind a proxy every client shares its address (default %(default)g)",
+    )
+    parser.add_argument(
         "--http",
         type=port_type,
         metavar="PORT",
@@ -140,6 +157,30 @@ def positive_float(text: str) -> float:
     return value
 
 
+def rate_type(text: str) -> float | None:
+    """A rate in tokens a second; 0 is None (no budget)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of tokens a second, not {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"a number of tokens a second, 0 or more, not {text}")
+    return value or None
+
+
+def server_limits(args: argparse.Namespace) -> ServerLimits:
+    """The limits ``serve``'s options set (a budget holds twice its rate at most)."""
+    return ServerLimits(
+        max_tables=args.tables,
+        max_connections=args.connections,
+        checkpoint_every=args.checkpoint_every,
+        request_rate=args.request_rate,
+        request_burst=2 * (args.request_rate or 0),
+        address_rate=args.address_rate,
+        address_burst=2 * (args.address_rate or 0),
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     seed = None if args.seed is None else int(args.seed)  # drawn once the port is bound
     handler = logging.StreamHandler(sys.stderr)
@@ -151,11 +192,7 @@ def run(args: argparse.Namespace) -> int:
     logger.setLevel(logging.INFO)
     journal = None
     try:
-        limits = ServerLimits(
-            max_tables=args.tables,
-            max_connections=args.connections,
-            checkpoint_every=args.checkpoint_every,
-        )
+        limits = server_limits(args)
         manager = get_manager()
         manager.games.get(args.game)  # an unknown game: one line naming the known ones
         path = default_journal() if args.data is None else args.data
