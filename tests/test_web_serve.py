@@ -3,12 +3,10 @@ package, a port in use as a one-line error."""
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import socket
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -16,7 +14,7 @@ import trio
 
 from croupier.engine import CroupierError, PluginManager
 from croupier.protocol import Server
-from croupier.protocol.web import STATIC, serve_http
+from croupier.protocol.web import serve_http
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,16 +80,6 @@ def test_croupier_serve_refuses_a_web_port_in_use():
     assert f"cannot serve the web page on 127.0.0.1:{port}" in done.stderr.splitlines()[-1]
 
 
-def test_every_static_file_is_package_data():
-    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
-        "package-data"
-    ]["croupier.protocol.web"]
-    files = [p.relative_to(STATIC.parent).as_posix() for p in STATIC.rglob("*") if p.is_file()]
-    assert files
-    missing = [f for f in files if not any(fnmatch.fnmatch(f, g) for g in globs)]
-    assert not missing, f"add to package-data: {missing}"
-
-
 async def test_each_game_serves_its_own_view_and_pages():
     import croupier_coin  # the example game (installed by .ci/run): no web files of its own
 
@@ -116,14 +104,3 @@ async def test_each_game_serves_its_own_view_and_pages():
         assert status.startswith("HTTP/1.1 404")
         server.stop()
         nursery.cancel_scope.cancel()
-
-
-def test_every_games_web_file_is_package_data():
-    package_data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
-        "package-data"
-    ]
-    for folder in sorted(ROOT.glob("plugins/*/web")):
-        globs = package_data[f"croupier.plugins.{folder.parent.name}"]
-        files = [p.relative_to(folder.parent).as_posix() for p in folder.rglob("*") if p.is_file()]
-        missing = [f for f in files if not any(fnmatch.fnmatch(f, g) for g in globs)]
-        assert files and not missing, f"add to package-data of {folder.parent.name}: {missing}"
