@@ -107,6 +107,7 @@ def test_a_run_is_the_same_on_one_process_or_two(manager):
     assert run_chunks(job, 99, CHUNK).totals == first
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule_set", ["vegas-s17", "vegas-h17", "single-deck", "downtown-h17-6to5"])
 def test_basic_earns_the_solvers_edge_from_a_fresh_shoe(manager, rule_set):
     """Dealt from a freshly shuffled shoe every round, the chart's result per hand is the

@@ -8,6 +8,7 @@ import re
 import signal
 from typing import Any
 
+import pytest
 import trio
 
 from croupier.protocol import RpcError, connect
@@ -32,6 +33,7 @@ def table_list(port: int) -> list[Any]:
     return trio.run(ask)
 
 
+@pytest.mark.slow
 def test_a_server_table_deals_what_the_local_game_deals(server):
     where = f"127.0.0.1:{server.port}"
     term = Term("play", "--connect", where, "--rules", "classic", "--seed", "5")

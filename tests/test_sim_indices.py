@@ -47,6 +47,7 @@ def manager():
     return PluginManager(autoload=False)
 
 
+@pytest.mark.slow
 def test_simulated_gains_agree_with_the_exact_solver(manager):
     """Two decks, Hi-Lo, 2M rounds read at the round's start: at every reading with 1500
     samples or more, the simulated mean gain is within 4 standard errors (and a 0.01
