@@ -14,6 +14,8 @@ import trio
 from croupier.protocol import RpcError, connect
 from tests.termkit import CROUPIER, Term
 
+pytestmark = pytest.mark.slow  # a real server and a terminal each: 5-15 s a test under load
+
 
 def table_info(port: int, table: int) -> dict[str, Any]:
     async def ask() -> dict[str, Any]:
@@ -33,7 +35,6 @@ def table_list(port: int) -> list[Any]:
     return trio.run(ask)
 
 
-@pytest.mark.slow
 def test_a_server_table_deals_what_the_local_game_deals(server):
     where = f"127.0.0.1:{server.port}"
     term = Term("play", "--connect", where, "--rules", "classic", "--seed", "5")
