@@ -92,6 +92,7 @@ def test_a_tournament_whose_runs_ended_early_says_why():
     assert _progress({**row, "progress": {"done": 500, "total": 500}}) == "500/500"
 
 
+@pytest.mark.slow
 async def test_a_live_tables_seed_is_hidden_in_the_history(nursery, tmp_path):
     path = str(tmp_path / "j.db")
     journal = Journal(path)

@@ -53,7 +53,13 @@ CASES = [
     ("vegas-s17", {"decks": 2, "double": "10-11", "surrender": "none"}, "basic", 2),
     ("vegas-s17", {"decks": 1, "penetration": 1.0}, "lim17", 7),  # runs dry in rounds
     ("vegas-s17", {"peek": False, "surrender": "early"}, "basic", 2),
-    ("vegas-s17", {"resplit_aces": True, "hit_split_aces": True, "max_split_hands": 8}, "basic", 1),
+    pytest.param(  # the one slow case: the engine splits up to 8 hands, round by round
+        "vegas-s17",
+        {"resplit_aces": True, "hit_split_aces": True, "max_split_hands": 8},
+        "basic",
+        1,
+        marks=pytest.mark.slow,
+    ),
     ("vegas-h17", {"double_after_split": False, "max_split_hands": 2}, "basic", 2),
     ("vegas-s17", {"double": "9-11"}, "never-bust", 4),
     ("vegas-h17", {"decks": 8, "penetration": 0.5}, "mimic-dealer", 5),

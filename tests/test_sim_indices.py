@@ -100,6 +100,7 @@ def test_the_crossing_is_the_zero_of_the_line():
     assert down.direction == "-" and down.index == 0  # reading 0's mean 0.5 <= 1.3
 
 
+@pytest.mark.slow
 def test_a_run_is_the_same_on_one_process_or_two(manager):
     rules = manager.rule_sets.get("vegas-s17").rules
     basic = local_strategy(manager, "basic", rules).for_rules(rules)
