@@ -40,7 +40,7 @@ from typing import Any
 import trio
 
 from croupier.engine import PluginManager
-from croupier.protocol import RpcError, Server, connect
+from croupier.protocol import RpcError, Server, ServerLimits, connect
 from croupier.protocol.journal import Journal, NullJournal
 
 HERE = Path(__file__).resolve().parent
@@ -62,8 +62,13 @@ load_generator = _load("protocol")
 
 async def serve(path: str, sync: str) -> None:
     journal = NullJournal() if path == ":memory:" else Journal(path, sync)
+    unlimited = ServerLimits(request_rate=None, address_rate=None)  # pings as fast as they go
     server = Server(
-        PluginManager(autoload=False), default_game="blackjack", seed=1, journal=journal
+        PluginManager(autoload=False),
+        default_game="blackjack",
+        seed=1,
+        journal=journal,
+        limits=unlimited,
     )
     async with trio.open_nursery() as nursery:
         (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)

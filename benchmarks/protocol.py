@@ -210,7 +210,10 @@ def main() -> None:
     if args.echo_server:
         trio.run(echo_server)
         return
-    serve = ["serve", "--port", "0", "--seed", "1", "--data", ":memory:"]  # no journal
+    # no request budgets (this measures how fast pings can be answered, not how they are
+    # shared: benchmarks/fairness.py does), and no journal
+    unlimited = ["--request-rate", "0", "--address-rate", "0"]
+    serve = ["serve", "--port", "0", "--seed", "1", *unlimited, "--data", ":memory:"]
     croupier, croupier_port = start([sys.executable, "-m", "croupier.clients.cli", *serve])
     echo, echo_port = start([sys.executable, __file__, "--echo-server"])
     folder = tempfile.TemporaryDirectory()

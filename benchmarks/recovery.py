@@ -1,7 +1,10 @@
-"""Time to recover a journal of 10,000 tables, against playing the same tables live.
+"""Time to recover a journal of 10,000 tables, against playing the same tables live; and
+the time to recover one long table with and without its checkpoints.
 
 Run: ``.venv/bin/python benchmarks/recovery.py [--tables 10000] [--rounds 5] [--game blackjack]
-[--chips N]`` (``--chips``: each seat's starting chips, so long tables play every round)
+[--chips N]`` (``--chips``: each seat's starting chips, so long tables play every round), or
+``.venv/bin/python benchmarks/recovery.py --long 100000 [--game blackjack]
+[--checkpoint-every 1000]`` for one long table (see "One long table" below).
 
 In one process, on one journal file (WAL, ``synchronous = NORMAL``):
 
@@ -20,6 +23,15 @@ In one process, on one journal file (WAL, ``synchronous = NORMAL``):
 Printed: both times, per table and per round, and recovery / live; and the process's peak
 resident memory after each phase (recovery reads and replays a page of rounds at a time, so
 a long table should not raise it: ``--tables 1 --rounds 50000`` shows it).
+
+**One long table** (``--long N``): a server plays one table of two strategies (chips enough
+to play every round) writing a checkpoint every ``--checkpoint-every`` rounds, and is
+stopped gracefully once it has settled N rounds (a reboot: the table stays unfinished, its
+latest checkpoint kept). Two servers then recover copies of that journal, in the same run:
+one with the checkpoint, one with it deleted (a full replay, as before checkpoints). For
+each: the time from the server's start to the first answered ``ping`` (it serves while it
+rebuilds), to the table rebuilt, and the slowest of the pings sent every 0.1 s meanwhile;
+both must end at the same chips. Printed with the ratio full / checkpointed.
 """
 
 from __future__ import annotations
@@ -108,6 +120,83 @@ async def recover(path: Path, tables: int) -> tuple[Times, dict[int, Any]]:
     return elapsed, results(path)
 
 
+async def long_live(path: Path, rounds: int, game: str, every: int) -> float:
+    """Play one table until it has settled ``rounds`` rounds, then stop the server
+    gracefully; the wall seconds it played."""
+    limits = ServerLimits(checkpoint_every=every)
+    server = Server(
+        PluginManager(autoload=False), seed=1, limits=limits, journal=Journal(str(path))
+    )
+    async with trio.open_nursery() as nursery:
+        (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+        start = time.perf_counter()
+        async with connect("127.0.0.1", port, name="bench") as client:
+            params = {"game": game, "seats": 2, "fill": FILL[game], "rounds": rounds + 10_000}
+            params["options"] = {"starting_chips": 10**9}
+            info = await client.call_named("table.create", {**params, "seed": 1})
+            table = table_service(server).tables[info["table"]]
+            while table.played < rounds:  # its creator stays (a table left is abandoned)
+                await client.call("ping")  # and is not idle (idle_timeout closes it)
+                await trio.sleep(1.0)
+            server.stop()
+        await table.done.wait()
+        played = time.perf_counter() - start
+    await server.journal.aclose()
+    return played
+
+
+async def long_recover(path: Path) -> tuple[float, float, float, int, list[int]]:
+    """Start a server on ``path``: seconds to the first answered ping, seconds to the table
+    rebuilt, the slowest ping answered meanwhile (one every 0.1 s), the rounds it had
+    settled, and its chips then."""
+    start = time.perf_counter()
+    server = Server(PluginManager(autoload=False), seed=1, journal=Journal(str(path)))
+    slowest = 0.0
+    async with trio.open_nursery() as nursery:
+        (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+        async with connect("127.0.0.1", port, name="bench") as client:
+            await client.call("ping")
+            pinged = time.perf_counter() - start
+            while not server.recovered.is_set():
+                asked = time.perf_counter()
+                await client.call("ping")
+                slowest = max(slowest, time.perf_counter() - asked)
+                with trio.move_on_after(0.1):
+                    await server.recovered.wait()
+            rebuilt = time.perf_counter() - start
+            (table,) = table_service(server).tables.values()
+            played, chips = table.played, table.info()["chips"]
+        server.stop()
+    await server.journal.aclose()
+    return pinged, rebuilt, slowest, played, chips
+
+
+def long_table(rounds: int, game: str, every: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "journal.db"
+        played = trio.run(long_live, path, rounds, game, every)
+        full = Path(folder) / "full.db"
+        with sqlite3.connect(path) as a, sqlite3.connect(full) as b:
+            a.backup(b)
+            (saved,) = a.execute("SELECT round FROM checkpoints").fetchone()
+            b.execute("DELETE FROM checkpoints")
+        size = path.stat().st_size + Path(f"{path}-wal").stat().st_size
+        with_cp = trio.run(long_recover, path)
+        without = trio.run(long_recover, full)
+    if with_cp[3:] != without[3:]:
+        sys.exit("the table recovered from its checkpoint differs from its full replay")
+    print(
+        f"one {game} table of 2 strategies, {with_cp[3]:,} settled rounds (played in "
+        f"{played:.1f} s; journal {size / 1e6:.1f} MB), checkpoint after round {saved:,}"
+    )
+    for what, (ping, rebuilt, slowest, *_) in (("checkpoint", with_cp), ("full replay", without)):
+        print(
+            f"  {what:<12} first ping answered {ping:7.3f} s   table rebuilt {rebuilt:8.2f} s"
+            f"   slowest ping meanwhile {slowest * 1e3:6.1f} ms"
+        )
+    print(f"  full replay / checkpoint: {without[1] / with_cp[1]:.1f}x; both end at the same chips")
+
+
 def peak_rss_mb() -> float:
     """This process's peak resident memory so far (Linux reports kB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -119,7 +208,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--game", choices=sorted(FILL), default="blackjack")
     parser.add_argument("--chips", type=int, help="each seat's starting chips")
+    parser.add_argument("--long", type=int, metavar="N", help="one table of N rounds instead")
+    parser.add_argument("--checkpoint-every", type=int, default=ServerLimits().checkpoint_every)
     args = parser.parse_args()
+    if args.long is not None:
+        long_table(args.long, args.game, args.checkpoint_every)
+        return
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "journal.db"
         played, live_chips = trio.run(live, path, args.tables, args.rounds, args.game, args.chips)

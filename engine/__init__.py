@@ -18,6 +18,7 @@ from croupier.engine.errors import (
 from croupier.engine.families import Family
 from croupier.engine.games import (
     ActionSpec,
+    Checkpoints,
     Field,
     Game,
     GameCore,
@@ -47,6 +48,7 @@ except metadata.PackageNotFoundError:  # running from a checkout that was never 
 
 __all__ = [
     "ActionSpec",
+    "Checkpoints",
     "CountSystem",
     "CroupierError",
     "DuplicateNameError",

@@ -67,6 +67,32 @@ class GameTally:
             if self.played is None:
                 self._count_round(seat, event)
 
+    def save(self) -> dict[str, Any]:
+        """The tally as plain data (a table's checkpoint; :meth:`restore`)."""
+        return {
+            "hands": list(self.hands),
+            "faults": list(self.faults),
+            "decisions": self.decisions,
+            "round": self._round,
+            "seats": sorted(self._seats),
+            "roundless": sorted(self._roundless),
+        }
+
+    def restore(self, state: Mapping[str, Any]) -> None:
+        """Take the counts :meth:`save` gave for a table of as many seats."""
+        try:
+            hands, faults = [int(n) for n in state["hands"]], [int(n) for n in state["faults"]]
+            decisions = int(state["decisions"])
+            seats = {int(s) for s in state["seats"]}
+            roundless = {int(s) for s in state["roundless"]}
+            round_ = state["round"]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CroupierError(f"the saved tally is malformed: {exc!r}") from None
+        if len(hands) != len(self.hands) or len(faults) != len(self.faults):
+            raise CroupierError(f"the saved tally is not of {len(self.hands)} seats")
+        self.hands, self.faults, self.decisions = hands, faults, decisions
+        self._round, self._seats, self._roundless = round_, seats, roundless
+
     def _count_round(self, seat: int | None, event: Mapping[str, Any]) -> None:
         if seat is None or not 1 <= seat <= len(self.hands):
             return

@@ -113,6 +113,26 @@ class GameCore(Protocol):
 
 
 @attrs.frozen
+class Checkpoints:
+    """How a game saves one table's core between two rounds as plain data, and puts a fresh
+    core back there: a server's checkpoints, so a restarted server replays only the rounds
+    after the last one instead of a table's whole life (docs/games.md, "Checkpoints").
+
+    ``save(core)`` returns what the core's next rounds depend on (its shoe and the stream's
+    position, its ledger, its round, its counts, whatever else it carries from round to
+    round) as JSON-able data: str keys, lists, numbers, text, never pickled objects.
+    ``restore(core, state)`` is given a core fresh from ``new_core`` with the same options,
+    seed and chips and must leave it exactly where ``save`` found the original, so that
+    both deal the same rounds from then on; it raises :class:`CroupierError` with one line
+    for data it cannot take (the server then replays the table whole). ``version``: the
+    format's; a checkpoint of another version is not restored (the table is replayed)."""
+
+    save: Callable[[Any], dict[str, Any]]
+    restore: Callable[[Any, Plain], None]
+    version: int = 1
+
+
+@attrs.frozen
 class WebFiles:
     """A game's files for the server's web page: the folder ``folder`` of the importable
     package ``package``, served at ``/games/<game>/``. ``view`` (a JavaScript module whose
@@ -197,6 +217,9 @@ class Game:
     """How the game reads logs written before it was a game (None: there are none)."""
     web: WebFiles | None = None
     """The game's part of the server's web page (None: its tables show as event lists)."""
+    checkpoints: Checkpoints | None = None
+    """Saving and restoring a table's core as plain data (None: a restarted server replays
+    the game's tables from their first round)."""
 
     def seat_minimum(self, options: Plain) -> int:
         if self.min_chips is not None:

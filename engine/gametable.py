@@ -98,6 +98,50 @@ class GameTable:
         for listener in self.listeners:
             listener(event)
 
+    # -- checkpoints ---------------------------------------------------------------------------
+    def save_state(self) -> dict[str, Any] | None:
+        """The table between two rounds as plain data (the game's
+        :attr:`~croupier.engine.games.Game.checkpoints` and the tally), or None when the
+        game cannot save its state."""
+        hooks = self.game.checkpoints
+        if hooks is None:
+            return None
+        return {
+            "game": self.game.name,
+            "version": hooks.version,
+            "round": self.core.round,
+            "core": hooks.save(self.core),
+            "tally": self.tally.save(),
+        }
+
+    def restore_state(self, state: Plain) -> None:
+        """Put this table, fresh from its options, seed and chips, where :meth:`save_state`
+        found its original; :class:`CroupierError` (one line) for a state it cannot take."""
+        hooks = self.game.checkpoints
+        if hooks is None:
+            raise CroupierError(f"{self.game.name} cannot restore a saved table")
+        if state.get("game") != self.game.name or state.get("version") != hooks.version:
+            raise CroupierError(
+                f"the saved table is of {state.get('game')!r} version {state.get('version')!r},"
+                f" not {self.game.name!r} version {hooks.version}"
+            )
+        core = state.get("core")
+        tally = state.get("tally")
+        if not isinstance(core, Mapping) or not isinstance(tally, Mapping):
+            raise CroupierError("the saved table has no core or no tally")
+        try:
+            hooks.restore(self.core, core)
+        except CroupierError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise CroupierError(f"the saved {self.game.name} table is malformed: {exc!r}") from None
+        self.tally.restore(tally)
+        if self.core.round != state.get("round"):
+            raise CroupierError(
+                f"the restored table is at round {self.core.round}, the saved one at "
+                f"{state.get('round')!r}"
+            )
+
     async def play_round(self) -> bool:
         """Play one round; False when no seat could play (nothing happened)."""
         flow = self.core.play_round()

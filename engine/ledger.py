@@ -9,6 +9,7 @@ seat holds, and the ledger refuses it anyway).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -67,6 +68,40 @@ class Ledger:
         if self.entries is not None:
             self.entries.append(LedgerEntry(round_, account, amount, reason))
 
+    def save(self) -> dict[str, Any]:
+        """Balances and running totals as plain data (a table's checkpoint; the recent
+        entries are not kept: the table's events are its record)."""
+        return {
+            "balances": dict(self.balances),
+            "totals": dict(self.totals),
+            "initial_total": self.initial_total,
+        }
+
+    def restore(self, state: Mapping[str, Any]) -> None:
+        """Take the balances and totals :meth:`save` gave, for the same accounts, in place
+        (a round engine may hold the balances' dict); a one-line error for bad data."""
+        balances, totals = state.get("balances"), state.get("totals")
+        total = state.get("initial_total")
+        if not isinstance(balances, Mapping) or set(balances) != set(self.balances):
+            raise CroupierError(f"the saved ledger has other accounts than {sorted(self.balances)}")
+        if not isinstance(totals, Mapping) or not all(
+            _whole(v) for v in (*balances.values(), *totals.values(), total)
+        ):
+            raise CroupierError("the saved ledger's balances and totals are not whole numbers")
+        if sum(balances.values()) != total:
+            raise CroupierError("the saved ledger's balances do not add up to its total")
+        self.balances.clear()
+        self.balances.update(balances)
+        self.totals.clear()
+        self.totals.update({str(k): v for k, v in totals.items()})
+        self.initial_total = int(total)
+        if self.entries is not None:
+            self.entries.clear()
+
     def conserved(self) -> bool:
         """True when the balances still add up to what they started with."""
         return sum(self.balances.values()) == self.initial_total
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -13,7 +13,9 @@ problem, never raise:
   answered at random by the turn's default or one of the game's strategies, all of which
   must be legal), conserve chips, emit plain events with ``kind``, ``round`` and
   ``text``, give plain observations, and come out the same from the same seed (the
-  table replays from its seed and the actions it received);
+  table replays from its seed and the actions it received); a game with
+  :attr:`~croupier.engine.games.Game.checkpoints` saves plain data halfway, and a fresh
+  table restored from it plays the rest of those rounds event for event as the original;
 - a count system has ten integer tags, a positive scale, and a ``balanced`` flag that
   agrees with its tags' sum over a deck (:func:`~croupier.engine.counts.check_count_system`).
 """
@@ -29,6 +31,7 @@ from croupier.engine.counts import CountSystem, check_count_system
 from croupier.engine.errors import CroupierError, one_line
 from croupier.engine.gamelog import LOG_NAME, LOG_VERSION, action_event, replay_game
 from croupier.engine.games import Game, GameStrategy, Plain, Turn
+from croupier.engine.logreplay import LogReplay
 from croupier.engine.manager import PluginManager
 from croupier.engine.randomizers import RandomizerKind
 from croupier.engine.seeds import Stream
@@ -131,7 +134,32 @@ def _check_game(manager: PluginManager, game: Game) -> list[str]:
             problems.append(f"seed {seed}: its table log does not replay: {exc}")
         except Exception as exc:
             problems.append(f"seed {seed}: replaying its table log raised {one_line(exc)}")
+        if game.checkpoints is not None:
+            problems += _check_checkpoint(game, options, seed, first)
     return problems
+
+
+def _check_checkpoint(game: Game, options: Plain, seed: int, played: list[Any]) -> list[str]:
+    """A fresh table restored from the checkpoint :func:`_play` took halfway plays the rest
+    of its rounds as the original did (the same events, the same balances)."""
+    assert game.checkpoints is not None
+    events, balances, chips, (state, at) = played
+    if state is None:
+        return [f"seed {seed}: its checkpoint is not plain data (what JSON holds)"]
+    out: list[dict[str, Any]] = []
+    core = game.new_core(options, seed, chips, out.append)
+    said = f"seed {seed}: a table restored from its checkpoint after round {ROUNDS // 2}"
+    try:
+        game.checkpoints.restore(core, json.loads(state))
+        out.clear()  # what a fresh core emitted when it was made is not the rounds after
+        LogReplay(core, game, len(chips), out).feed(events[at:])
+    except CroupierError as exc:
+        return [f"{said} does not play on as the table did: {exc}"]
+    except Exception as exc:
+        return [f"{said} raised {one_line(exc)}"]
+    if core.ledger.balances != balances:
+        return [f"{said} ends with other chips: {core.ledger.balances}, not {balances}"]
+    return []
 
 
 def _play(game: Game, options: Plain, seed: int, problems: list[str]) -> list[Any]:
@@ -144,7 +172,11 @@ def _play(game: Game, options: Plain, seed: int, problems: list[str]) -> list[An
     core = game.new_core(options, seed, chips, events.append)
     choose = random.Random(seed)
     strategies = [s.at(options) for s in game.strategies]
-    for _ in range(ROUNDS):
+    saved: tuple[str | None, int] = (None, 0)
+    for played in range(ROUNDS):
+        if played == ROUNDS // 2 and game.checkpoints is not None:
+            state = game.checkpoints.save(core)
+            saved = (json.dumps(state) if _plain(state) else None, len(events))
         flow = core.play_round()
         try:
             turn = next(flow)
@@ -164,7 +196,7 @@ def _play(game: Game, options: Plain, seed: int, problems: list[str]) -> list[An
         if not _plain(event) or not all(k in event for k in ("kind", "round", "text")):
             problems.append(f"an event is not a plain map with kind, round and text: {event!r:.80}")
             break
-    return [events, core.ledger.balances, chips]
+    return [events, dict(core.ledger.balances), chips, saved]
 
 
 def _answer(

@@ -76,6 +76,22 @@ class Stream:
         """An independent stream named ``names`` below this one (its state is not used)."""
         return Stream(self.seed, self.path + tuple(names))
 
+    # -- position (checkpoints) ----------------------------------------------------------------
+    @property
+    def position(self) -> int:
+        """Bytes of the stream used so far: with the seed and path, all a checkpoint needs
+        to carry the stream on exactly (:meth:`seek`)."""
+        return self._counter * _BLOCK - (len(self._buf) - self._pos)
+
+    def seek(self, position: int) -> None:
+        """Carry on from byte ``position`` of the stream, as if that many had been used."""
+        if isinstance(position, bool) or not isinstance(position, int) or position < 0:
+            raise CroupierError(f"a stream position is a non-negative integer, not {position!r}")
+        self._counter, rest = divmod(position, _BLOCK)
+        self._buf, self._pos = b"", 0
+        if rest:
+            self._buf, self._pos = self._blocks(1), rest
+
     # -- bytes -----------------------------------------------------------------------------
     def _blocks(self, count: int) -> bytes:
         key = self._key

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import sys
 from array import array
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -130,6 +132,39 @@ class Shoe:
             object.__setattr__(self, name, value)
         self.take = self._stack.pop
 
+    def save(self) -> dict[str, object]:
+        """The shoe as plain data (a table's checkpoint): its arrangement, how far it is
+        dealt, the cut, its counters and its stream's position (:meth:`restore`)."""
+        return {
+            "kind": self.kind,
+            "decks": self.decks,
+            "cards": list(self._cards),
+            "dealt": self._pos,
+            "cut": self._cut,
+            "round_start": self._round_start,
+            "shuffles": self.shuffles,
+            "decks_added": self.decks_added,
+            "stream": self._stream.position,
+        }
+
+    def restore(self, state: Mapping[str, Any]) -> None:
+        """Put this shoe (made with the same stream, kind and decks) where :meth:`save` found
+        its original; :class:`CroupierError` for data that cannot be that shoe's."""
+        if state.get("kind") != self.kind or state.get("decks") != self.decks:
+            raise CroupierError(
+                f"the saved shoe is {state.get('kind')!r} of {state.get('decks')!r} decks, "
+                f"not {self.kind!r} of {self.decks}"
+            )
+        cards = state.get("cards")
+        if not isinstance(cards, list) or not all(_card(c) for c in cards):
+            raise CroupierError("the saved shoe's cards are not a list of card codes")
+        dealt, cut, start = (_count(state, k, len(cards)) for k in ("dealt", "cut", "round_start"))
+        shuffles, added = (_count(state, k, None) for k in ("shuffles", "decks_added"))
+        self._stream.seek(_count(state, "stream", None))
+        self._deal_from(list(cards), dealt)  # the same list object: ``take`` stays bound
+        self._cut, self._round_start = cut, start
+        self.shuffles, self.decks_added = shuffles, added
+
     @property
     def remaining(self) -> int:
         """Cards left before the shoe has to be reshuffled or refilled."""
@@ -194,6 +229,20 @@ class Shoe:
         self._deal_from(in_play + discards, len(in_play))
         self._round_start = 0
         self.shuffles += 1
+
+
+def _card(code: object) -> bool:
+    return isinstance(code, int) and not isinstance(code, bool) and 0 <= code < len(DECK)
+
+
+def _count(state: Mapping[str, Any], key: str, most: int | None) -> int:
+    """``state[key]``: a whole number from 0 (to ``most``), else a one-line error."""
+    value = state.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise CroupierError(f"the saved shoe's {key} is not a count: {value!r}")
+    if most is not None and value > most:
+        raise CroupierError(f"the saved shoe's {key} ({value}) is past its {most} cards")
+    return value
 
 
 class ShoeRandomizer:

@@ -62,11 +62,22 @@ class Code(enum.IntEnum):
     JOURNAL_FAILED = 15
     """The server cannot write its journal (a full disk, a read-only file): it takes no new
     tables or tournaments until an operator fixes the journal and restarts it."""
+    RECOVERING = 16
+    """The table or tournament (or the seat a token holds) is still being rebuilt from the
+    journal after a restart: try again in a moment (the server answers everything else)."""
 
     @property
     def slug(self) -> str:
         """The code's name as sent on the wire, e.g. ``method-not-found``."""
         return self.name.lower().replace("_", "-")
+
+
+def recovering(what: str) -> RpcError:
+    """The ``recovering`` error for ``what`` ("table 3"), still being rebuilt after a restart."""
+    return RpcError(
+        Code.RECOVERING,
+        f"{what} is still being recovered from the journal after a restart; try again shortly",
+    )
 
 
 @attrs.define(eq=False, repr=False)

@@ -19,6 +19,9 @@ class ServerLimits:
     max_pending: int = 64
     idle_timeout: float | None = 300.0
     send_timeout: float = 30.0
+    checkpoint_every: int = 1000
+    """Settled rounds between a table's checkpoints in the journal (0: none): a restarted
+    server replays at most this many of a table's rounds (docs/journal.md)."""
     hello_timeout: float = 10.0
     """A connection that has not said ``hello`` within this many seconds is closed."""
     max_connections: int = 1024
@@ -35,6 +38,18 @@ class ServerLimits:
     ``max_connections`` when ``ulimit -n`` is the limit."""
     http_connections_per_peer: int = 32
     """Open HTTP connections from one peer address; the next is answered ``503`` and closed."""
+    request_rate: float | None = 200.0
+    """Tokens a second a connection's request budget refills by (None: no budget). A
+    request costs 1 token, or its method's :attr:`~croupier.protocol.methods.Method.cost`;
+    a connection out of tokens is not read until it has them again (see
+    :mod:`~croupier.protocol.budgets`)."""
+    request_burst: float = 400.0
+    """Tokens a connection's budget holds at most (what it may spend at once)."""
+    address_rate: float | None = 1000.0
+    """Tokens a second the budget shared by the connections of one peer address (an IPv6
+    /64) refills by (None: no budget). Behind a proxy every client shares its address."""
+    address_burst: float = 2000.0
+    """Tokens an address's budget holds at most."""
     max_refusing: int = 32
     """Refused or shed connections draining at once so they read why (each holds a
     descriptor: beyond this a refused connection is closed at once, and no connection is
@@ -57,6 +72,9 @@ class ServerLimits:
     solver_threads: int = 2
     """Solves and strategy charts running at once, server-wide (worker processes), at most
     one of them per connection."""
+    workers_per_peer: int | None = None
+    """Solver workers (solves, strategy charts) the connections of one peer address may use
+    at once (None: half of them, at least 1), so one client cannot hold every worker."""
     work_queue: int = 1024
     """Jobs waiting for a solver worker (or for a randomizer one), server-wide."""
     work_queue_per_connection: int = 4
@@ -91,6 +109,12 @@ class ServerLimits:
         if self.tables_per_peer is not None:
             return self.tables_per_peer
         return max(self.tables_per_connection, self.max_tables // 2)
+
+    def peer_workers(self, workers: int) -> int:
+        """Of ``workers``, how many one peer address may use at once (``workers_per_peer``)."""
+        if self.workers_per_peer is not None:
+            return self.workers_per_peer
+        return max(1, workers // 2)
 
     def session_limits(self) -> SessionLimits:
         return SessionLimits(

@@ -20,6 +20,7 @@ import attrs
 from croupier.protocol.errors import Code, RpcError
 
 if TYPE_CHECKING:
+    from croupier.protocol.codec import Request
     from croupier.protocol.server import Connection, Server
 
 REQUIRED: Any = attrs.make_class("Required", {}, repr=False)()
@@ -96,6 +97,15 @@ class Method:
     """True when a ``watcher`` connection (every web page's) may call it: it only reads,
     watches or computes for the caller. Anything that creates, starts, stops or sits at a
     table or tournament is not (a watcher calling it gets ``not-allowed``)."""
+    durable: bool = False
+    """True when the handler changes what the journal keeps (a table, a seat, a token, an
+    operator's change): the server answers only once the journal has committed it, so a
+    client that got the answer finds it after any crash. Such a method is quick only on a
+    server without a journal (the wait for the commit must not hold the receive loop)."""
+    cost: float | Callable[[dict[str, Any]], float] = 1.0
+    """Tokens a call takes from the caller's request-rate budget (see
+    :mod:`~croupier.protocol.budgets`), or a function of its checked parameters (a draw
+    costs by its size): work that grows costs more."""
 
     def bind(self, params: list[Any] | Mapping[str, Any]) -> dict[str, Any]:
         """Check ``params`` (an array, or a map by name) and return them by name."""
@@ -170,8 +180,13 @@ class Service:
     async def shutdown(self) -> None:
         """Called once when the server stops, before connections close (finish hands)."""
 
+    async def prepare_recovery(self, server: Server) -> None:
+        """Called once when a server with a journal starts, before it accepts anyone: note
+        what :meth:`recover` will rebuild, so that requests for it are answered
+        ``recovering`` meanwhile (quick: a read of the journal, no replay)."""
+
     async def recover(self, server: Server) -> dict[str, int]:
-        """Called once when a server with a journal starts, before it accepts anyone: carry
+        """Called once after :meth:`prepare_recovery`, while the server already serves: carry
         on what the journal holds unfinished; how many of what were recovered (for the
         server's log line)."""
         return {}
@@ -188,9 +203,27 @@ class MethodTable:
                     raise ValueError(f"two services offer the method {method.name!r}")
                 self._methods[method.name] = method
 
-    def is_quick(self, name: str) -> bool:
+    def is_quick(self, name: str, journal: bool = False) -> bool:
+        """Whether ``name`` is answered in the receive loop (``journal``: the server keeps
+        one, so its :attr:`Method.durable` methods wait for commits and are not)."""
         method = self._methods.get(name)
-        return method is None or method.quick  # an unknown method is a quick error
+        if method is None:
+            return True  # an unknown method is a quick error
+        return method.quick and not (journal and method.durable)
+
+    def cost(self, request: Request) -> float:
+        """What ``request`` takes from its caller's budget (1 if it names no method or its
+        parameters are wrong: it is refused for that, cheaply)."""
+        method = self._methods.get(request.method)
+        if method is None:
+            return 1.0
+        cost = method.cost
+        if not callable(cost):
+            return cost
+        try:
+            return cost(method.bind(request.params))
+        except RpcError:
+            return 1.0
 
     def get(self, name: str) -> Method:
         try:

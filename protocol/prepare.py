@@ -29,14 +29,19 @@ async def prepare_strategy(
     conn: Connection, game: Game, strategy: GameStrategy, options: Plain
 ) -> GameStrategy:
     """``strategy.at(options)``, computed in a worker when it depends on the options."""
-    return await prepare_on(conn.server, conn.id, game, strategy, options)
+    return await prepare_on(conn.server, conn.id, game, strategy, options, conn.address)
 
 
 async def prepare_on(
-    server: Server, owner: int, game: Game, strategy: GameStrategy, options: Plain
+    server: Server,
+    owner: int,
+    game: Game,
+    strategy: GameStrategy,
+    options: Plain,
+    group: str | None = None,
 ) -> GameStrategy:
     """:func:`prepare_strategy` for ``owner`` (a connection id; 0: the server itself, as
-    when it recovers its tables)."""
+    when it recovers its tables) of ``group`` (its peer address; None: the server)."""
     if strategy.for_options is None:
         return strategy
     cache: OrderedDict[tuple[str, str, str], GameStrategy] = server.state.setdefault(
@@ -54,6 +59,7 @@ async def prepare_on(
             strategy.at,
             dict(options),
             timeout=server.limits.solver_timeout,
+            group=group,
         )
     except CroupierError as exc:
         raise RpcError(Code.BAD_INPUT, str(exc)) from None
@@ -71,10 +77,12 @@ async def prepare_strategies(
     """:func:`prepare_strategy` for each of ``game``'s strategies ``names`` (an unknown name
     is a one-line error naming the known ones); given the server rather than a connection,
     for the server itself (recovery)."""
-    server, owner = (conn, 0) if isinstance(conn, Server) else (conn.server, conn.id)
+    server, owner, group = (
+        (conn, 0, None) if isinstance(conn, Server) else (conn.server, conn.id, conn.address)
+    )
     ready: dict[str, GameStrategy] = {}
     for name in names:
         if name not in ready:
             strategy = game.strategy(name)
-            ready[name] = await prepare_on(server, owner, game, strategy, options)
+            ready[name] = await prepare_on(server, owner, game, strategy, options, group)
     return ready

@@ -83,6 +83,9 @@ async def run_server(
         if on_seed is not None:
             on_seed(seed)
     journal = NullJournal() if journal is None else journal
+    for listener in listeners[:1]:  # a second server on this journal names this address
+        host_port = listener.socket.getsockname()[:2]
+        journal.announce(f"{host_port[0]}:{host_port[1]}")
     if journal.enabled:
         log.info("journal: %s (schema %d)", journal.path, SCHEMA_VERSION)
     else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -33,6 +33,7 @@ from croupier.protocol.admission import (
     peer_host,
     serve_listeners,
 )
+from croupier.protocol.budgets import RequestBudgets, address_key
 from croupier.protocol.codec import (
     BufferBudget,
     Notification,
@@ -41,8 +42,9 @@ from croupier.protocol.codec import (
 )
 from croupier.protocol.errors import Code, RpcError, to_rpc_error
 from croupier.protocol.fairpool import FairPool
-from croupier.protocol.journal import NullJournal
+from croupier.protocol.journal import JournalError, NullJournal
 from croupier.protocol.keys import new_secret
+from croupier.protocol.lanes import PlayLane
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.loopwatch import LoopWatch
 from croupier.protocol.methods import MethodTable, Service
@@ -71,6 +73,11 @@ class Connection:
     state: dict[str, Any] = attrs.field(factory=dict)
     roles: tuple[str, ...] | None = None
     """The roles ``hello`` may name on this connection (None: any; a web page: watcher)."""
+
+    @property
+    def address(self) -> str:
+        """The peer's address as budgets and worker shares count it (an IPv6 /64)."""
+        return address_key(peer_host(self.peer))
 
     async def call(
         self, method: str, params: Sequence[Any] = (), timeout: float | None = None
@@ -114,6 +121,15 @@ class Server:
         self.connections = self.admission.open
         """Connections held at most: ``max_connections`` lowered to fit ``ulimit -n``."""
         self.buffers = BufferBudget(limits.max_buffered)
+        self.budgets = RequestBudgets(
+            limits.request_rate,
+            limits.request_burst,
+            limits.address_rate,
+            limits.address_burst,
+        )
+        """Every connection's and every address's request-rate budget."""
+        self.lane = PlayLane()
+        """Calls to bots waiting for their answer: bulk requests yield to them."""
         self.addresses: list[tuple[str, int]] = []
         self.solver_pool = FairPool(
             "solver",
@@ -122,6 +138,7 @@ class Server:
             per_owner=limits.work_queue_per_connection,
             max_wait=limits.solver_timeout,
             per_owner_running=1,
+            per_group_running=limits.peer_workers(limits.solver_threads),
         )
         self.randomizer_pool = FairPool(
             "randomizer",
@@ -143,6 +160,8 @@ class Server:
         self.journal_run = self.journal.new_run()
         """This start's number on the journal (1 on a fresh one; 0: no journal): drawn seeds
         depend on it, so that a restart never repeats them."""
+        self.recovered = trio.Event()
+        """Set once everything the journal held unfinished is rebuilt (at once without one)."""
         self._accept_scope: trio.CancelScope | None = None
         self._tasks: trio.Nursery | None = None
         self._stopping = False
@@ -244,8 +263,13 @@ class Server:
         async with trio.open_nursery() as connections:
             self._tasks = connections
             connections.start_soon(self.loop_watch.run, name="loop watch")
-            if self.journal.enabled:
-                await self.recover()
+            if self.journal.enabled:  # what it will rebuild answers `recovering` meanwhile
+                for service in self.services:
+                    with self._journal_reads():
+                        await service.prepare_recovery(self)
+                connections.start_soon(self.recover, name="recovery")
+            else:
+                self.recovered.set()
             with trio.CancelScope() as scope:
                 self._accept_scope = scope
                 if self._stopping:
@@ -280,14 +304,30 @@ class Server:
         log.info("stopped")
 
     async def recover(self) -> dict[str, int]:
-        """Let every service carry on what the journal holds unfinished (at start, before
-        accepting anyone) and log how much it recovered."""
+        """Let every service carry on what the journal holds unfinished (at start, while the
+        server already answers: see :meth:`Service.prepare_recovery`), log how much it
+        recovered and set :attr:`recovered`."""
         found: dict[str, int] = {}
         for service in self.services:
-            found.update(await service.recover(self))
+            with self._journal_reads():
+                found.update(await service.recover(self))
         said = ", ".join(f"{n} {what}" for what, n in found.items())
         log.info("recovered from the journal: %s", said or "nothing")
+        self.recovered.set()
         return found
+
+    @contextlib.contextmanager
+    def _journal_reads(self) -> Iterator[None]:
+        """Recovery's reads of the journal: one that fails (a damaged page, say) stops the
+        server with one line (:class:`JournalError`), never a traceback."""
+        try:
+            yield
+        except RpcError as exc:  # only its reads raise that
+            why = exc.message.removeprefix("the journal cannot be read: ")
+            raise JournalError(
+                f"the journal {self.journal.path} cannot be read ({why}): restore it from "
+                "a backup, or move it aside to start a new one"
+            ) from None
 
     def spawn(self, fn: Callable[[], Awaitable[None]], name: str) -> None:
         """Run ``fn()`` as a server task (a table, say): it lives until it returns or the
@@ -371,8 +411,9 @@ class Server:
             stream,
             limits=self.limits.session_limits(),
             name=f"#{conn_id}",
-            is_quick=lambda request: self.methods.is_quick(request.method),
+            is_quick=lambda request: self.methods.is_quick(request.method, self.journal.enabled),
             budget=self.buffers,
+            lane=self.lane,
         )
         host = peer_host(peer)
         refusal = Refusal(Code.SHUTTING_DOWN, "shutting down") if self._stopping else None
@@ -386,6 +427,10 @@ class Server:
         conn = Connection(conn_id, peer, self, session, roles=roles)
         session.on_request = lambda _session, request: self._dispatch(conn, request)
         self.admission.opened(conn, host)
+        budget = self.budgets.open(host)
+        if budget.limited:
+            cost = self.methods.cost
+            session.pace = lambda request: budget.charge(cost(request))
         log.info("connection %s opened", conn)
         try:
             async with trio.open_nursery() as nursery:
@@ -394,6 +439,7 @@ class Server:
                 nursery.cancel_scope.cancel()
         finally:
             self.admission.closed(conn, host)
+            self.budgets.close(host)
             for service in self.services:
                 try:
                     await service.connection_closed(conn)
@@ -420,6 +466,9 @@ class Server:
             )
         kwargs = method.bind(request.params)
         try:
-            return await method.handler(conn, **kwargs)
+            result = await method.handler(conn, **kwargs)
         except CroupierError as exc:
             raise to_rpc_error(exc) from None
+        if method.durable:
+            await self.journal.durable()  # answered once committed: it survives a crash
+        return result

@@ -24,6 +24,8 @@ ROLES = ("bot", "client", "watcher")
 
 MAX_SEED = 2**64 - 1
 MAX_NAME = 100
+SYMBOLS_PER_TOKEN = 1000
+"""A draw costs 1 token of its caller's request budget plus 1 per this many symbols."""
 
 _OPT_INT = (int, type(None))
 
@@ -259,6 +261,7 @@ class RandomizerService(Service):
                 returns="{stream, seed, spec, symbols}",
                 quick=True,
                 watcher=True,
+                cost=5.0,
             ),
             Method(
                 "randomizer.draw",
@@ -271,6 +274,7 @@ class RandomizerService(Service):
                 returns="[symbol, ...]",
                 quick=True,
                 watcher=True,
+                cost=lambda params: 1.0 + max(0, params["n"]) / SYMBOLS_PER_TOKEN,
             ),
             Method(
                 "randomizer.close",

@@ -7,6 +7,8 @@ the peer without blocking the connection), and bounds everything the peer contro
 
 - message size (the :class:`~croupier.protocol.codec.Decoder`'s buffer limit);
 - requests in flight from the peer (``max_pending``; the excess gets ``too-many-requests``);
+- the peer's request rate (``pace``: a request its budget cannot pay stops the reads until
+  it can, see :mod:`~croupier.protocol.budgets`);
 - idle time (``idle_timeout``: nothing received while nothing is in flight either way);
 - a peer that stops reading (``send_timeout`` on every write closes the connection).
 
@@ -51,12 +53,15 @@ from croupier.protocol.errors import (
     ProtocolViolation,
     RpcError,
 )
+from croupier.protocol.lanes import PlayLane
 from croupier.protocol.writer import SessionWriter
 
 log = logging.getLogger("croupier.protocol")
 
 RequestHandler = Callable[["Session", Request], Awaitable[Any]]
 NotificationHandler = Callable[["Session", Notification], Awaitable[None]]
+Pace = Callable[[Request], float]
+"""Pays a request from the peer's budget; the seconds to wait before handling it."""
 
 ERROR_NOTIFICATION = "error"
 """Sent as ``[2, "error", [error]]`` for a bad message that has no msgid to answer."""
@@ -105,6 +110,8 @@ class Session(SessionWriter):
         name: str = "peer",
         is_quick: Callable[[Request], bool] | None = None,
         budget: BufferBudget | None = None,
+        pace: Pace | None = None,
+        lane: PlayLane | None = None,
     ) -> None:
         self.stream = stream
         self.on_request = on_request
@@ -117,6 +124,11 @@ class Session(SessionWriter):
         For handlers that never wait on the peer or on anything slow (``ping``, discovery):
         they skip a task spawn and a scheduling round trip, which roughly halves their cost.
         """
+        self.pace = pace
+        """Charges each request to the peer's rate budget (None: no budget)."""
+        self.lane = lane
+        """Counts our calls waiting for an answer; while any call of any session sharing
+        it waits, requests are handled one per turn (see :mod:`~croupier.protocol.lanes`)."""
         self.closed_reason: str | None = None
         self.keepalive: set[str] = set()
         """Reasons the connection is never idle (a table watch, say); services add to it."""
@@ -241,6 +253,7 @@ class Session(SessionWriter):
         """Receive and dispatch; True when the connection is done, False at the deadline."""
         receive, feed, dispatch = self._receive, self._decoder.feed, self._dispatch
         outbox, clock, half = self._outbox, trio.current_time, idle / 2
+        lane = self.lane
         while True:
             try:
                 data = await receive()
@@ -256,9 +269,11 @@ class Session(SessionWriter):
             try:
                 turn = DISPATCH_TURN
                 for obj in feed(data):
-                    await dispatch(obj)
+                    request = await dispatch(obj)
                     turn -= 1
-                    if not turn:  # the rest of a large chunk waits while others run
+                    if not turn or (request and lane is not None and lane.waiting):
+                        # the rest of a large chunk waits while others run; while a bot's
+                        # answer is awaited anywhere, after each request
                         turn = DISPATCH_TURN
                         await trio.lowlevel.cancel_shielded_checkpoint()
                 if outbox:
@@ -287,7 +302,9 @@ class Session(SessionWriter):
             except BlockingIOError:  # pragma: no cover - a spurious wake-up
                 continue
 
-    async def _dispatch(self, obj: Any) -> None:
+    async def _dispatch(self, obj: Any) -> bool:
+        """Handle one received message; True if it was a request (what ends a turn while
+        the play lane is busy: answers to our calls never do)."""
         try:
             message = parse(obj)
         except InvalidMessage as exc:
@@ -295,10 +312,11 @@ class Session(SessionWriter):
                 await self._send(Response(exc.msgid, self._error_wire(exc), None))
             else:
                 await self._send_error_notification(exc)
-            return
+            return True
         if isinstance(message, Request):
             await self._accept_request(message)
-        elif isinstance(message, Response):
+            return True
+        if isinstance(message, Response):
             if not self._calls.answer(message):
                 log.debug("%s: response to unknown msgid %d ignored", self.name, message.msgid)
         else:
@@ -306,8 +324,13 @@ class Session(SessionWriter):
                 await self.on_notification(self, message)
             except Exception:
                 log.exception("%s: notification handler failed", self.name)
+        return False
 
     async def _accept_request(self, request: Request) -> None:
+        if self.pace is not None:
+            wait = self.pace(request)
+            if wait > 0:
+                await self._pause(wait)
         if self._draining:
             error = RpcError(Code.SHUTTING_DOWN, "the server is shutting down")
             await self._send(Response(request.msgid, self._error_wire(error), None))
@@ -338,6 +361,18 @@ class Session(SessionWriter):
                 await self._send_bytes(b"")
         else:
             self._nursery.start_soon(self._handle, request)
+
+    async def _pause(self, seconds: float) -> None:
+        """Stop reading for ``seconds`` (the budget is spent): answers already made go out
+        first, and the wait does not count as idle time."""
+        if self._outbox:
+            await self._send_bytes(b"")
+        scope = self._receive_scope
+        if scope is not None:
+            idle = math.inf if self.limits.idle_timeout is None else self.limits.idle_timeout
+            scope.deadline = max(scope.deadline, trio.current_time() + seconds + idle)
+        await trio.sleep(seconds)
+        self._last_receive = trio.current_time()
 
     async def _answer(self, request: Request) -> Response:
         try:
@@ -395,6 +430,9 @@ class Session(SessionWriter):
             dict(params) if isinstance(params, Mapping) else list(params)
         )
         msgid, call = self._calls.open()
+        lane = self.lane
+        if lane is not None:
+            lane.waiting += 1
         try:
             await self._send(Request(msgid, method, wire_params))
             with trio.move_on_after(math.inf if timeout is None else timeout) as scope:
@@ -403,6 +441,8 @@ class Session(SessionWriter):
                 raise CallTimeout(method, timeout or 0.0)
         finally:
             self._calls.close(msgid)
+            if lane is not None:
+                lane.waiting -= 1
         if call.response is None:
             raise ConnectionClosed(f"the connection closed during {method!r}")
         if call.response.error is not None:

@@ -16,6 +16,10 @@ from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.server import Connection
 from croupier.protocol.workers import PluginFailure, internal_error, run_job
 
+SOLVE_COST = 50.0
+"""Tokens a solve takes from its caller's request budget (it may hold a worker for a
+minute)."""
+
 
 class SolverService(Service):
     """The ``solve`` method."""
@@ -32,6 +36,7 @@ class SolverService(Service):
                 "solve one problem with a solver plugin",
                 returns="the solver's solution (a map)",
                 watcher=True,
+                cost=SOLVE_COST,
             )
         ]
 
@@ -46,6 +51,7 @@ class SolverService(Service):
                 found.solve,
                 problem,
                 timeout=server.limits.solver_timeout,
+                group=conn.address,
             )
         except PluginFailure as exc:
             raise internal_error(exc) from None

@@ -12,6 +12,18 @@ settled round. The round that was in progress was never written (a round is one
 row, written whole once it settles), so it is dealt again from the same seed: nothing is
 settled twice, and a table of strategies ends exactly as if it had never stopped.
 
+A table playing writes a **checkpoint** every ``checkpoint_every`` settled rounds (its game's
+state as plain data, :attr:`~croupier.engine.games.Game.checkpoints`, with the tally; one row
+per table, replaced each time). Recovery restores the latest one into a fresh table, checks
+it (its digest, and its round and chips against the journal's row of that round) and replays
+only the rounds after it, checked as above; a checkpoint that fails any check, or rounds
+after it that do not replay, leave a log line saying why and the table is replayed whole.
+
+The server serves while it recovers: before it accepts anyone it reads which tables it will
+rebuild (:func:`pending_tables`), and until each is rebuilt a request naming it (or a token
+of one of its seats) is answered ``recovering``, which clients retry; replays yield to the
+event loop every :data:`SLICE` rounds, so ``hello`` and ``ping`` are answered at once.
+
 Then the table plays on live: strategy seats carry on; a bot seat waits for its bot to take
 it back (``table.rejoin`` with its token, compared by hash: :mod:`croupier.protocol.rejoin`)
 for up to ``vacant_timeout`` seconds, and plays the default while it is empty, as after any
@@ -23,6 +35,8 @@ the reason.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import math
 from functools import partial
@@ -36,7 +50,13 @@ from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
 from croupier.engine.ledger import seat_account
 from croupier.engine.logreplay import LogReplay
 from croupier.protocol.commitment import SeedCommitment
-from croupier.protocol.journal.recovery import TableRecord, settled_rounds, unfinished_tables
+from croupier.protocol.journal.recovery import (
+    Checkpoint,
+    TableRecord,
+    round_holding,
+    settled_rounds,
+    table_checkpoint,
+)
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.server import Server
@@ -49,19 +69,17 @@ log = logging.getLogger("croupier.tables")
 
 PAGE = 1000
 """Settled rounds read from the journal and replayed at a time."""
+SLICE = 20
+"""Settled rounds replayed between two turns of the event loop (about 10-30 ms): the server
+answers pings, hellos and other tables' requests while a long table replays."""
 PROGRESS_EVERY = 10.0
 """Seconds between the lines a long replay logs about its progress."""
 
 
-async def recover_tables(service: TableService, server: Server) -> int:
-    """Rebuild the journal's unfinished tables into ``service`` and set them going; how many."""
-    records: list[TableRecord] = await server.journal.read(unfinished_tables)
-    if records:  # the server listens once they are rebuilt: say what it is doing meanwhile
-        rounds = sum(record.last_round for record in records)
-        log.info(
-            "recovering %d unfinished table(s): %d settled rounds to replay", len(records), rounds
-        )
-    rebuilt: list[ServerTable] = []
+def pending_tables(service: TableService, server: Server, records: list[TableRecord]) -> None:
+    """Before the server accepts anyone: the tables it will rebuild answer ``recovering``
+    from now until they are rebuilt (:attr:`TableService.recovering`); those beyond
+    ``max_tables`` are given up at once."""
     open_ = service.open_tables()
     for record in records:
         if open_ >= server.limits.max_tables:
@@ -72,28 +90,61 @@ async def recover_tables(service: TableService, server: Server) -> int:
             server.journal.table_given_up(record.id, reason)
             log.warning("table %d %s", record.id, reason)
             continue
+        service.recovering[record.id] = frozenset(
+            row.token_sha256 for row in record.seats if row.token_sha256 is not None
+        )
+        service.to_recover.append(record)
+        open_ += 1
+    if service.to_recover:  # the server serves meanwhile: say what it is doing
+        rounds = sum(record.last_round for record in service.to_recover)
+        log.info(
+            "recovering %d unfinished table(s): %d settled rounds to replay",
+            len(service.to_recover),
+            rounds,
+        )
+
+
+async def recover_tables(service: TableService, server: Server) -> int:
+    """Rebuild the tables :func:`pending_tables` found into ``service``, setting each going
+    once it is rebuilt (the server answers its requests ``recovering`` until then); how
+    many were rebuilt."""
+    rebuilt = 0
+    while service.to_recover and not server.stopping:  # else they wait for the next start
+        record = service.to_recover.pop(0)
         try:
             table = await rebuild_table(server, service, record)
         except Exception as exc:  # a game no longer installed, a replay that differs
             reason = f"not recovered: {exc}"
             server.journal.table_given_up(record.id, reason)
             log.error("table %d %s", record.id, reason)
+            service.recovering.pop(record.id, None)
             continue
         service.tables[table.id] = table
-        rebuilt.append(table)
-        open_ += 1
-        await trio.sleep(0)
-    for table in rebuilt:  # every table rebuilt first: none plays while the others replay
-        if table.state == "waiting":
+        service.recovering.pop(record.id, None)
+        rebuilt += 1
+        if stopping(server):  # stopped meanwhile: it stays unfinished in the journal
+            table.resume_later = True
+            table.finish(table.stop_reason)
+        elif table.state == "waiting":
             expire = partial(table.expire_unclaimed, service.unclaimed_timeout)
             server.spawn(expire, f"table {table.id} waits for bots")
         else:
             server.spawn(partial(resume, table), f"table {table.id}")
-    return len(rebuilt)
+        await trio.sleep(0)
+    return rebuilt
+
+
+def stopping(server: Server) -> bool:
+    """Whether the server is stopping now (a call: mypy would keep a loop's narrowing of the
+    property across the awaits in which it may change)."""
+    return server.stopping
 
 
 async def rebuild_table(server: Server, service: TableService, record: TableRecord) -> ServerTable:
-    """The table ``record`` describes, its settled rounds replayed (not yet running)."""
+    """The table ``record`` describes, its settled rounds replayed (not yet running): from
+    its latest checkpoint when it has a good one, else from its first round."""
+    if record.unreadable is not None:
+        raise CroupierError(record.unreadable)
     game = server.manager.games.get(record.game)
     options = game.rules(None, record.rules)
     settings = record.settings
@@ -126,44 +177,117 @@ async def rebuild_table(server: Server, service: TableService, record: TableReco
             seat.token_sha256, seat.bot = row.token_sha256, row.player
     if record.state == "waiting":
         return table
-    replayed: list[dict[str, Any]] = []
-    engine = GameTable(
-        game,
-        options,
-        record.seed,
-        table.players(),
-        chips=record.chips,
-        decision_time=table.decision_time,
-        listeners=[replayed.append],
-        stalls=server.loop_watch.stalled,
-    )
-    replay = LogReplay(engine.core, game, len(table.seats), replayed)
-    tally = GameTally.of(len(table.seats), game)
-    after, played, chips_after = 0, 0, list(record.chips)
-    said = trio.current_time()
-    while page := await server.journal.read(
-        partial(settled_rounds, table=record.id, after=after, limit=PAGE)
-    ):
-        if trio.current_time() - said >= PROGRESS_EVERY:
-            said = trio.current_time()
-            log.info("table %d: %d of %d rounds replayed", record.id, played, record.last_round)
-        events = [event for settled in page for event in settled.events]
-        replay.feed(events)
-        for event in events:  # the faults too: defaults are the players', not the game's
-            tally.add(event)
-        after, played, chips_after = page[-1].first, page[-1].round, page[-1].chips
-    balances = engine.ledger.balances
-    chips = [balances[seat_account(seat.index)] for seat in table.seats]
-    if chips != chips_after:
-        raise CroupierError(f"its replay ends with chips {chips}, the journal {chips_after}")
-    if record.last_round != played:  # the pages missed a round
-        raise CroupierError(
-            f"its replay ends at round {played}, the journal at {record.last_round}"
-        )
-    engine.tally = tally
+    checkpoint = await server.journal.read(partial(table_checkpoint, table=record.id))
+    if checkpoint is not None and game.checkpoints is not None:
+        try:
+            engine, played = await Replay(server, record, table).run(checkpoint)
+        except CroupierError as exc:
+            log.warning(
+                "table %d: its checkpoint after round %d is not used (%s): replaying all %d rounds",
+                record.id,
+                checkpoint.round,
+                exc,
+                record.last_round,
+            )
+        else:
+            table.resumed(engine, played)
+            server.journal.table_recovered(record.id, record.last_event)
+            return table
+    engine, played = await Replay(server, record, table).run(None)
     table.resumed(engine, played)
     server.journal.table_recovered(record.id, record.last_event)
     return table
+
+
+class Replay:
+    """One attempt at rebuilding a table's game: restored from a checkpoint (checked against
+    the journal's row of its round) or made fresh, then the settled rounds after it replayed
+    and checked event for event, a slice of :data:`SLICE` rounds at a time (the server
+    answers other requests between slices)."""
+
+    def __init__(self, server: Server, record: TableRecord, table: ServerTable) -> None:
+        self.server, self.record, self.table = server, record, table
+        self.replayed: list[dict[str, Any]] = []
+        self.engine = GameTable(
+            table.game,
+            table.options,
+            record.seed,
+            table.players(),
+            chips=record.chips,
+            decision_time=table.decision_time,
+            listeners=[self.replayed.append],
+            stalls=server.loop_watch.stalled,
+        )
+
+    async def run(self, checkpoint: Checkpoint | None) -> tuple[GameTable, int]:
+        """The game table after the journal's last settled round, and that round."""
+        record, engine = self.record, self.engine
+        seats = len(self.table.seats)
+        tally = GameTally.of(seats, self.table.game)
+        after, played, chips_after = 0, 0, list(record.chips)
+        if checkpoint is not None:
+            after, played, chips_after = await self._restore(checkpoint)
+            tally, engine.tally = engine.tally, tally  # the replay's own emits count nowhere
+            log.info(
+                "table %d: restored from its checkpoint after round %d; %d rounds to replay",
+                record.id,
+                played,
+                record.last_round - played,
+            )
+        replay = LogReplay(engine.core, self.table.game, seats, self.replayed)
+        said = trio.current_time()
+        while page := await self.server.journal.read(
+            partial(settled_rounds, table=record.id, after=after, limit=PAGE)
+        ):
+            if trio.current_time() - said >= PROGRESS_EVERY:
+                said = trio.current_time()
+                log.info("table %d: %d of %d rounds replayed", record.id, played, record.last_round)
+            for start in range(0, len(page), SLICE):
+                events = [
+                    event for settled in page[start : start + SLICE] for event in settled.events
+                ]
+                replay.feed(events)
+                for event in events:  # the faults too: defaults are the players', not the game's
+                    tally.add(event)
+                await trio.sleep(0)
+            after, played, chips_after = page[-1].first, page[-1].round, page[-1].chips
+        chips = self._chips()
+        if chips != chips_after:
+            raise CroupierError(f"its replay ends with chips {chips}, the journal {chips_after}")
+        if record.last_round != played:  # the pages missed a round
+            raise CroupierError(
+                f"its replay ends at round {played}, the journal at {record.last_round}"
+            )
+        engine.tally = tally
+        return engine, played
+
+    async def _restore(self, checkpoint: Checkpoint) -> tuple[int, int, list[int]]:
+        """Restore ``checkpoint`` into the fresh table, checked: its digest, its data, and
+        the chips of the journal's row of its round. Where the replay goes on from."""
+        if hashlib.sha256(checkpoint.data.encode()).hexdigest() != checkpoint.digest:
+            raise CroupierError("its digest does not match its data")
+        try:
+            state = json.loads(checkpoint.data)
+        except ValueError as exc:
+            raise CroupierError(f"it is not JSON: {exc}") from None
+        if not isinstance(state, dict):
+            raise CroupierError("it is not a map")
+        row = await self.server.journal.read(
+            partial(round_holding, table=self.record.id, event=checkpoint.last)
+        )
+        if row is None or row.round != checkpoint.round:
+            raise CroupierError(f"the journal has no round {checkpoint.round} ending there")
+        self.engine.restore_state(state)
+        if self.engine.core.round != checkpoint.round or self._chips() != row.chips:
+            raise CroupierError(
+                f"it restores round {self.engine.core.round} with chips {self._chips()}, the "
+                f"journal has round {row.round} with {row.chips}"
+            )
+        return row.first, row.round, row.chips
+
+    def _chips(self) -> list[int]:
+        balances = self.engine.ledger.balances
+        return [balances[seat_account(seat.index)] for seat in self.table.seats]
 
 
 async def resume(table: ServerTable) -> None:

@@ -128,6 +128,9 @@ class ServerTable:
         """Stopped by the server's shutdown with a journal: the journal keeps the table
         unfinished (its settled rounds are all there), so the restarted server resumes it."""
         self._scope = trio.CancelScope()
+        self.paused: str | None = None
+        """Why the table deals nothing now (its journal cannot write), or None."""
+        self._pause_scope: trio.CancelScope | None = None
         self.abandon_pending = False
         self.done = trio.Event()
         self._seat_changed = trio.Event()
@@ -249,6 +252,8 @@ class ServerTable:
             out["chips"] = [balances[seat_account(seat.index)] for seat in self.seats]
             out["hands"] = list(self.engine.tally.hands)
             out["house"] = balances["house"]
+        if self.paused is not None:
+            out["paused"] = self.paused
         return out
 
     def players(self) -> list[GamePlayer]:
@@ -317,6 +322,9 @@ class ServerTable:
                 return f"{self.rounds} rounds played"
             if self.has_bots and not await self._someone_seated():
                 return "every bot left"
+            if self.server.journal.failed is not None:
+                await self._paused()
+                continue  # stopped meanwhile, perhaps
             if not await self._someone_can_stake(engine, minimum):
                 return self._not_dealt(len(broke) == len(self.seats))
             if not await engine.play_round():
@@ -332,7 +340,13 @@ class ServerTable:
                 balances = engine.ledger.balances
                 chips = [balances[seat_account(seat.index)] for seat in self.seats]
                 self.server.journal.table_round(self.id, self.played, chips)
-                await self.server.journal.keep_up()  # never more than a moment ahead of it
+                every = self.server.limits.checkpoint_every
+                if every > 0 and self.played % every == 0:
+                    self._checkpoint(engine)
+                if self.server.journal.sync_rounds:  # serve --sync: durable before the next
+                    await self.server.journal.durable(patient=True)
+                else:
+                    await self.server.journal.keep_up()  # never more than a moment ahead
             # A round of strategies and vacant seats never waits on anything: yield, so
             # that connections (a bot rejoining, a watcher) get their turn between rounds.
             await trio.sleep(0)
@@ -377,6 +391,34 @@ class ServerTable:
                     return False
                 await self._seat_changed.wait()
         return self._can_stake(engine, minimum)
+
+    async def _paused(self) -> None:
+        """The journal cannot write: deal nothing it cannot record. Seats and watchers get a
+        ``table.status`` whose info says why (``paused``), and another once play resumes."""
+        journal = self.server.journal
+        self.paused = f"the server cannot write its journal ({journal.failed})"
+        log.warning("table %d pauses: %s", self.id, self.paused)
+        self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
+        try:
+            with trio.CancelScope() as self._pause_scope:
+                await journal.writable()
+        finally:
+            self._pause_scope = None
+            self.paused = None
+        log.info("table %d resumes: its journal writes again", self.id)
+        self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
+        await trio.sleep(0)  # a journal closed meanwhile stays failed: never spin here
+
+    def _checkpoint(self, engine: GameTable) -> None:
+        """Write the table's state after this round to the journal (when its game can save
+        it): a restarted server replays only the rounds after it."""
+        try:
+            state = engine.save_state()
+        except Exception as exc:  # a game plugin's bug costs the checkpoint, not the table
+            log.error("table %d: no checkpoint after round %d: %r", self.id, self.played, exc)
+            return
+        if state is not None:
+            self.server.journal.table_checkpoint(self.id, self.played, state)
 
     async def _someone_seated(self) -> bool:
         """True when a bot holds a seat, waiting up to ``vacant_timeout`` for one to join."""
@@ -435,6 +477,8 @@ class ServerTable:
             # bots would get defaults): it is left, as a crash leaves it, and dealt again
             self._scope.cancel()
         self.seat_changed()
+        if self._pause_scope is not None:
+            self._pause_scope.cancel()  # a paused table stops without waiting for its journal
         if self.engine is not None:
             self.engine.limit_decisions(self.server.shutdown_left() if grace is None else grace)
         if self.state == "waiting":

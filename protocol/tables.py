@@ -19,9 +19,10 @@ How a table runs (``docs/protocol.md`` has the full story):
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import Any
 
@@ -32,14 +33,16 @@ from croupier.engine.decisions import DECISION_TIME
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
 from croupier.protocol.admission import peer_host
 from croupier.protocol.commitment import SeedCommitment
-from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.errors import Code, RpcError, recovering
+from croupier.protocol.journal.record import token_hash
+from croupier.protocol.journal.recovery import TableRecord, unfinished_tables
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.ownership import Ownership, check_peer_quota, check_quota, is_operator
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.rejoin import may_sit, rejoin_table, table_seat
 from croupier.protocol.server import Connection, Server
 from croupier.protocol.slots import check_auto
-from croupier.protocol.tablerecovery import recover_tables
+from croupier.protocol.tablerecovery import pending_tables, recover_tables
 from croupier.protocol.tablerun import ServerTable
 from croupier.protocol.workers import game_plugin_bug
 
@@ -62,6 +65,10 @@ class TableService(Service):
         self.vacant_timeout = vacant_timeout
         self.unclaimed_timeout = unclaimed_timeout
         self.tables: dict[int, ServerTable] = {}
+        self.recovering: dict[int, frozenset[str]] = {}
+        """Tables being rebuilt from the journal after a restart, and their seats' token
+        hashes: requests for them are answered ``recovering`` until they are back."""
+        self.to_recover: list[TableRecord] = []
 
     def methods(self) -> Iterable[Method]:
         table = Param("table", (int,), doc="a table id")
@@ -106,6 +113,8 @@ class TableService(Service):
                 self.create,
                 "create a table (it belongs to this connection)",
                 returns="table info, and its key",
+                durable=True,
+                cost=20.0,  # its strategies may need a chart solved (a worker's time)
             ),
             Method(
                 "table.join",
@@ -119,6 +128,7 @@ class TableService(Service):
                 "take a free seat; this connection then answers its decide calls",
                 returns="{table, seat, token, info}",
                 quick=True,
+                durable=True,
             ),
             Method(
                 "table.rejoin",
@@ -127,8 +137,17 @@ class TableService(Service):
                 "take a seat back with its token (after a reconnection)",
                 returns="{table, seat, token, info}",
                 quick=True,
+                durable=True,
             ),
-            Method("table.leave", (token,), self.leave, "give a seat up", "nil", quick=True),
+            Method(
+                "table.leave",
+                (token,),
+                self.leave,
+                "give a seat up",
+                "nil",
+                quick=True,
+                durable=True,
+            ),
             Method(
                 "table.start",
                 (table, key),
@@ -136,6 +155,7 @@ class TableService(Service):
                 "start a full table (its creator, or with its key or the operator key)",
                 "info",
                 quick=True,
+                durable=True,
             ),
             Method(
                 "table.stop",
@@ -145,6 +165,7 @@ class TableService(Service):
                 "or the operator key)",
                 "info",
                 quick=True,
+                durable=True,
             ),
             Method(
                 "table.watch",
@@ -197,15 +218,33 @@ class TableService(Service):
     def _get(self, table_id: int) -> ServerTable:
         found = self.tables.get(table_id)
         if found is None:
+            if table_id in self.recovering:
+                raise recovering(f"table {table_id}")
             raise RpcError(Code.UNKNOWN_NAME, f"no table {table_id}")
         return found
 
     def _by_token(self, token: str) -> tuple[ServerTable, int]:
-        return table_seat(self.tables.values(), token)
+        with self._recovering_token(token):
+            return table_seat(self.tables.values(), token)
+
+    @contextlib.contextmanager
+    def _recovering_token(self, token: str) -> Iterator[None]:
+        """A ``bad-token`` for a token of a table still being rebuilt is ``recovering``."""
+        try:
+            yield
+        except RpcError as error:
+            if error.code != Code.BAD_TOKEN or not self.recovering:
+                raise
+            digest = token_hash(token)
+            for table_id, hashes in self.recovering.items():
+                if digest in hashes:
+                    raise recovering(f"table {table_id}") from None
+            raise
 
     def open_tables(self) -> int:
-        """Tables not finished (recovered ones included): what ``max_tables`` bounds."""
-        return sum(t.state != "finished" for t in self.tables.values())
+        """Tables not finished (recovered ones and those being rebuilt included): what
+        ``max_tables`` bounds."""
+        return sum(t.state != "finished" for t in self.tables.values()) + len(self.recovering)
 
     def _owned_open(self, conn: Connection) -> int:
         return sum(
@@ -364,7 +403,8 @@ class TableService(Service):
     async def rejoin(
         self, conn: Connection, token: str, events: bool, auto: list[Any]
     ) -> dict[str, Any]:
-        table, index = rejoin_table(self.tables.values(), conn, token, events, auto)
+        with self._recovering_token(token):
+            table, index = rejoin_table(self.tables.values(), conn, token, events, auto)
         return self._seated(conn, table, index, token)
 
     async def leave(self, conn: Connection, token: str) -> None:
@@ -432,6 +472,11 @@ class TableService(Service):
         return {"table": found.id, **found.commitment.public(True)}
 
     # -- lifecycle -------------------------------------------------------------------------
+    async def prepare_recovery(self, server: Server) -> None:
+        """Read which tables the journal holds unfinished: they answer ``recovering`` until
+        :meth:`recover` has rebuilt them (:mod:`croupier.protocol.tablerecovery`)."""
+        pending_tables(self, server, await server.journal.read(unfinished_tables))
+
     async def recover(self, server: Server) -> dict[str, int]:
         """Carry on the journal's unfinished tables (:mod:`croupier.protocol.tablerecovery`)."""
         return {"tables": await recover_tables(self, server)}

@@ -66,6 +66,8 @@ async def recover_tournaments(service: TournamentService, server: Server, most: 
 
 async def rebuild_tournament(server: Server, record: TournamentRecord) -> ServerTournament:
     """The tournament ``record`` describes, with its finished tables known (not running)."""
+    if record.unreadable is not None:
+        raise CroupierError(record.unreadable)
     game = server.manager.games.get(record.game)
     settings = dict(record.settings)
     join_time = float(settings.pop("join_time"))

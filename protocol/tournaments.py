@@ -77,6 +77,7 @@ class TournamentService(Service):
 
     def __init__(self) -> None:
         self.tournaments: dict[int, ServerTournament] = {}
+        self._recovered = 0
 
     def methods(self) -> Iterable[Method]:
         tournament = Param("tournament", (int,), doc="a tournament id")
@@ -121,6 +122,7 @@ class TournamentService(Service):
                 "start a tournament (it waits for its tcp bots; it belongs to this "
                 "connection); the caller gets its status",
                 returns="tournament info, its key and its join_key",
+                durable=True,
             ),
             Method(
                 "tournament.stop",
@@ -130,6 +132,7 @@ class TournamentService(Service):
                 "far (its creator, or with its key or the operator key)",
                 returns="tournament info",
                 quick=True,
+                durable=True,
             ),
             Method(
                 "tournament.join",
@@ -142,6 +145,7 @@ class TournamentService(Service):
                 "take a free tcp seat; this connection then answers its decide calls",
                 returns="{tournament, entry, token, info}",
                 quick=True,
+                durable=True,
             ),
             Method(
                 "tournament.rejoin",
@@ -150,6 +154,7 @@ class TournamentService(Service):
                 "take a tcp seat back with its token (after a reconnection)",
                 returns="{tournament, entry, token, info}",
                 quick=True,
+                durable=True,
             ),
             Method(
                 "tournament.watch",
@@ -354,10 +359,14 @@ class TournamentService(Service):
             await found.done.wait()
         return found.info()
 
-    async def recover(self, server: Server) -> dict[str, int]:
+    async def prepare_recovery(self, server: Server) -> None:
         """Carry on the journal's unfinished tournaments
-        (:mod:`croupier.protocol.tournamentrecovery`)."""
-        return {"tournaments": await recover_tournaments(self, server, MAX_OPEN)}
+        (:mod:`croupier.protocol.tournamentrecovery`) before the server accepts anyone:
+        quick, as their finished tables are booked, not replayed (no ``recovering``)."""
+        self._recovered = await recover_tournaments(self, server, MAX_OPEN)
+
+    async def recover(self, server: Server) -> dict[str, int]:
+        return {"tournaments": self._recovered}
 
     async def connection_closed(self, connection: Connection) -> None:
         server = connection.server

@@ -8,6 +8,10 @@ kills the worker when the call is cancelled, freeing its slot at once); other wo
 plugin's lambda, say) falls back to a thread. Either way the job first takes a turn in a
 :class:`~croupier.protocol.fairpool.FairPool`, so connections share the workers fairly.
 
+A worker process runs below the event loop's CPU priority (:data:`WORKER_NICENESS`, set by
+the first job it runs): on a machine with as many busy workers as cores the loop, and with
+it every table's round trips, still gets the CPU first.
+
 A plugin's own bug (anything but a :class:`CroupierError`) comes back as
 :class:`PluginFailure`, which the server reports as ``internal-error`` naming the plugin,
 not as a user's ``bad-input``.
@@ -15,7 +19,9 @@ not as a user's ``bad-input``.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import pickle
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -30,6 +36,11 @@ from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.fairpool import FairPool
 
 log = logging.getLogger("croupier.workers")
+
+WORKER_NICENESS = 10
+"""How much lower a worker process's CPU priority is than the server's (``os.nice``)."""
+_niced = False
+"""Whether this process (a worker) has lowered its priority already."""
 
 
 class PluginFailure(Exception):
@@ -53,6 +64,18 @@ def _guarded(what: str, fn: Callable[..., Any], *args: Any) -> Any:
         raise PluginFailure(f"{what} failed: {one_line(exc)}") from None
 
 
+def _in_worker(what: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """:func:`_guarded` in a worker process, whose priority the first job lowers
+    (trio-parallel's ``init`` hook would need a worker context of our own, whose lifetime
+    the default one already manages)."""
+    global _niced
+    if not _niced:
+        _niced = True
+        with contextlib.suppress(AttributeError, OSError):  # not POSIX, or not allowed
+            os.nice(WORKER_NICENESS)
+    return _guarded(what, fn, *args)
+
+
 def _picklable(*objects: object) -> bool:
     try:
         pickle.dumps(objects)
@@ -68,20 +91,22 @@ async def run_job(
     fn: Callable[..., Any],
     *args: Any,
     timeout: float,
+    group: Hashable = None,
 ) -> Any:
     """``fn(*args)`` off the loop, after a fair turn in ``pool``; at most ``timeout``
     seconds of running (waiting for the turn is bounded by the pool and does not count).
+    ``group``: the owner's group in the pool (its peer address).
 
     Raises ``busy`` (it never ran), ``limit-exceeded`` (it ran too long and was stopped, or
     abandoned if it ran in a thread), :class:`CroupierError` for a user error and
     :class:`PluginFailure` for a plugin's bug.
     """
-    async with pool.turn(owner):
+    async with pool.turn(owner, group):
         with trio.move_on_after(timeout) as scope:
             try:
                 if _picklable(fn, args):
                     return await trio_parallel.run_sync(
-                        _guarded, what, fn, *args, kill_on_cancel=True
+                        _in_worker, what, fn, *args, kill_on_cancel=True
                     )
                 return await trio.to_thread.run_sync(
                     _guarded, what, fn, *args, abandon_on_cancel=True

@@ -183,9 +183,12 @@ class MemoryNet(trio.abc.Listener[MemoryStream]):
     async def aclose(self) -> None:
         await self._accepting.aclose()
 
-    def connect(self, *, name: str, **options: Any) -> AbstractAsyncContextManager[Client]:
-        """``croupier.protocol.connect`` to the server on this net (same options)."""
-        return connect_stream(self.dial(), name=name, peer="memnet", **options)
+    def connect(
+        self, *, name: str, host: str = "127.0.0.1", **options: Any
+    ) -> AbstractAsyncContextManager[Client]:
+        """``croupier.protocol.connect`` to the server on this net (same options), from
+        ``host``."""
+        return connect_stream(self.dial(host), name=name, peer="memnet", **options)
 
     def connector(self) -> Callable[..., AbstractAsyncContextManager[Client]]:
         """A stand-in for ``connect(host, port, ...)`` that ignores the address (for

@@ -14,43 +14,66 @@ import trio
 
 from croupier.protocol import Code, RpcError, connect
 from croupier.protocol.journal import SCHEMA_VERSION, Journal, JournalError, open_journal
+from croupier.protocol.journal import writer as writer_module
 from croupier.protocol.journal.schema import MIGRATIONS, migrate
 from croupier.protocol.running import retain
+from tests.servedtables import Recorder
 from tests.test_journal import play_table, serve
 
 
-async def test_a_full_disk_stops_new_tables_but_the_server_keeps_serving(nursery, tmp_path, caplog):
+async def test_a_full_disk_pauses_play_tells_why_and_resumes_once_it_writes(
+    nursery, tmp_path, caplog, monkeypatch
+):
+    """A write that fails (SQLite's own "database or disk is full", what a full file system
+    gives) drops nothing: the table pauses before its next round, its watchers are told
+    why, new tables are refused; once the file may grow again the held writes go in, in
+    order, and the table plays on to its end with every round recorded once."""
+    monkeypatch.setattr(writer_module, "RETRY", 0.01)
     journal = Journal(str(tmp_path / "j.db"))
     server = await serve(nursery, journal)
     first = await play_table(server.port, {"seats": 1, "fill": ["lim17"], "rounds": 3})
-    # the file may not grow by one page any more: SQLite's own "database or disk is full",
-    # the error a full file system gives
-    journal.writer.read_sync(
-        lambda c: c.execute(
-            f"PRAGMA max_page_count = {c.execute('PRAGMA page_count').fetchone()[0]}"
-        )
-    )
-    with caplog.at_level(logging.ERROR, logger="croupier.journal"):
-        second = await play_table(server.port, {"seats": 2, "fill": ["lim17"] * 2, "rounds": 200})
-        async with connect("127.0.0.1", server.port, name="c") as c:
-            listed = await c.call_named("history.tables", {})  # after the failed writes
+    rec = Recorder()
+    with caplog.at_level(logging.WARNING, logger="croupier"):
+        async with connect("127.0.0.1", server.port, name="c", on_notification=rec) as c:
+            info = await c.call_named(
+                "table.create",
+                {"seats": 2, "fill": ["lim17"] * 2, "rounds": 300, "autostart": False},
+            )
+            await c.call("table.watch", info["table"])
+            pages = await journal.read(lambda c: c.execute("PRAGMA page_count").fetchone()[0])
+            await journal.read(lambda c: c.execute(f"PRAGMA max_page_count = {pages}"))
+            await c.call("table.start", info["table"])
+            with trio.fail_after(60):  # a guard against a hang, not a timing
+                await rec.until(lambda: any("paused" in s for s in rec.statuses))
+            paused = next(s for s in rec.statuses if "paused" in s)
+            assert "cannot write its journal" in paused["paused"] and "full" in paused["paused"]
+            assert paused["state"] == "playing" and paused["played"] < 300
             with pytest.raises(RpcError) as refused:
                 await c.call_named("table.create", {"seats": 1, "fill": ["lim17"], "rounds": 1})
             with pytest.raises(RpcError) as no_tournament:
                 await c.call_named("tournament.start", {"bots": ["lim17"]})
             assert await c.call("ping") == "pong"
-    assert second["reason"] == "200 rounds played"  # the table played on
+            assert (await c.call("table.info", info["table"]))["played"] == paused["played"]
+            journal.writer.read_sync(lambda c: c.execute("PRAGMA max_page_count = 1073741823"))
+            await rec.finished.wait()
     assert refused.value.code == no_tournament.value.code == Code.JOURNAL_FAILED
-    assert "cannot write its journal" in refused.value.message
-    lines = [r for r in caplog.records if r.name == "croupier.journal"]
-    assert len(lines) == 1 and "full" in lines[0].getMessage()
-    assert [t["table"] for t in listed["tables"] if t["state"] == "finished"] == [first["table"]]
+    assert rec.statuses[-1]["reason"] == "300 rounds played"
+    assert "paused" not in rec.statuses[-1]
+    said = [r.getMessage() for r in caplog.records if r.name == "croupier.journal"]
+    assert len(said) == 2 and "full" in said[0] and "writes again" in said[1]
     server.stop()
     await journal.aclose()
-    with sqlite3.connect(tmp_path / "j.db") as conn:  # whole transactions only
+    with sqlite3.connect(tmp_path / "j.db") as conn:  # whole transactions, nothing dropped
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         (played,) = conn.execute("SELECT played FROM tables WHERE id = ?", (first["table"],))
         assert played == (3,)
+        rounds = conn.execute(
+            "SELECT round FROM events WHERE table_id = ? AND round IS NOT NULL ORDER BY first",
+            (info["table"],),
+        ).fetchall()
+        assert [r for (r,) in rounds] == list(range(1, 301))
+        (state,) = conn.execute("SELECT state, played FROM tables WHERE id = ?", (info["table"],))
+        assert state == ("finished", 300)
 
 
 def _read_only(path: str) -> None:
@@ -135,3 +158,35 @@ async def test_retention_runs_at_start_and_then_daily(autojump_clock):
     with trio.move_on_after(2.5 * 86_400):
         await retain(Counting(), 7)  # type: ignore[arg-type]
     assert calls == [0.0, 86_400.0, 2 * 86_400.0]
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 256 kB file system of its own (tmpfs; root only, skipped elsewhere), unmounted after."""
+    where = tmp_path / "tiny"
+    where.mkdir()
+    mount = shutil.which("mount")
+    done = mount and subprocess.run(
+        [mount, "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(where)], capture_output=True
+    )
+    if not done or done.returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (not root?)")
+    try:
+        yield where
+    finally:
+        subprocess.run([shutil.which("umount") or "umount", str(where)], check=False)
+
+
+def test_a_server_refuses_to_start_on_a_full_disk(tiny_disk, cli):
+    path = tiny_disk / "j.db"
+    Journal(str(path)).close()
+    fill = os.open(tiny_disk / "fill", os.O_WRONLY | os.O_CREAT)
+    try:  # the disk full to its last byte
+        with pytest.raises(OSError):
+            while True:
+                os.write(fill, b"\0" * 4096)
+    finally:
+        os.close(fill)
+    status, _out, err = cli("serve", "--port", "0", "--data", str(path))
+    assert status == 1 and err.count("\n") == 1 and "Traceback" not in err
+    assert f"cannot write the journal {path}" in err

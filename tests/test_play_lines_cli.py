@@ -163,7 +163,7 @@ def test_a_game_option_from_a_shared_flag_and_from_set(play, tables):
         (["--game", "baccarat", "--seats", "2", "--fill", "-"], "--fill - leaves a seat for a"),
         (["--game", "baccarat", "--chips", "10"], "10 starting chips cannot play a round"),
         (["--set", "decks=2"], "--set applies to --game; blackjack's play has a flag per rule"),
-        (["--fill", "basic"], "--fill applies to --game"),
+        (["--fill", "basic"], "blackjack's local game has one seat; give --connect"),
     ],
 )
 def test_refusals_are_one_line(play, argv, said):

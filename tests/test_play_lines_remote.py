@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import io
 import re
+import signal
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -139,3 +142,29 @@ def test_a_seat_given_up_after_its_table_finished_is_no_error(threaded_server):
 
     token = "a token of a finished table"
     trio.run(leave_table, "127.0.0.1", threaded_server, "bot", token)
+
+
+def test_seats_not_filled_wait_for_bots_as_at_blackjack(threaded_server):
+    """Issue 34: ``--seats 2`` at a server table gave seat 2 to the game's first strategy
+    here but to a bot at blackjack; both leave it to a bot now (``--fill`` names strategies).
+    The table waits for that bot, so the person is asked nothing: Ctrl-C leaves."""
+    where = f"127.0.0.1:{threaded_server}"
+    argv = ["play", "--game", "baccarat", "--connect", where, "--seats", "2", "--seed", "3"]
+    person = subprocess.Popen(
+        [sys.executable, "-m", "croupier.clients.cli", *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert person.stdout is not None
+        lines = [person.stdout.readline() for _ in range(2)]  # the greeting, then the wait
+        table = table_of(lines[0])
+        assert "seat 1 you; seat 2 free." in lines[0]
+        assert f"Table {table} waits for 1 more: croupier bot NAME --game baccarat" in lines[1]
+        info = call(threaded_server, "table.info", table)
+        assert info["seats"][1]["kind"] == "free" and info["decision_time"] == 10.0
+    finally:
+        person.send_signal(signal.SIGINT)
+        person.communicate(timeout=60)

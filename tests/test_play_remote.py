@@ -174,3 +174,30 @@ def test_a_drawn_seed_is_reported_once_the_table_exists(server):
     assert term.finish() == 0
     drawn = re.search(r"croupier: seed (\d+) \(rerun with --seed \1 to reproduce\)", term.output())
     assert drawn and f"seed {drawn.group(1)[:6]}" in screen  # the table's own (title cut at 80)
+
+
+def test_seats_and_fill_at_a_new_table_are_those_of_every_game(server, cli):
+    """Issue 34: ``--seats`` left blackjack's other seats to bots while other games filled
+    them with strategies, and blackjack refused ``--fill``. Now, whatever the game, the
+    seats --fill names play those strategies and the others wait for bots."""
+    where = f"127.0.0.1:{server.port}"
+    term = Term("play", "--connect", where, "--seats", "3", "--fill", "lim17", "--seed", "4")
+    screen = term.wait_for("waits for 1 more player")
+    table = int(re.search(r"\(table (\d+), seed 4\)", screen).group(1))
+    info = table_info(server.port, table)
+    assert [(s["kind"], s["player"]) for s in info["seats"][1:]] == [
+        ("strategy", "lim17"),
+        ("free", None),
+    ]
+    assert info["decision_time"] == 10.0  # a seat waits for a bot: a person's limit
+    term.press("q")
+    assert term.finish() == 0
+    term = Term("play", "--connect", where, "--seats", "2", "--fill", "lim17", "--seed", "4")
+    table = int(re.search(r"\(table (\d+), seed 4\)", term.wait_for("Your bet (")).group(1))
+    assert table_info(server.port, table)["decision_time"] is None  # strategies only
+    term.press("q")
+    assert term.finish() == 0
+    status, _, err = cli("play", "--fill", "lim17")
+    assert status == 1 and "give --connect HOST:PORT and --seats N" in err
+    status, _, err = cli("play", "--connect", where, "--seats", "2", "--fill", "a", "b")
+    assert status == 1 and "at most 1, not 2" in err

@@ -118,3 +118,32 @@ def test_the_cli_reports_and_exits(cli):
     assert status == 0 and json.loads(out) == {"plugin": "baccarat", "problems": []}
     status, _, err = cli("plugins", "--check", "nope")
     assert status == 1 and err.startswith("croupier: error: no plugin named 'nope'")
+
+
+def saving(core):
+    return {"ledger": core.ledger.save(), "round": core.round}
+
+
+def restoring(core, state):
+    core.ledger.restore(state["ledger"])
+    core.round = state["round"]
+
+
+@pytest.mark.parametrize(
+    ("save", "restore", "expected"),
+    [
+        (saving, restoring, None),
+        (saving, lambda core, state: core.ledger.restore(state["ledger"]), "does not play on"),
+        (lambda core: {"core": object()}, restoring, "its checkpoint is not plain data"),
+        (saving, lambda core, state: state["nope"], "raised KeyError"),
+    ],
+)
+def test_a_games_checkpoints_are_restored_and_played_on(save, restore, expected):
+    from croupier.engine import Checkpoints
+
+    problems = check_plugins(manager_with(game(checkpoints=Checkpoints(save, restore))), "mine")
+    if expected is None:
+        assert problems == []
+    else:
+        assert problems and all(expected in p for p in problems), problems
+        assert all("after round 15" in p or "not plain" in p for p in problems)

@@ -101,7 +101,10 @@ async def run_to_end(path: Path, nursery: trio.Nursery, tables: list[dict[str, A
 
 
 async def recover(path: Path, nursery: trio.Nursery, **limits: Any) -> Server:
-    return await serve(nursery, Journal(str(path)), **limits)
+    """A server on ``path``, once it has rebuilt what it recovers (it serves meanwhile)."""
+    server = await serve(nursery, Journal(str(path)), **limits)
+    await server.recovered.wait()
+    return server
 
 
 async def finish(server: Server, ids: list[int]) -> None:

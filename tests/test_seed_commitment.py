@@ -54,6 +54,7 @@ async def journaled(nursery: trio.Nursery, path: Path, seed: int = 11) -> Server
         journal=Journal(str(path)),
     )
     await memnet.serve(nursery, server)
+    await server.recovered.wait()  # it serves while it rebuilds: wait until it has
     return server
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import signal
@@ -13,6 +14,7 @@ import sys
 import msgpack
 import pytest
 
+from croupier.clients.cli.commands.serve import register, server_limits
 from croupier.protocol.journal import SCHEMA_VERSION
 
 
@@ -142,3 +144,24 @@ def test_serve_connections_caps_the_connections():
         proc.communicate(timeout=20)
     finally:
         proc.kill()
+
+
+def serve_args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    return parser.parse_args(["serve", *argv])
+
+
+def test_serve_sets_the_request_budgets():
+    limits = server_limits(serve_args())
+    assert (limits.request_rate, limits.request_burst) == (200, 400)
+    assert (limits.address_rate, limits.address_burst) == (1000, 2000)
+    limits = server_limits(serve_args("--request-rate", "50", "--address-rate", "0"))
+    assert (limits.request_rate, limits.request_burst) == (50, 100)
+    assert limits.address_rate is None
+
+
+@pytest.mark.parametrize("value", ["-1", "fast", "nan", "inf"])
+def test_serve_rejects_a_bad_rate(cli, value):
+    status, _, err = cli("serve", "--request-rate", value)
+    assert status == 2 and "tokens a second" in err

@@ -253,7 +253,7 @@ async def test_one_clients_solves_take_turns_and_leave_threads_to_others(nursery
     net = await memnet.serve(nursery, server)
     async with (
         net.connect(name="hog") as hog,
-        net.connect(name="other") as other,
+        net.connect(name="other", host="10.0.0.2") as other,  # another client's address
         trio.open_nursery() as inner,
     ):
         for _ in range(3):  # solves that never end by themselves

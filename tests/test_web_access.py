@@ -147,7 +147,7 @@ def pages(served: Any) -> list[tuple[str, str, str]]:
     )["tournament"]
     return [
         ("lobby", "/", "#finished-tables[data-page]"),
-        ("table", f"/table.html?table={table}", 'body[data-drawn="0"]'),  # its final chips
+        ("table", f"/table.html?table={table}", "#felt .card"),  # its last round, final chips
         ("replay", f"/replay.html?table={table}&at={events}", f'body[data-drawn="{events}"]'),
         ("poker before its deal", f"/replay.html?table={poker}&at=0", 'body[data-drawn="0"]'),
         ("tournament", f"/tournament.html?tournament={tournament}", "#standings tbody tr"),

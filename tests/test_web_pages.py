@@ -481,3 +481,42 @@ def test_a_live_table_counts_its_rounds_as_they_are_played(served, page):
         bot.join(60)
     page.get_by_text("Finished").wait_for()
     summary.filter(has_text=re.compile("; 6 of 6 rounds played$")).wait_for()
+
+
+@pytest.mark.parametrize(
+    ("lo", "hi", "ticks"),
+    [
+        (987.3, 1012.6, [980, 990, 1000, 1010, 1020]),
+        (0, 1, [0, 0.5, 1]),  # at most about 4 steps: 0.5, not 0.25
+        (1000, 1000, [999, 999.5, 1000, 1000.5, 1001]),
+        (-37, 140, [-50, 0, 50, 100, 150]),
+    ],
+)
+def test_axis_ticks_are_round_numbers(served, page, lo, hi, ticks):
+    page.goto(served.url + "/")
+    got = page.evaluate(
+        "async ([lo, hi]) => (await import('/js/svg.js')).niceTicks(lo, hi)", [lo, hi]
+    )
+    assert got == ticks
+
+
+def test_a_table_finished_before_the_page_opened_shows_its_last_round(served, page):
+    """Issue 34: the finished table's page showed an empty felt (its final chips only)."""
+    table, info = served.played(seats=2, fill=["lim17", "never-bust"], rounds=3, seed=12)
+    events = served.call("history.events", table)
+    last = [e for e in events if e["round"] == 3]
+    page.goto(f"{served.url}/table.html?table={table}")
+    drawn(page, len(last))
+    assert page.locator("#status").inner_text().startswith("Finished")
+    dealt = [e["card"] for e in last if e["kind"] in ("deal", "reveal") and e["card"] != "#"]
+    names = page.locator("#felt .card").evaluate_all(
+        "cards => cards.map(c => c.getAttribute('aria-label'))"
+    )
+    assert len(names) == len(dealt) and all(" of " in n for n in names), names
+    for seat, chips in zip(info["seats"], info["chips"], strict=True):
+        meta = page.locator(f'#seats li[data-seat="{seat["seat"]}"] .meta').inner_text()
+        assert meta.startswith(f"chips {chips} "), (meta, chips)
+    log = page.locator("#log li").all_inner_texts()
+    assert log[-1] == "Round 3 is settled" and not any("Round 2" in line for line in log)
+    assert "3 of 3 rounds played" in page.locator("#summary").inner_text()
+    screenshot(page, "table-finished")

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import subprocess
 import sys
 
@@ -157,6 +159,16 @@ def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
     )
     assert curves == [[c["name"], rounds + 1] for c in final["live"]["curves"]]
     assert sorted(c["name"] for c in final["live"]["curves"]) == sorted(r[1] for r in rows)
+    # the chips axis: round ticks (1, 2 or 5 times a power of ten apart) spanning every
+    # point, not the data's own lowest, middle and highest values (issue 34)
+    labels = page.locator("svg.curves text.tick").evaluate_all("ts => ts.map(t => t.textContent)")
+    ticks = [float(t) for t in labels]
+    chips = [v for c in final["live"]["curves"] for v in c["chips"] if v is not None]
+    assert ticks[0] <= min(chips) and ticks[-1] >= max(chips) and len(ticks) >= 3
+    step = ticks[1] - ticks[0]
+    assert step / 10 ** math.floor(math.log10(step)) in (1, 2, 5)
+    assert all(math.isclose(b - a, step) for a, b in itertools.pairwise(ticks))
+    assert all(math.isclose(t / step, round(t / step)) for t in ticks)
     legend = page.locator("#legend").inner_text()
     for line in final["result"]["standings"]:
         assert f"{line['name']}: {line['mean']:.1f}" in legend

@@ -20,6 +20,22 @@ pytestmark = pytest.mark.slow
 BOARD = "??1?????\n1111????\n?101????\n?201????\n?212????\n????????"
 
 
+def test_the_minesweeper_size_fields_say_the_board_shown(served, page):
+    """Issue 34: the page opened with a 6x5 example board and the fields at 8x8."""
+    page.goto(served.url + "/minesweeper.html")
+    page.locator("#board td").first.wait_for()
+    board = page.input_value("#board-text").splitlines()
+    width, height = page.input_value("input[name=width]"), page.input_value("input[name=height]")
+    assert (width, height) == (str(len(board[0])), str(len(board)))
+    assert page.locator("#board tr").count() == len(board)
+    page.fill("#board-text", BOARD)  # a pasted board: the fields follow it
+    assert page.input_value("input[name=width]") == "8"
+    assert page.input_value("input[name=height]") == "6"
+    page.fill("input[name=width]", "3")
+    page.get_by_role("button", name="New covered board").click()
+    assert page.input_value("#board-text") == "???\n???\n???\n???\n???\n???"
+
+
 def test_the_minesweeper_page_shows_the_exact_probabilities(served, page):
     expected = (
         PluginManager(autoload=False).solvers.get("minesweeper").solve({"board": BOARD, "mines": 9})

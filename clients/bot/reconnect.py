@@ -19,12 +19,16 @@ import trio
 
 from croupier.engine import CroupierError
 from croupier.protocol import Client, ConnectionClosed, RpcError, connect
-from croupier.protocol.errors import Code
+from croupier.protocol.errors import CallTimeout, Code
 
 log = logging.getLogger("croupier.bot")
 
 MAX_DELAY = 5.0
 """The longest wait between two attempts, in seconds (0.2 s first, then doubling)."""
+RECOVERY_WAIT = 1800.0
+"""Seconds in all a client waits for a server that answers ``recovering`` (it is up and
+rebuilding the table from its journal, which a table without checkpoints may take minutes
+to) before it gives up."""
 
 
 class Rejoining(Protocol):
@@ -108,8 +112,14 @@ async def keep_seat(
     delay, resuming)`` told before each wait; with ``wait_for_resume``, a server that said it
     resumes is waited for without that bound (a person, who can give up any time). Gives up
     with a one-line :class:`CroupierError`: the last reason, or "the server shut down"
-    when it said it stops for good. The server's refusals (:class:`RpcError`) pass through.
+    when it said it stops for good. A ``hello`` (or any call) not answered in time
+    (:class:`CallTimeout`) is a lost connection too. A server that answers ``recovering``
+    (just restarted, still rebuilding the table from its journal) is asked again, as after
+    a lost connection, without counting against ``reconnect``, for up to
+    :data:`RECOVERY_WAIT` seconds in all. The server's other refusals (:class:`RpcError`)
+    pass through.
     """
+    recovering = 0
     while True:
         try:
             try:
@@ -117,17 +127,41 @@ async def keep_seat(
                     return
             except BaseExceptionGroup as group:
                 raise unwrap_group(group) from None
-        except (ConnectionClosed, CroupierError) as exc:
-            if me.server_stopped:
-                raise CroupierError("the server shut down") from None
-            me.failures += 1
-            patient = wait_for_resume and me.resuming
-            nothing = me.token is None and not me.reseat
-            if nothing or (me.failures > reconnect and not patient):
-                raise CroupierError(str(exc)) from None
-            delay = retry_delay(me.failures)
-            on_retry(str(exc), delay, me.resuming)
+        except RpcError as exc:
+            if exc.code != Code.RECOVERING:
+                if not isinstance(exc, CallTimeout | ConnectionClosed):
+                    raise
+                await _retry_lost(me, exc, reconnect, on_retry, wait_for_resume)
+                continue
+            recovering += 1
+            delay = retry_delay(recovering)
+            if reconnect_window(recovering) > RECOVERY_WAIT:
+                raise CroupierError(f"the server is still recovering: {exc.message}") from None
+            on_retry(exc.message, delay, True)
             await trio.sleep(delay)
+        except CroupierError as exc:
+            await _retry_lost(me, exc, reconnect, on_retry, wait_for_resume)
+
+
+async def _retry_lost(
+    me: Rejoining,
+    exc: Exception,
+    reconnect: int,
+    on_retry: Callable[[str, float, bool], None],
+    wait_for_resume: bool,
+) -> None:
+    """After a lost connection: wait before the next attempt, or give up with a one-line
+    :class:`CroupierError` (see :func:`keep_seat`)."""
+    if me.server_stopped:
+        raise CroupierError("the server shut down") from None
+    me.failures += 1
+    patient = wait_for_resume and me.resuming
+    nothing = me.token is None and not me.reseat
+    if nothing or (me.failures > reconnect and not patient):
+        raise CroupierError(str(exc)) from None
+    delay = retry_delay(me.failures)
+    on_retry(str(exc), delay, me.resuming)
+    await trio.sleep(delay)
 
 
 class SeatGate:

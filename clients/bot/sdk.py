@@ -105,7 +105,8 @@ class Bot:
         """A round begins (called before its ``round`` event reaches :meth:`on_event`)."""
 
     def on_table(self, info: dict[str, Any]) -> Awaitable[None] | None:
-        """The table's info: when the bot sits down, when the table starts and finishes."""
+        """The table's info: when the bot sits down, when the table starts, pauses
+        (``info["paused"]``: the server cannot write its journal), resumes and finishes."""
 
     def wants_events(self) -> bool:
         """Whether to ask the server for the table's events (see :attr:`events`)."""

@@ -107,18 +107,28 @@ def run_lines(manager: PluginManager, args: argparse.Namespace) -> int:
 
 
 def _fill(game: Game, args: argparse.Namespace) -> list[GameStrategy | None]:
-    """Seats 2..K: the strategies named (None: a bot's seat), then the game's first."""
+    """Seats 2..K: the strategies named (None, ``-``: a bot's seat), then, at a server
+    table, seats for bots (as blackjack's ``play --connect --seats K``), at a local table
+    (where no bot comes) the game's first strategy."""
     if args.seats > game.max_seats:
         raise CroupierError(f"a {game.name} table has 1 to {game.max_seats} seats")
-    if len(args.fill) > args.seats - 1:
-        raise CroupierError(
-            f"--fill names the strategies of seats 2 to {args.seats} (--seats {args.seats}): "
-            f"at most {args.seats - 1}, not {len(args.fill)}"
-        )
-    if args.seats > 1 and not game.strategies:
-        raise CroupierError(f"{game.name} has no strategies to fill seats 2 to {args.seats}")
+    check_fill(args.fill, args.seats)
     named = [None if name == "-" else game.strategy(name) for name in args.fill]
-    return named + [game.strategies[0]] * (args.seats - 1 - len(named))
+    rest = args.seats - 1 - len(named)
+    if args.connect is not None:
+        return [*named, *[None] * rest]
+    if rest and not game.strategies:
+        raise CroupierError(f"{game.name} has no strategies to fill seats 2 to {args.seats}")
+    return named + [game.strategies[0]] * rest
+
+
+def check_fill(fill: list[str], seats: int) -> None:
+    """``--fill`` names seats 2 to ``seats``: at most ``seats - 1`` of them."""
+    if len(fill) > seats - 1:
+        raise CroupierError(
+            f"--fill names the strategies of seats 2 to {seats} (--seats {seats}): "
+            f"at most {seats - 1}, not {len(fill)}"
+        )
 
 
 def _finish(ending: str, tally: LineTally, stopped: bool) -> int:

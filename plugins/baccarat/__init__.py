@@ -6,6 +6,7 @@ from __future__ import annotations
 from croupier.engine import Solver, hookimpl
 from croupier.engine.games import (
     ActionSpec,
+    Checkpoints,
     Field,
     Game,
     GameStrategy,
@@ -58,6 +59,7 @@ BACCARAT = Game(
     rule_sets=RULE_SETS,
     check_options=check_options,
     new_core=BaccaratCore,
+    checkpoints=Checkpoints(BaccaratCore.save, BaccaratCore.restore),
     actions=(
         ActionSpec(
             "bet",

@@ -61,6 +61,28 @@ class BaccaratCore:
         self.seen = [0] * 10  # cards dealt since the shuffle, by value: public
         self._emit = emit
 
+    # -- checkpoints (Game.checkpoints) -------------------------------------------------------
+    def save(self) -> dict[str, Any]:
+        """Everything the next coups depend on, as plain data."""
+        return {
+            "shoe": self.shoe.save(),
+            "ledger": self.ledger.save(),
+            "round": self.round,
+            "counts": dict(self.counts),
+            "seen": list(self.seen),
+        }
+
+    def restore(self, state: Plain) -> None:
+        """Put this core (fresh, same options, seed and seats) where :meth:`save` was."""
+        counts, seen = dict(state["counts"]), [int(n) for n in state["seen"]]
+        if set(counts) != set(COUNTERS) or len(seen) != 10:
+            raise CroupierError("the saved baccarat table's counts or cards seen are malformed")
+        self.shoe.restore(state["shoe"])
+        self.ledger.restore(state["ledger"])
+        self.round = int(state["round"])
+        self.counts = {name: int(counts[name]) for name in COUNTERS}
+        self.seen = seen
+
     def _event(self, kind: str, text: str, **fields: Any) -> None:
         if self._emit is not None:
             self._emit({"kind": kind, "round": self.round, **fields, "text": text})

@@ -65,6 +65,34 @@ class BlackjackCore:
     def round(self) -> int:
         return self.table.round
 
+    # -- checkpoints (Game.checkpoints) -------------------------------------------------------
+    def save(self) -> dict[str, Any]:
+        """Everything the next rounds depend on, as plain data: the shoe and its stream,
+        the ledger, the round, which seats have left (too few chips) and the decks added."""
+        table = self.table
+        return {
+            "shoe": table.shoe.save(),
+            "ledger": table.ledger.save(),
+            "round": table.round,
+            "present": [seat.present for seat in table.seats],
+            "decks_seen": table._decks_seen,
+        }
+
+    def restore(self, state: Plain) -> None:
+        """Put this core (fresh, same rules, seed and seats) where :meth:`save` was."""
+        table = self.table
+        present = state["present"]
+        if not isinstance(present, list) or len(present) != len(table.seats):
+            raise CroupierError(f"the saved blackjack table is not of {len(table.seats)} seats")
+        if not all(isinstance(p, bool) for p in present):
+            raise CroupierError("the saved blackjack table's seats are malformed")
+        table.shoe.restore(state["shoe"])
+        table.ledger.restore(state["ledger"])
+        table.round = int(state["round"])
+        for seat, here in zip(table.seats, present, strict=True):
+            seat.present = here
+        table._decks_seen = int(state["decks_seen"])
+
     def _event(self, event: Event) -> None:
         assert self._emit is not None
         self._emit(plain_event(event))

@@ -19,7 +19,16 @@ import attrs
 
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.errors import kind_of
-from croupier.engine.games import ActionSpec, Emit, Field, Game, GameStrategy, Plain, WebFiles
+from croupier.engine.games import (
+    ActionSpec,
+    Checkpoints,
+    Emit,
+    Field,
+    Game,
+    GameStrategy,
+    Plain,
+    WebFiles,
+)
 from croupier.plugins.blackjack.core import ABSENT, BlackjackCore
 from croupier.plugins.blackjack.legacy import LEGACY
 from croupier.plugins.blackjack.play import ACTIONS, Action, Observation
@@ -221,4 +230,5 @@ def blackjack_game(manager: PluginManager) -> Game:
         played_round=_played_round,
         legacy=LEGACY,
         web=WebFiles("croupier.plugins.blackjack", pages={"chart.html": "Strategy chart"}),
+        checkpoints=Checkpoints(BlackjackCore.save, BlackjackCore.restore),
     )

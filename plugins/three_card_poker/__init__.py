@@ -9,6 +9,7 @@ from croupier.engine import Solver, hookimpl
 from croupier.engine.cards import card
 from croupier.engine.games import (
     ActionSpec,
+    Checkpoints,
     Field,
     Game,
     GameStrategy,
@@ -82,6 +83,7 @@ THREE_CARD_POKER = Game(
     rule_sets={"standard": {}, "pair-plus-4": {"pair_plus": "40-30-6-4-1"}},
     check_options=check_options,
     new_core=PokerCore,
+    checkpoints=Checkpoints(PokerCore.save, PokerCore.restore),
     actions=(
         ActionSpec(
             "bet",

@@ -44,6 +44,26 @@ class PokerCore:
         self.pays = PAYTABLES[self.options["pair_plus"]]
         self.bonus = ANTE_BONUSES[self.options["ante_bonus"]]
 
+    # -- checkpoints (Game.checkpoints) -------------------------------------------------------
+    def save(self) -> dict[str, Any]:
+        """Everything the next rounds depend on, as plain data."""
+        return {
+            "deck": self.deck.save(),
+            "ledger": self.ledger.save(),
+            "round": self.round,
+            "counts": dict(self.counts),
+        }
+
+    def restore(self, state: Plain) -> None:
+        """Put this core (fresh, same options, seed and seats) where :meth:`save` was."""
+        counts = dict(state["counts"])
+        if set(counts) != set(COUNTERS):
+            raise CroupierError("the saved Three Card Poker table's counts are malformed")
+        self.deck.restore(state["deck"])
+        self.ledger.restore(state["ledger"])
+        self.round = int(state["round"])
+        self.counts = {name: int(counts[name]) for name in COUNTERS}
+
     def _event(self, kind: str, text: str, **fields: Any) -> None:
         if self._emit is not None:
             self._emit({"kind": kind, "round": self.round, **fields, "text": text})

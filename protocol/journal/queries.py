@@ -297,6 +297,7 @@ def prune(conn: sqlite3.Connection, before: float) -> tuple[int, int]:
         old = "SELECT id FROM tables WHERE state = 'finished' AND finished < ?"
         conn.execute(f"DELETE FROM events WHERE table_id IN ({old})", (before,))
         conn.execute(f"DELETE FROM seats WHERE table_id IN ({old})", (before,))
+        conn.execute(f"DELETE FROM checkpoints WHERE table_id IN ({old})", (before,))
         tables = conn.execute(
             "DELETE FROM tables WHERE state = 'finished' AND finished < ?", (before,)
         ).rowcount

@@ -9,6 +9,7 @@ server then behaves as it did before it had a journal.
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import time
 from collections.abc import Callable
@@ -22,6 +23,11 @@ from croupier.protocol.journal.writer import JournalWriter, open_writer
 
 MEMORY = ":memory:"
 DAY = 86_400.0
+
+
+def checkpoint_text(state: dict[str, Any]) -> str:
+    """A table's saved state as the journal keeps it: compact JSON, keys sorted."""
+    return json.dumps(state, separators=(",", ":"), sort_keys=True)
 
 
 def token_hash(token: str | None) -> str | None:
@@ -62,6 +68,19 @@ class NullJournal:
     async def keep_up(self) -> None:
         """Wait while the journal is too far behind (a table calls it after each round)."""
 
+    async def durable(self, patient: bool = False) -> None:
+        """Return once everything recorded so far is committed (``journal-failed`` should
+        the journal fail meanwhile, unless ``patient``)."""
+
+    async def writable(self) -> None:
+        """Return once the journal writes (at once unless it failed)."""
+
+    def announce(self, address: str) -> None:
+        """Name the address the server listens on where a second server would see it."""
+
+    sync_rounds = False
+    """``serve --sync``: each settled round is committed before the next is dealt."""
+
     async def prune(self, keep_days: float, now: float | None = None) -> tuple[int, int]:
         return 0, 0
 
@@ -92,6 +111,9 @@ class NullJournal:
         pass
 
     def table_started(self, info: dict[str, Any]) -> None:
+        pass
+
+    def table_checkpoint(self, table: int, round_: int, state: dict[str, Any]) -> None:
         pass
 
     def table_finished(self, info: dict[str, Any]) -> None:
@@ -127,9 +149,10 @@ class Journal(NullJournal):
 
     enabled = True
 
-    def __init__(self, path: str, synchronous: str = "NORMAL") -> None:
+    def __init__(self, path: str, synchronous: str = "NORMAL", sync_rounds: bool = False) -> None:
         self.path = path
         self.writer: JournalWriter = open_writer(path, synchronous)
+        self.sync_rounds = sync_rounds
         self._seq: dict[int, int] = {}
         """Per table, the number of its last event written."""
         self._pending: dict[int, list[dict[str, Any]]] = {}
@@ -145,7 +168,7 @@ class Journal(NullJournal):
             raise RpcError(
                 Code.JOURNAL_FAILED,
                 f"the server cannot write its journal ({self.writer.failed}); it takes no new "
-                "tables or tournaments until an operator fixes it",
+                "tables or tournaments until it writes again",
             )
 
     def last_id(self) -> int:
@@ -174,6 +197,15 @@ class Journal(NullJournal):
 
     async def keep_up(self) -> None:
         await self.writer.keep_up()
+
+    async def durable(self, patient: bool = False) -> None:
+        await self.writer.durable(patient)
+
+    async def writable(self) -> None:
+        await self.writer.writable()
+
+    def announce(self, address: str) -> None:
+        self.writer.announce(address)
 
     async def aclose(self) -> None:
         await self.writer.aclose()
@@ -232,6 +264,19 @@ class Journal(NullJournal):
             "UPDATE tables SET state = 'finished', reason = ?, finished = ? WHERE id = ?",
             (reason, self._clock(), table),
         )
+        self.writer.put("DELETE FROM checkpoints WHERE table_id = ?", (table,))
+
+    def table_checkpoint(self, table: int, round_: int, state: dict[str, Any]) -> None:
+        """The table's state after round ``round_`` (just written by :meth:`table_round`),
+        replacing its previous checkpoint: queued after that round's row, so committed with
+        it or after it, never before (recovery checks it against the row)."""
+        data = checkpoint_text(state)
+        digest = hashlib.sha256(data.encode()).hexdigest()
+        self.writer.put(
+            "INSERT OR REPLACE INTO checkpoints (table_id, round, last, digest, data)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (table, round_, self._seq.get(table, 0), digest, data),
+        )
 
     def table_seat(self, table: int, seat: dict[str, Any], token: str | None) -> None:
         self.writer.put(
@@ -273,6 +318,7 @@ class Journal(NullJournal):
     def table_finished(self, info: dict[str, Any]) -> None:
         self._write_events(info["table"], None, None)  # any after the last settled round
         events = self._seq.pop(info["table"], 0)
+        self.writer.put("DELETE FROM checkpoints WHERE table_id = ?", (info["table"],))
         self.writer.put(
             "UPDATE tables SET state = ?, reason = ?, played = ?, events = ?, finished = ?,"
             " result = ? WHERE id = ?",
@@ -376,6 +422,7 @@ class Journal(NullJournal):
         )
 
 
-def open_journal(path: str, synchronous: str = "NORMAL") -> NullJournal:
-    """The journal at ``path``; ``:memory:`` gives a :class:`NullJournal`."""
-    return NullJournal() if path == MEMORY else Journal(path, synchronous)
+def open_journal(path: str, synchronous: str = "NORMAL", sync_rounds: bool = False) -> NullJournal:
+    """The journal at ``path``; ``:memory:`` gives a :class:`NullJournal`. ``sync_rounds``
+    (``serve --sync``): each round committed before the next is dealt."""
+    return NullJournal() if path == MEMORY else Journal(path, synchronous, sync_rounds)

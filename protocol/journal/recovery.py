@@ -6,7 +6,8 @@ rounds in order a page at a time (each round's events and the chips after it); a
 tournament's settings, entries, seats and the tables it finished (job and result, in the
 order they finished). Every relation but the rounds is read in one query, so a journal of
 ten thousand tables is read in a few statements; the rounds are read by pages down the
-events' primary key, so a table of a million rounds is replayed in the memory of a page.
+events' primary key, so a table of a million rounds is replayed in the memory of a page;
+a table's latest checkpoint and the row of the round it follows are one lookup each.
 """
 
 from __future__ import annotations
@@ -61,6 +62,9 @@ class TableRecord:
     """The number of the last event written (its next event is numbered after it)."""
     last_round: int
     """The number of its last settled round (0: none; :func:`settled_rounds` reads them)."""
+    unreadable: str | None = None
+    """Why its row cannot be read (bad JSON, a seed that is no number), or None: such a
+    table is given up with that reason, never the server's start."""
 
 
 def settled_rounds(
@@ -76,6 +80,38 @@ def settled_rounds(
             (table, after, limit),
         )
     ]
+
+
+@attrs.frozen
+class Checkpoint:
+    """A table's latest checkpoint as the journal holds it (``data``: JSON text)."""
+
+    round: int
+    last: int
+    digest: str
+    data: str
+
+
+def table_checkpoint(conn: sqlite3.Connection, table: int) -> Checkpoint | None:
+    """``table``'s latest checkpoint, or None."""
+    row = conn.execute(
+        "SELECT round, last, digest, data FROM checkpoints WHERE table_id = ?", (table,)
+    ).fetchone()
+    return None if row is None else Checkpoint(*row)
+
+
+def round_holding(conn: sqlite3.Connection, table: int, event: int) -> SettledRound | None:
+    """The settled round of ``table`` whose last event is number ``event``, or None (one step
+    down the events' primary key)."""
+    row = conn.execute(
+        "SELECT first, last, round, chips FROM events WHERE table_id = ? AND first <= ?"
+        " ORDER BY first DESC LIMIT 1",
+        (table, event),
+    ).fetchone()
+    if row is None or row[1] != event or row[2] is None:
+        return None
+    first, _, round_, chips = row
+    return SettledRound(round_, [], json.loads(chips), first)
 
 
 @attrs.frozen
@@ -98,6 +134,12 @@ class TournamentRecord:
     """Per ``tcp`` entry taken: the bot's name and its token's hash."""
     tables: list[dict[str, Any]]
     """Its finished tables in the order they finished: ``{"job": ..., **result}``."""
+    unreadable: str | None = None
+    """Why its rows cannot be read, or None (see :attr:`TableRecord.unreadable`)."""
+
+
+def _unreadable(what: str, exc: Exception) -> str:
+    return f"its {what} cannot be read from the journal ({type(exc).__name__}: {exc})"
 
 
 def unfinished_tables(conn: sqlite3.Connection) -> list[TableRecord]:
@@ -124,27 +166,45 @@ def unfinished_tables(conn: sqlite3.Connection) -> list[TableRecord]:
         f" FROM tables AS t WHERE {UNFINISHED}"
     ):
         last[table_id] = (last_event or 0, round_ or 0)
-    return [
-        TableRecord(
+    found = []
+    for table_id, game, rule_set, rules, seed, salt, chips, settings, creator, state, key in rows:
+        last_event, last_round = last.get(table_id, (0, 0))
+        record = TableRecord(
             id=table_id,
             game=game,
             rule_set=rule_set,
-            rules=json.loads(rules),
-            seed=int(seed),
+            rules={},
+            seed=0,
             salt=salt,
-            chips=json.loads(chips),
-            settings=json.loads(settings),
+            chips=[],
+            settings={},
             creator=creator,
             state=state,
             key_sha256=key,
             seats=seats[table_id],
-            last_event=last.get(table_id, (0, 0))[0],
-            last_round=last.get(table_id, (0, 0))[1],
+            last_event=last_event,
+            last_round=last_round,
         )
-        for (table_id, game, rule_set, rules, seed, salt, chips, settings, creator, state, key) in (
-            rows
-        )
-    ]
+        try:  # one bad row gives up its table, not the server's start
+            record = attrs.evolve(
+                record,
+                rules=_json(rules, dict),
+                seed=int(seed),
+                chips=_json(chips, list),
+                settings=_json(settings, dict),
+            )
+        except (ValueError, TypeError) as exc:
+            record = attrs.evolve(record, unreadable=_unreadable("row", exc))
+        found.append(record)
+    return found
+
+
+def _json(text: Any, kind: type) -> Any:
+    """``text`` parsed as JSON, which must give a ``kind`` (ValueError otherwise)."""
+    value = json.loads(text)
+    if not isinstance(value, kind):
+        raise ValueError(f"{kind.__name__} expected, found {type(value).__name__}")
+    return value
 
 
 def unfinished_tournaments(conn: sqlite3.Connection) -> list[TournamentRecord]:
@@ -163,30 +223,40 @@ def unfinished_tournaments(conn: sqlite3.Connection) -> list[TournamentRecord]:
                 (tid,),
             )
         }
-        tables = [
-            {"job": json.loads(job), **json.loads(result)}
-            for job, result in conn.execute(
-                "SELECT job, result FROM tournament_tables WHERE tournament_id = ?"
-                " ORDER BY position",
-                (tid,),
-            )
-        ]
-        found.append(
-            TournamentRecord(
-                id=tid,
-                game=game,
-                rule_set=rule_set,
-                rules=json.loads(rules),
+        record = TournamentRecord(
+            id=tid,
+            game=game,
+            rule_set=rule_set,
+            rules={},
+            seed=0,
+            salt=salt,
+            settings={},
+            bots=[],
+            creator=creator,
+            state=state,
+            key_sha256=key,
+            join_key_sha256=join,
+            seats=seats,
+            tables=[],
+        )
+        try:  # one bad row gives up its tournament, not the server's start
+            tables = [
+                {"job": _json(job, dict), **_json(result, dict)}
+                for job, result in conn.execute(
+                    "SELECT job, result FROM tournament_tables WHERE tournament_id = ?"
+                    " ORDER BY position",
+                    (tid,),
+                )
+            ]
+            record = attrs.evolve(
+                record,
+                rules=_json(rules, dict),
                 seed=int(seed),
-                salt=salt,
-                settings=json.loads(settings),
-                bots=json.loads(bots),
-                creator=creator,
-                state=state,
-                key_sha256=key,
-                join_key_sha256=join,
-                seats=seats,
+                settings=_json(settings, dict),
+                bots=_json(bots, list),
                 tables=tables,
             )
-        )
+        except (ValueError, TypeError) as exc:
+            record = attrs.evolve(record, unreadable=_unreadable("rows", exc))
+        found.append(record)
     return found

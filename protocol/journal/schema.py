@@ -13,11 +13,14 @@ without playing them again. V3 (seed commitments) adds each table's and tourname
 ``salt`` (hex): while it plays only ``SHA-256(prefix, seed, salt)`` is shown
 (:mod:`croupier.protocol.commitment`); rows from before it get a random salt. It also
 adds ``runs``, a row per start of a server, whose number the seeds it draws depend on (a
-restart never draws a table's seed again).
+restart never draws a table's seed again). V4
+(``CHECKPOINTS``) adds each unfinished table's last checkpoint (its state between two
+rounds, as the game saves it), so a restart replays only the rounds after it.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -118,7 +121,17 @@ CREATE TABLE runs (             -- each start of a server on the journal
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3)
+CHECKPOINTS = """
+CREATE TABLE checkpoints (        -- each unfinished table's latest checkpoint
+    table_id INTEGER PRIMARY KEY,
+    round INTEGER NOT NULL,        -- the settled round it was taken after
+    last INTEGER NOT NULL,         -- the number of that round's last event
+    digest TEXT NOT NULL,          -- hex SHA-256 of data
+    data TEXT NOT NULL             -- JSON: GameTable.save_state(), the game's plain data
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS)
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -189,13 +202,21 @@ def open_for_writing(path: str, synchronous: str = "NORMAL") -> sqlite3.Connecti
         conn.execute("BEGIN IMMEDIATE")  # a write proves the file writable now, not mid-hand
         conn.execute(f"PRAGMA user_version = {version(conn)}")
         conn.execute("COMMIT")
-    except sqlite3.Error as exc:
+    except sqlite3.DatabaseError as exc:
         conn.close()
+        if _DAMAGED.search(str(exc)):
+            raise JournalError(
+                f"the journal {where} is not a croupier journal or is damaged ({exc}): restore "
+                "it from a backup, or move it aside to start a new one"
+            ) from None
         raise JournalError(f"cannot write the journal {where}: {exc}") from None
     except JournalError:
         conn.close()
         raise
     return conn
+
+
+_DAMAGED = re.compile(r"not a database|malformed|corrupt", re.I)
 
 
 def open_for_reading(path: str) -> sqlite3.Connection:

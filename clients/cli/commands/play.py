@@ -69,17 +69,19 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         type=positive_int,
         default=1,
         metavar="N",
-        help="with --connect: a new table of N seats, yours the first; the others wait "
-        "for bots (croupier bot NAME --connect HOST:PORT --table T) (default 1); with "
-        "--game, locally too: seats 2 to N play the game's strategies (--fill)",
+        help="with --connect: a new table of N seats, yours the first; the others play "
+        "the strategies --fill names, or wait for bots (croupier bot NAME --connect HOST:PORT "
+        "--table T), whatever the game (default 1); with --game, locally too: seats 2 to N "
+        "play the game's strategies (--fill)",
     )
     parser.add_argument(
         "--fill",
         nargs="+",
         default=[],
         metavar="STRATEGY",
-        help="with --game: the strategies of seats 2, 3, ... (default: the game's first; "
-        "with --connect, '-' leaves a seat for a bot)",
+        help="the strategies of seats 2, 3, ... ('-' leaves a seat for a bot); seats not "
+        "named wait for bots with --connect, and play the game's first strategy at a local "
+        "--game table",
     )
     parser.add_argument(
         "--decision-time",
@@ -119,9 +121,13 @@ def run(args: argparse.Namespace) -> int:
         from croupier.clients.cli.playgame import run_lines
 
         return run_lines(manager, args)
-    for given, flag in ((args.options, "--set"), (args.fill, "--fill")):
-        if given:
-            raise CroupierError(f"{flag} applies to --game; blackjack's play has a flag per rule")
+    if args.options:
+        raise CroupierError("--set applies to --game; blackjack's play has a flag per rule")
+    if args.fill and args.connect is None:
+        raise CroupierError(
+            "--fill names the strategies of seats 2, 3, ...: blackjack's local game has one "
+            "seat; give --connect HOST:PORT and --seats N"
+        )
     args.rules = args.rules or "classic"
     rules = rules_from_args(manager, args)
     if rules.starting_chips < rules.min_bet:
@@ -163,6 +169,7 @@ def _report(create: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
 
 
 def _remote(args: argparse.Namespace, manager: Any, fd: int) -> int:
+    from croupier.clients.cli.playgame import check_fill
     from croupier.clients.play.hint import make_hint
     from croupier.clients.play.remote import Where, run_remote
     from croupier.clients.play.terminal import open_screen, require_terminal
@@ -170,10 +177,16 @@ def _remote(args: argparse.Namespace, manager: Any, fd: int) -> int:
 
     host, port = args.connect
     new_table = args.seed is not None or overrides_from_args(args) or args.seats != 1
-    if args.table is not None and (new_table or args.decision_time is not None):
+    if args.table is not None and (new_table or args.fill or args.decision_time is not None):
         raise CroupierError(
-            "--seed, --seats, --decision-time and rule options make a new table; not with --table"
+            "--seed, --seats, --fill, --decision-time and rule options make a new table; "
+            "not with --table"
         )
+    check_fill(args.fill, args.seats)
+    # seats 2..N: the strategies --fill names ("-": a bot's), the rest wait for bots, as
+    # at any game's table (croupier play --game NAME --connect)
+    fill = [None if name == "-" else name for name in args.fill]
+    fill += [None] * (args.seats - 1 - len(fill))
     require_terminal(fd)  # before a table is made on the server
     if args.table is not None:
         where = Where(host, port, args.table)
@@ -184,9 +197,10 @@ def _remote(args: argparse.Namespace, manager: Any, fd: int) -> int:
             "options": overrides_from_args(args),
             "seed": draw_seed() if drawn else args.seed,
             "seats": args.seats,
-            # a person has all the time in the world alone; a shared table needs a limit
-            # (the server's rule): one a person can keep to
-            "decision_time": args.decision_time or (None if args.seats == 1 else PERSON_TIME),
+            "fill": [None, *fill],
+            # a person has all the time in the world alone or with strategies; a table
+            # shared with bots needs a limit (the server's rule): one a person can keep to
+            "decision_time": args.decision_time or (PERSON_TIME if None in fill else None),
         }
         # a drawn seed is reported once the table exists: a server that cannot be reached
         # or refuses the table is then the only error line

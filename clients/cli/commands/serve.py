@@ -12,7 +12,7 @@ import trio
 from croupier.clients.cli.common import add_seed_argument, get_manager, positive_int, report_seed
 from croupier.clients.cli.datadir import default_journal
 from croupier.protocol import DEFAULT_PORT, ServerLimits, run_server
-from croupier.protocol.journal import Journal, open_journal
+from croupier.protocol.journal import Journal, JournalError, open_journal
 from croupier.protocol.server import DEFAULT_HOST
 
 
@@ -58,6 +58,23 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="the most connections open at once, lowered to fit 'ulimit -n' (default %(default)s)",
     )
     parser.add_argument(
+        "--request-rate",
+        type=rate_type,
+        default=ServerLimits().request_rate,
+        metavar="N",
+        help="tokens a second each connection's request budget refills by, up to twice as "
+        "many held (a request costs 1, a solve 50, a large draw or history page more; "
+        "past it the connection is read no faster); 0 for no budget (default %(default)g)",
+    )
+    parser.add_argument(
+        "--address-rate",
+        type=rate_type,
+        default=ServerLimits().address_rate,
+        metavar="N",
+        help="the same for all the connections of one peer address (an IPv6 /64) together; "
+        "behind a proxy every client shares its address (default %(default)g)",
+    )
+    parser.add_argument(
         "--http",
         type=port_type,
         metavar="PORT",
@@ -87,12 +104,27 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         f"{default_journal()}; ':memory:' keeps nothing)",
     )
     parser.add_argument(
+        "--sync",
+        action="store_true",
+        help="make each settled round durable (committed, and synced to disk) before the next "
+        "is dealt; without it a crash may lose the rounds of the last 100 ms or so, which are "
+        "dealt again identically (docs/journal.md)",
+    )
+    parser.add_argument(
         "--keep-days",
         type=positive_float,
         default=None,
         metavar="N",
         help="delete tables and tournaments that finished over N days ago, at start and daily "
         "(default: keep everything)",
+    )
+    parser.add_argument(
+        "--checkpoint-every",
+        type=rounds_type,
+        default=ServerLimits().checkpoint_every,
+        metavar="N",
+        help="write each table's state to the journal every N settled rounds, so a restart "
+        f"replays at most N of its rounds (default {ServerLimits().checkpoint_every}; 0: never)",
     )
     parser.add_argument(
         "--game",
@@ -105,6 +137,16 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     parser.set_defaults(func=run)
 
 
+def rounds_type(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of rounds, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a number of rounds from 0, not {text}")
+    return value
+
+
 def positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -113,6 +155,30 @@ def positive_float(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"a number of days above 0, not {text}")
     return value
+
+
+def rate_type(text: str) -> float | None:
+    """A rate in tokens a second; 0 is None (no budget)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of tokens a second, not {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"a number of tokens a second, 0 or more, not {text}")
+    return value or None
+
+
+def server_limits(args: argparse.Namespace) -> ServerLimits:
+    """The limits ``serve``'s options set (a budget holds twice its rate at most)."""
+    return ServerLimits(
+        max_tables=args.tables,
+        max_connections=args.connections,
+        checkpoint_every=args.checkpoint_every,
+        request_rate=args.request_rate,
+        request_burst=2 * (args.request_rate or 0),
+        address_rate=args.address_rate,
+        address_burst=2 * (args.address_rate or 0),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -126,11 +192,12 @@ def run(args: argparse.Namespace) -> int:
     logger.setLevel(logging.INFO)
     journal = None
     try:
-        limits = ServerLimits(max_tables=args.tables, max_connections=args.connections)
+        limits = server_limits(args)
         manager = get_manager()
         manager.games.get(args.game)  # an unknown game: one line naming the known ones
         path = default_journal() if args.data is None else args.data
-        journal = open_journal(path)  # a newer schema or an unwritable file: one line
+        # a newer schema, an unwritable file, another server on it: one line
+        journal = open_journal(path, "FULL" if args.sync else "NORMAL", sync_rounds=args.sync)
         trio.run(
             lambda: run_server(
                 manager,
@@ -146,8 +213,19 @@ def run(args: argparse.Namespace) -> int:
                 default_game=args.game,
             )
         )
+    except BaseExceptionGroup as group:  # a journal unreadable at start: its one line
+        found, rest = group.split(JournalError)
+        if found is None or rest is not None:
+            raise
+        raise _first(found) from None
     finally:
         if isinstance(journal, Journal):
             journal.close()
         logger.removeHandler(handler)
     return 0
+
+
+def _first(group: BaseExceptionGroup[JournalError]) -> JournalError:
+    """The first error of a group of journal errors (nested as trio's nurseries nest)."""
+    first = group.exceptions[0]
+    return _first(first) if isinstance(first, BaseExceptionGroup) else first

@@ -43,7 +43,12 @@ from croupier.plugins.blackjack.kernel.count_batches import (
     end_shoe,
 )
 from croupier.plugins.blackjack.kernel.count_batches import BUCKETS as BATCH_BUCKETS
-from croupier.plugins.blackjack.kernel.count_move import chart_cells, count_move, letter_plans
+from croupier.plugins.blackjack.kernel.count_move import (
+    chart_cells,
+    count_move,
+    deviate,
+    letter_plans,
+)
 from croupier.plugins.blackjack.kernel.kernel import (
     BET,
     CUT,
@@ -294,8 +299,9 @@ def play_count_chunk(
                 while not done:
                     soft = ace and hard <= 11
                     total = hard + 10 if soft else hard
-                    # count_move's own fast path, inline (a call per decision costs a
-                    # third of the rate): the chart's plan where no cell has deviations
+                    # count_move, its common paths inline (a call per decision cost a
+                    # third of the rate): the chart's plan where no cell has deviations,
+                    # deviate for a hand that is not a pair, count_move for a pair
                     total_row = soft * 22 + total
                     pair_row = -1
                     if c0 == c1 and splits + 1 < max_hands and (not aces or rsa):
@@ -307,6 +313,13 @@ def play_count_chunk(
                             action = plans[np.uint64(up_plans + total_row * 16 + flags)]
                         else:
                             action = plans[np.uint64(up_plans + pair_row * 16 + (flags | 4))]
+                    elif pair_row < 0:  # count_move's total-row path, inline
+                        now_tc = true_count(rc, q, n_cards - pos, p)
+                        cell = up_cells + total_row
+                        letter = deviate(
+                            cell, base[cell], now_tc, dev_first, dev_count, dev_at, dev_up, dev_to
+                        )
+                        action = lplans[np.uint64(letter * 1056 + total_row * 16 + flags)]
                     else:
                         action = count_move(
                             up,

@@ -9,6 +9,10 @@ ends with does not split (``P``, ``Ph``, ``Rp``), the hand is played as its tota
 total's deviations apply to it, from the pair's letter (an index on a hard total applies
 to every hand of that total, a pair not split included). Without deviations in either
 cell the move is the chart's plan, one load.
+
+The counting kernel makes the first two cases inline (the chart's plan; a hand that is not
+a pair, by :func:`deviate`) and calls :func:`count_move` for a pair with deviations: a
+call at every decision cost a third of its rate (the arrays it passes), measured.
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ from croupier.plugins.blackjack.kernel.kernel import (
     _plans,
     _shuffle,
 )
-from croupier.plugins.blackjack.kernel.true_count import quotients, true_count
+from croupier.plugins.blackjack.kernel.true_count import exact_value, quotients, read
 
 TC_LOW, TC_HIGH = -10, 15
 BUCKETS = TC_HIGH - TC_LOW + 1
@@ -255,8 +255,8 @@ def play_index_chunk(
             pos = 0
             rc = irc
         acc[tail] += 1
-        round_tc = true_count(rc, q, n_cards - pos, p)
-        round_raw = true_count(rc, q, n_cards - pos, p_raw)
+        round_raw = read(exact_value(rc, q, n_cards - pos), p_raw)
+        round_tc = read(round_raw, p)
         ids = shoe[np.uint64(pos) : np.uint64(pos + 4)]  # first card, up, second, hole
         pos += 4
         rc += tags[np.uint64(ids[0])] + tags[np.uint64(ids[1])] + tags[np.uint64(ids[2])]
@@ -267,8 +267,8 @@ def play_index_chunk(
         if ins_slot >= 0 and up == 0:
             tc, raw = round_tc, round_raw
             if at_decision:
-                tc = true_count(rc, q, n_cards - pos, p)
-                raw = true_count(rc, q, n_cards - pos, p_raw)
+                raw = read(exact_value(rc, q, n_cards - pos), p_raw)
+                tc = read(raw, p)
             _add(acc, ins_slot, tc, raw, 4 if hole == 9 else -2)  # +2 or -1 a unit insured
         if (c0 + c1 == 9 and (c0 == 0 or c1 == 0)) or (
             dealer_natural and peek and (up == 0 or up == 9)
@@ -289,8 +289,8 @@ def play_index_chunk(
             if cell_count[cell] > 0 and (c1 >= 0 or not two_card):
                 tc, raw = round_tc, round_raw
                 if at_decision:
-                    tc = true_count(rc, q, n_cards - pos, p)
-                    raw = true_count(rc, q, n_cards - pos, p_raw)
+                    raw = read(exact_value(rc, q, n_cards - pos), p_raw)
+                    tc = read(raw, p)
                 base = chart[row // 22, row % 22, up]
                 for k in range(cell_first[cell], cell_first[cell] + cell_count[cell]):
                     taken = lplans[np.uint64(dec_map[k, 9 + base] * 1056 + row * 16 + state)]

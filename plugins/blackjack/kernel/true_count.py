@@ -25,12 +25,13 @@ ROUND_FLOOR, ROUND_TRUNCATE, ROUND_HALF, ROUND_NONE = range(4)
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def quotients(n_cards: int, decks: int, p: np.ndarray) -> np.ndarray:
-    """By cards remaining ``r`` (``0..n_cards``): ``(k, offset, den)`` such that the true
-    count of running count ``rc`` is exactly ``(k * rc - offset) / den``: decks left are
+    """By cards remaining ``r`` (``0..n_cards``): ``(k, offset, den)``, integers held as
+    floats (exact, and no conversion in the round), such that the true count of running
+    count ``rc`` is exactly ``(k * rc - offset) / den``: decks left are
     ``u / k`` (:func:`croupier.engine.counts.deck_units`: ``k`` 52, 2 or 1 by the
     resolution; an empty shoe reads as one card left), and ``offset`` holds the initial
     running count and, for an unbalanced count, the drift of the cards dealt."""
-    out = np.empty((n_cards + 1, 3), np.int64)
+    out = np.empty((n_cards + 1, 3), np.float64)  # integers, exact in floats
     resolution = p[RESOLUTION]
     k = 52 if resolution == 0 else 2 if resolution == 1 else 1
     irc, deck_sum, scale = int(p[IRC]), int(p[DECK_SUM]), int(p[SCALE])
@@ -46,16 +47,21 @@ def quotients(n_cards: int, decks: int, p: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def true_count(rc: int, q: np.ndarray, remaining: int, p: np.ndarray) -> float:
-    """:func:`croupier.engine.counts.true_count`: the exact quotient from :func:`quotients`
-    (``q``, by cards remaining), floored, truncated, rounded half away from zero, or kept
-    (``p``'s rounding). Decks left as a float and the drift subtracted from it misread
-    exact integers (KO's +4 read +3 at a fifth of the depths)."""
+def exact_value(rc: int, q: np.ndarray, remaining: int) -> float:
+    """The true count unrounded: the exact quotient from :func:`quotients` (``q``, by cards
+    remaining), one correctly rounded division of exact integers. An integer or a half
+    quotient is then exact, and any other lies at least ``1 / (2 den)`` from one, far
+    beyond the division's error (the integers are far below 2**53), so :func:`read`
+    floors, truncates and rounds it as the fraction. (Decks left as a float, with the
+    drift subtracted from it, misread exact integers: KO's +4 as +3 at a fifth of the
+    depths.)"""
     at = np.uint64(remaining)
-    value = float(q[at, 0] * rc - q[at, 1]) / float(q[at, 2])
-    # one correctly rounded division of exact integers (each far below 2**53): an integer
-    # or a half quotient is exact, and any other lies at least 1 / (2 den) from one, far
-    # beyond the division's error, so it floors, truncates and rounds as the fraction does
+    return float((q[at, 0] * rc - q[at, 1]) / q[at, 2])
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def read(value: float, p: np.ndarray) -> float:
+    """``value`` floored, truncated, rounded half away from zero, or kept (``p``'s rounding)."""
     rounding = p[ROUNDING]
     if rounding == ROUND_FLOOR:
         return math.floor(value)
@@ -64,6 +70,13 @@ def true_count(rc: int, q: np.ndarray, remaining: int, p: np.ndarray) -> float:
     if rounding == ROUND_HALF:
         return math.copysign(math.floor(abs(value) + 0.5), value)
     return value
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def true_count(rc: int, q: np.ndarray, remaining: int, p: np.ndarray) -> float:
+    """:func:`croupier.engine.counts.true_count`: :func:`exact_value` read by ``p``'s
+    rounding."""
+    return read(exact_value(rc, q, remaining), p)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

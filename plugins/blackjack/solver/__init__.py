@@ -11,13 +11,14 @@ from functools import lru_cache
 
 import attrs
 
-from croupier.engine import Solver, hookimpl
+from croupier.engine import CroupierError, Solver, hookimpl
 from croupier.engine.cards import VALUES
+from croupier.engine.solvecache import package_of, reuse, source_digest
 from croupier.plugins.blackjack.kernels import PlayTable
 from croupier.plugins.blackjack.players import HandView, PlayRule, Strategy
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver.analysis import Analysis, solve_rules
-from croupier.plugins.blackjack.solver.chart import Chart
+from croupier.plugins.blackjack.solver.chart import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, Chart
 from croupier.plugins.blackjack.solver.classic import ClassicPlayer
 from croupier.plugins.blackjack.solver.problem import solve
 
@@ -36,14 +37,43 @@ SOLVER = Solver(
 )
 
 
+CHART_CACHE = "blackjack basic-strategy chart"
+
+
 @lru_cache(maxsize=16)
 def basic_strategy(rules: BlackjackRules) -> Chart:
-    """The total-dependent basic-strategy chart for ``rules`` (solved once per rules).
+    """The total-dependent basic-strategy chart for ``rules`` (solved once per rules and
+    machine: the chart is kept on disk, see :mod:`croupier.engine.solvecache`, under the
+    rules and the source of this plugin, and in memory for this process).
 
     ``basic_strategy(rules).decide(hand_cards, upcard, legal_actions)`` is the ``basic``
     player; ``solve_rules(rules).edge_td`` is the house edge of playing it.
     """
-    return solve_rules(rules).chart
+    code = source_digest(package_of(__name__))
+    chart, _ = reuse(
+        CHART_CACHE,
+        code,
+        rules.to_dict(),
+        lambda: solve_rules(rules).chart.to_dict(),
+        _whole_chart,
+    )
+    return chart
+
+
+def _whole_chart(data: object) -> Chart:
+    """A chart read back from plain data, with every row (a kept chart that lost some is
+    not a chart: :class:`~croupier.engine.CroupierError`, so it is solved again)."""
+    if not isinstance(data, dict):
+        raise CroupierError("not a chart: not a JSON object")
+    chart = Chart.from_dict(data)
+    rows = (chart.hard, HARD_ROWS), (chart.soft, SOFT_ROWS), (chart.pairs, PAIR_ROWS)
+    whole = all(
+        set(table) == set(names) and all("" not in row for row in table.values())
+        for table, names in rows
+    )
+    if not whole:
+        raise CroupierError("not a chart: rows or upcards are missing")
+    return chart
 
 
 def _basic_play(rules: BlackjackRules) -> PlayRule:

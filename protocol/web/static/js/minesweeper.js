@@ -160,7 +160,7 @@ function setUp(rpc) {
     ` ${KIND_NAMES[k] || k}`)));
   text.addEventListener("input", () => {
     const parsed = parseBoard(text.value);
-    if (parsed) { grid = parsed; focus = [0, 0]; }
+    if (parsed) { grid = parsed; focus = [0, 0]; showSize(); }
     later(rpc);
   });
   minesInput.addEventListener("input", () => later(rpc));
@@ -229,6 +229,14 @@ function keyboard(rpc, event) {
   mark(rpc, r, c, kind);
 }
 
+/** The width and height fields say the board's size (a board pasted, or the example the
+ * page opens with), so "New covered board" starts from the board shown. */
+function showSize() {
+  const f = document.getElementById("size-form").elements;
+  f.width.value = String(grid[0].length);
+  f.height.value = String(grid.length);
+}
+
 const EXAMPLE = "??????\n?2111?\n?1..1?\n?1..2?\n??????";
 
 async function main() {
@@ -237,6 +245,7 @@ async function main() {
   const given = new URLSearchParams(location.search).get("board");
   text.value = given || EXAMPLE;
   grid = parseBoard(text.value) || [["?"]];
+  showSize();
   render();
   await solve(rpc);
 }

@@ -15,6 +15,20 @@ export function s(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** Round ticks for an axis over lo..hi, about `count` of them: a step of 1, 2 or 5 times
+ * a power of ten, from the multiple of it at or below lo to the one at or above hi (the
+ * axis then spans the ticks), as plotting libraries choose them. */
+export function niceTicks(lo, hi, count = 4) {
+  if (!(hi > lo)) { lo -= 1; hi += 1; }
+  const raw = (hi - lo) / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((m) => m >= raw);
+  const first = Math.floor(lo / step + 1e-9), last = Math.ceil(hi / step - 1e-9);
+  const ticks = [];
+  for (let k = first; k <= last; k += 1) ticks.push(Number((k * step).toPrecision(12)));
+  return ticks;
+}
+
 /**
  * Bars for `values` (numbers) labelled by `labels`, as an image whose text alternative is
  * `label`; each bar's count is its tooltip. Sized by its viewBox, so it scales to the page.

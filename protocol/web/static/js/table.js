@@ -10,6 +10,7 @@ function stateText(info) {
 }
 
 const REFRESH_MS = 1000;
+const LAST_EVENTS = 1000;  // history's largest page: more than a round of any game
 
 /** For a game without a view of its own, whose events need not say a seat's chips: ask
  * table.info as rounds start, at most once a second (and once more after the last), so
@@ -60,12 +61,37 @@ async function main() {
   try {
     show(view, await rpc.call("table.watch", tableId));
   } catch (err) {
+    let info;
     try {
-      show(view, await rpc.call("table.info", tableId));  // a finished table cannot be watched
+      info = await rpc.call("table.info", tableId);  // a finished table cannot be watched
     } catch (again) {
       setStatus(again.message, true);
+      return;
     }
+    show(view, info);
+    await lastRound(rpc, view, tableId, info);
   }
+}
+
+/** A table that finished before the page opened: its last round from the server's history
+ * (the last events, from the start of their last round), drawn on the felt and said in the
+ * log, then its final info again (the chips the table ended with). Without a history
+ * (`--data :memory:`) the page shows the final info only. */
+async function lastRound(rpc, view, tableId, info) {
+  let events;
+  try {
+    const record = await rpc.call("history.table", tableId);
+    const total = Number(record.events);
+    const from = Math.max(0, total - LAST_EVENTS);
+    events = total ? await rpc.call("history.events", tableId, from, LAST_EVENTS) : [];
+  } catch (err) {
+    return;  // no history: the final info is all there is
+  }
+  const last = events.length ? events[events.length - 1].round : undefined;
+  if (last === undefined || last === null) return;
+  const start = events.findIndex((e) => e.round !== undefined && num(e.round) === num(last));
+  for (const e of events.slice(start)) view.event(e);
+  show(view, info);
 }
 
 main();

@@ -6,7 +6,7 @@
 // its settings, entries and final standings; the tables and chip curves were live only.
 
 import { connect, h, num, param, seedText, setStatus } from "./common.js";
-import { s } from "./svg.js";
+import { niceTicks, s } from "./svg.js";
 
 const COLOURS = 8;  // curve colours c0..c7 in style.css
 
@@ -55,14 +55,16 @@ function curves(live, rounds) {
   const legend = document.getElementById("legend");
   if (!live) { box.replaceChildren(); legend.replaceChildren(); return; }
   const W = 640, H = 260, L = 48, B = 22, T = 8, R = 8;
-  const all = live.curves.flatMap((c) => c.chips);
-  let lo = Math.min(...all), hi = Math.max(...all);
-  if (hi - lo < 1) { lo -= 1; hi += 1; }
+  const all = live.curves.flatMap((c) => c.chips).filter((v) => v !== null && v !== undefined);
+  if (!all.length) all.push(0);
+  // round ticks spanning the data (not the data's own lowest, middle and highest values)
+  const ticks = niceTicks(Math.min(...all), Math.max(...all));
+  const lo = ticks[0], hi = ticks[ticks.length - 1];
   const x = (i) => L + ((W - L - R) * i) / Math.max(1, rounds);
   const y = (v) => T + ((H - T - B) * (hi - v)) / (hi - lo);
-  const grid = [lo, (lo + hi) / 2, hi].map((v) => [
+  const grid = ticks.map((v) => [
     s("line", { x1: L, x2: W - R, y1: y(v).toFixed(1), y2: y(v).toFixed(1), class: "grid" }),
-    s("text", { x: L - 4, y: (y(v) + 4).toFixed(1), "text-anchor": "end" }, v.toFixed(0))]);
+    s("text", { x: L - 4, y: (y(v) + 4).toFixed(1), "text-anchor": "end", class: "tick" }, String(v))]);
   const axis = s("text", { x: (W + L) / 2, y: H - 4, "text-anchor": "middle" }, `round (0 to ${rounds})`);
   const lines = live.curves.map((c, i) => s("polyline", {
     class: `curve c${i % COLOURS}`, "data-bot": c.name,
