@@ -175,6 +175,7 @@ def test_rules_and_options(baccarat):
     json.dumps(schema)  # plain data
 
 
+@pytest.mark.slow
 def test_simulated_bets_earn_the_exact_edges(baccarat):
     """200,000 coups per bet from a fixed seed: each within 3.5 standard errors of the
     solver's exact edge (the cut card changes baccarat's odds very little)."""

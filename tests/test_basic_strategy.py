@@ -11,6 +11,7 @@ from croupier.plugins.blackjack.simulate import simulate
 from croupier.plugins.blackjack.solver import solve_rules
 
 
+@pytest.mark.slow
 def test_basic_is_a_rules_dependent_strategy(manager):
     basic = manager.strategies.get("basic")
     assert isinstance(basic, Strategy) and basic.adapt is not None
@@ -22,6 +23,7 @@ def test_basic_is_a_rules_dependent_strategy(manager):
     assert bound.adapt is None
 
 
+@pytest.mark.slow
 def test_simulated_basic_strategy_earns_the_solvers_house_edge(manager):
     rules = manager.rule_sets.get("vegas-s17").rules
     edge = solve_rules(rules).edge_td

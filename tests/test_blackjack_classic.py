@@ -152,6 +152,7 @@ def test_classic_problems_that_cannot_be_answered(manager, problem, message):
         classic(manager, **problem)
 
 
+@pytest.mark.slow
 def test_simulated_exact_play_earns_the_games_exact_value(manager):
     """The engine deals and settles; the solver's value of the whole game must match."""
     from croupier.plugins.blackjack.simulate import simulate

@@ -50,6 +50,7 @@ GOLDEN = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dealer", ["s17", "h17"])
 def test_six_deck_house_edges_and_split_evs_are_unchanged(dealer):
     analysis = solve_rules(BlackjackRules(decks=6, dealer=dealer))

@@ -101,6 +101,7 @@ def test_koth_chart_and_edge_from_the_solver_by_name(manager):
     assert "natural" not in hand and hand["best"] == "stand"  # an ordinary 21, no bonus
 
 
+@pytest.mark.slow
 def test_simulated_koth_basic_earns_the_solvers_edge(manager):
     """The koth rules dealt from a fresh deck each round (the chart's assumption; the
     contest's shared deck leaves other cards): the simulator lands on the chart's edge."""

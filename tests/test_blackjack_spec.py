@@ -79,6 +79,7 @@ def test_empty_text_and_huge_lists_are_refused():
 WORDS = ["bag", "of", "sequence", "with", "history", "rolls", "first", "starting", "I", "J"]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.one_of(

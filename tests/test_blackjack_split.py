@@ -65,7 +65,14 @@ CASES = [
     (SHOE_B, 7, 4, {"max_split_hands": 2}, "cdz-"),
     (SHOE_C, 0, 9, {"max_split_hands": 4}, "cdz-"),
     (SHOE_C, 0, 9, {"max_split_hands": 4, "resplit_aces": True}, "cdz-"),
-    (SHOE_C, 0, 5, {"max_split_hands": 3, "resplit_aces": True, "hit_split_aces": True}, "cdz-"),
+    pytest.param(  # the one slow case (resplit and hit split aces): tens of seconds
+        SHOE_C,
+        0,
+        5,
+        {"max_split_hands": 3, "resplit_aces": True, "hit_split_aces": True},
+        "cdz-",
+        marks=pytest.mark.slow,
+    ),
 ]
 
 

@@ -79,6 +79,7 @@ def test_a_bad_chart_is_one_line_naming_the_line(text, message):
     assert "\n" not in str(caught.value) and str(caught.value).startswith("my.csv")
 
 
+@pytest.mark.slow
 def test_solve_writes_the_chart_sim_plays_as_basic(cli, tmp_path):
     status, text, err = cli("solve", "blackjack", "--rules", "vegas-h17", "--csv")
     assert status == 0 and text.startswith(HEADER + "\n"), err

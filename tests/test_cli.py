@@ -184,7 +184,7 @@ def test_every_plugin_failure_is_warned_at_the_start_of_any_command(cli, monkeyp
     [
         ["sim", "--hands", "20000", "--engine", "python", "--seed", "1"],
         ["stats", "7-bag", "-n", "200000", "--seed", "1"],
-        ["solve", "blackjack", "--rules", "vegas-s17"],
+        pytest.param(["solve", "blackjack", "--rules", "vegas-s17"], marks=pytest.mark.slow),
     ],
 )
 def test_a_reader_that_goes_away_ends_the_command_quietly(argv):

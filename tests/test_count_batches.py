@@ -73,6 +73,7 @@ def run(manager):
     return rules, rounds, totals
 
 
+@pytest.mark.slow
 def test_shoe_sums_are_the_sums_of_each_shoes_rounds(run):
     _, rounds, got = run
     shoes: list[list[Round]] = []
@@ -108,6 +109,7 @@ def test_shoe_sums_are_the_sums_of_each_shoes_rounds(run):
         assert got[name] == expect.get(name, 0), name
 
 
+@pytest.mark.slow
 def test_score_and_n0_from_their_definitions_on_the_simulated_rounds(run):
     """EV and SD from the rounds played; SCORE: the win over 100 rounds of a $10,000 bankroll
     betting the ramp scaled to Kelly (``B * EV / SD**2`` times it); N0: the rounds after

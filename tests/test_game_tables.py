@@ -166,6 +166,7 @@ def test_a_game_tournaments_log_replays_and_an_edit_is_caught(cli, tmp_path):
     assert status == 1 and "replay differs at event" in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_local_tournaments_of_other_games(cli):
     import json
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
+import pytest
 import trio
 
 from croupier.engine import PluginManager
@@ -24,6 +25,7 @@ async def croupier(*argv: str) -> str:
     return done.stdout.decode()
 
 
+@pytest.mark.slow
 async def test_history_from_the_server_and_from_the_file_agree(nursery, tmp_path):
     path = str(tmp_path / "j.db")
     journal = Journal(path)
@@ -90,6 +92,7 @@ def test_a_tournament_whose_runs_ended_early_says_why():
     assert _progress({**row, "progress": {"done": 500, "total": 500}}) == "500/500"
 
 
+@pytest.mark.slow
 async def test_a_live_tables_seed_is_hidden_in_the_history(nursery, tmp_path):
     path = str(tmp_path / "j.db")
     journal = Journal(path)

@@ -53,7 +53,13 @@ CASES = [
     ("vegas-s17", {"decks": 2, "double": "10-11", "surrender": "none"}, "basic", 2),
     ("vegas-s17", {"decks": 1, "penetration": 1.0}, "lim17", 7),  # runs dry in rounds
     ("vegas-s17", {"peek": False, "surrender": "early"}, "basic", 2),
-    ("vegas-s17", {"resplit_aces": True, "hit_split_aces": True, "max_split_hands": 8}, "basic", 1),
+    pytest.param(  # the one slow case: the engine splits up to 8 hands, round by round
+        "vegas-s17",
+        {"resplit_aces": True, "hit_split_aces": True, "max_split_hands": 8},
+        "basic",
+        1,
+        marks=pytest.mark.slow,
+    ),
     ("vegas-h17", {"double_after_split": False, "max_split_hands": 2}, "basic", 2),
     ("vegas-s17", {"double": "9-11"}, "never-bust", 4),
     ("vegas-h17", {"decks": 8, "penetration": 0.5}, "mimic-dealer", 5),
@@ -107,6 +113,7 @@ def test_a_run_is_the_same_on_one_process_or_two(manager):
     assert run_chunks(job, 99, CHUNK).totals == first
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule_set", ["vegas-s17", "vegas-h17", "single-deck", "downtown-h17-6to5"])
 def test_basic_earns_the_solvers_edge_from_a_fresh_shoe(manager, rule_set):
     """Dealt from a freshly shuffled shoe every round, the chart's result per hand is the

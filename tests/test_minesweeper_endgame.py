@@ -6,6 +6,7 @@ import itertools
 from fractions import Fraction
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -90,6 +91,7 @@ def positions(draw: st.DrawFn) -> tuple[Board, int]:
     return Board(width, height, values), len(mines)
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(positions())
 def test_endgame_finds_the_exact_best_win_probability(case):

@@ -122,6 +122,7 @@ def test_lattices_listing_could_not_finish_are_solved_exactly(w, h, count, seed)
     assert analysis.placements > 10**7
 
 
+@pytest.mark.slow
 def test_past_the_limit_is_still_one_clear_line():
     with pytest.raises(TooComplexError, match="too complex to solve exactly"):
         analyze(parse_board(lattice(30, 16, 99, 16, 0)), 99)

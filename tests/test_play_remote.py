@@ -8,10 +8,13 @@ import re
 import signal
 from typing import Any
 
+import pytest
 import trio
 
 from croupier.protocol import RpcError, connect
 from tests.termkit import CROUPIER, Term
+
+pytestmark = pytest.mark.slow  # a real server and a terminal each: 5-15 s a test under load
 
 
 def table_info(port: int, table: int) -> dict[str, Any]:

@@ -40,7 +40,9 @@ def server_gone_at_bet(term: Term, server: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    "ending", [quit_at_bet, quit_mid_hand, ctrl_c, server_gone, server_gone_at_bet]
+    "ending",
+    [quit_at_bet, quit_mid_hand, ctrl_c]  # the server killed and gone: slow
+    + [pytest.param(f, marks=pytest.mark.slow) for f in (server_gone, server_gone_at_bet)],
 )
 def test_every_ending_restores_the_terminal(server, ending):
     where = f"127.0.0.1:{server.port}"

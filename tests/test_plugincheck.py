@@ -110,6 +110,7 @@ def test_wrong_types_and_bad_rule_sets_are_found():
     ]
 
 
+@pytest.mark.slow
 def test_the_cli_reports_and_exits(cli):
     status, out, _ = cli("plugins", "--check")
     assert status == 0 and out.startswith("ok: ")

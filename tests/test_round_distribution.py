@@ -179,7 +179,10 @@ def brute_force(rules: BlackjackRules, chart: Chart) -> dict[float, float]:
 CASES = [
     {},  # 3:2, S17, DAS, split to 4 hands, late surrender, peek
     {"dealer": "h17", "double_after_split": False, "resplit_aces": True, "surrender": "none"},
-    {"hit_split_aces": True, "resplit_aces": True, "double": "10-11", "blackjack_pays": "6:5"},
+    pytest.param(  # hitting and resplitting aces: the slow brute force
+        {"hit_split_aces": True, "resplit_aces": True, "double": "10-11", "blackjack_pays": "6:5"},
+        marks=pytest.mark.slow,
+    ),
     {"peek": False, "surrender": "none", "max_split_hands": 3},
 ]
 

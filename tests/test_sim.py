@@ -94,6 +94,7 @@ def test_sim_usage_errors(cli):
     assert cli("sim", "--seats", "-1")[0] == 2
 
 
+@pytest.mark.slow
 def test_lim17_matches_an_exact_infinite_deck_value(manager):
     """At a near-infinite shoe, lim17's mean agrees with the exact infinite-deck value
     computed here from first principles (a recursion over card probabilities)."""

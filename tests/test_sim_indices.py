@@ -47,6 +47,7 @@ def manager():
     return PluginManager(autoload=False)
 
 
+@pytest.mark.slow
 def test_simulated_gains_agree_with_the_exact_solver(manager):
     """Two decks, Hi-Lo, 2M rounds read at the round's start: at every reading with 1500
     samples or more, the simulated mean gain is within 4 standard errors (and a 0.01
@@ -99,6 +100,7 @@ def test_the_crossing_is_the_zero_of_the_line():
     assert down.direction == "-" and down.index == 0  # reading 0's mean 0.5 <= 1.3
 
 
+@pytest.mark.slow
 def test_a_run_is_the_same_on_one_process_or_two(manager):
     rules = manager.rule_sets.get("vegas-s17").rules
     basic = local_strategy(manager, "basic", rules).for_rules(rules)

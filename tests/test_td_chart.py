@@ -33,6 +33,7 @@ def test_in_an_infinite_deck_the_two_are_one(manager):
     assert solve_rules(rules, td_chart="infinite").edge_td == solve_rules(rules).edge_td
 
 
+@pytest.mark.slow
 def test_one_deck_the_charts_differ_and_the_output_says_which(cli):
     argv = ("solve", "blackjack", "--decks", "1", "--json")
     own = json.loads(cli(*argv)[1])

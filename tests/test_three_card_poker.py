@@ -159,6 +159,7 @@ def test_the_table_settles_by_the_rules(poker):
     assert core.chips(2) == expected2
 
 
+@pytest.mark.slow
 def test_the_optimal_strategy_earns_the_solvers_ante_edge(poker):
     report = simulate_game(poker, poker.rules(), "optimal", 60_000, 1, 2026)
     edge = float(-solve_ante("5-4-1")["ante_ev"])

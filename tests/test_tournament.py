@@ -77,6 +77,7 @@ def test_interval():
     assert interval([150]) == (150.0, None, None, None)
 
 
+@pytest.mark.slow
 def test_same_seed_same_standings_and_conservation(manager):
     config = koth_config(manager, 11, tourneys=6, rounds=20)
     entries = strategies(manager, "lim17", "never-bust", "mimic-dealer", "lim17", "never-bust")
@@ -257,6 +258,7 @@ async def test_any_player_fills_a_seat_and_concurrency_changes_nothing(manager):
     assert one.conserved and one.standings[0].hands > 0
 
 
+@pytest.mark.slow
 async def test_a_huge_round_runs_on_a_few_tasks_and_yields_while_it_is_built(manager):
     """A server's tournament of 10,000 tourneys spawned a task per table (160,000 at once,
     seconds of frozen loop, 650 MB, a slow cancel): now a fixed few tasks pull the tables,

@@ -46,6 +46,7 @@ async def test_a_closed_tournaments_seats_need_its_join_key(nursery):
         assert joined["entry"] == 1
 
 
+@pytest.mark.slow
 async def test_the_creator_stops_a_tournament_and_gets_the_standings_so_far(nursery):
     server, port = await serve(nursery)
     async with (
