@@ -40,7 +40,8 @@ async def test_a_created_table_and_a_seat_token_are_committed_when_answered(nurs
     async with connect("127.0.0.1", server.port, name="c") as c:
         for _ in range(3):
             info = await c.call_named(
-                "table.create", {"seats": 2, "fill": [None, "lim17"], "rounds": 3}
+                "table.create",
+                {"seats": 2, "fill": [None, "lim17"], "rounds": 3, "autostart": False},
             )
             sql = "SELECT count(*) FROM tables WHERE id = ?"
             assert committed(path, sql, info["table"]) == 1

@@ -42,7 +42,10 @@ async def test_a_full_disk_pauses_play_tells_why_and_resumes_once_it_writes(
             await c.call("table.watch", info["table"])
             pages = await journal.read(lambda c: c.execute("PRAGMA page_count").fetchone()[0])
             await journal.read(lambda c: c.execute(f"PRAGMA max_page_count = {pages}"))
-            await c.call("table.start", info["table"])
+            try:  # answered once committed: its own row may be the first that does not fit
+                await c.call("table.start", info["table"])
+            except RpcError as exc:  # then it started all the same, recorded once it writes
+                assert exc.code == Code.JOURNAL_FAILED, exc
             with trio.fail_after(60):  # a guard against a hang, not a timing
                 await rec.until(lambda: any("paused" in s for s in rec.statuses))
             paused = next(s for s in rec.statuses if "paused" in s)
