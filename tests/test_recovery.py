@@ -189,12 +189,20 @@ async def test_an_event_changed_in_a_later_page_is_found_and_named(nursery, tmp_
 
 
 async def test_the_recovered_tables_are_said_and_count_against_max_tables(
-    nursery, tmp_path, caplog
+    nursery, tmp_path, caplog, monkeypatch
 ):
     whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
     ids = await run_to_end(whole, nursery, [BLACKJACK, BACCARAT, BLACKJACK])
     crash_after(whole, cut, {t: 3 for t in ids})
     caplog.set_level("INFO", "croupier")
+    held = trio.Event()  # the rebuilt tables play on only once the test has looked
+    play_on = tablerecovery.resume
+
+    async def resume_when_let(table: Any) -> None:
+        await held.wait()
+        await play_on(table)
+
+    monkeypatch.setattr(tablerecovery, "resume", resume_when_let)
     server = await recover(cut, nursery, max_tables=2, tables_per_connection=4)
     assert "recovered from the journal: 0 tournaments, 2 tables" in caplog.text
     assert tables_of(server).open_tables() == 2
@@ -202,6 +210,7 @@ async def test_the_recovered_tables_are_said_and_count_against_max_tables(
         with pytest.raises(RpcError) as full:
             await c.call_named("table.create", {"seats": 1, "fill": ["lim17"], "rounds": 1})
     assert full.value.code == Code.LIMIT_EXCEEDED
+    held.set()
     await finish(server, ids)
     (state, reason, *_), _ = rows(cut, ids[2])
     assert state == "finished" and reason.startswith("not recovered: the server takes at most 2")
