@@ -360,7 +360,7 @@ async def test_a_graceful_stop_leaves_the_tables_to_resume_to_the_same_ledger(nu
     """SIGTERM (a reboot) with a journal: the tables stop after the round in progress, stay
     unfinished in the journal, and the restarted server plays them on to the ledger of an
     uninterrupted run."""
-    tables = [dict(BLACKJACK, rounds=60), dict(BACCARAT, rounds=60)]
+    tables = [dict(BLACKJACK, rounds=600), dict(BACCARAT, rounds=600)]
     whole, stopped = tmp_path / "whole.db", tmp_path / "stopped.db"
     ids = await run_to_end(whole, nursery, tables)
     journal = Journal(str(stopped))
@@ -378,7 +378,7 @@ async def test_a_graceful_stop_leaves_the_tables_to_resume_to_the_same_ledger(nu
         (state, _, _, result), events = rows(stopped, table)
         settled = [r[2] for r in events if r[2] is not None]  # the rounds the journal holds
         assert state == "playing" and result is None and settled == list(range(1, len(settled) + 1))
-        assert 3 <= len(settled) < 60
+        assert 3 <= len(settled) < 600
     server = await recover(stopped, nursery)
     await finish(server, ids)
     for table in ids:
