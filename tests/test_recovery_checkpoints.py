@@ -26,8 +26,9 @@ from croupier.protocol.journal.record import checkpoint_text
 from tests.test_recovery import BACCARAT, BLACKJACK, finish, rows, run_to_end, serve, tables_of
 
 POKER = {"game": "three-card-poker", "seats": 2, "fill": ["optimal", "pair-plus"], "seed": 3}
-TABLES = [dict(BLACKJACK, rounds=60), dict(BACCARAT, rounds=300), dict(POKER, rounds=150)]
-"""Rounds enough that none ends before the slowest has played 20 (baccarat is quick)."""
+TABLES = [dict(BLACKJACK, rounds=400), dict(BACCARAT, rounds=600), dict(POKER, rounds=400)]
+"""Rounds enough that none ends before the slowest has played 20, though each create waits
+for its commit while the tables created before it play (baccarat is quick)."""
 EVERY = 7
 
 
