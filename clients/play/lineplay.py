@@ -95,18 +95,28 @@ class LinePerson:
         self._send, self._lines = trio.open_memory_channel[str | None](math.inf)
 
     async def read_lines(self) -> None:
-        """Read a line whenever a decision asks for one (see the class's text)."""
+        """Read a line whenever a decision asks for one (see the class's text), or while
+        the table waits (:meth:`listen`). A ``q`` that no decision is waiting for quits at
+        once; any other line waits for the next decision."""
         while True:
             await self._want.wait()
             self._want = trio.Event()
             line = await trio.to_thread.run_sync(self.read, abandon_on_cancel=True)
             self._asked = False
+            if self._pending is None and line is not None and is_quit(line):
+                await self.stop("quit")
             self._send.send_nowait(line)
 
-    async def _next_line(self) -> str | None:
+    def listen(self) -> None:
+        """Read the next line now, though no decision asks for it: the person can quit
+        while the table waits for its other seats (a line other than ``q`` answers the
+        first decision)."""
         if not self._asked and self._lines.statistics().current_buffer_used == 0:
             self._asked = True
             self._want.set()
+
+    async def _next_line(self) -> str | None:
+        self.listen()
         return await self._lines.receive()
 
     def on_event(self, event: Mapping[str, Any]) -> None:
@@ -151,7 +161,7 @@ class LinePerson:
         while True:
             self.prompt("> ")
             line = await self._next_line()
-            if line is None or line.strip().lower() in ("q", "quit", "exit"):
+            if line is None or is_quit(line):
                 return await self.stop("quit")
             text = line.strip()
             if text.lower() in ("help", "?"):
@@ -169,6 +179,10 @@ class LinePerson:
         assert self.quit_scope is not None
         self.quit_scope.cancel()
         await trio.sleep_forever()
+
+
+def is_quit(line: str) -> bool:
+    return line.strip().lower() in ("q", "quit", "exit")
 
 
 def rules_label(game: Game, rule_set: str | None, options: Mapping[str, Any]) -> str:
@@ -342,6 +356,8 @@ async def play_remote(
         start["chips"] = int(info["chips"][person.seat - 1])
         bot.minimum = person.game.seat_minimum(info["rules"])
         on_seated(joined)
+        if info.get("state") == "waiting":  # for its other seats: `q` must still quit
+            person.listen()
 
     bot.on_seated = seated
     finals: list[dict[str, Any]] = []
