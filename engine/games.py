@@ -31,6 +31,7 @@ import attrs
 from croupier.engine.errors import CroupierError, UnknownNameError
 from croupier.engine.ledger import Ledger
 from croupier.engine.legacylogs import LegacyLogs
+from croupier.engine.schemacheck import action_problem, options_problem
 
 Plain = Mapping[str, Any]
 """An action, an observation, an event or options: str keys, plain values."""
@@ -43,13 +44,27 @@ class Field:
 
     name: str
     type: str
+    """``int``, ``float``, ``str``, ``bool``, ``list[...]`` of those (the engine checks
+    actions and options of these types; any other is the game's to check)."""
     summary: str
     choices: tuple[str, ...] = ()
+    low: int | float | str | None = None
+    """The smallest value (a number, or the name of the option that holds it: ``min_bet``)."""
+    high: int | float | str | None = None
+    """The largest value (a number or an option's name)."""
+    required: bool = False
+    """An action of this kind must carry the field (else it may be absent or nil)."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "type": self.type, "summary": self.summary}
         if self.choices:
             out["choices"] = list(self.choices)
+        if self.low is not None:
+            out["min"] = self.low
+        if self.high is not None:
+            out["max"] = self.high
+        if self.required:
+            out["required"] = True
         return out
 
 
@@ -60,6 +75,9 @@ class ActionSpec:
     kind: str
     summary: str
     fields: tuple[Field, ...] = ()
+    strict: bool = True
+    """Fields not declared are refused (False: they are the game's to check; blackjack's
+    answers carry an ``amount`` on every kind)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -252,7 +270,16 @@ class Game:
                     f"{self.name} has no option {key!r}; its options: {', '.join(sorted(names))}"
                 )
             options[key] = value
+        problem = options_problem(self, options)
+        if problem is not None:
+            raise CroupierError(problem)
         return self.check_options(options)
+
+    def refusal(self, options: Plain, core: GameCore, turn: Turn, action: Plain) -> str | None:
+        """Why ``action`` cannot answer ``turn`` at a table with ``options``: the schema's
+        reason (:mod:`~croupier.engine.schemacheck`), else the core's own, else None."""
+        problem = action_problem(self, options, turn, action)
+        return problem if problem is not None else core.check(turn, action)
 
     def default_rules(self, rule_set: str | None, *, tournament: bool = False) -> str | None:
         """``rule_set``, or the one a table (or a tournament) plays when none is named."""

@@ -114,6 +114,7 @@ ACTION_SPECS = tuple(
         kind,
         _SUMMARIES[kind],
         (Field("amount", "int", "chips"),) if kind in ("bet", "raise") else (),
+        strict=False,  # every answer carries an amount (0 for a kind without one)
     )
     for kind in ACTIONS
 )
