@@ -7,10 +7,10 @@ each seat's player for its decisions, under the same rules as a blackjack table:
   :class:`~croupier.engine.decisions.DecisionClock`); a player that times out or raises
   gets the turn's default at once (a player with nobody behind it,
   :class:`~croupier.engine.errors.PlayerAbsent`, the turn's ``absent`` action if it has one);
-- an answer the game refuses (:meth:`GameCore.check`) is answered with a ``refused`` event
-  and the player is asked again with the reason in ``observation["refused"]``,
-  ``attempts`` times in all, then it gets the default (a ``default`` event with the
-  reason).
+- an answer the game refuses (its schema, then :meth:`GameCore.check`:
+  :meth:`Game.refusal`) is answered with a ``refused`` event and the player is asked
+  again with the reason in ``observation["refused"]``, ``attempts`` times in all, then it
+  gets the default (a ``default`` event with the reason).
 
 A player is anything with ``async def decide(observation) -> action`` (plain mappings);
 the observation is the game's, plus ``legal`` (the action kinds) and ``refused``.
@@ -176,7 +176,7 @@ class GameTable:
             if how == "timeout":
                 return self._default(turn, cast(str, answer))
             if isinstance(answer, Mapping) and all(isinstance(k, str) for k in answer):
-                refused = self.core.check(turn, answer)
+                refused = self.game.refusal(self.options, self.core, turn, answer)
                 if refused is None:
                     return dict(answer)
             elif isinstance(answer, Mapping):
