@@ -105,7 +105,7 @@ class Standing:
     low: float | None
     high: float | None
     sd: float | None
-    scores: tuple[int, ...]
+    scores: tuple[float, ...]
     hands: int
     faults: int
     broke: int
@@ -133,7 +133,7 @@ class Standing:
         return data
 
 
-def interval(scores: Sequence[int]) -> tuple[float, float | None, float | None, float | None]:
+def interval(scores: Sequence[float]) -> tuple[float, float | None, float | None, float | None]:
     """``(mean, low, high, sd)`` of the scores: the mean's 95% Student-t interval."""
     n = len(scores)
     mean = sum(scores) / n if n else 0.0
@@ -145,7 +145,7 @@ def interval(scores: Sequence[int]) -> tuple[float, float | None, float | None, 
     return mean, mean - half, mean + half, sd
 
 
-def separated(scores: Sequence[Sequence[int]]) -> np.ndarray:
+def separated(scores: Sequence[Sequence[float]]) -> np.ndarray:
     """``[i, j]`` true when bots ``i`` and ``j`` are told apart at 95%: the Student-t
     interval of their paired differences (one per run) excludes zero. Computed from the
     runs' covariance matrix at once (``var(a - b) = var a + var b - 2 cov(a, b)``), so a
@@ -169,7 +169,7 @@ def separated(scores: Sequence[Sequence[int]]) -> np.ndarray:
 
 def rank(
     names: Sequence[str],
-    scores: Sequence[Sequence[int]],
+    scores: Sequence[Sequence[float]],
     hands: Sequence[int],
     faults: Sequence[int],
     broke: Sequence[int],
@@ -184,7 +184,8 @@ def rank(
     for bot in order:
         mean, low, high, sd = stats[bot]
         above = sum(stats[o][0] > mean for o in range(len(names)))
-        # means of as many integer scores are equal exactly when their sums are
+        # means of as many scores (integers, or means of as many) are equal exactly when
+        # their sums are
         tied = any(o != bot and stats[o][0] == mean for o in range(len(names)))
         lines.append(
             Standing(

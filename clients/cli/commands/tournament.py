@@ -32,6 +32,7 @@ from croupier.engine.botnames import distinct_names, path_labels
 from croupier.engine.executor import default_workers
 from croupier.engine.standings import Standing
 from croupier.engine.tournament import (
+    FORMATS,
     HANDS,
     MAX_FAULTS,
     ROUNDS,
@@ -107,6 +108,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         default=MAX_FAULTS,
         metavar="K",
         help=f"disqualify a bot after K faults in a run, 0: never (default: {MAX_FAULTS})",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="koth",
+        help="koth: every table its own cards (default); duplicate: every bot the same "
+        "cards, each tourney played once per rotation of the seats, its score the mean",
     )
     add_executor_arguments(parser, "default: every core with executable bots, else 1")
     parser.add_argument(
@@ -277,6 +285,7 @@ def contest_config(
         hands=args.hands,
         decision_time=args.time_limit,
         max_faults=args.max_faults,
+        format=args.format,
     )
 
 
@@ -312,6 +321,7 @@ def game_tournament(
         hands=args.hands,
         decision_time=args.time_limit,
         max_faults=args.max_faults,
+        format=args.format,
     )
     return config, entries
 
@@ -389,7 +399,8 @@ def show(
     verb = "replayed" if replayed else "played"
     console.print(
         f"[bold]{'King of the Hill' if config.game == 'blackjack' else config.game}[/]: "
-        f"{len(result.names)} bots, {config.tourneys} tourneys of "
+        f"{len(result.names)} bots, {config.tourneys} "
+        f"{'duplicate ' if config.duplicate else ''}tourneys of "
         f"{config.rounds} rounds x {config.hands} hands (seed {config.seed}); {verb} "
         f"{result.tables} tables, {result.hands} hands, {result.decisions} decisions"
     )
@@ -446,5 +457,6 @@ def separation_note(standings: Sequence[Standing]) -> str:
     if runs < 2:
         return f"One run: no interval, no bot is yet separated from another.{ties}"
     return (
-        f"{apart} of {pairs} pairs of bots separated at 95% (paired over the {runs} runs)." + ties
+        f"{apart} of {pairs} pairs of bots separated at 95% (paired over the {runs} tourneys)."
+        + ties
     )
