@@ -12,6 +12,17 @@ seed, ``Stream(seed).child("tourney-T", "round-R", "table-K").getrandbits(63)``,
 table's play depends on nothing but the seed, its name and its seats' chips: not on the
 order or the process in which tables are played.
 
+In the ``duplicate`` format (as in duplicate bridge and the ACPC) every bot is dealt the same
+cards: each tourney is played as ``rotations`` runs (the table size, or fewer bots), and in
+every round all the tables of all of them are dealt from one seed,
+``Stream(seed).child("tourney-T", "round-R", "deal")``; the bots are cut into tables by one
+shuffle of all the entries (``"seating"``, the same in every rotation) and rotation ``r``
+seats each table's bots shifted by ``r`` seats, so over the rotations each bot plays each
+seat of the same deal (a table smaller than the largest repeats its first seatings; a bot
+that has left a rotation's run leaves its seat empty there). A bot's score for the tourney is
+its mean chips over the rotations: the luck of the cards is the same for every bot. Runs
+are numbered ``(T - 1) * rotations + r + 1``; a job's ``tourney`` is its run.
+
 A bot that cannot pay the buy-in leaves the run (its score is what it holds). A bot whose
 faults (``default`` events: timeouts, crashes, garbage, refused answers) reach
 ``max_faults`` in one run is disqualified at the end of that round: it forfeits its chips to
@@ -45,6 +56,10 @@ TABLE_SIZE = 4
 MAX_FAULTS = 10
 """Defaults: runs, rounds per run, hands per round, bots per table, faults per run before a
 bot is disqualified."""
+
+
+FORMATS = ("koth", "duplicate")
+"""King of the Hill (every table its own cards) or duplicate deals (every bot the same)."""
 
 
 class Entry(Protocol):
@@ -83,6 +98,8 @@ class TournamentConfig:
     min_chips: int = 1
     """The chips a seat needs to play a round (the game's ``seat_minimum``): a bot with
     fewer has left its run."""
+    format: str = "koth"
+    """``koth`` or ``duplicate`` (see the module)."""
 
     @classmethod
     def of(cls, game: Game, options: Plain, seed: int, **settings: Any) -> TournamentConfig:
@@ -117,9 +134,24 @@ class TournamentConfig:
             raise CroupierError("the decision time must be positive")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise CroupierError("a seed is a non-negative integer")
+        if self.format not in FORMATS:
+            raise CroupierError(
+                f"unknown tournament format {self.format!r}: {' or '.join(FORMATS)}"
+            )
+
+    @property
+    def duplicate(self) -> bool:
+        return self.format == "duplicate"
+
+    def rotations(self, bots: int) -> int:
+        """Runs per tourney: the seatings a duplicate tourney rotates through (else 1)."""
+        return max(1, min(self.table_size, bots)) if self.duplicate else 1
 
     def to_dict(self) -> dict[str, Any]:
-        return attrs.asdict(self, recurse=False)
+        data = attrs.asdict(self, recurse=False)
+        if not self.duplicate:  # logs and journals from before formats read the same
+            del data["format"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> TournamentConfig:
@@ -201,8 +233,10 @@ class Tournament:
         self.names = distinct_names(names)  # same-named entries told apart in the standings
         n = len(names)
         start = config.starting_chips
+        self.rotations = config.rotations(n)
         self.runs = [
-            Run([start] * n, [0] * n, [0] * n, [False] * n) for _ in range(config.tourneys)
+            Run([start] * n, [0] * n, [0] * n, [False] * n)
+            for _ in range(config.tourneys * self.rotations)
         ]
         self.round = 0
         self.tables = 0
@@ -233,8 +267,12 @@ class Tournament:
         self.round += 1
         return True
 
+    def tourneys_of(self, jobs: Sequence[TableJob]) -> int:
+        """The tourneys ``jobs`` belong to (a duplicate tourney's rotations count once)."""
+        return len({(job.tourney - 1) // self.rotations for job in jobs})
+
     def tourney_jobs(self, t: int) -> list[TableJob]:
-        """The tables of tourney ``t`` (1-based) in the current round: none once its run is
+        """The tables of run ``t`` (1-based) in the current round: none once the run is
         over, which is decided here when nobody in it can play on."""
         run = self.runs[t - 1]
         if run.over:
@@ -243,6 +281,8 @@ class Tournament:
         if not live:
             run.over = True
             return []
+        if self.config.duplicate:
+            return self._duplicate_jobs(t, run, live)
         config = self.config
         root = Stream(config.seed)
         names = (f"tourney-{t}", f"round-{self.round}")
@@ -252,6 +292,26 @@ class Tournament:
             table_seed = root.child(*names, f"table-{k}").getrandbits(SEED_BITS)
             chips = tuple(run.chips[b] for b in bots)
             jobs.append(TableJob(t, self.round, k, table_seed, bots, chips))
+        return jobs
+
+    def _duplicate_jobs(self, t: int, run: Run, live: list[int]) -> list[TableJob]:
+        """Run ``t``'s tables in a duplicate tourney: the tourney's one seating of all the
+        entries, each table's seats shifted by the run's rotation, one deal for all."""
+        tourney, rotation = divmod(t - 1, self.rotations)
+        root = Stream(self.config.seed)
+        names = (f"tourney-{tourney + 1}", f"round-{self.round}")
+        deal = root.child(*names, "deal").getrandbits(SEED_BITS)
+        everyone = range(len(self.names))
+        playing = set(live)
+        jobs = []
+        for k, group in enumerate(
+            seat(root.child(*names, "seating"), everyone, self.config.table_size), 1
+        ):
+            shift = rotation % len(group)
+            bots = tuple(b for b in group[shift:] + group[:shift] if b in playing)
+            if bots:
+                chips = tuple(run.chips[b] for b in bots)
+                jobs.append(TableJob(t, self.round, k, deal, bots, chips))
         return jobs
 
     def apply(self, results: Sequence[TableResult]) -> list[dict[str, Any]]:
@@ -294,12 +354,23 @@ class Tournament:
             )
         return notes
 
+    def scores(self, bot: int) -> list[float]:
+        """``bot``'s score in each tourney: its chips at the end of the run (in a duplicate
+        tourney, the mean over its rotations)."""
+        if self.rotations == 1:
+            return [run.chips[bot] for run in self.runs]
+        k = self.rotations
+        return [
+            sum(run.chips[bot] for run in self.runs[t : t + k]) / k
+            for t in range(0, len(self.runs), k)
+        ]
+
     def standings(self) -> list[Standing]:
         n = len(self.names)
         low = self.config.min_bet
         return rank(
             self.names,
-            [[run.chips[b] for run in self.runs] for b in range(n)],
+            [self.scores(b) for b in range(n)],
             [sum(run.hands[b] for run in self.runs) for b in range(n)],
             [sum(run.faults[b] for run in self.runs) for b in range(n)],
             [

@@ -77,6 +77,7 @@ class TournamentResult:
             for s in data["standings"]:
                 fields = {k: v for k, v in dict(s).items() if k in known}
                 fields["scores"] = tuple(fields["scores"])
+                fields["unseparated"] = tuple(fields.get("unseparated", ()))
                 standings.append(Standing(**fields))
             return cls(
                 TournamentConfig.from_dict(data["settings"]),
@@ -176,7 +177,20 @@ def replay_tournament(manager: PluginManager, lines: Iterable[str]) -> Tournamen
     if logged_standings is None:
         raise CroupierError("the tournament log has no standings line: it was cut short")
     result = _finish(tournament, None)
-    if logged_standings != [s.to_dict() for s in result.standings]:
+    # what each bot did must match; its rank, ties and separation are derived from those
+    # (a log from before ties were shown ranked them by entry order)
+    derived = ("rank", "tied", "unseparated")
+    try:
+        facts = sorted(
+            ({k: v for k, v in dict(s).items() if k not in derived} for s in logged_standings),
+            key=lambda s: int(s["bot"]),
+        )
+    except (KeyError, TypeError, ValueError):
+        raise CroupierError("the tournament log's standings line holds no standings") from None
+    current = all(isinstance(s, dict) and "tied" in s for s in logged_standings)
+    if (current and logged_standings != [s.to_dict() for s in result.standings]) or (
+        facts != sorted((s.facts() for s in result.standings), key=lambda s: int(s["bot"]))
+    ):
         raise CroupierError("the log's standings differ from the replay's")
     return result
 

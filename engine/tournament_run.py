@@ -224,7 +224,8 @@ async def play_tournament(
     on_table: OnTable | None = None,
 ) -> TournamentResult:
     """Play the tournament in this trio loop; ``progress(n)`` after each round, with the
-    number of runs that played it (``tourneys * rounds`` in all, fewer if runs end early);
+    number of tourneys that played it (``tourneys * rounds`` in all, fewer if runs end
+    early; a duplicate tourney's rotations count once);
     ``started(tournament, jobs)`` as each round's tables start (for a live view).
     Once ``stopping()`` is true no new table starts: the tables being played finish, are
     booked, and the result holds the standings so far.
@@ -250,7 +251,7 @@ async def play_tournament(
             if len(jobs) - since >= SLICE:
                 since = len(jobs)
                 await trio.sleep(0)
-        runs_before = len({job.tourney for job in jobs})
+        runs_before = tournament.tourneys_of(jobs)
         if started is not None:
             started(tournament, jobs)
         results: list[TableResult | None] = [None] * len(jobs)
@@ -319,7 +320,7 @@ def run_tournament(
             for _, table in executor.map(_worker_job, tasks, ordered=True):
                 results.append(table)
         except KeyboardInterrupt:  # book the tables played, as play_tournament does
-            _book(tournament, results, write, progress, len({j.tourney for j in jobs}))
+            _book(tournament, results, write, progress, tournament.tourneys_of(jobs))
             break
-        _book(tournament, results, write, progress, len({j.tourney for j in jobs}))
+        _book(tournament, results, write, progress, tournament.tourneys_of(jobs))
     return _finish(tournament, write)

@@ -21,7 +21,15 @@ import trio
 
 from croupier.engine import CroupierError
 from croupier.engine.games import Game
-from croupier.engine.tournament import HANDS, MAX_FAULTS, ROUNDS, TOURNEYS, TournamentConfig
+from croupier.engine.tournament import (
+    FORMATS,
+    HANDS,
+    MAX_FAULTS,
+    ROUNDS,
+    TABLE_SIZE,
+    TOURNEYS,
+    TournamentConfig,
+)
 from croupier.protocol.admission import peer_host
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.keys import new_secret
@@ -111,6 +119,12 @@ class TournamentService(Service):
                         doc="the game (see the games method); nil: the server's default game",
                     ),
                     Param("open", (bool,), False, doc="true: any bot may take a tcp seat"),
+                    Param(
+                        "format",
+                        (str,),
+                        "koth",
+                        doc="koth, or duplicate: every bot the same cards, seats rotated",
+                    ),
                     Param(
                         "operator_key",
                         (str, type(None)),
@@ -217,6 +231,7 @@ class TournamentService(Service):
         open: bool,
         game: str | None,
         operator_key: str | None,
+        format: str,
     ) -> dict[str, Any]:
         server = conn.server
         if server.stopping:
@@ -243,7 +258,11 @@ class TournamentService(Service):
             raise RpcError(Code.BAD_INPUT, f"decision_time must be in (0, {limit:g}] seconds")
         if not 0 < join_time <= 3600:
             raise RpcError(Code.BAD_INPUT, "join_time must be in (0, 3600] seconds")
-        if tourneys * rounds * hands * len(bots) > MAX_HANDS:
+        if format not in FORMATS:
+            raise RpcError(Code.BAD_INPUT, f"format is {' or '.join(FORMATS)}, not {format!r}")
+        # a duplicate tourney plays each deal once per rotation of its seats
+        rotations = min(len(bots), TABLE_SIZE) if format == "duplicate" else 1
+        if tourneys * rotations * rounds * hands * len(bots) > MAX_HANDS:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {MAX_HANDS} hands in a tournament")
         if seed is not None and not 0 <= seed <= 2**64 - 1:
             raise RpcError(Code.BAD_INPUT, f"a seed is 0 to 2**64-1, not {seed}")
@@ -262,6 +281,7 @@ class TournamentService(Service):
             "hands": hands,
             "decision_time": decision_time,
             "max_faults": max_faults,
+            "format": format,
         }
         rules = played.default_rules(rules, tournament=True)
         config = _game_config(played, rules, options, seed, settings, server)

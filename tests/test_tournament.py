@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from croupier.engine import CroupierError, Stream
 from croupier.engine.executor import open_executor
-from croupier.engine.standings import interval, t_quantile
+from croupier.engine.standings import interval, rank, separated, t_quantile
 from croupier.engine.tournament import Tournament, TournamentConfig, seat, table_sizes
 from croupier.engine.tournament_run import replay_tournament, run_tournament
 from croupier.plugins.blackjack.entries import ExecutableEntry, StrategyEntry
@@ -75,6 +75,52 @@ def test_interval():
     assert (mean, sd) == (200.0, 100.0)
     assert high - mean == pytest.approx(t_quantile(0.975, 2) * 100 / 3**0.5)
     assert interval([150]) == (150.0, None, None, None)
+
+
+def standings_of(names, scores):
+    n = len(names)
+    return rank(names, scores, [0] * n, [0] * n, [0] * n, [0] * n)
+
+
+def test_equal_scores_are_a_tie_never_ranked_by_entry_order():
+    # all broke: four bots at 0, in whatever order they were entered
+    entered = ["basic", "lim17", "never-bust", "mimic"]
+    for names in (entered, entered[::-1]):
+        lines = standings_of(names, [[0, 0, 0]] * 4)
+        assert [(s.place, s.name) for s in lines] == [
+            ("1=", "basic"),
+            ("1=", "lim17"),
+            ("1=", "mimic"),
+            ("1=", "never-bust"),
+        ]
+        assert all(len(s.unseparated) == 3 for s in lines)
+    # competition ranking: two tied second, the next is fourth
+    lines = standings_of(["d", "c", "b", "a"], [[9, 9], [5, 7], [6, 6], [1, 1]])
+    assert [(s.place, s.name) for s in lines] == [("1", "d"), ("2=", "b"), ("2=", "c"), ("4", "a")]
+
+
+def test_separation_pairs_the_runs():
+    # a beats b by 20 chips every run: separated, though their own intervals overlap
+    a, b = [200, 210, 205, 190], [180, 190, 185, 170]
+    lines = {s.name: s for s in standings_of(["a", "b", "c"], [a, b, [150, 260, 100, 300]])}
+    assert lines["a"].high > lines["b"].low  # overlapping intervals...
+    assert "b" not in lines["a"].unseparated and "a" not in lines["b"].unseparated  # ...apart
+    assert set(lines["c"].unseparated) == {"a", "b"}  # c's runs vary too much
+    # one run: nothing is separated; equal scores never are
+    assert separated([[1], [2]]).tolist() == [[False, False], [False, False]]
+    assert not separated([[3, 4, 5], [3, 4, 5]])[0, 1]
+
+
+@given(st.lists(st.lists(st.integers(0, 400), min_size=3, max_size=3), min_size=2, max_size=6))
+def test_separation_matches_the_paired_t_interval(scores):
+    apart = separated(scores)
+    for i, x in enumerate(scores):
+        for j, y in enumerate(scores):
+            mean, low, high, sd = interval([p - q for p, q in zip(x, y, strict=True)])
+            if sd == 0:  # the same gap every run: apart unless it is no gap
+                assert apart[i, j] == (mean != 0)
+            elif abs(low) > 1e-6 and abs(high) > 1e-6:  # not on the edge (float rounding)
+                assert apart[i, j] == (not low <= 0 <= high)
 
 
 @pytest.mark.slow
@@ -297,10 +343,20 @@ def test_a_blackjack_tournament_log_from_before_games_still_replays(manager):
     assert '"rules"' in lines[0] and '"game"' not in lines[0]
     result = replay_tournament(manager, lines)
     assert result.config.game == "blackjack" and result.config.options["overbet"] == "stand"
-    assert [s.to_dict() for s in result.standings] == json.loads(lines[-1])["standings"]
+    logged = json.loads(lines[-1])["standings"]
+    # what each bot did is the log's (its ranks are from before ties were shown)
+    assert [s.facts() for s in result.standings] == [
+        {k: v for k, v in line.items() if k != "rank"} for line in logged
+    ]
+    # the log ranked the tie (basic and lim15.sh: 220 each) by entry order; today it is 1=
+    assert [(s.rank, s.tied, s.name) for s in result.standings] == [
+        (1, True, "basic"),
+        (1, True, "lim15.sh"),
+        (3, False, "lim17"),
+    ]
     # the same tournament played today: the same standings, from game tables
     rules = koth(manager).evolve(overbet="stand")
     basic = StrategyEntry("basic", local_strategy(manager, "basic", rules))
     entries = [*strategies(manager, "lim17"), basic, *executables("lim15.sh")]
     again = run_tournament(manager, result.config, entries)
-    assert [s.to_dict() for s in again.standings] == json.loads(lines[-1])["standings"]
+    assert again.standings == result.standings

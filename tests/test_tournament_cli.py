@@ -175,3 +175,18 @@ def test_same_named_bots_are_told_apart(cli, tmp_path):
     assert json.loads(log.read_text().splitlines()[0])["bots"] == names
     status, out, err = cli(*argv, "--workers", "1")
     assert status == 0 and all(name in out for name in names), out
+
+
+def test_a_tie_shows_as_a_tie_with_what_is_not_separated(cli):
+    # the same strategy twice at one baccarat table: the same bet on the same coups
+    argv = ("tournament", "--game", "baccarat", "banker", "banker", "player")
+    status, out, err = cli(*argv, "--tourneys", "3", "--rounds", "3", "--seed", "4")
+    assert status == 0, err
+    rows = [line.split() for line in out.splitlines() if "│" in line]
+    ranked = [(row[0], row[2]) for row in rows]
+    assert ranked == [("1", "player"), ("2=", "banker"), ("2=", "banker#2")]
+    assert "not yet separated from" in out and "0 of 3 pairs of bots separated" in out
+    status, out, err = cli(*argv, "--tourneys", "3", "--rounds", "3", "--seed", "4", "--json")
+    lines = json.loads(out)["standings"]
+    assert [(s["rank"], s["tied"]) for s in lines] == [(1, False), (2, True), (2, True)]
+    assert lines[1]["unseparated"] == ["player", "banker#2"]

@@ -62,6 +62,7 @@ def start_params(manager: PluginManager, args: argparse.Namespace) -> dict[str, 
         "decision_time": args.time_limit,
         "max_faults": args.max_faults,
         "join_time": args.join_time,
+        **({} if args.format == "koth" else {"format": args.format}),
         **extra,
     }
 

@@ -248,7 +248,8 @@ def _tournament(bot: Bot, host: str, port: int, args: argparse.Namespace) -> int
     else:
         print(
             f"tournament {final['tournament']}: {bot.name} (entry {entry}) ranks "
-            f"{mine['rank']} of {len(result['standings'])} with {mine['mean']:.1f} chips "
+            f"{mine['rank']}{'=' if mine.get('tied') else ''} of {len(result['standings'])} "
+            f"with {mine['mean']:.1f} chips "
             f"on average"
         )
     return 0

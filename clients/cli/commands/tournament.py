@@ -30,7 +30,9 @@ from croupier.clients.cli.stopping import stop_on_signals
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.botnames import distinct_names, path_labels
 from croupier.engine.executor import default_workers
+from croupier.engine.standings import Standing
 from croupier.engine.tournament import (
+    FORMATS,
     HANDS,
     MAX_FAULTS,
     ROUNDS,
@@ -106,6 +108,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         default=MAX_FAULTS,
         metavar="K",
         help=f"disqualify a bot after K faults in a run, 0: never (default: {MAX_FAULTS})",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="koth",
+        help="koth: every table its own cards (default); duplicate: every bot the same "
+        "cards, each tourney played once per rotation of the seats, its score the mean",
     )
     add_executor_arguments(parser, "default: every core with executable bots, else 1")
     parser.add_argument(
@@ -276,6 +285,7 @@ def contest_config(
         hands=args.hands,
         decision_time=args.time_limit,
         max_faults=args.max_faults,
+        format=args.format,
     )
 
 
@@ -311,6 +321,7 @@ def game_tournament(
         hands=args.hands,
         decision_time=args.time_limit,
         max_faults=args.max_faults,
+        format=args.format,
     )
     return config, entries
 
@@ -388,19 +399,22 @@ def show(
     verb = "replayed" if replayed else "played"
     console.print(
         f"[bold]{'King of the Hill' if config.game == 'blackjack' else config.game}[/]: "
-        f"{len(result.names)} bots, {config.tourneys} tourneys of "
+        f"{len(result.names)} bots, {config.tourneys} "
+        f"{'duplicate ' if config.duplicate else ''}tourneys of "
         f"{config.rounds} rounds x {config.hands} hands (seed {config.seed}); {verb} "
         f"{result.tables} tables, {result.hands} hands, {result.decisions} decisions"
     )
     table = RichTable(show_edge=False)
-    for column in ("rank", "bot", "chips", "95% CI", "sd", "hands", "faults", "broke", "DQ"):
+    columns = ("rank", "bot", "chips", "95% CI", "sd", "hands", "faults", "broke", "DQ")
+    for column in columns:
         justify = "left" if column == "bot" else "right"
         table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    table.add_column("not yet separated from", justify="left")
     for s in result.standings:
         ci = "n/a" if s.low is None or s.high is None else f"{s.low:.1f} .. {s.high:.1f}"
         sd = "n/a" if s.sd is None else f"{s.sd:.1f}"
         table.add_row(
-            str(s.rank),
+            s.place,
             s.name,
             f"{s.mean:.1f}",
             ci,
@@ -409,9 +423,40 @@ def show(
             str(s.faults),
             str(s.broke),
             str(s.disqualified),
+            unseparated(s.unseparated, len(result.standings)),
         )
     console.print(table)
+    console.print(separation_note(result.standings), markup=False)
     if not result.conserved:
         print("croupier: error: chips were not conserved (a bug)", file=sys.stderr)
         return 1
     return 0
+
+
+SHOWN = 4
+"""Names listed in a standing's 'not yet separated from' cell; the rest are counted."""
+
+
+def unseparated(names: Sequence[str], bots: int) -> str:
+    """A standing's 'not yet separated from' cell: up to :data:`SHOWN` names."""
+    if not names:
+        return "-"
+    if len(names) == bots - 1 and bots > 2:
+        return "all others"
+    more = f" +{len(names) - SHOWN} more" if len(names) > SHOWN else ""
+    return ", ".join(names[:SHOWN]) + more
+
+
+def separation_note(standings: Sequence[Standing]) -> str:
+    """One line under the standings: how many bots are told apart, and what '=' means."""
+    n = len(standings)
+    pairs = n * (n - 1) // 2
+    apart = pairs - sum(len(s.unseparated) for s in standings) // 2
+    runs = len(standings[0].scores) if standings else 0
+    ties = " '=': tied (equal mean chips)." if any(s.tied for s in standings) else ""
+    if runs < 2:
+        return f"One run: no interval, no bot is yet separated from another.{ties}"
+    return (
+        f"{apart} of {pairs} pairs of bots separated at 95% (paired over the {runs} tourneys)."
+        + ties
+    )

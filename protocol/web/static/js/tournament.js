@@ -30,10 +30,18 @@ function standings(lines) {
   const ends = lines.flatMap((l) => (l.low === null ? [l.mean] : [l.low, l.high]));
   const lo = Math.min(...ends), hi = Math.max(...ends);
   tbody.replaceChildren(...lines.map((line) => h("tr", { "data-bot": line.name },
-    h("td", { class: "num" }, String(line.rank)), h("th", { scope: "row" }, line.name),
+    h("td", { class: "num" }, line.tied ? `${line.rank}=` : String(line.rank)), h("th", { scope: "row" }, line.name),
     h("td", { class: "num" }, fixed(line.mean)), intervalCell(line, lo, hi),
     h("td", { class: "num wide" }, num(line.hands)), h("td", { class: "num wide" }, num(line.broke)),
-    h("td", { class: "num wide" }, num(line.disqualified)))));
+    h("td", { class: "num wide" }, num(line.disqualified)), h("td", {}, unseparated(line, lines.length)))));
+}
+
+/** The bots this one is not yet told apart from at 95% (paired over the runs). */
+function unseparated(line, bots) {
+  const names = line.unseparated || [];
+  if (!names.length) return "–";
+  if (bots > 2 && names.length === bots - 1) return "all others";
+  return names.join(", ");
 }
 
 function tables(live, info) {
