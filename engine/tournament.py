@@ -35,6 +35,7 @@ from croupier.engine.decisions import DECISION_TIME
 from croupier.engine.errors import CroupierError
 from croupier.engine.games import Game, Plain
 from croupier.engine.gametable import GamePlayer
+from croupier.engine.scoring import Scorecard
 from croupier.engine.seeds import SEED_BITS, Stream
 from croupier.engine.standings import Standing, rank
 
@@ -83,6 +84,9 @@ class TournamentConfig:
     min_chips: int = 1
     """The chips a seat needs to play a round (the game's ``seat_minimum``): a bot with
     fewer has left its run."""
+    scored: bool = False
+    """Every decision is scored against the game's oracle (EV loss, luck-adjusted results:
+    :mod:`croupier.engine.scoring`); the game must have one."""
 
     @classmethod
     def of(cls, game: Game, options: Plain, seed: int, **settings: Any) -> TournamentConfig:
@@ -177,6 +181,10 @@ class TableResult:
     decisions: int
     conserved: bool
     log: tuple[dict[str, Any], ...] = ()
+    scores: tuple[dict[str, Any], ...] = ()
+    """Each seat's :class:`~croupier.engine.scoring.Scorecard` (saved), when scored."""
+    scored: tuple[dict[str, Any], ...] = ()
+    """The log's lines of scored decisions (``{"scored": DecisionScore}``), when logged."""
 
 
 @attrs.define
@@ -208,6 +216,8 @@ class Tournament:
         self.tables = 0
         self.decisions = 0
         self.conserved = True
+        self.cards = [Scorecard() for _ in names]
+        """Each bot's scorecard over every table (empty unless the tournament is scored)."""
 
     @property
     def finished(self) -> bool:
@@ -266,6 +276,8 @@ class Tournament:
                 raise CroupierError(f"table {job.to_dict()} does not match the tournament")
             before = sum(job.chips)
             for i, bot in enumerate(job.bots):
+                if result.scores:
+                    self.cards[bot].merge(Scorecard.load(result.scores[i]))
                 run.chips[bot] = result.chips[i]
                 run.hands[bot] += result.hands[i]
                 run.faults[bot] += result.faults[i]
