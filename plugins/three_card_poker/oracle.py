@@ -9,7 +9,6 @@ best play afterwards (the ante's exact edge, pair plus's), which covers the roun
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 import attrs
@@ -22,16 +21,25 @@ from croupier.plugins.three_card_poker.hands import category, value
 from croupier.plugins.three_card_poker.solver import (
     ANTE_BONUSES,
     PAYTABLES,
+    _suit_class,
     counts,
     pair_plus_edge,
     solve_ante,
 )
 
 
-@lru_cache(maxsize=4096)
 def play_value(hand: tuple[int, ...], bonus: str) -> float:
-    """Playing ``hand`` (card indices), per unit ante: the solver's exact result."""
-    return float(counts(hand).play(ANTE_BONUSES[bonus].get(category(value(hand)), 0)))
+    """Playing ``hand`` (card indices), per unit ante: the solver's exact result (hands
+    equal up to a relabelling of suits share it: 1,755 classes of the 22,100 hands)."""
+    key = (_suit_class(hand), bonus)
+    found = _PLAY_VALUES.get(key)
+    if found is None:
+        bonus_to_one = ANTE_BONUSES[bonus].get(category(value(hand)), 0)
+        found = _PLAY_VALUES[key] = float(counts(hand).play(bonus_to_one))
+    return found
+
+
+_PLAY_VALUES: dict[tuple[object, str], float] = {}
 
 
 @attrs.frozen
