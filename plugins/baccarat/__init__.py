@@ -15,6 +15,7 @@ from croupier.engine.games import (
     staked_on,
 )
 from croupier.plugins.baccarat.core import COUNTERS, SPOTS, BaccaratCore, check_options
+from croupier.plugins.baccarat.oracle import croupier_oracles as croupier_oracles
 from croupier.plugins.baccarat.solver import solve
 
 OPTIONS = (

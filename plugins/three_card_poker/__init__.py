@@ -19,6 +19,7 @@ from croupier.engine.games import (
 )
 from croupier.plugins.three_card_poker.core import COUNTERS, PokerCore, check_options
 from croupier.plugins.three_card_poker.hands import category, value
+from croupier.plugins.three_card_poker.oracle import croupier_oracles as croupier_oracles
 from croupier.plugins.three_card_poker.solver import ANTE_BONUSES, PAYTABLES, counts, solve
 
 
