@@ -3,7 +3,8 @@ environments, a vectorised blackjack on the compiled kernel, and a seat at a ser
 
 Importing this package registers ``croupier/<Game>-v0`` with Gymnasium for every
 installed game (``croupier/Blackjack-v0``, ``croupier/CoinToss-v0``, ...) and
-``croupier/BlackjackVector-v0`` (see docs/envs.md). Needs the ``gym`` extra.
+``croupier/BlackjackVector-v0`` (``gymnasium.make_vec(..., num_envs=N)``: the compiled
+tables). See docs/envs.md. Needs the ``gym`` extra.
 """
 
 from __future__ import annotations
@@ -33,7 +34,12 @@ def register() -> list[str]:
                 disable_env_checker=True,
             )
         ids.append(env_id)
-    return ids
+    vector_id = f"{NAMESPACE}/BlackjackVector-v0"
+    if vector_id not in gymnasium.registry:
+        gymnasium.register(
+            vector_id, vector_entry_point="croupier.clients.envs.vector_env:BlackjackVector"
+        )
+    return [*ids, vector_id]
 
 
 IDS = register()
