@@ -106,7 +106,9 @@ class CroupierAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc
         assert self.table is not None and self.turn is not None
         if action is None:
             raise CroupierError(f"{agent} must act: give an action number, not None")
-        chosen = self.table_actions.choose(action, self.turn, self.table.check, self.illegal)
+        chosen = self.table_actions.choose(
+            action, self.turn.legal, self.turn.default, self.table.check, self.illegal
+        )
         self._cumulative_rewards[agent] = 0.0
         self.turn = self.table.advance(chosen)
         self.rewards = {a: 0.0 for a in self.agents}

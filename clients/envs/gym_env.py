@@ -86,7 +86,9 @@ class CroupierEnv(gymnasium.Env[dict[str, Any], np.int64]):
     ) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         if self.table is None or self.turn is None:
             raise CroupierError("the episode is over: call reset() first")
-        chosen = self.table_actions.choose(action, self.turn, self.table.check, self.illegal)
+        chosen = self.table_actions.choose(
+            action, self.turn.legal, self.turn.default, self.table.check, self.illegal
+        )
         self.turn = self.table.advance(chosen)
         results = [r[self.seat] for r in self.table.take_results()]
         obs, info = self._observe(results)

@@ -25,7 +25,7 @@ from gymnasium import spaces
 
 from croupier.clients.envs.options import EnvOptions
 from croupier.engine import CroupierError
-from croupier.engine.games import Field, Game, Plain, Turn
+from croupier.engine.games import Field, Game, Plain
 
 CHARSET = string.ascii_letters + string.digits + string.punctuation + " "
 """The characters a text field may hold (card codes, names, ``#`` for a hole card)."""
@@ -67,22 +67,29 @@ class ActionTable:
                 out[i] = 1
         return out
 
-    def choose(self, action: object, turn: Turn, check: Check, illegal: str) -> Plain:
-        """The game's action numbered ``action`` for ``turn``: one refused by the game
-        raises one line (``illegal="raise"``) or gives the turn's default ("default")."""
+    def choose(
+        self,
+        action: object,
+        legal: Sequence[str],
+        default: Plain,
+        check: Check,
+        illegal: str = "raise",
+    ) -> Plain:
+        """The game's action numbered ``action`` at a turn with ``legal`` kinds: one refused
+        by the game raises one line (``illegal="raise"``) or gives ``default`` ("default")."""
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise CroupierError(f"an action is a whole number, not {action!r}")
         index = int(action)
         if not 0 <= index < len(self.actions):
             raise CroupierError(f"action {index} is not in 0..{len(self.actions) - 1}")
         chosen = self.actions[index]
-        why = f"{chosen['kind']} is not legal now" if chosen["kind"] not in turn.legal else None
+        why = f"{chosen['kind']} is not legal now" if chosen["kind"] not in legal else None
         why = why or check(chosen)
         if why is None:
             return chosen
         if illegal == "raise":
             raise CroupierError(f"action {index} ({_said(chosen)}) is refused: {why}")
-        return turn.default
+        return default
 
     def index(self, action: Plain) -> int | None:
         """The number of ``action`` (a strategy's answer), or None when it is not listed;
