@@ -204,3 +204,35 @@ def test_an_unknown_game_and_an_illegal_action_get_one_line():
         env.step(hit)
     with pytest.raises(CroupierError, match="not in 0"):
         env.step(99)
+
+
+@pytest.mark.parametrize("game", ["blackjack", "three-card-poker"])
+def test_every_seat_of_the_aec_env_earns_what_it_earns_at_croupiers_table(game):
+    """Random masked actions for three agents, replayed seat by seat at a GameTable of the
+    same seed: each seat's rewards add up to its chips' change there."""
+    env = croupier_aec(game, seats=3, rounds=40, bet_units=(1, 2))
+    env.reset(seed=8)
+    rng = np.random.default_rng(3)
+    played = {s: [] for s in (1, 2, 3)}
+    earned = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        earned[agent] += reward
+        action = None
+        if not (terminated or truncated):
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            played[int(agent.split("_")[1])].append(env.table_actions.actions[action])
+        env.step(action)
+
+    class Replay:
+        def __init__(self, seat):
+            self.actions = played[seat]
+
+        async def decide(self, observation):
+            return self.actions.pop(0)
+
+    table = GameTable(env.setup.game, env.setup.options, 8, [Replay(s) for s in (1, 2, 3)])
+    trio.run(table.play, 40)
+    start = env.setup.chips[0]
+    chips = {f"seat_{s}": table.ledger.balances[seat_account(s)] - start for s in (1, 2, 3)}
+    assert not any(played.values()) and earned == chips and any(chips.values())
