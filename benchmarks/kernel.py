@@ -47,7 +47,6 @@ FIRST_CALL = """
 import time
 start = time.perf_counter()
 from croupier.engine import PluginManager
-from croupier.plugins.blackjack.kernel import kernel
 from croupier.plugins.blackjack.players import local_strategy
 manager = PluginManager()
 rules = manager.rule_sets.get("vegas-s17").rules
