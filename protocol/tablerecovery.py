@@ -191,11 +191,11 @@ async def rebuild_table(server: Server, service: TableService, record: TableReco
             )
         else:
             table.resumed(engine, played)
-            server.journal.table_recovered(record.id, record.last_event)
+            server.journal.table_recovered(record.id, record.last_event, record.game)
             return table
     engine, played = await Replay(server, record, table).run(None)
     table.resumed(engine, played)
-    server.journal.table_recovered(record.id, record.last_event)
+    server.journal.table_recovered(record.id, record.last_event, record.game)
     return table
 
 
