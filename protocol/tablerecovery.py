@@ -193,11 +193,11 @@ async def rebuild_table(
             )
         else:
             table.resumed(engine, played)
-            server.journal.table_recovered(record.id, record.last_event)
+            server.journal.table_recovered(record.id, record.last_event, record.game)
             return table
     engine, played = await Replay(server, record, table).run(None)
     table.resumed(engine, played)
-    server.journal.table_recovered(record.id, record.last_event)
+    server.journal.table_recovered(record.id, record.last_event, record.game)
     return table
 
 

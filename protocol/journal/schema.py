@@ -15,7 +15,12 @@ without playing them again. V3 (seed commitments) adds each table's and tourname
 adds ``runs``, a row per start of a server, whose number the seeds it draws depend on (a
 restart never draws a table's seed again). V4
 (``CHECKPOINTS``) adds each unfinished table's last checkpoint (its state between two
-rounds, as the game saves it), so a restart replays only the rounds after it.
+rounds, as the game saves it), so a restart replays only the rounds after it. V5
+(``COMPACT``) adds ``dictionaries``: from it on a settled round's ``data`` is a packed BLOB
+(msgpack, column-packed, zstandard with a dictionary trained on the game's rows:
+:mod:`croupier.protocol.journal.packing`) holding its events and chips (``chips`` NULL);
+older rows keep their JSON, every reader reads both, and ``croupier journal compact``
+re-encodes them.
 """
 
 from __future__ import annotations
@@ -131,7 +136,16 @@ CREATE TABLE checkpoints (        -- each unfinished table's latest checkpoint
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS)
+COMPACT = """
+CREATE TABLE dictionaries (       -- zstandard dictionaries of packed rows (packing.py)
+    id INTEGER PRIMARY KEY,        -- 1, 2, ...: a packed row names it in its first bytes
+    game TEXT NOT NULL,            -- the game whose rows it was trained on
+    samples INTEGER NOT NULL,      -- how many rows it was trained on
+    data BLOB NOT NULL
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, COMPACT)
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
