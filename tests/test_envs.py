@@ -185,12 +185,20 @@ def test_a_seat_out_of_chips_is_terminated_and_one_out_of_rounds_truncated():
         ({"reward": "ev-loss"}, "unknown reward 'ev-loss'"),
         ({"bet_units": (0,)}, "bet_units are whole numbers"),
         ({"illegal": "ignore"}, "illegal is one of raise, default"),
+        ({"rule": "vegas-s17"}, "unknown env option(s) rule; known: rules, overrides"),
     ],
 )
 def test_bad_options_get_one_clear_line(kwargs, said):
     with pytest.raises(CroupierError) as caught:
         CroupierEnv("blackjack", **kwargs)
     assert said in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_bad_options_through_gymnasium_make_get_the_same_line():
+    with pytest.raises(CroupierError, match="blackjack has no rule set 'nope'"):
+        gymnasium.make("croupier/Blackjack-v0", rules="nope")
+    with pytest.raises(CroupierError, match="unknown env option"):
+        croupier_aec("baccarat", seat=2)
 
 
 def test_an_unknown_game_and_an_illegal_action_get_one_line():

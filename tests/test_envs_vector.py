@@ -11,6 +11,7 @@ import pytest
 import croupier.clients.envs  # noqa: F401 (registers the ids)
 from croupier.clients.envs.options import manager
 from croupier.clients.envs.vector_env import BlackjackVector
+from croupier.clients.envs.vector_kernel import HOLE, POS
 from croupier.engine import CroupierError
 from croupier.engine.chunks import chunk_seed
 from croupier.plugins.blackjack.kernel.data import chart_array
@@ -76,6 +77,10 @@ def test_random_legal_play_runs_and_a_seed_repeats_it():
             action = (rng.random(mask.shape) * mask).argmax(1)
             splits += int((action == 3).sum())
             obs, reward, terminated, truncated, info = env.step(action)
+            unseen = obs[:, 8:]
+            assert (unseen >= 0).all() and (unseen[:, 9] <= 6 * 16).all()
+            betting = obs[:, 0] == 0  # between rounds every card not in the discards is unseen
+            assert (unseen[betting].sum(1) <= 6 * 52).all()
             total += reward.sum()
             rounds += int(terminated.sum())
             assert not truncated.any()
@@ -84,6 +89,19 @@ def test_random_legal_play_runs_and_a_seed_repeats_it():
     first = run(5)
     assert first == run(5) and first != run(6)
     assert first[1] > 1000 and first[2] > 0
+
+
+def test_the_unseen_cards_are_the_shoe_left_and_the_hole_card():
+    env = BlackjackVector(2, rules="vegas-s17")
+    obs, _ = env.reset(seed=4)
+    assert obs[:, 8:].tolist() == [[24] * 9 + [96]] * 2  # a fresh 6-deck shoe
+    obs, *_ = env.step(np.full(2, 5))  # bet: the deal
+    n_cards, pos = env.shoe.shape[1], env.state[:, POS]
+    for i in range(2):
+        left = np.bincount(env.shoe[i, pos[i] :], minlength=10)
+        hole = np.bincount([env.state[i, HOLE]], minlength=10) * (obs[i, 0] == 1)
+        assert obs[i, 8:].tolist() == (left + hole).tolist()
+        assert obs[i, 8:].sum() == n_cards - pos[i] + (obs[i, 0] == 1)
 
 
 def test_an_illegal_action_and_rules_the_kernel_cannot_play_get_one_line():

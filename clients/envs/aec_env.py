@@ -52,7 +52,9 @@ class CroupierAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc
             raise CroupierError(f"illegal is one of {', '.join(ILLEGAL)}, not {illegal!r}")
         if isinstance(seats, bool) or not isinstance(seats, int) or seats < 1:
             raise CroupierError(f"seats is a whole number of at least 1, not {seats!r}")
-        self.setup = EnvOptions.read(game, agents=range(1, seats + 1), **options)
+        extra = ("seats", "illegal", "render_mode")
+        agents = range(1, seats + 1)
+        self.setup = EnvOptions.of(game, options, extra, agents=agents)
         self.illegal = illegal
         self.render_mode = render_mode
         self.table_actions = ActionTable.of(self.setup)

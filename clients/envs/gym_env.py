@@ -54,7 +54,7 @@ class CroupierEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise CroupierError(f"illegal is one of {', '.join(ILLEGAL)}, not {illegal!r}")
         if render_mode not in (None, "ansi"):
             raise CroupierError(f"render_mode is ansi or None, not {render_mode!r}")
-        self.setup = EnvOptions.read(game, **options)
+        self.setup = EnvOptions.of(game, options, extra=("illegal", "render_mode"))
         self.illegal = illegal
         self.render_mode = render_mode
         self.table_actions = ActionTable.of(self.setup)

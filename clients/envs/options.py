@@ -29,6 +29,9 @@ def use(plugins: PluginManager) -> None:
     _MANAGER[:] = [plugins]
 
 
+KNOWN = ("rules", "overrides", "others", "chips", "rounds", "bet_units", "reward")
+
+
 @attrs.frozen
 class EnvOptions:
     """A table for an environment: the game, its options, its seats and who plays them."""
@@ -42,6 +45,18 @@ class EnvOptions:
     rounds: int
     bet_units: tuple[int, ...]
     reward: str
+
+    @classmethod
+    def of(
+        cls, game: str, options: Mapping[str, Any], extra: tuple[str, ...], **fixed: Any
+    ) -> EnvOptions:
+        """:meth:`read` for a user's options by name (``extra``: the env's own, ``fixed``:
+        what the env sets itself): an unknown name is one line too."""
+        unknown = sorted(set(options) - set(KNOWN))
+        if unknown:
+            known = ", ".join((*KNOWN, *extra))
+            raise CroupierError(f"unknown env option(s) {', '.join(unknown)}; known: {known}")
+        return cls.read(game, **options, **fixed)
 
     @classmethod
     def read(

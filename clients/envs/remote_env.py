@@ -85,7 +85,7 @@ class RemoteEnv(gymnasium.Env[dict[str, Any], np.int64]):
         name: str = "gym-agent",
         **options: Any,
     ) -> None:
-        self.setup = EnvOptions.read(game, **options)
+        self.setup = EnvOptions.of(game, options, extra=("wait", "name"))
         self.rules_name = options.get("rules")
         self.overrides = dict(options.get("overrides") or {})
         self.others = list(options.get("others") or [])

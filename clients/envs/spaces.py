@@ -141,12 +141,21 @@ def field_space(field: Field) -> spaces.Space[Any]:
     raise CroupierError(f"observation field {field.name!r} has a type {kind!r} with no space")
 
 
+Encoder = Callable[[Any], Any]
+
+
 @attrs.frozen
 class ObservationCoder:
     """A game's observation maps as points of its ``Dict`` space, and back to nothing."""
 
     fields: tuple[Field, ...]
     actions: int
+    encoders: tuple[tuple[str, Encoder], ...] = attrs.field(init=False)
+    """Each field's encoder, made once (a step encodes every field)."""
+
+    def __attrs_post_init__(self) -> None:
+        found = tuple((f.name, _encoder(f, f.type)) for f in self.fields)
+        object.__setattr__(self, "encoders", found)
 
     @classmethod
     def of(cls, game: Game, actions: int) -> ObservationCoder:
@@ -161,21 +170,23 @@ class ObservationCoder:
     def encode(self, observation: Mapping[str, Any] | None, mask: np.ndarray) -> dict[str, Any]:
         """``observation`` (None: the nil observation after the last turn) as a point."""
         seen = observation or {}
-        out = {f.name: _encode(f, f.type, seen.get(f.name)) for f in self.fields}
+        out = {name: encode(seen.get(name)) for name, encode in self.encoders}
         out["action_mask"] = mask
         return out
 
 
-def _encode(field: Field, kind: str, value: Any) -> Any:
+def _encoder(field: Field, kind: str) -> Encoder:
+    """The encoder of a field of type ``kind`` (nil as 0, false or empty)."""
     if kind == "int":
-        return np.asarray(0 if value is None else int(value), np.int64)
+        return lambda v: np.array(0 if v is None else v, np.int64)
     if kind == "float":
-        return np.asarray(0.0 if value is None else float(value), np.float64)
+        return lambda v: np.array(0.0 if v is None else v, np.float64)
     if kind == "bool":
-        return int(bool(value))
+        return lambda v: int(bool(v))
+    if kind == "str" and field.choices:
+        index = {c: i + 1 for i, c in enumerate(field.choices)}
+        return lambda v: 0 if v is None else index[v]
     if kind == "str":
-        if field.choices:
-            return 0 if value is None else field.choices.index(value) + 1
-        return "" if value is None else str(value)[:TEXT]
-    inner = kind[5:-1]
-    return tuple(_encode(field, inner, v) for v in (value or ()))
+        return lambda v: "" if v is None else str(v)[:TEXT]
+    inner = _encoder(field, kind[5:-1])
+    return lambda v: tuple(inner(x) for x in (v or ()))
