@@ -278,3 +278,79 @@ def test_post_split_modes_agree_in_an_infinite_deck():
     }
     assert values["cdz-"] == pytest.approx(values["cdp1"], abs=1e-15)
     assert values["cdz-"] == pytest.approx(values["cdp"], abs=1e-15)
+
+
+# -- the perfect-play bound ----------------------------------------------------------------
+
+
+def perfect_split_game(shoe, rank, up, rules):
+    """Splitting played perfectly by brute force: in the real deal order, every decision
+    the best for everything the player has seen (all his cards, the upcard; never the
+    hole card). ``shoe``: after the upcard and both pair cards left it."""
+    h17, das = rules.hits_soft_17, rules.double_after_split
+    limit = 2 if rank == 0 and not rules.resplit_aces else rules.max_split_hands
+    memo: dict = {}
+
+    def settle(worlds, done):
+        out = 0.0
+        for w, hole, rest in worlds:
+            for final, p in oracle.dealer_finals(up, hole, list(rest), h17).items():
+                for value, bet in done:
+                    if value > 21 or final == "bj" or (final != 22 and final > value):
+                        out -= w * p * bet
+                    elif final == 22 or final < value:
+                        out += w * p * bet
+        return out
+
+    def game(worlds, seen, done, cards, bet, waiting, hands):
+        key = (seen, tuple(sorted(done)), tuple(sorted(cards)), bet, waiting, hands)
+        if key in memo:
+            return memo[key]
+        if len(cards) == 1:  # deal the second card (a pair card splits while it may)
+            value = 0.0
+            for r, ws in oracle.draw(worlds).items():
+                now = tuple(sorted((*seen, r)))
+                if r == rank and hands < limit:
+                    value += game(ws, now, done, cards, bet, waiting + 1, hands + 1)
+                else:
+                    value += game(ws, now, done, [*cards, r], bet, waiting, hands)
+        else:
+            finished = tuple(sorted((*done, (oracle.best_total(cards)[0], bet))))
+            if waiting:
+                value = game(worlds, seen, finished, [rank], 1, waiting - 1, hands)
+            else:
+                value = settle(worlds, finished)
+            aces = rank == 0 and not rules.hit_split_aces
+            if not aces and bet == 1 and oracle.best_total(cards)[0] < 21:
+                draws = oracle.draw(worlds).items()
+                hit = sum(
+                    game(ws, tuple(sorted((*seen, r))), done, [*cards, r], 1, waiting, hands)
+                    for r, ws in draws
+                )
+                value = max(value, hit)
+                if das and len(cards) == 2:
+                    double = sum(
+                        game(ws, tuple(sorted((*seen, r))), done, [*cards, r], 2, waiting, hands)
+                        for r, ws in draws
+                    )
+                    value = max(value, double)
+        memo[key] = value
+        return value
+
+    worlds = oracle.initial_worlds(list(shoe), up, rules.peek)
+    return game(worlds, (), (), [rank], 1, 1, 2)
+
+
+def test_perfect_play_bounds_every_post_split_mode():
+    """Each post-split mode is a strategy the perfect player could follow, so none may be
+    worth more than perfect play (and, one split allowed, the perfect player's edge over
+    them is real but small)."""
+    rules = BlackjackRules(decks=1, surrender="none", max_split_hands=2)
+    shoe = (1, 2, 3, 2, 1, 0, 2, 3, 0, 12)
+    left = (1, 2, 3, 2, 1, 0, 2, 1, 0, 11)  # the upcard (T) and both 8s out
+    best = perfect_split_game(left, 7, 9, rules)
+    main = Evaluator(rules, 9, shoe)
+    for strategy in (presplit_strategy(main), first_hand_strategy(), cdp_strategy()):
+        value = split_value(SplitShoes(rules, 9, shoe, 7), strategy)
+        assert value <= best + 1e-12
+        assert best - value < 0.01
