@@ -89,6 +89,7 @@ def test_a_natural_is_no_decision():
         ((1,) * 10, [9, 5], 9, 7, "splits so far"),
         ((0,) * 10, [9, 5], 9, 0, "empty"),
         ((1,) * 10, [9, 5, 9], 9, 0, "bust"),
+        ((0,) * 9 + (3,), [4, 5], 0, 0, "no decision"),
     ],
 )
 def test_bad_input_is_one_clear_error(shoe, cards, up, splits, message):
