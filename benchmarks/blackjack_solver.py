@@ -11,13 +11,30 @@ infinite one, once: CI's run). For an infinite deck and for
   solver built this way, and ``x floor`` = best / dealer (an infinite deck has one dealer
   distribution per upcard, so no floor worth the name);
 * the issue's target and best / target (below 1 meets it).
+
+``--farmer PATH`` compares with Eric Farmer's combinatorial analyser in the same run: PATH
+is his ``strategy`` program built from its public source (github.com/possiblywrong/
+blackjack, GPL: never in croupier's tree; build it elsewhere, see docs/blackjack-solver.md)
+and ``--farmer-input FILE`` the answers his program reads on stdin for the six-deck rules
+below (his prompts are his program's, so the answers are kept with it, not here). The
+benchmark runs it, reads the overall expected return it prints (the last percentage on a
+line naming the expected return), checks it against croupier's CDZ- composition-dependent
+value of the same rules (to 1e-6 of a bet: both are exact), and prints the ratio of CPU
+times beyond start-up: croupier's best warm solve against his run's CPU time minus that of
+his program answering nothing (start-up and exit). Without ``--farmer`` it says so and
+prints croupier's figures alone.
 """
 
 from __future__ import annotations
 
+import argparse
+import re
+import resource
+import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver.analysis import UpcardSolver, solve_rules
@@ -32,8 +49,67 @@ def timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def main() -> None:
-    smoke = sys.argv[1:] == ["--smoke"]  # a tiny run, as CI makes to see that it still runs
+FARMER_RULES = BlackjackRules(decks=6)
+RETURN = re.compile(r"expected return.*?(-?\d+\.\d+)\s*%", re.IGNORECASE)
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_farmer(program: Path, answers: bytes) -> tuple[float, str]:
+    """CPU seconds of one run of his program fed ``answers``, and what it printed."""
+    before = children_cpu()
+    done = subprocess.run(
+        [str(program)], input=answers, capture_output=True, timeout=3600, check=False
+    )
+    return children_cpu() - before, done.stdout.decode(errors="replace")
+
+
+def compare_with_farmer(program: Path, answers_file: Path) -> int:
+    if not program.is_file():
+        print(f"--farmer: no program at {program}", file=sys.stderr)
+        return 2
+    if not answers_file.is_file():
+        print(f"--farmer-input: no answers file at {answers_file}", file=sys.stderr)
+        return 2
+    answers = answers_file.read_bytes()
+    idle, _ = run_farmer(program, b"")
+    cpu, out = min(run_farmer(program, answers) for _ in range(REPEATS))
+    found = RETURN.findall(out)
+    if not found:
+        print("Farmer's program printed no 'expected return ... %' line; its output:")
+        print(out[-2000:])
+        return 1
+    his = float(found[-1]) / 100
+    solve_rules(FARMER_RULES)  # warm: compiled and cached above
+    ours_cpu = min(_cpu(lambda: solve_rules(FARMER_RULES)) for _ in range(REPEATS))
+    ours = -solve_rules(FARMER_RULES).edge_cd
+    agree = abs(his - ours) < 1e-6
+    his_cpu = cpu - idle
+    ratio = f"{ours_cpu / his_cpu:.2f}" if his_cpu > 0.01 else "- (his run too short to time)"
+    print(
+        f"6 decks vs Farmer: EV ours {100 * ours:+.6f}% his {100 * his:+.6f}% "
+        f"({'agree' if agree else 'DISAGREE'}); CPU beyond start-up ours {ours_cpu:.3f} s, "
+        f"his {his_cpu:.3f} s (ratio ours/his {ratio})"
+    )
+    return 0 if agree else 1
+
+
+def _cpu(fn: Callable[[], object]) -> float:
+    start = time.process_time()
+    fn()
+    return time.process_time() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--farmer", type=Path, metavar="PATH", help="Farmer's strategy program")
+    parser.add_argument("--farmer-input", type=Path, metavar="FILE", help="its stdin answers")
+    parser.add_argument("--smoke", action="store_true", help="a tiny run, for CI")
+    args = parser.parse_args()
+    smoke = args.smoke
     repeats = 1 if smoke else REPEATS
     print(f"{'decks':>6} {'first s':>8} {'best s':>8} {'dealer s':>9} {'x floor':>8}  target")
     for decks in (None, 1) if smoke else (None, 1, 2, 6, 8):
@@ -53,7 +129,14 @@ def main() -> None:
             f"{name:>6} {first:8.3f} {best:8.3f} {floor:9.3f} {ratio}  {against}"
             f"   edge CD {100 * edge.edge_cd:+.4f}% TD {100 * edge.edge_td:+.4f}%"
         )
+    if args.farmer is None:
+        print("no --farmer PATH: Farmer's CA not compared (croupier's figures alone)")
+        return 0
+    if args.farmer_input is None:
+        print("--farmer needs --farmer-input FILE (his program's answers)", file=sys.stderr)
+        return 2
+    return compare_with_farmer(args.farmer, args.farmer_input)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

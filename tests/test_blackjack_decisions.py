@@ -89,8 +89,24 @@ def test_a_natural_is_no_decision():
         ((1,) * 10, [9, 5], 9, 7, "splits so far"),
         ((0,) * 10, [9, 5], 9, 0, "empty"),
         ((1,) * 10, [9, 5, 9], 9, 0, "bust"),
+        ((0,) * 9 + (3,), [4, 5], 0, 0, "no decision"),
     ],
 )
 def test_bad_input_is_one_clear_error(shoe, cards, up, splits, message):
     with pytest.raises(CroupierError, match=message):
         action_values(BlackjackRules(decks=1), shoe, cards, up, splits)
+
+
+def test_a_split_hand_resplit_is_the_split_of_the_hands_left():
+    """7,7 as the second hand of a split (one split made, at most three hands): splitting
+    it again may make two hands of it, valued as the real split game from this shoe."""
+    rules = BlackjackRules(decks=1, surrender="none", max_split_hands=3)
+    shoe = (1, 2, 3, 2, 1, 0, 2, 2, 1, 11)  # the other hand's cards are already out
+    got = action_values(rules, shoe, [6, 6], 9, splits=1)
+    base = list(shoe)
+    base[6] += 2
+    decide = oracle.presplit_decider(base, 9, False, True, True)
+    value = oracle.split_game(shoe, 6, 9, False, True, 2, decide)
+    mass = sum(w for w, _, _ in oracle.initial_worlds(list(shoe), 9, True))
+    assert got["split"] == pytest.approx(value / mass, abs=1e-12)
+    assert "surrender" not in got and "double" in got  # DAS

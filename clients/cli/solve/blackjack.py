@@ -77,6 +77,20 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "the infinite-deck chart played in it, as many published tables",
     )
     parser.add_argument(
+        "--post-split",
+        choices=("cdz-", "cdp1", "cdp"),
+        default="cdz-",
+        help="how split hands are played when a split is valued (Farmer's modes): the "
+        "pre-split decisions (cdz-, default), the first split hand's (cdp1), or those for "
+        "the pair cards the split used (cdp)",
+    )
+    parser.add_argument(
+        "--eor",
+        action="store_true",
+        help="the effects of removal per rank of the chart (finite shoes; 11 exact "
+        "solves), with the depletion self-test",
+    )
+    parser.add_argument(
         "--csv",
         action="store_true",
         help="print the chart as CSV, the file 'croupier sim --strategy FILE.csv' plays",
@@ -161,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
         "rules": rules.to_dict(),
         "objective": args.objective,
         "td_chart": args.td_chart,
+        "post_split": args.post_split,
     }
     if args.csv and (args.json or args.dealer_table or args.hand or args.upcard):
         raise CroupierError("--csv prints the chart alone: no --json, --dealer or --hand")
@@ -172,6 +187,8 @@ def run(args: argparse.Namespace) -> int:
         problem["chart"] = True
     if args.dealer_table:
         problem["dealer"] = True
+    if args.eor:
+        problem["eor"] = True
     if args.hand is not None or args.upcard is not None:
         problem["hand"], problem["upcard"] = args.hand, args.upcard
     with working("solving blackjack"):
@@ -236,8 +253,26 @@ def show(solution: dict[str, Any]) -> None:
             )
     if "hand" in solution:
         show_hand(console, solution["hand"])
+    if "effects_of_removal" in solution:
+        show_eor(console, solution)
     if "chart" in solution:
         show_chart(console, solution)
+
+
+def show_eor(console: Any, solution: dict[str, Any]) -> None:
+    table = Table(title="Effects of removal: the chart's EV change per card removed (%)")
+    effects = solution["effects_of_removal"]
+    for rank in effects:
+        table.add_column(rank, justify="right")
+    table.add_row(*(f"{100 * v:+.4f}" for v in effects.values()))
+    console.print(table)
+    test = solution["depletion_self_test"]
+    console.print(
+        f"self-test: EV {100 * test['full_ev']:+.6f}% from the full shoe, "
+        f"{100 * test['average_ev']:+.6f}% averaged over the shoes one unseen card "
+        f"removed (a fixed strategy's EV cannot depend on it: they agree to "
+        f"{abs(test['full_ev'] - test['average_ev']):.0e})"
+    )
 
 
 def show_hand(console: Any, hand: dict[str, Any]) -> None:

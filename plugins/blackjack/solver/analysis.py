@@ -42,6 +42,7 @@ from croupier.plugins.blackjack.solver.hands import (
     precompute,
 )
 from croupier.plugins.blackjack.solver.split import (
+    SPLIT_STRATEGIES,
     PostSplitPlay,
     SplitShoes,
     named_strategy,
@@ -130,6 +131,8 @@ class UpcardSolver:
         stands: StandRows = {}
         self.main = Evaluator(rules, upcard, shoe, objective, stands=stands)
         self.splitting = can_split(rules, objective)
+        if split_strategy not in (*SPLIT_STRATEGIES, "first-hand"):
+            named_strategy(split_strategy, self.main)  # the one-line error
         self.split_strategy = split_strategy
         self.splits: dict[int, SplitShoes] = {}
         for x in range(10) if split_ranks is None else sorted(split_ranks):
@@ -159,7 +162,7 @@ class UpcardSolver:
         hitting where its decisions hit (and at any total below 12), and
         every three-card hand (a double). The shoes with further pair cards out get their
         dealer distributions in one batch for these; any other hand is computed when met."""
-        judge = shoes.context(0) if self.split_strategy == "first-hand" else self.main
+        judge = self.main if self.split_strategy == "cdz-" else shoes.context(0)
         base = shoes.context(0)
         found: set[Counts] = set()
         start = shoes.first_card()
@@ -252,11 +255,14 @@ def solve_rules(
     objective: Objective = "ev",
     on_upcard: Callable[[int], None] | None = None,
     td_chart: str = "actual",
+    post_split: str = "cdz-",
 ) -> Analysis:
     """Solve every upcard; ``on_upcard`` is called after each (for progress bars).
 
     ``td_chart`` (:data:`TD_CHARTS`) chooses the chart that ``edge_td`` plays, exactly,
-    in the rules' shoe; ``chart`` is that chart."""
+    in the rules' shoe; ``chart`` is that chart. ``post_split`` (:data:`.split.
+    SPLIT_STRATEGIES`) is how split hands are played in the composition-dependent values
+    (the chart's own edge plays the chart after a split too)."""
     if td_chart not in TD_CHARTS:
         raise CroupierError(f"td_chart is actual or infinite, not {td_chart!r}")
     check_rules(rules)
@@ -268,7 +274,7 @@ def solve_rules(
     solvers = []
     total_cd = 0.0
     for u in range(10):
-        solver = UpcardSolver(rules, u, objective)
+        solver = UpcardSolver(rules, u, objective, split_strategy=post_split)
         solvers.append(solver)
         rows: dict[tuple[str, int], list[tuple[float, float, dict[str, float], bool]]] = {}
         for c1, c2, p in solver.hands():

@@ -21,6 +21,7 @@ from typing import Literal
 import attrs
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 from croupier.plugins.blackjack.solver.cards import ACE, Counts, total
 
@@ -92,7 +93,86 @@ def distribution(
     and the upcard), or ten probabilities for an infinite deck. ``finite`` says which
     (by default: counts when they are all ints); finite counts may be fractional, the mean
     shoe at a true count (:mod:`.count_shoes`): each draw takes one card of its rank.
+    The program runs compiled (:func:`_run`), the same operations in the same order as
+    :func:`distribution_python`, so the results are identical to the last bit.
     """
+    if finite is None:
+        finite = all(isinstance(n, int) for n in shoe)
+    flat = flat_program(upcard, hits_soft_17, mode)
+    out = _run(np.array(shoe, dtype=np.float64), finite, *flat)
+    return [float(x) for x in out]
+
+
+@cache
+def flat_program(
+    upcard: int, hits_soft_17: bool, mode: BjMode
+) -> tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]:
+    """:func:`program` as flat arrays for :func:`_run`: each node's cards drawn (count,
+    per rank) and its moves (``starts[i]:starts[i + 1]`` into ranks and targets)."""
+    nodes = program(upcard, hits_soft_17, mode)
+    counts = np.array([n.count for n in nodes], dtype=np.int64)
+    drawn = np.array([n.drawn for n in nodes], dtype=np.int64).reshape(len(nodes), 10)
+    starts = np.zeros(len(nodes) + 1, dtype=np.int64)
+    starts[1:] = np.cumsum([len(n.moves) for n in nodes])
+    ranks = np.array([r for n in nodes for r, _ in n.moves], dtype=np.int64)
+    targets = np.array([t for n in nodes for _, t in n.moves], dtype=np.int64)
+    return counts, drawn, starts, ranks, targets
+
+
+@njit(cache=True, nogil=True)
+def _run(
+    shoe: FloatArray,
+    finite: bool,
+    counts: npt.NDArray[np.int64],
+    drawn: npt.NDArray[np.int64],
+    starts: npt.NDArray[np.int64],
+    ranks: npt.NDArray[np.int64],
+    targets: npt.NDArray[np.int64],
+) -> FloatArray:  # pragma: no cover - compiled
+    size = 0.0
+    for r in range(10):
+        size += shoe[r]
+    n = counts.shape[0]
+    reach = np.zeros(n)
+    reach[0] = 1.0
+    out = np.zeros(7)
+    for i in range(n):
+        weight = reach[i]
+        if weight == 0.0:
+            continue
+        if finite:
+            left = size - counts[i]
+            if left <= 0:
+                continue
+            weight /= left
+        for k in range(starts[i], starts[i + 1]):
+            r = ranks[k]
+            target = targets[k]
+            p = weight * (shoe[r] - drawn[i, r]) if finite else weight * shoe[r]
+            if p <= 0.0:
+                continue
+            if target >= 0:
+                reach[target] += p
+            else:
+                out[-1 - target] += p
+    return out
+
+
+def distribution_python(
+    upcard: int,
+    hits_soft_17: bool,
+    mode: BjMode,
+    shoe: Counts | Sequence[float],
+    finite: bool | None = None,
+) -> list[float]:
+    """:func:`distribution` in plain Python: the reference the compiled run is tested
+    against."""
     nodes = program(upcard, hits_soft_17, mode)
     if finite is None:
         finite = all(isinstance(n, int) for n in shoe)

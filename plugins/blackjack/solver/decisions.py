@@ -81,10 +81,14 @@ def action_values(
     played = make_hand(cards, True)
     if played.hard > 21:
         raise CroupierError(f"the hand {','.join(RANKS[c] for c in cards)} is already bust")
-    mass = ev.mass(played)
     two = len(cards) == 2
     if splits == 0 and two and solver.objective == "ev" and is_natural(cards[0], cards[1]):
         return {"natural": solver.natural_value(played)}
+    mass = ev.mass(played)
+    if mass <= 0:
+        raise CroupierError(
+            "every card left gives the dealer a blackjack: he peeks, so no decision is taken"
+        )
     if splits > 0 and cards[0] == ACE and not rules.hit_split_aces and two:
         # split aces take one card each; only a resplit (when allowed) is left
         values = {"stand": ev.stand(played)}

@@ -9,6 +9,11 @@ Problem keys (all optional):
 * ``chart``: true for the basic-strategy chart and the house edge.
 * ``hand`` (``"T,6"``) and ``upcard`` (``"T"``): the exact value of every action.
 * ``dealer``: true for the dealer's final-total probabilities per upcard.
+* ``post_split``: how split hands are played when a split is valued: ``"cdz-"`` (default,
+  the pre-split decisions), ``"cdp1"`` (the first split hand's) or ``"cdp"`` (by the pair
+  cards the split used); see :mod:`.split`.
+* ``eor``: true for the effects of removal of the basic-strategy chart (a finite shoe):
+  ``effects_of_removal`` per rank and ``depletion_self_test`` (see :mod:`.removal`).
 * ``indices``: playing indices for a card count (``{"count": {...}, "decisions": [...]}``,
   see :func:`.count_indices.solve_indices`); answered alone, with the rules.
 
@@ -36,14 +41,27 @@ from croupier.plugins.blackjack.solver.analysis import (
     shoe_of,
     solve_rules,
 )
-from croupier.plugins.blackjack.solver.cards import RANKS, hand_text, parse_hand
+from croupier.plugins.blackjack.solver.cards import RANKS, full_shoe, hand_text, parse_hand
 from croupier.plugins.blackjack.solver.chart import UPCARD_ORDER
 from croupier.plugins.blackjack.solver.classic import solve_classic
 from croupier.plugins.blackjack.solver.count_indices import solve_indices
 from croupier.plugins.blackjack.solver.hands import INFINITE_PROBS, make_hand
+from croupier.plugins.blackjack.solver.removal import effects_of_removal
+from croupier.plugins.blackjack.solver.split import SPLIT_STRATEGIES
 from croupier.plugins.blackjack.solver.stand import OBJECTIVES, Objective, in_chips
 
-KEYS = ("rules", "objective", "chart", "hand", "upcard", "dealer", "td_chart", "indices")
+KEYS = (
+    "rules",
+    "objective",
+    "chart",
+    "hand",
+    "upcard",
+    "dealer",
+    "td_chart",
+    "post_split",
+    "eor",
+    "indices",
+)
 TIES_NOTE = (
     "{betting} betting: a tie loses and a natural is an ordinary 21 (paid 1:1, losing to "
     "any dealer 21); EVs from a full shoe"
@@ -95,6 +113,11 @@ def solve(problem: Problem) -> Solution:
     td_chart = problem.get("td_chart", "actual")
     if td_chart not in TD_CHARTS:
         raise CroupierError(f"td_chart is actual or infinite, not {td_chart!r}")
+    post_split = problem.get("post_split", "cdz-")
+    if post_split not in SPLIT_STRATEGIES:
+        raise CroupierError(
+            f"post_split is one of {', '.join(SPLIT_STRATEGIES)}, not {post_split!r}"
+        )
     if problem.get("indices") is not None:
         if objective != "ev":
             raise CroupierError("indices are generated for the EV objective")
@@ -106,7 +129,9 @@ def solve(problem: Problem) -> Solution:
     hand, upcard = problem.get("hand"), problem.get("upcard")
     if (hand is None) != (upcard is None):
         raise CroupierError("'hand' and 'upcard' go together (e.g. hand T,6 and upcard T)")
-    want_chart = bool(problem.get("chart")) or (hand is None and not problem.get("dealer"))
+    want_chart = bool(problem.get("chart")) or (
+        hand is None and not problem.get("dealer") and not problem.get("eor")
+    )
     peek = solved == "ev" and rules.peek
     out: Solution = {
         "rules": rules.to_dict(),
@@ -119,10 +144,14 @@ def solve(problem: Problem) -> Solution:
         out["note"] = TIES_NOTE.format(betting=rules.betting)
     if problem.get("dealer"):
         out["dealer"] = dealer_table(rules)
+    if problem.get("eor"):
+        out.update(eor_solution(rules))
     if hand is not None:
-        out["hand"] = hand_solution(rules, str(hand), str(upcard), solved)
+        out["hand"] = hand_solution(rules, str(hand), str(upcard), solved, post_split)
     if want_chart:
-        out.update(chart_solution(rules, solved, td_chart))
+        out.update(chart_solution(rules, solved, td_chart, post_split))
+    if post_split != "cdz-":
+        out["post_split"] = post_split
     return out
 
 
@@ -141,11 +170,14 @@ def dealer_table(rules: BlackjackRules) -> dict[str, dict[str, float]]:
 
 
 def chart_solution(
-    rules: BlackjackRules, objective: Objective, td_chart: str = "actual"
+    rules: BlackjackRules,
+    objective: Objective,
+    td_chart: str = "actual",
+    post_split: str = "cdz-",
 ) -> dict[str, Any]:
     """The chart, each cell's values and the edges; ``td_chart`` says which chart is
     shown and played for the total-dependent edge (see :data:`TD_CHARTS`)."""
-    analysis = solve_rules(rules, objective, td_chart=td_chart)
+    analysis = solve_rules(rules, objective, td_chart=td_chart, post_split=post_split)
     chart = analysis.chart.to_dict()
     values: dict[str, dict[str, list[dict[str, float]]]] = {"hard": {}, "soft": {}, "pairs": {}}
     for (kind, row, u), cell in analysis.cells.items():
@@ -166,6 +198,22 @@ def chart_solution(
     return {"chart": chart, "win_probability": win, "td_chart": td_chart}
 
 
+def eor_solution(rules: BlackjackRules) -> dict[str, Any]:
+    """Effects of removal of the rules' chart, and the depth-1 depletion self-test: the
+    chart's EV averaged over the 10 one-card-removed shoes equals the full shoe's."""
+    if rules.decks is None:
+        raise CroupierError("effects of removal need a finite shoe (not --decks inf)")
+    analysis = solve_rules(rules)
+    shoe = full_shoe(rules.decks)
+    full = -analysis.edge_td
+    effects = effects_of_removal(rules, analysis.chart)
+    average = full + sum(n * effects[RANKS[r]] for r, n in enumerate(shoe)) / sum(shoe)
+    return {
+        "effects_of_removal": effects,
+        "depletion_self_test": {"depth": 1, "full_ev": full, "average_ev": average},
+    }
+
+
 def _td_chart_said(rules: BlackjackRules, td_chart: str) -> str:
     shoe = "an infinite deck" if rules.decks is None else f"{rules.decks} deck(s)"
     if td_chart == "infinite" and rules.decks is not None:
@@ -174,11 +222,15 @@ def _td_chart_said(rules: BlackjackRules, td_chart: str) -> str:
 
 
 def hand_solution(
-    rules: BlackjackRules, hand_spec: str, upcard_spec: str, objective: Objective
+    rules: BlackjackRules,
+    hand_spec: str,
+    upcard_spec: str,
+    objective: Objective,
+    post_split: str = "cdz-",
 ) -> dict[str, Any]:
     """Every action's exact value for one hand (composition-dependent in a finite shoe)."""
     cards, upcard = parse_hand(hand_spec, upcard_spec, rules.decks)
-    solver = UpcardSolver(rules, upcard, objective, precompute_all=False)
+    solver = UpcardSolver(rules, upcard, objective, precompute_all=False, split_strategy=post_split)
     ev = solver.main
     hand = make_hand(cards, ev.finite)
     if hand.hard > 21:

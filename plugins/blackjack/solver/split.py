@@ -31,6 +31,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+import attrs
+
 from croupier.engine import CroupierError
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver.cards import ACE, Shoe
@@ -117,14 +119,45 @@ class SplitShoes:
         return pairs / left if left > 0 and pairs > 0 else 0.0
 
 
-def split_value(shoes: SplitShoes, strategy: Strategy) -> float:
-    """The exact value of splitting (peek units, see hands.py) under a post-split strategy."""
-    play = strategy(shoes)
-    base_x: dict[int, float] = {}
-    base_n: dict[int, float] = {}
+@attrs.frozen
+class ByRemoval:
+    """A post-split strategy whose play may depend on ``a``, the further pair cards the
+    split took (``for_removal(shoes, a)``): the walk below values each terminal pattern's
+    hands with the play of its own ``a`` (CDP)."""
 
-    def base(a: int) -> None:
+    for_removal: Callable[[SplitShoes, int], PostSplitPlay]
+
+
+def split_value(shoes: SplitShoes, strategy: Strategy | ByRemoval) -> float:
+    """The exact value of splitting (peek units, see hands.py) under a post-split strategy.
+
+    A plain :data:`Strategy` plays every split hand alike; a :class:`ByRemoval` one plays
+    the hands of a pattern that took ``a`` further pair cards by its play for ``a``. Each
+    play is a fixed strategy, so the exchangeability identities hold for it: ``X`` and
+    ``N`` are kept per play (``s``), each reduced to that play's values in the shoes with
+    ``a' >= a`` pair cards out."""
+    plays: dict[int, PostSplitPlay] = {}
+
+    def play_for(s: int) -> PostSplitPlay:
+        found = plays.get(s)
+        if found is None:
+            found = (
+                strategy.for_removal(shoes, s)
+                if isinstance(strategy, ByRemoval)
+                else (strategy(shoes))
+            )
+            plays[s] = found
+        return found
+
+    def key(a: int) -> int:
+        return a if isinstance(strategy, ByRemoval) else 0
+
+    base_x: dict[tuple[int, int], float] = {}
+    base_n: dict[tuple[int, int], float] = {}
+
+    def base(a: int, s: int) -> None:
         ev = shoes.context(a)
+        play = play_for(s)
         start = shoes.first_card()
         total = 0.0
         other = 0.0
@@ -135,33 +168,33 @@ def split_value(shoes: SplitShoes, strategy: Strategy) -> float:
             if r != shoes.rank:
                 other += p * value
                 p_other += p
-        base_x[a] = total
-        base_n[a] = other / p_other if p_other > 0 else 0.0
+        base_x[a, s] = total
+        base_n[a, s] = other / p_other if p_other > 0 else 0.0
 
     @cache
-    def x_value(a: int, b: int) -> float:
+    def x_value(a: int, b: int, s: int) -> float:
         if b == 0:
             a = a if shoes.finite else 0  # an infinite deck has one shoe
-            if a not in base_x:
-                base(a)
-            return base_x[a]
+            if (a, s) not in base_x:
+                base(a, s)
+            return base_x[a, s]
         v = shoes.p_pair(a, b - 1)
-        value = x_value(a, b - 1)
+        value = x_value(a, b - 1, s)
         if v > 0:
-            value -= v * x_value(a + 1, b - 1)
+            value -= v * x_value(a + 1, b - 1, s)
         return value / (1 - v)
 
     @cache
-    def n_value(a: int, b: int) -> float:
+    def n_value(a: int, b: int, s: int) -> float:
         if b == 0:
             a = a if shoes.finite else 0  # an infinite deck has one shoe
-            if a not in base_n:
-                base(a)
-            return base_n[a]
+            if (a, s) not in base_n:
+                base(a, s)
+            return base_n[a, s]
         v = shoes.p_pair(a, b - 1, own_card=True)
-        value = n_value(a, b - 1)
+        value = n_value(a, b - 1, s)
         if v > 0:
-            value -= v * n_value(a + 1, b - 1)
+            value -= v * n_value(a + 1, b - 1, s)
         return value / (1 - v)
 
     limit = shoes.limit
@@ -173,20 +206,21 @@ def split_value(shoes: SplitShoes, strategy: Strategy) -> float:
         for (hands, waiting, pairs, others), prob in states.items():
             if hands == limit:
                 done = others
+                s = key(limit - 2)
                 if done:
-                    total += prob * done * n_value(limit - 2, done - 1)
-                total += prob * (limit - done) * x_value(limit - 2, done)
+                    total += prob * done * n_value(limit - 2, done - 1, s)
+                total += prob * (limit - done) * x_value(limit - 2, done, s)
                 continue
             if waiting == 0:
-                total += prob * hands * n_value(hands - 2, hands - 1)
+                total += prob * hands * n_value(hands - 2, hands - 1, key(hands - 2))
                 continue
             v = shoes.p_pair(pairs, others)
             if v > 0:
-                key = (hands + 1, waiting + 1, pairs + 1, others)
-                following[key] = following.get(key, 0.0) + prob * v
+                k = (hands + 1, waiting + 1, pairs + 1, others)
+                following[k] = following.get(k, 0.0) + prob * v
             if v < 1:
-                key = (hands, waiting - 1, pairs, others + 1)
-                following[key] = following.get(key, 0.0) + prob * (1 - v)
+                k = (hands, waiting - 1, pairs, others + 1)
+                following[k] = following.get(k, 0.0) + prob * (1 - v)
         states = following
     return total
 
@@ -252,15 +286,32 @@ def first_hand_strategy(das: bool = True) -> Strategy:
     return decided_by(lambda shoes: shoes.context(0), "first-hand", das)
 
 
-SPLIT_STRATEGIES = ("cdz-", "first-hand")
+def cdp_strategy(das: bool = True) -> ByRemoval:
+    """CDP: the hands of a split that took ``2 + a`` pair cards in all are played by the
+    decisions optimal in the shoe minus the upcard and those ``2 + a`` pair cards (and the
+    hand's own cards): the player knows how many pair cards the split used, as if every
+    split hand had its second card before any is played, and nothing else about the other
+    hands. With one split allowed it is CDP1 (``first-hand``)."""
+
+    def for_removal(shoes: SplitShoes, a: int) -> PostSplitPlay:
+        return decided_by(lambda s: s.context(a), f"cdp{a}", das)(shoes)
+
+    return ByRemoval(for_removal)
 
 
-def named_strategy(name: str, main: Evaluator, das: bool = True) -> Strategy:
-    """``"cdz-"`` (the default, :func:`presplit_strategy`) or ``"first-hand"``."""
-    if name == "first-hand":
+SPLIT_STRATEGIES = ("cdz-", "cdp1", "cdp")
+"""Post-split modes (Farmer's names): ``cdz-`` the pre-split decisions, ``cdp1`` the
+first split hand's (``first-hand`` is its older name), ``cdp`` by the pair cards used."""
+
+
+def named_strategy(name: str, main: Evaluator, das: bool = True) -> Strategy | ByRemoval:
+    """The post-split mode ``name`` (one of :data:`SPLIT_STRATEGIES`)."""
+    if name in ("cdp1", "first-hand"):
         return first_hand_strategy(das)
     if name == "cdz-":
         return presplit_strategy(main, das)
+    if name == "cdp":
+        return cdp_strategy(das)
     raise CroupierError(
-        f"split strategy must be one of {', '.join(SPLIT_STRATEGIES)}, not {name!r}"
+        f"the post-split mode is one of {', '.join(SPLIT_STRATEGIES)}, not {name!r}"
     )
