@@ -78,7 +78,7 @@ async def test_not_an_action_is_refused(manager):
     table, events = stacked_table(manager, Stubborn("H"))
     await table.play_round()
     reasons = [e.reason for e in events if e.kind == "refused"]
-    assert reasons[0] == "expected an Action, got str"
+    assert reasons[0] == "an answer is an action map (with a kind), not text"
 
 
 async def test_slow_player_gets_stand(manager, autojump_clock):

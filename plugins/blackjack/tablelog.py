@@ -13,16 +13,19 @@ from __future__ import annotations
 import json
 from collections import deque
 from collections.abc import Iterable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from croupier.engine.errors import CroupierError
 from croupier.engine.gamelog import read_json_log
 from croupier.engine.logreplay import DRIVER_EVENTS
 from croupier.engine.manager import PluginManager
+from croupier.plugins.blackjack.building import build_core
 from croupier.plugins.blackjack.play import Action, Event
 from croupier.plugins.blackjack.round import TableCore, check_action
 from croupier.plugins.blackjack.rules import rules_from_log
-from croupier.plugins.blackjack.table import Table, build_core
+
+if TYPE_CHECKING:
+    from croupier.plugins.blackjack.table import Table
 
 LOG_NAME = "croupier-table"
 LOG_VERSION = 1
