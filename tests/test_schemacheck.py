@@ -58,9 +58,9 @@ def test_a_range_may_name_an_option_and_a_loose_kind_leaves_extra_fields_to_the_
 
 
 def test_options_are_held_to_their_fields_before_the_games_check():
-    with pytest.raises(CroupierError, match=r"^min_bet is at least 1, not 0$"):
+    with pytest.raises(CroupierError, match=r"^min_bet must be at least 1, not 0$"):
         COIN_TOSS.rules(None, {"min_bet": 0})
-    with pytest.raises(CroupierError, match=r"^edge_odds is a whole number, not 'x'$"):
+    with pytest.raises(CroupierError, match=r"^edge_odds must be a whole number, not 'x'$"):
         COIN_TOSS.rules(None, {"edge_odds": "x"})
     with pytest.raises(CroupierError, match="edge_odds is odd"):  # the game's own rule
         COIN_TOSS.rules(None, {"edge_odds": 50})

@@ -10,14 +10,14 @@ import pytest
 import trio
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tablekit import StackedShoe
+from tablekit import EventLog, StackedShoe
 
 from croupier.engine import CroupierError, PluginManager
 from croupier.plugins.blackjack.play import ACTIONS, Action, Event, Observation
 from croupier.plugins.blackjack.players import StrategyPlayer, local_strategy
 from croupier.plugins.blackjack.simulate import run_rounds
 from croupier.plugins.blackjack.table import Table, build_core
-from croupier.plugins.blackjack.tablelog import EventLog, read_log, replay
+from croupier.plugins.blackjack.tablelog import read_log, replay
 
 
 class Stubborn:
