@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from croupier.engine.errors import shown
+
 if TYPE_CHECKING:
     from croupier.engine.games import ActionSpec, Field, Game, Plain, Turn
 
@@ -51,23 +53,26 @@ def bound(value: int | float | str | None, options: Plain) -> int | float | None
     return value
 
 
-def field_problem(field: Field, value: Any, options: Plain, where: str) -> str | None:
-    """Why ``value`` cannot be ``field`` (``where``: the field as said in the line)."""
+def field_problem(
+    field: Field, value: Any, options: Plain, where: str, verb: str = "is"
+) -> str | None:
+    """Why ``value`` cannot be ``field`` (``where``: the field as said in the line;
+    ``verb``: ``is`` for an answer, ``must be`` for an option, as blackjack's rules say)."""
     if not has_type(field.type, value):
         said = _WORDS.get(field.type, f"of type {field.type}")
-        return f"{where} is {said}, not {value!r:.40}"
+        return f"{where} {verb} {said}, not {shown(value)}"
     if field.choices and value not in field.choices:
         known = field.choices
         said = " or ".join(known) if len(known) < 3 else f"one of {', '.join(known)}"
-        return f"{where} is {said}, not {value!r:.40}"
+        return f"{where} is {said}, not {shown(value)}"
     low, high = bound(field.low, options), bound(field.high, options)
     if isinstance(value, int | float) and not isinstance(value, bool):
         if low is not None and high is not None and not low <= value <= high:
-            return f"{where} is from {low} to {high}, not {value}"
+            return f"{where} {verb} from {low} to {high}, not {value}"
         if low is not None and value < low:
-            return f"{where} is at least {low}, not {value}"
+            return f"{where} {verb} at least {low}, not {value}"
         if high is not None and value > high:
-            return f"{where} is at most {high}, not {value}"
+            return f"{where} {verb} at most {high}, not {value}"
     return None
 
 
@@ -109,7 +114,7 @@ def options_problem(game: Game, options: Plain) -> str | None:
             if field.required:
                 return f"{game.name} needs the option {field.name}"
             continue
-        problem = field_problem(field, value, options, field.name)
+        problem = field_problem(field, value, options, field.name, "must be")
         if problem is not None:
             return problem
     return None

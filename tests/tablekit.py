@@ -1,10 +1,16 @@
-"""Helpers for table tests: a stacked shoe and a table core built on it."""
+"""Helpers for table tests: a stacked shoe and a table core built on it, and a writer of
+blackjack's old ``croupier-table`` logs (which tables no longer write, but still replay)."""
 
 from __future__ import annotations
 
+import json
+from typing import IO, Any
+
 from croupier.engine.cards import cards
+from croupier.plugins.blackjack.play import Event
 from croupier.plugins.blackjack.round import TableCore
-from croupier.plugins.blackjack.table import resolve_rules
+from croupier.plugins.blackjack.table import Table, resolve_rules
+from croupier.plugins.blackjack.tablelog import LOG_NAME, LOG_VERSION
 
 
 class StackedShoe:
@@ -41,3 +47,18 @@ def drive(core: TableCore, answers):
             d = gen.send(answers(d))
     except StopIteration as stop:
         return stop.value
+
+
+class EventLog:
+    """A table listener writing an old ``croupier-table`` log: the header, then every
+    event, as JSON lines to ``out``."""
+
+    def __init__(self, table: Table, out: IO[str]) -> None:
+        self.out = out
+        header: dict[str, Any] = {"log": LOG_NAME, "version": LOG_VERSION, "seed": table.seed}
+        header |= {"rules": table.rules.to_dict(), "chips": table.starting_chips}
+        out.write(json.dumps(header) + "\n")
+        table.listeners.append(self)
+
+    def __call__(self, event: Event) -> None:
+        self.out.write(json.dumps(event.to_dict()) + "\n")

@@ -10,14 +10,14 @@ import pytest
 import trio
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tablekit import StackedShoe
+from tablekit import EventLog, StackedShoe
 
 from croupier.engine import CroupierError, PluginManager
 from croupier.plugins.blackjack.play import ACTIONS, Action, Event, Observation
 from croupier.plugins.blackjack.players import StrategyPlayer, local_strategy
 from croupier.plugins.blackjack.simulate import run_rounds
 from croupier.plugins.blackjack.table import Table, build_core
-from croupier.plugins.blackjack.tablelog import EventLog, read_log, replay
+from croupier.plugins.blackjack.tablelog import read_log, replay
 
 
 class Stubborn:
@@ -78,7 +78,7 @@ async def test_not_an_action_is_refused(manager):
     table, events = stacked_table(manager, Stubborn("H"))
     await table.play_round()
     reasons = [e.reason for e in events if e.kind == "refused"]
-    assert reasons[0] == "expected an Action, got str"
+    assert reasons[0] == "an answer is an action map (with a kind), not text"
 
 
 async def test_slow_player_gets_stand(manager, autojump_clock):

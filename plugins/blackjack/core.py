@@ -18,6 +18,7 @@ from typing import Any
 
 from croupier.engine import CroupierError, Ledger, PluginManager
 from croupier.engine.games import Emit, Plain, Turn
+from croupier.plugins.blackjack.building import build_core
 from croupier.plugins.blackjack.play import Action, Event
 from croupier.plugins.blackjack.round import (
     SIT_OUT,
@@ -27,7 +28,6 @@ from croupier.plugins.blackjack.round import (
     default_action,
 )
 from croupier.plugins.blackjack.rules import BlackjackRules
-from croupier.plugins.blackjack.table import build_core
 
 ABSENT = {"kind": "pass"}
 """What an empty seat does at a bet (the engine's :attr:`~croupier.engine.games.Turn.absent`):

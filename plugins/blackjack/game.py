@@ -30,6 +30,7 @@ from croupier.engine.games import (
     WebFiles,
 )
 from croupier.engine.wirecompat import WireCompat
+from croupier.plugins.blackjack.building import resolve_rules
 from croupier.plugins.blackjack.core import ABSENT, BlackjackCore
 from croupier.plugins.blackjack.legacy import LEGACY
 from croupier.plugins.blackjack.play import ACTIONS, Action, Observation
@@ -42,7 +43,6 @@ from croupier.plugins.blackjack.rules import (
     BlackjackRules,
     rules_from_options,
 )
-from croupier.plugins.blackjack.table import resolve_rules
 
 OPTIONS = (
     Field("decks", "int", "decks in the shoe (1 to 64)"),

@@ -226,8 +226,8 @@ def simulate_indices(
     """Measure ``sim``'s decisions over ``rounds`` rounds of the ``basic`` chart for
     ``rules`` (one seat) on the first kernel that can; the same totals on any executor."""
     from croupier.engine.chunks import run_chunks
+    from croupier.plugins.blackjack.building import resolve_rules
     from croupier.plugins.blackjack.simulate import NotCompiled
-    from croupier.plugins.blackjack.table import resolve_rules
 
     resolve_rules(manager, rules)
     if rules.decks is None:

@@ -28,6 +28,7 @@ from croupier.engine.executor import Executor
 from croupier.engine.kernels import KernelJob
 from croupier.engine.manager import PluginManager
 from croupier.engine.seeds import Stream
+from croupier.plugins.blackjack.building import build_core, resolve_rules
 from croupier.plugins.blackjack.count_report import count_report
 from croupier.plugins.blackjack.counting import CountPlay
 from croupier.plugins.blackjack.play import Action
@@ -35,7 +36,6 @@ from croupier.plugins.blackjack.players import Strategy
 from croupier.plugins.blackjack.round import ACT, Hand, Seat, TableCore
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.shoe import make_shoe
-from croupier.plugins.blackjack.table import build_core, resolve_rules
 
 BANKROLL = 10**12
 """Chips each simulated seat starts with: enough that no run ever ends for lack of chips."""

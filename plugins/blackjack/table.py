@@ -1,69 +1,48 @@
-"""A blackjack table with seated players: the async driver of the round engine.
+"""A blackjack table with typed players: the engine's table driver, in blackjack's classes.
 
-:class:`Table` plays rounds of :class:`~croupier.plugins.blackjack.round.TableCore` and asks each
-seat's :class:`~croupier.plugins.blackjack.players.Player` for its decisions, under these rules:
-
-- every answer has ``decision_time`` seconds (default :data:`DECISION_TIME`), enforced with
-  a trio cancel scope; a player that times out or raises gets the default at once;
-- an answer that is not legal is refused (a ``refused`` event with the reason) and the
-  player is asked again with the reason in ``observation.refused``, ``attempts`` times in
-  all (default :data:`ATTEMPTS`), then it gets the default;
-- the default (a ``default`` event with the reason) is: stand; the minimum bet; no
-  insurance; no early surrender.
-
-Listeners (plain callables) get every event as it happens; all events are public (the hole
-card is dealt as ``"#"`` and revealed by a ``reveal`` event).
+:class:`Table` is a :class:`~croupier.engine.gametable.GameTable` of the ``blackjack`` game
+(the one driver every table plays on: a server's, the terminal game's, a tournament's) for
+code written against blackjack's typed classes: each seat's
+:class:`~croupier.plugins.blackjack.players.Player` gets an
+:class:`~croupier.plugins.blackjack.play.Observation` and answers an
+:class:`~croupier.plugins.blackjack.play.Action`, and listeners get
+:class:`~croupier.plugins.blackjack.play.Event` values. The rules of play (time limits,
+refusals, defaults: stand, the minimum bet, no insurance, no early surrender) are the
+engine table's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Any
 
-from croupier.engine.decisions import ATTEMPTS, DECISION_TIME, DecisionClock
-from croupier.engine.errors import CroupierError, player_failure
+from croupier.engine.decisions import ATTEMPTS, DECISION_TIME
+from croupier.engine.games import Plain
+from croupier.engine.gametable import GameTable
 from croupier.engine.ledger import Ledger
 from croupier.engine.manager import PluginManager
-from croupier.engine.seeds import Stream
+from croupier.plugins.blackjack.building import build_core, resolve_rules
+from croupier.plugins.blackjack.core import BlackjackCore
+from croupier.plugins.blackjack.game import blackjack_game
 from croupier.plugins.blackjack.play import Action, Event, Observation
 from croupier.plugins.blackjack.players import Player
-from croupier.plugins.blackjack.round import Decision, TableCore, check_action, default_action
-from croupier.plugins.blackjack.rules import BlackjackRules, format_payout
-from croupier.plugins.blackjack.shoe import make_shoe
-from croupier.plugins.blackjack.tablerules import BettingScheme, DealerRule
+from croupier.plugins.blackjack.round import TableCore
+from croupier.plugins.blackjack.rules import BlackjackRules
+
+__all__ = ["Table", "TypedSeat", "build_core", "resolve_rules"]
 
 
-def resolve_rules(
-    manager: PluginManager, rules: BlackjackRules
-) -> tuple[DealerRule, BettingScheme]:
-    """The dealer rule and betting scheme ``rules`` names, checked to be the right kind."""
-    dealer = manager.dealer_rules.get(rules.dealer)
-    scheme = manager.betting_schemes.get(rules.betting)
-    if not isinstance(dealer, DealerRule):
-        raise CroupierError(f"dealer rules {rules.dealer!r} is not a DealerRule")
-    if not isinstance(scheme, BettingScheme):
-        raise CroupierError(f"betting scheme {rules.betting!r} is not a BettingScheme")
-    if not scheme.pays_naturals and rules.blackjack_pays != 1:
-        raise CroupierError(
-            f"the {scheme.name} betting pays no bonus for a natural, so a "
-            f"{format_payout(rules.blackjack_pays)} payout cannot apply (leave it at 1:1)"
-        )
-    return dealer, scheme
+class TypedSeat:
+    """A typed :class:`~croupier.plugins.blackjack.players.Player` as a
+    :class:`~croupier.engine.gametable.GameTable` player (plain maps in and out)."""
 
+    def __init__(self, player: Player) -> None:
+        self.player = player
 
-def build_core(
-    manager: PluginManager,
-    rules: BlackjackRules,
-    seed: int,
-    chips: Sequence[int],
-    *,
-    keep_entries: bool = True,
-    emit: Callable[[Event], None] | None = None,
-) -> TableCore:
-    """A round engine for ``rules``; its cards come from ``Stream(seed).child("shoe")``."""
-    dealer, scheme = resolve_rules(manager, rules)
-    shoe = make_shoe(rules, Stream(seed).child("shoe"))
-    return TableCore(rules, dealer, scheme, shoe, list(chips), keep_entries=keep_entries, emit=emit)
+    async def decide(self, observation: Plain) -> Any:
+        answer = await self.player.decide(Observation.read(dict(observation)))
+        # anything but an Action goes to the table as it is, to be refused there
+        return answer.to_dict() if isinstance(answer, Action) else answer
 
 
 class Table:
@@ -85,88 +64,55 @@ class Table:
         listeners: Sequence[Callable[[Event], None]] = (),
         stalls: Callable[[], float] | None = None,
     ) -> None:
-        if decision_time <= 0 or attempts < 1:
-            raise CroupierError("a table needs a positive decision time and at least 1 attempt")
-        if chips is None:
-            chips = [rules.starting_chips] * len(players)
-        if len(chips) != len(players):
-            raise CroupierError("give starting chips for every seat")
         self.rules = rules
-        self.seed = seed
         self.players = list(players)
-        self.starting_chips = list(chips)
-        self.clock = DecisionClock(decision_time, stalls)
-        self.attempts = attempts
         self.listeners = list(listeners)
-        self.core = build_core(manager, rules, seed, chips, emit=self._emit)
+        self.table = GameTable(
+            blackjack_game(manager),
+            rules.to_dict(),
+            seed,
+            [TypedSeat(p) for p in self.players],
+            chips=[rules.starting_chips] * len(self.players) if chips is None else chips,
+            decision_time=decision_time,
+            attempts=attempts,
+            listeners=[self._emit],
+            stalls=stalls,
+        )
+        core = self.table.core
+        assert isinstance(core, BlackjackCore)
+        self.core: TableCore = core.table
+        """The round engine (its shoe, seats and ledger)."""
+
+    @property
+    def seed(self) -> int:
+        return self.table.seed
+
+    @property
+    def starting_chips(self) -> list[int]:
+        return self.table.starting_chips
 
     @property
     def decision_time(self) -> float:
-        return self.clock.decision_time
+        return self.table.decision_time
 
     def limit_decisions(self, seconds: float) -> None:
         """Every decision from now on ends within ``seconds`` from now, in all."""
-        self.clock.limit_decisions(seconds)
+        self.table.limit_decisions(seconds)
 
     @property
     def ledger(self) -> Ledger:
-        return self.core.ledger
+        return self.table.ledger
 
-    def _emit(self, event: Event) -> None:
-        for listener in self.listeners:
-            listener(event)
+    def _emit(self, event: Plain) -> None:
+        if self.listeners:  # the words are a plain event's (Event.describe says them)
+            typed = Event.read({k: v for k, v in event.items() if k != "text"})
+            for listener in self.listeners:
+                listener(typed)
 
     async def play_round(self) -> bool:
         """Play one round; False when no seat could pay the minimum (nothing happened)."""
-        rounds = self.core.play_round()
-        try:
-            decision = rounds.send(None)  # type: ignore[arg-type]
-            while True:
-                action = await self._ask(decision)
-                decision = rounds.send(action)
-        except StopIteration as stop:
-            return bool(stop.value)
+        return await self.table.play_round()
 
     async def play(self, rounds: int) -> int:
         """Play up to ``rounds`` rounds (fewer when every seat has left); returns how many."""
-        for played in range(rounds):
-            if not await self.play_round():
-                return played
-        return rounds
-
-    async def _ask(self, decision: Decision) -> Action:
-        player = self.players[decision.seat.index - 1]
-        refused: str | None = None
-        for _ in range(self.attempts):
-            observation = self.core.observe(decision, refused)
-            how, answer = await self._answer(player, observation)
-            if how == "error":
-                # a player's own account of its failure is said as it is; anything else is
-                # a bug, said with its message (player_failure)
-                exc = cast(Exception, answer)
-                return self._default(decision, f"error: {player_failure(exc)}")
-            if how == "timeout":
-                return self._default(decision, cast(str, answer))
-            if isinstance(answer, Action):
-                refused = check_action(decision, answer)
-                if refused is None:
-                    return answer
-            else:
-                refused = f"expected an Action, got {type(answer).__name__}"
-            self._seat_event("refused", decision, refused)
-        return self._default(decision, f"{self.attempts} answers refused")
-
-    async def _answer(self, player: Player, observation: Observation) -> tuple[str, object]:
-        return await self.clock.answer(lambda: player.decide(observation))
-
-    def _seat_event(self, kind: str, decision: Decision, reason: str) -> None:
-        if self.listeners:
-            hand = decision.hand
-            index = decision.seat.hands.index(hand) if hand is not None else 0
-            self._emit(
-                Event(kind, self.core.round, seat=decision.seat.index, hand=index, reason=reason)
-            )
-
-    def _default(self, decision: Decision, reason: str) -> Action:
-        self._seat_event("default", decision, reason)
-        return default_action(decision)
+        return await self.table.play(rounds)

@@ -1,7 +1,9 @@
-"""A table's history as JSON lines, and its replay.
+"""Reading and replaying blackjack's ``croupier-table`` logs, written before it was a game.
 
-The first line is a header (``{"log": "croupier-table", "version": 1, "seed": ...,
-"rules": {...}, "chips": [...]}``), then one :class:`~croupier.plugins.blackjack.play.Event` per
+Tables now write the engine's game table logs (:mod:`~croupier.engine.gamelog`); these older
+logs still replay (:mod:`~croupier.plugins.blackjack.legacy`). The first line is a header
+(``{"log": "croupier-table", "version": 1, "seed": ..., "rules": {...}, "chips": [...]}``),
+then one :class:`~croupier.plugins.blackjack.play.Event` per
 line (``Event.to_dict``). The seed fixes every card, and the ``action`` events record every
 answer the table applied (after validation, time limits and defaults), so replaying the
 actions from the seed reproduces every event and therefore the ledger. ``refused`` and
@@ -10,44 +12,21 @@ actions from the seed reproduces every event and therefore the ledger. ``refused
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from collections.abc import Iterable
-from typing import IO, Any
+from typing import Any
 
 from croupier.engine.errors import CroupierError
 from croupier.engine.gamelog import read_json_log
 from croupier.engine.logreplay import DRIVER_EVENTS
 from croupier.engine.manager import PluginManager
+from croupier.plugins.blackjack.building import build_core
 from croupier.plugins.blackjack.play import Action, Event
 from croupier.plugins.blackjack.round import TableCore, check_action
 from croupier.plugins.blackjack.rules import rules_from_log
-from croupier.plugins.blackjack.table import Table, build_core
 
 LOG_NAME = "croupier-table"
 LOG_VERSION = 1
-
-
-def log_header(table: Table) -> dict[str, Any]:
-    return {
-        "log": LOG_NAME,
-        "version": LOG_VERSION,
-        "seed": table.seed,
-        "rules": table.rules.to_dict(),
-        "chips": table.starting_chips,
-    }
-
-
-class EventLog:
-    """A table listener writing the header, then every event, as JSON lines to ``out``."""
-
-    def __init__(self, table: Table, out: IO[str]) -> None:
-        self.out = out
-        out.write(json.dumps(log_header(table)) + "\n")
-        table.listeners.append(self)
-
-    def __call__(self, event: Event) -> None:
-        self.out.write(json.dumps(event.to_dict()) + "\n")
 
 
 def read_log(lines: Iterable[str]) -> tuple[dict[str, Any], list[Event]]:
