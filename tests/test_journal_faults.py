@@ -13,7 +13,13 @@ import pytest
 import trio
 
 from croupier.protocol import Code, RpcError, connect
-from croupier.protocol.journal import SCHEMA_VERSION, Journal, JournalError, open_journal
+from croupier.protocol.journal import (
+    SCHEMA_VERSION,
+    Journal,
+    JournalError,
+    open_journal,
+    token_hash,
+)
 from croupier.protocol.journal import writer as writer_module
 from croupier.protocol.journal.schema import MIGRATIONS, migrate
 from croupier.protocol.running import retain
@@ -193,3 +199,37 @@ def test_a_server_refuses_to_start_on_a_full_disk(tiny_disk, cli):
     status, _out, err = cli("serve", "--port", "0", "--data", str(path))
     assert status == 1 and err.count("\n") == 1 and "Traceback" not in err
     assert f"cannot write the journal {path}" in err
+
+
+async def test_a_join_answered_journal_failed_leaves_the_seat_free(nursery, tmp_path, monkeypatch):
+    """The seat's token could not be recorded: the join is refused and the seat is not
+    taken (a crash would have lost the token, and nobody could take the seat); once the
+    journal writes again the seat is given to the next join, and the journal has it so."""
+    monkeypatch.setattr(writer_module, "RETRY", 0.01)
+    journal = Journal(str(tmp_path / "j.db"))
+    server = await serve(nursery, journal)
+    async with (
+        connect("127.0.0.1", server.port, name="c") as c,
+        connect("127.0.0.1", server.port, name="b", role="bot") as bot,
+    ):
+        info = await c.call_named(
+            "table.create", {"seats": 1, "fill": [None], "rounds": 1, "autostart": False}
+        )
+        await journal.read(lambda conn: conn.execute("PRAGMA query_only = 1"))  # writes fail
+        with pytest.raises(RpcError) as refused:
+            await bot.call_named("table.join", {"table": info["table"]})
+        assert refused.value.code == Code.JOURNAL_FAILED
+        seats = (await c.call("table.info", info["table"]))["seats"]
+        assert [s["kind"] for s in seats] == ["free"]
+        await journal.read(lambda conn: conn.execute("PRAGMA query_only = 0"))
+        await journal.writable()
+        joined = await bot.call_named("table.join", {"table": info["table"]})
+        assert joined["seat"] == 1
+        hashed = await journal.read(
+            lambda conn: conn.execute(
+                "SELECT token_sha256 FROM seats WHERE table_id = ?", (info["table"],)
+            ).fetchone()[0]
+        )
+        assert hashed == token_hash(joined["token"])
+    server.stop()
+    await journal.aclose()

@@ -104,7 +104,10 @@ async def test_recovering_is_answered_while_a_long_table_is_rebuilt_and_the_sdk_
             await client.call("table.info", table)
         assert refused.value.code == Code.RECOVERING
         assert "try again" in refused.value.message
-        assert [t["table"] for t in await client.call("table.list")] == []
+        (listed,) = await client.call("table.list")  # listed as being rebuilt
+        assert listed["table"] == table and listed["state"] == "recovering"
+        assert listed["seed"] is None and len(listed["commit"]) == 64
+        assert [s["kind"] for s in listed["seats"]] == ["bot", "strategy"]
     while not any("recovered from the journal" in reason for reason in retries):
         await trio.sleep(0.1)  # the bot is told `recovering` for its token, and waits
     go.set()
