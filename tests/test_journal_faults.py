@@ -8,11 +8,12 @@ import os
 import shutil
 import sqlite3
 import subprocess
+from typing import Any
 
 import pytest
 import trio
 
-from croupier.protocol import Code, RpcError, connect
+from croupier.protocol import Code, RpcError, connect, tournamentrun
 from croupier.protocol.journal import (
     SCHEMA_VERSION,
     Journal,
@@ -23,6 +24,7 @@ from croupier.protocol.journal import (
 from croupier.protocol.journal import writer as writer_module
 from croupier.protocol.journal.schema import MIGRATIONS, migrate
 from croupier.protocol.running import retain
+from croupier.protocol.tournaments import TournamentService
 from tests.servedtables import Recorder
 from tests.test_journal import play_table, serve
 
@@ -233,3 +235,52 @@ async def test_a_join_answered_journal_failed_leaves_the_seat_free(nursery, tmp_
         assert hashed == token_hash(joined["token"])
     server.stop()
     await journal.aclose()
+
+
+async def test_a_tournament_pauses_while_its_journal_cannot_write_and_plays_on_after(
+    nursery, tmp_path, monkeypatch
+):
+    """Like a table: no new table of the tournament is dealt while its results cannot be
+    recorded (those in play finish), its watchers are told why, and once the journal
+    writes again it plays on to its end with every table recorded."""
+    monkeypatch.setattr(writer_module, "RETRY", 0.01)
+    journal = Journal(str(tmp_path / "j.db"))
+    server = await serve(nursery, journal)
+    (service,) = [s for s in server.services if isinstance(s, TournamentService)]
+    statuses: list[dict[str, Any]] = []
+    paused, finished = trio.Event(), trio.Event()
+
+    async def status(method: str, params: Any) -> None:
+        if method == "tournament.status":
+            statuses.append(params[1])
+            if "paused" in params[1]:
+                paused.set()
+            if params[1]["state"] == "finished":
+                finished.set()
+
+    bots = ["lim17", "never-bust", "mimic-dealer", "lim17", "never-bust"]
+    async with connect("127.0.0.1", server.port, name="c", on_notification=status) as c:
+        info = await c.call_named(
+            "tournament.start", {"bots": bots, "tourneys": 300, "rounds": 4, "hands": 3}
+        )
+        running = service.tournaments[info["tournament"]]
+        await journal.read(lambda conn: conn.execute("PRAGMA query_only = 1"))  # writes fail
+        with trio.fail_after(60):  # a guard against a hang, not a timing
+            await paused.wait()
+        at_pause = running.recorded
+        for _ in range(20):  # time passes; the tables in play finish, no new one is dealt
+            await journal.read(lambda conn: conn.execute("SELECT 1").fetchone())
+        assert running.recorded - at_pause <= tournamentrun.CONCURRENCY
+        shown = await c.call("tournament.info", info["tournament"])
+        assert "cannot write its journal" in shown["paused"] and shown["state"] == "playing"
+        assert shown["progress"]["done"] < shown["progress"]["total"]
+        await journal.read(lambda conn: conn.execute("PRAGMA query_only = 0"))
+        with trio.fail_after(120):
+            await finished.wait()
+    assert statuses[-1]["reason"] == "played" and "paused" not in statuses[-1]
+    assert any("paused" not in s and s["state"] == "playing" for s in statuses[1:])
+    server.stop()
+    await journal.aclose()
+    with sqlite3.connect(tmp_path / "j.db") as conn:
+        (rows,) = conn.execute("SELECT count(*) FROM tournament_tables").fetchone()
+    assert rows == running.recorded
