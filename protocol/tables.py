@@ -285,6 +285,13 @@ class TableService(Service):
         check_quota(self._owned_open(conn), server.limits.tables_per_connection, "tables")
         host = peer_host(conn.peer)
         limits = server.limits
+        used = server.journal.usage(host)
+        if limits.journal_quota and used >= limits.journal_quota:
+            raise RpcError(
+                Code.LIMIT_EXCEEDED,
+                f"the tables of {host} have written {used:,} bytes to the journal, its quota "
+                f"(--journal-quota) is {limits.journal_quota:,}: no more tables",
+            )
         check_peer_quota(
             self.tables.values(), host, limits.peer_tables(), limits.max_tables, "tables"
         )
@@ -368,7 +375,12 @@ class TableService(Service):
             "autostart": autostart,
         }
         server.journal.table_created(
-            table.info(), settings, f"{conn.client} (#{conn.id})", table.owner.key, table.commitment
+            table.info(),
+            settings,
+            f"{conn.client} (#{conn.id})",
+            table.owner.key,
+            table.commitment,
+            address=host,
         )
         if not table.has_bots and autostart:
             table.start(server.manager)

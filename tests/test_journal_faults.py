@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 import trio
 
-from croupier.protocol import Code, RpcError, connect, tournamentrun
+from croupier.engine import PluginManager
+from croupier.protocol import Code, RpcError, Server, connect, tournamentrun
 from croupier.protocol.journal import (
     SCHEMA_VERSION,
     Journal,
@@ -23,6 +24,7 @@ from croupier.protocol.journal import (
 )
 from croupier.protocol.journal import writer as writer_module
 from croupier.protocol.journal.schema import MIGRATIONS, migrate
+from croupier.protocol.limits import ServerLimits
 from croupier.protocol.running import retain
 from croupier.protocol.tournaments import TournamentService
 from tests.servedtables import Recorder
@@ -284,3 +286,34 @@ async def test_a_tournament_pauses_while_its_journal_cannot_write_and_plays_on_a
     with sqlite3.connect(tmp_path / "j.db") as conn:
         (rows,) = conn.execute("SELECT count(*) FROM tournament_tables").fetchone()
     assert rows == running.recorded
+
+
+async def test_an_address_past_its_journal_quota_has_its_tables_finish_and_makes_no_more(
+    nursery, tmp_path
+):
+    """``--journal-quota``: a table of a million rounds stops soon after its address's rows
+    pass the quota, and that address's next table is refused, so one client cannot fill
+    the disk; the journal holds about the quota, not a million rounds."""
+    quota = 40_000
+    journal = Journal(str(tmp_path / "j.db"))
+    server = Server(
+        PluginManager(autoload=False),
+        default_game="blackjack",
+        seed=11,
+        journal=journal,
+        limits=ServerLimits(journal_quota=quota),
+    )
+    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    final = await play_table(port, {"seats": 2, "fill": ["lim17"] * 2, "rounds": 10**6})
+    assert final["reason"] == f"its creator's address used its journal quota ({quota:,} bytes)"
+    assert quota <= journal.usage("127.0.0.1") and final["played"] < 10**6
+    async with connect("127.0.0.1", port, name="c") as c:
+        with pytest.raises(RpcError) as refused:
+            await c.call_named("table.create", {"seats": 1, "fill": ["lim17"], "rounds": 1})
+    assert refused.value.code == Code.LIMIT_EXCEEDED
+    assert "its quota (--journal-quota) is 40,000: no more tables" in refused.value.message
+    server.stop()
+    await journal.aclose()
+    with sqlite3.connect(tmp_path / "j.db") as conn:
+        (written,) = conn.execute("SELECT sum(length(data)) FROM events").fetchone()
+    assert quota <= written < 3 * quota
