@@ -17,7 +17,7 @@ on its job (seed, seats, chips), and results are booked in job order. The log's 
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from functools import partial
 from typing import Any
@@ -155,6 +155,9 @@ async def _play_job(
 
 
 OnTable = Callable[[TableResult], None]
+Gate = Callable[[], Awaitable[None]]
+"""Awaited before each table is dealt: a server holds its tables there while it cannot
+record them (its journal failing)."""
 
 
 async def _play_some(
@@ -168,11 +171,14 @@ async def _play_some(
         bool,
         Callable[[], bool],
         OnTable | None,
+        Gate | None,
     ],
 ) -> None:
     """Play the tables ``order`` hands out until there are none left (or it is stopping)."""
-    manager, config, entries, jobs, log, stopping, on_table = work
+    manager, config, entries, jobs, log, stopping, on_table, gate = work
     for i in order:
+        if gate is not None:
+            await gate()
         if stopping():
             return
         results[i] = result = await _play_job(manager, config, entries, jobs[i], log)
@@ -237,6 +243,7 @@ async def play_tournament(
     started: Callable[[Tournament, Sequence[TableJob]], None] | None = None,
     known: Mapping[tuple[int, int, int], TableResult] | None = None,
     on_table: OnTable | None = None,
+    gate: Gate | None = None,
 ) -> TournamentResult:
     """Play the tournament in this trio loop; ``progress(n)`` after each round, with the
     number of tourneys that played it (``tourneys * rounds`` in all, fewer if runs end
@@ -245,7 +252,8 @@ async def play_tournament(
     Once ``stopping()`` is true no new table starts: the tables being played finish, are
     booked, and the result holds the standings so far.
 
-    ``on_table(result)`` as each table is played (a server records it); ``known`` holds
+    ``on_table(result)`` as each table is played (a server records it), ``gate()`` awaited
+    before each (a server pauses there while it cannot record them); ``known`` holds
     results already played, by ``(tourney, round, table)``: those tables are booked as they
     are, not played again (a tournament resumed after a crash). A known result whose job
     differs from the table's is a :class:`CroupierError`: it belongs to another tournament.
@@ -281,7 +289,7 @@ async def play_tournament(
                     results[i] = found
         todo = [i for i, result in enumerate(results) if result is None]
         order = iter(todo)  # the tasks share it: each table is played once
-        work = (manager, config, entries, jobs, log, stopping, on_table)
+        work = (manager, config, entries, jobs, log, stopping, on_table, gate)
         async with trio.open_nursery() as nursery:
             for _ in range(min(max(1, concurrency), len(todo))):
                 nursery.start_soon(_play_some, order, results, work)

@@ -20,6 +20,10 @@ class ServerLimits:
     idle_timeout: float | None = 300.0
     send_timeout: float = 30.0
     checkpoint_every: int = 1000
+    journal_quota: int = 0
+    """Bytes of settled rounds the tables of one address may write to the journal while the
+    server runs (0: no bound): past it, its tables finish and it may create no more
+    (docs/journal.md). A bound on how fast one client can fill the disk."""
     """Settled rounds between a table's checkpoints in the journal (0: none): a restarted
     server replays at most this many of a table's rounds (docs/journal.md)."""
     hello_timeout: float = 10.0

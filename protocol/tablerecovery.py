@@ -94,6 +94,7 @@ def pending_tables(service: TableService, server: RpcServer, records: list[Table
             row.token_sha256 for row in record.seats if row.token_sha256 is not None
         )
         service.to_recover.append(record)
+        service.recovering_summaries[record.id] = summary(record)
         open_ += 1
     if service.to_recover:  # the server serves meanwhile: say what it is doing
         rounds = sum(record.last_round for record in service.to_recover)
@@ -290,6 +291,32 @@ class Replay:
     def _chips(self) -> list[int]:
         balances = self.engine.ledger.balances
         return [balances[seat_account(seat.index)] for seat in self.table.seats]
+
+
+def summary(record: TableRecord) -> dict[str, Any]:
+    """A table being rebuilt as ``table.list`` shows it: the keys of ``table.info``, state
+    ``recovering``, ``played`` its last settled round, and nil for what only its replay
+    will tell (its chips, hands and house)."""
+    settings = record.settings
+    return {
+        "table": record.id,
+        "game": record.game,
+        "state": "recovering",
+        "rule_set": record.rule_set,
+        "rules": dict(record.rules),
+        **SeedCommitment(record.seed, record.salt).public(False),
+        "seats": [
+            {"seat": row.seat, "kind": row.kind, "player": row.player} for row in record.seats
+        ],
+        "rounds": settings.get("rounds"),
+        "played": record.last_round,
+        "decision_time": settings.get("decision_time"),
+        "reason": None,
+        "min_chips": None,
+        "chips": None,
+        "hands": None,
+        "house": None,
+    }
 
 
 async def resume(table: ServerTable) -> None:

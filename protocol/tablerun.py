@@ -325,6 +325,9 @@ class ServerTable:
             if self.server.journal.failed is not None:
                 await self._paused()
                 continue  # stopped meanwhile, perhaps
+            quota = self.server.limits.journal_quota
+            if quota and self.owner.host and self.server.journal.usage(self.owner.host) >= quota:
+                return f"its creator's address used its journal quota ({quota:,} bytes)"
             if not await self._someone_can_stake(engine, minimum):
                 return self._not_dealt(len(broke) == len(self.seats))
             if not await engine.play_round():

@@ -69,6 +69,8 @@ class TableService(Service):
         """Tables being rebuilt from the journal after a restart, and their seats' token
         hashes: requests for them are answered ``recovering`` until they are back."""
         self.to_recover: list[TableRecord] = []
+        self.recovering_summaries: dict[int, dict[str, Any]] = {}
+        """Per table being rebuilt, what ``table.list`` shows of it meanwhile."""
 
     def methods(self) -> Iterable[Method]:
         table = Param("table", (int,), doc="a table id")
@@ -283,6 +285,13 @@ class TableService(Service):
         check_quota(self._owned_open(conn), server.limits.tables_per_connection, "tables")
         host = peer_host(conn.peer)
         limits = server.limits
+        used = server.journal.usage(host)
+        if limits.journal_quota and used >= limits.journal_quota:
+            raise RpcError(
+                Code.LIMIT_EXCEEDED,
+                f"the tables of {host} have written {used:,} bytes to the journal, its quota "
+                f"(--journal-quota) is {limits.journal_quota:,}: no more tables",
+            )
         check_peer_quota(
             self.tables.values(), host, limits.peer_tables(), limits.max_tables, "tables"
         )
@@ -366,7 +375,12 @@ class TableService(Service):
             "autostart": autostart,
         }
         server.journal.table_created(
-            table.info(), settings, f"{conn.client} (#{conn.id})", table.owner.key, table.commitment
+            table.info(),
+            settings,
+            f"{conn.client} (#{conn.id})",
+            table.owner.key,
+            table.commitment,
+            address=host,
         )
         if not table.has_bots and autostart:
             table.start(server.manager)
@@ -397,6 +411,11 @@ class TableService(Service):
             if not chosen.free:
                 raise RpcError(Code.SEAT_TAKEN, f"seat {seat} of table {table} is taken")
         token = found.take(chosen, conn, events, phases)
+        try:  # a seat whose token is not recorded is not given: a crash would lose it
+            await conn.server.journal.durable()
+        except RpcError:
+            self._free(found, chosen.index)  # recorded free after the take, in order
+            raise
         log.info("table %d: %s takes seat %d", table, conn, chosen.index)
         return self._seated(conn, found, chosen.index, token)
 
@@ -409,12 +428,16 @@ class TableService(Service):
 
     async def leave(self, conn: Connection, token: str) -> None:
         table, index = self._by_token(token)
+        self._free(table, index)
+        log.info("table %d: seat %d is given up by %s", table.id, index, conn)
+
+    @staticmethod
+    def _free(table: ServerTable, index: int) -> None:
         seat = table.seats[index - 1]
         seat.token = seat.conn = seat.bot = None
         seat.auto = frozenset()
-        conn.server.journal.table_seat(table.id, seat.describe(), None)
+        table.server.journal.table_seat(table.id, seat.describe(), None)
         table.seat_changed()
-        log.info("table %d: seat %d is given up by %s", table.id, index, conn)
 
     async def start(self, conn: Connection, table: int, key: str | None) -> dict[str, Any]:
         found = self._get(table)
@@ -459,7 +482,14 @@ class TableService(Service):
         return self._get(table).info()
 
     async def list_tables(self, conn: Connection) -> list[dict[str, Any]]:
-        return [table.info() for table in self.tables.values()]
+        """Every table: those in play, and those still being rebuilt (state
+        ``recovering``, from the journal's record: what it can say before the replay)."""
+        rebuilding = [
+            summary
+            for table_id, summary in self.recovering_summaries.items()
+            if table_id in self.recovering and table_id not in self.tables
+        ]
+        return [table.info() for table in self.tables.values()] + rebuilding
 
     async def reveal_seed(self, conn: Connection, table: int, key: str | None) -> dict[str, Any]:
         found = self._get(table)

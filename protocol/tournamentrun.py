@@ -149,6 +149,9 @@ class ServerTournament:
         self.done_runs = 0
         self.result: TournamentResult | None = None
         self.live: LiveView | None = None
+        self.paused: str | None = None
+        """Why it deals no table now (its journal cannot write), or None."""
+        self._pause_scopes: set[trio.CancelScope] = set()
         """The standings, tables and chip curves while it plays (then as it ended)."""
         self.subscribers: dict[int, Subscriber] = {}
         self.done = trio.Event()
@@ -276,6 +279,7 @@ class ServerTournament:
             },
             "result": None if self.result is None else self.result.to_dict(),
             "live": None if self.live is None else self.live.to_dict(),
+            **({} if self.paused is None else {"paused": self.paused}),
         }
 
     # -- running ---------------------------------------------------------------------------
@@ -345,14 +349,41 @@ class ServerTournament:
             stopping=lambda: self.stop_reason is not None,
             known=self.known,
             on_table=on_table if self.server.journal.enabled else None,
+            gate=self._recordable if self.server.journal.enabled else None,
         )
         return self.stop_reason or "played"
+
+    async def _recordable(self) -> None:
+        """Before each table: while the journal cannot write, deal nothing it cannot record.
+        Subscribers get a ``tournament.status`` whose info says why (``paused``), and
+        another once play resumes; a stop ends the wait."""
+        journal = self.server.journal
+        if journal.failed is None or self.stop_reason is not None:
+            return
+        first = self.paused is None
+        if first:
+            self.paused = f"the server cannot write its journal ({journal.failed})"
+            log.warning("tournament %d pauses: %s", self.id, self.paused)
+            self._status(journal=False)
+        with trio.CancelScope() as scope:
+            self._pause_scopes.add(scope)
+            try:
+                await journal.writable()
+            finally:
+                self._pause_scopes.discard(scope)
+        if self.paused is not None:
+            self.paused = None
+            log.info("tournament %d resumes: its journal writes again", self.id)
+            self._status(journal=False)
+        await trio.sleep(0)  # a journal closed meanwhile stays failed: never spin here
 
     def stop(self, reason: str) -> None:
         """Start no new table: the tables in play finish, and the result holds the
         standings so far (a tournament still waiting for its bots finishes at once)."""
         if self.stop_reason is None:
             self.stop_reason = reason
+        for scope in list(self._pause_scopes):  # a paused one stops without its journal
+            scope.cancel()
         if self.state == "waiting":
             self.scope.cancel()
             self.finish(reason)

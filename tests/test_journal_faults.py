@@ -8,15 +8,25 @@ import os
 import shutil
 import sqlite3
 import subprocess
+from typing import Any
 
 import pytest
 import trio
 
-from croupier.protocol import Code, RpcError, connect
-from croupier.protocol.journal import SCHEMA_VERSION, Journal, JournalError, open_journal
+from croupier.engine import PluginManager
+from croupier.protocol import Code, RpcError, Server, connect, tournamentrun
+from croupier.protocol.journal import (
+    SCHEMA_VERSION,
+    Journal,
+    JournalError,
+    open_journal,
+    token_hash,
+)
 from croupier.protocol.journal import writer as writer_module
 from croupier.protocol.journal.schema import MIGRATIONS, migrate
+from croupier.protocol.limits import ServerLimits
 from croupier.protocol.running import retain
+from croupier.protocol.tournaments import TournamentService
 from tests.servedtables import Recorder
 from tests.test_journal import play_table, serve
 
@@ -193,3 +203,117 @@ def test_a_server_refuses_to_start_on_a_full_disk(tiny_disk, cli):
     status, _out, err = cli("serve", "--port", "0", "--data", str(path))
     assert status == 1 and err.count("\n") == 1 and "Traceback" not in err
     assert f"cannot write the journal {path}" in err
+
+
+async def test_a_join_answered_journal_failed_leaves_the_seat_free(nursery, tmp_path, monkeypatch):
+    """The seat's token could not be recorded: the join is refused and the seat is not
+    taken (a crash would have lost the token, and nobody could take the seat); once the
+    journal writes again the seat is given to the next join, and the journal has it so."""
+    monkeypatch.setattr(writer_module, "RETRY", 0.01)
+    journal = Journal(str(tmp_path / "j.db"))
+    server = await serve(nursery, journal)
+    async with (
+        connect("127.0.0.1", server.port, name="c") as c,
+        connect("127.0.0.1", server.port, name="b", role="bot") as bot,
+    ):
+        info = await c.call_named(
+            "table.create", {"seats": 1, "fill": [None], "rounds": 1, "autostart": False}
+        )
+        await journal.read(lambda conn: conn.execute("PRAGMA query_only = 1"))  # writes fail
+        with pytest.raises(RpcError) as refused:
+            await bot.call_named("table.join", {"table": info["table"]})
+        assert refused.value.code == Code.JOURNAL_FAILED
+        seats = (await c.call("table.info", info["table"]))["seats"]
+        assert [s["kind"] for s in seats] == ["free"]
+        await journal.read(lambda conn: conn.execute("PRAGMA query_only = 0"))
+        await journal.writable()
+        joined = await bot.call_named("table.join", {"table": info["table"]})
+        assert joined["seat"] == 1
+        hashed = await journal.read(
+            lambda conn: conn.execute(
+                "SELECT token_sha256 FROM seats WHERE table_id = ?", (info["table"],)
+            ).fetchone()[0]
+        )
+        assert hashed == token_hash(joined["token"])
+    server.stop()
+    await journal.aclose()
+
+
+async def test_a_tournament_pauses_while_its_journal_cannot_write_and_plays_on_after(
+    nursery, tmp_path, monkeypatch
+):
+    """Like a table: no new table of the tournament is dealt while its results cannot be
+    recorded (those in play finish), its watchers are told why, and once the journal
+    writes again it plays on to its end with every table recorded."""
+    monkeypatch.setattr(writer_module, "RETRY", 0.01)
+    journal = Journal(str(tmp_path / "j.db"))
+    server = await serve(nursery, journal)
+    (service,) = [s for s in server.services if isinstance(s, TournamentService)]
+    statuses: list[dict[str, Any]] = []
+    paused, finished = trio.Event(), trio.Event()
+
+    async def status(method: str, params: Any) -> None:
+        if method == "tournament.status":
+            statuses.append(params[1])
+            if "paused" in params[1]:
+                paused.set()
+            if params[1]["state"] == "finished":
+                finished.set()
+
+    bots = ["lim17", "never-bust", "mimic-dealer", "lim17", "never-bust"]
+    async with connect("127.0.0.1", server.port, name="c", on_notification=status) as c:
+        info = await c.call_named(
+            "tournament.start", {"bots": bots, "tourneys": 300, "rounds": 4, "hands": 3}
+        )
+        running = service.tournaments[info["tournament"]]
+        await journal.read(lambda conn: conn.execute("PRAGMA query_only = 1"))  # writes fail
+        with trio.fail_after(60):  # a guard against a hang, not a timing
+            await paused.wait()
+        at_pause = running.recorded
+        for _ in range(20):  # time passes; the tables in play finish, no new one is dealt
+            await journal.read(lambda conn: conn.execute("SELECT 1").fetchone())
+        assert running.recorded - at_pause <= tournamentrun.CONCURRENCY
+        shown = await c.call("tournament.info", info["tournament"])
+        assert "cannot write its journal" in shown["paused"] and shown["state"] == "playing"
+        assert shown["progress"]["done"] < shown["progress"]["total"]
+        await journal.read(lambda conn: conn.execute("PRAGMA query_only = 0"))
+        with trio.fail_after(120):
+            await finished.wait()
+    assert statuses[-1]["reason"] == "played" and "paused" not in statuses[-1]
+    assert any("paused" not in s and s["state"] == "playing" for s in statuses[1:])
+    server.stop()
+    await journal.aclose()
+    with sqlite3.connect(tmp_path / "j.db") as conn:
+        (rows,) = conn.execute("SELECT count(*) FROM tournament_tables").fetchone()
+    assert rows == running.recorded
+
+
+async def test_an_address_past_its_journal_quota_has_its_tables_finish_and_makes_no_more(
+    nursery, tmp_path
+):
+    """``--journal-quota``: a table of a million rounds stops soon after its address's rows
+    pass the quota, and that address's next table is refused, so one client cannot fill
+    the disk; the journal holds about the quota, not a million rounds."""
+    quota = 40_000
+    journal = Journal(str(tmp_path / "j.db"))
+    server = Server(
+        PluginManager(autoload=False),
+        default_game="blackjack",
+        seed=11,
+        journal=journal,
+        limits=ServerLimits(journal_quota=quota),
+    )
+    (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    final = await play_table(port, {"seats": 2, "fill": ["lim17"] * 2, "rounds": 10**6})
+    assert final["reason"] == f"its creator's address used its journal quota ({quota:,} bytes)"
+    assert quota <= journal.usage("127.0.0.1") and final["played"] < 10**6
+    async with connect("127.0.0.1", port, name="c") as c:
+        with pytest.raises(RpcError) as refused:
+            await c.call_named("table.create", {"seats": 1, "fill": ["lim17"], "rounds": 1})
+    assert refused.value.code == Code.LIMIT_EXCEEDED
+    assert "its quota (--journal-quota) is 40,000: no more tables" in refused.value.message
+    server.stop()
+    await journal.aclose()
+    with sqlite3.connect(tmp_path / "j.db") as conn:
+        (written,) = conn.execute("SELECT sum(length(data)) FROM events").fetchone()
+    assert quota <= written < 3 * quota

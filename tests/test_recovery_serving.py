@@ -17,6 +17,7 @@ import trio
 from croupier.clients.bot import play, sdk
 from croupier.clients.bot.reconnect import keep_seat, retry_delay
 from croupier.clients.bot.samples import Lim17
+from croupier.clients.play.remote import RemoteSeat, Where
 from croupier.engine import CroupierError, PluginManager
 from croupier.protocol import Code, RpcError, Server, tablerecovery
 from croupier.protocol.errors import CallTimeout
@@ -104,14 +105,34 @@ async def test_recovering_is_answered_while_a_long_table_is_rebuilt_and_the_sdk_
             await client.call("table.info", table)
         assert refused.value.code == Code.RECOVERING
         assert "try again" in refused.value.message
-        assert [t["table"] for t in await client.call("table.list")] == []
+        (listed,) = await client.call("table.list")  # listed as being rebuilt
+        assert listed["table"] == table and listed["state"] == "recovering"
+        assert listed["seed"] is None and len(listed["commit"]) == 64
+        assert [s["kind"] for s in listed["seats"]] == ["bot", "strategy"]
     while not any("recovered from the journal" in reason for reason in retries):
         await trio.sleep(0.1)  # the bot is told `recovering` for its token, and waits
+    person: list[Any] = []  # croupier play --connect --table T, meanwhile
+
+    async def find() -> None:
+        async with up[-1].connect(name="p", role="bot") as client:
+            seat = RemoteSeat(Where("127.0.0.1", 7171, table=table))
+            try:
+                person.append(await seat.find_table(client))
+            except (CroupierError, RpcError) as exc:
+                person.append(exc)
+
+    nursery.start_soon(find)
+    await trio.sleep(2)  # it is answered `recovering` and asks again
+    assert person == []
     go.set()
     await second.recovered.wait()
     while not final:
         await trio.sleep(0.1)
     assert final["played"] == 400 and final["reason"] == "400 rounds played"
+    # once back, the person's --table T got the table's own answer (its one bot seat is the
+    # bot's, or, asked again after a backoff, the table had finished)
+    assert len(person) == 1 and isinstance(person[0], CroupierError)
+    assert str(person[0]) in (f"table {table} has no free seat", f"table {table} has finished")
     assert sum(final["chips"]) + final["house"] == 2 * final["rules"]["starting_chips"]
     second.stop()
     await journal.aclose()

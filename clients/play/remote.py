@@ -20,17 +20,21 @@ and Ctrl-C the seat is given up with ``table.leave``.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 import attrs
 import trio
 
 from croupier.clients.bot.reconnect import (
+    RECOVERY_WAIT,
     SeatGate,
     heard_shutdown,
     keep_seat,
     leave_table,
+    reconnect_window,
+    retry_delay,
     take_back,
     unwrap_group,
 )
@@ -170,7 +174,7 @@ class RemoteSeat:
             if self.where.on_created is not None:
                 self.where.on_created(info)
             return info, 1
-        info = await client.call("table.info", self.where.table)
+        info = await while_recovering(partial(client.call, "table.info", self.where.table))
         if info["state"] == "finished":
             raise CroupierError(f"table {info['table']} has finished")
         free = [s["seat"] for s in info["seats"] if s["kind"] == "free"]
@@ -279,6 +283,23 @@ class RemoteSeat:
         else:
             reason = final.get("reason") or "finished"
             await game.game_over(f"The table has finished: {reason}", "Table closed.", "finished")
+
+
+async def while_recovering(call: Callable[[], Awaitable[Any]]) -> Any:
+    """``call()``, asked again while the server answers ``recovering`` (just restarted, still
+    rebuilding the table), backing off as the SDK does, for up to
+    :data:`~croupier.clients.bot.reconnect.RECOVERY_WAIT` seconds in all."""
+    tries = 0
+    while True:
+        try:
+            return await call()
+        except RpcError as exc:
+            if exc.code != Code.RECOVERING:
+                raise
+            tries += 1
+            if reconnect_window(tries) > RECOVERY_WAIT:
+                raise CroupierError(f"the server is still recovering: {exc.message}") from None
+            await trio.sleep(retry_delay(tries))
 
 
 async def play_remote(

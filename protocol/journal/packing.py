@@ -47,10 +47,19 @@ class Packed:
     its game's dictionary) when it is committed: ``data`` goes in the row's ``data`` column
     and ``chips_column`` in its ``chips`` (NULL once packed: the chips are in the blob)."""
 
-    __slots__ = ("chips", "chips_column", "data", "events", "game")
+    __slots__ = ("address", "chips", "chips_column", "data", "events", "game")
 
-    def __init__(self, game: str, events: list[dict[str, Any]], chips: list[int] | None) -> None:
+    def __init__(
+        self,
+        game: str,
+        events: list[dict[str, Any]],
+        chips: list[int] | None,
+        address: str = "",
+    ) -> None:
         self.game, self.events, self.chips = game, events, chips
+        self.address = address
+        """Whose table's row (its creator's address; ``""``: unknown): counted against the
+        journal quota."""
         self.data: bytes | str | None = None
         """Once encoded: the packed bytes, or JSON text where it cannot be packed."""
         self.chips_column = ChipsColumn(self)

@@ -53,6 +53,10 @@ class NullJournal:
     def last_id(self) -> int:
         return 0
 
+    def usage(self, address: str) -> int:
+        """Bytes of settled rounds the tables of ``address`` wrote since the server started."""
+        return 0
+
     def new_run(self) -> int:
         """Record a start of the server; its number (0: no journal, no record)."""
         return 0
@@ -93,6 +97,7 @@ class NullJournal:
         creator: str,
         key: str | None,
         seed: SeedCommitment,
+        address: str = "",
     ) -> None:
         pass
 
@@ -162,6 +167,8 @@ class Journal(NullJournal):
         """Settled rounds packed (schema 5); False: as JSON text, as before it (to compare)."""
         self._games: dict[int, str] = {}
         """Per table, its game (whose dictionary packs its rows)."""
+        self._addresses: dict[int, str] = {}
+        """Per table created while the server runs, its creator's address (the quota)."""
         self.writer: JournalWriter = open_writer(path, synchronous)
         self.sync_rounds = sync_rounds
         self._seq: dict[int, int] = {}
@@ -173,6 +180,9 @@ class Journal(NullJournal):
     @property
     def failed(self) -> str | None:
         return self.writer.failed
+
+    def usage(self, address: str) -> int:
+        return self.writer.usage.get(address, 0)
 
     def check(self) -> None:
         if self.writer.failed is not None:
@@ -239,9 +249,13 @@ class Journal(NullJournal):
         creator: str,
         key: str | None,
         seed: SeedCommitment,
+        address: str = "",
     ) -> None:
-        """A new table: ``info`` (its seed hidden) and ``seed``, its seed and salt."""
+        """A new table: ``info`` (its seed hidden) and ``seed``, its seed and salt;
+        ``address``: its creator's, whose quota its rows count against (never recorded)."""
         self._games[info["table"]] = info["game"]
+        if address:
+            self._addresses[info["table"]] = address
         self.writer.put(
             "INSERT OR REPLACE INTO tables (id, game, rule_set, rules, seed, salt, chips,"
             " settings, creator, state, created, key_sha256)"
@@ -318,7 +332,7 @@ class Journal(NullJournal):
         self._seq[table] = first + len(events) - 1
         data: Any = events
         if self.compact:
-            data = Packed(self._games.get(table, ""), events, chips)
+            data = Packed(self._games.get(table, ""), events, chips, self._addresses.get(table, ""))
             chips = data.chips_column
         self.writer.put(
             "INSERT INTO events (table_id, first, last, round, chips, data)"
@@ -336,6 +350,7 @@ class Journal(NullJournal):
         self._write_events(info["table"], None, None)  # any after the last settled round
         events = self._seq.pop(info["table"], 0)
         self._games.pop(info["table"], None)
+        self._addresses.pop(info["table"], None)
         self.writer.put("DELETE FROM checkpoints WHERE table_id = ?", (info["table"],))
         self.writer.put(
             "UPDATE tables SET state = ?, reason = ?, played = ?, events = ?, finished = ?,"

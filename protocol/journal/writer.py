@@ -171,6 +171,8 @@ class JournalWriter:
                 self.lock.release()
             raise
         self.packer = Packer(self.conn)
+        self.usage: dict[str, int] = {}
+        """Per address, bytes of settled rounds its tables had written (the journal quota)."""
         """Packs settled rounds' rows (:mod:`croupier.protocol.journal.packing`)."""
         self.failed: str | None = None
         """Why the journal cannot write now (None while it writes)."""
@@ -441,6 +443,8 @@ class JournalWriter:
                 row.data = self.packer.pack(row.game, row.events, row.chips)
             except (TypeError, ValueError, OverflowError):  # e.g. an int beyond 64 bits
                 row.data = _encode(row.events)
+            if row.address:
+                self.usage[row.address] = self.usage.get(row.address, 0) + len(row.data)
         return row.data
 
 

@@ -127,6 +127,15 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         f"replays at most N of its rounds (default {ServerLimits().checkpoint_every}; 0: never)",
     )
     parser.add_argument(
+        "--journal-quota",
+        type=size_type,
+        default=0,
+        metavar="SIZE",
+        help="bytes of settled rounds one address's tables may write to the journal while the "
+        "server runs (500M, 2G, ...): past it its tables finish and it creates no more "
+        "(default: no bound)",
+    )
+    parser.add_argument(
         "--game",
         default="blackjack",
         metavar="NAME",
@@ -168,12 +177,29 @@ def rate_type(text: str) -> float | None:
     return value or None
 
 
+_UNITS = {"": 1, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
+
+
+def size_type(text: str) -> int:
+    """A size in bytes: ``500M``, ``2G``, ``1500000`` (0: no bound)."""
+    body = text.strip().upper().removesuffix("B")
+    unit = body[-1:] if body[-1:] in _UNITS and body[-1:] else ""
+    try:
+        value = float(body[: len(body) - len(unit)]) * _UNITS[unit]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a size (500M, 2G, bytes), not {text!r}") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"a size from 0 up, not {text!r}")
+    return int(value)
+
+
 def server_limits(args: argparse.Namespace) -> ServerLimits:
     """The limits ``serve``'s options set (a budget holds twice its rate at most)."""
     return ServerLimits(
         max_tables=args.tables,
         max_connections=args.connections,
         checkpoint_every=args.checkpoint_every,
+        journal_quota=args.journal_quota,
         request_rate=args.request_rate,
         request_burst=2 * (args.request_rate or 0),
         address_rate=args.address_rate,
