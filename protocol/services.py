@@ -7,6 +7,7 @@ can use them; ``docs/protocol.md`` documents each one.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
@@ -15,6 +16,7 @@ import attrs
 import trio
 
 from croupier.engine import Randomizer, Stream, __version__
+from croupier.protocol.botkeys import REFUSED
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.server import SUPPORTED_VERSIONS, Connection
@@ -49,10 +51,17 @@ class CoreService(Service):
                         "(errors are 'name (code): message' strings, for codecs such as "
                         "Go's net/rpc that cannot read a map)",
                     ),
+                    Param(
+                        "key",
+                        (str, type(None)),
+                        None,
+                        doc="a registered bot's key (servers run with --auth keys): the "
+                        "connection plays under the bot's registered name",
+                    ),
                 ),
                 self.hello,
                 "introduce the client; must be the first call",
-                returns="{protocol, server, connection, roles}",
+                returns="{protocol, server, connection, roles, name, auth}",
                 hello_required=False,
                 quick=True,
                 watcher=True,
@@ -78,7 +87,13 @@ class CoreService(Service):
         ]
 
     async def hello(
-        self, conn: Connection, version: int, name: str, role: str, errors: str = "map"
+        self,
+        conn: Connection,
+        version: int,
+        name: str,
+        role: str,
+        errors: str = "map",
+        key: str | None = None,
     ) -> dict[str, Any]:
         if errors not in ("map", "string"):
             raise RpcError(Code.BAD_INPUT, "errors is 'map' or 'string'")
@@ -104,12 +119,16 @@ class CoreService(Service):
                 Code.BAD_INPUT,
                 f"this connection may only say hello as {' or '.join(map(repr, conn.roles))}",
             )
-        conn.protocol, conn.client, conn.role = version, name, role
+        identity = check_key(conn, role, key)
+        conn.protocol, conn.client, conn.role = version, identity or name, role
+        conn.identity = identity
         return {
             "protocol": version,
             "server": f"croupier {__version__}",
             "connection": conn.id,
             "roles": list(ROLES),
+            "name": conn.client,
+            "auth": conn.server.auth,
         }
 
     async def ping(self, conn: Connection) -> str:
@@ -355,9 +374,47 @@ async def _in_thread(conn: Connection, work: Callable[[], Any]) -> Any:
         return await trio.to_thread.run_sync(work, abandon_on_cancel=True)
 
 
+def check_key(conn: Connection, role: str, key: str | None) -> str | None:
+    """The registered name ``key`` proves (None without a key on an ``open`` server);
+    an error for a key an ``open`` server does not take, a bot without a key on a ``keys``
+    server, a wrong or revoked key (one error, rate-limited per address), or a bot already
+    connected under that name."""
+    server = conn.server
+    if key is None:
+        if server.auth == "keys" and role == "bot":
+            raise RpcError(
+                Code.NOT_ALLOWED,
+                "this server plays registered bots only: present the bot's key (croupier "
+                "bot --key KEY, or CROUPIER_KEY)",
+            )
+        return None
+    if server.auth == "open":
+        raise RpcError(
+            Code.BAD_INPUT,
+            "this server runs --auth open and takes no keys: connect without one",
+        )
+    now = trio.current_time()
+    wait = server.key_failures.wait(conn.address, now)
+    if wait > 0:
+        raise RpcError(
+            Code.TOO_MANY_REQUESTS,
+            f"too many wrong keys from this address: try again in {math.ceil(wait)} s",
+        )
+    name = server.bot_keys.who(key)
+    if name is None:
+        server.key_failures.failed(conn.address, now)
+        raise RpcError(Code.BAD_TOKEN, REFUSED)
+    if any(other.identity == name for other in list(server.connections.values())):
+        raise RpcError(
+            Code.NOT_ALLOWED, f"bot {name!r} is already connected (one connection per key)"
+        )
+    return name
+
+
 def default_services() -> list[Service]:
     """The services every server offers (the tables service last: tests replace it)."""
     from croupier.protocol.history import HistoryService
+    from croupier.protocol.keyservice import KeyService
     from croupier.protocol.solving import SolverService
     from croupier.protocol.tables import TableService
     from croupier.protocol.tournaments import TournamentService
@@ -368,6 +425,7 @@ def default_services() -> list[Service]:
         RandomizerService(),
         SolverService(),
         HistoryService(),
+        KeyService(),
         TournamentService(),
         TableService(),
     ]

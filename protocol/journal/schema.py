@@ -16,6 +16,8 @@ adds ``runs``, a row per start of a server, whose number the seeds it draws depe
 restart never draws a table's seed again). V4
 (``CHECKPOINTS``) adds each unfinished table's last checkpoint (its state between two
 rounds, as the game saves it), so a restart replays only the rounds after it.
+``BOT_KEYS`` (identities) adds ``bot_keys``: each registered bot's name, author and key's
+SHA-256, and when it was revoked.
 """
 
 from __future__ import annotations
@@ -131,7 +133,17 @@ CREATE TABLE checkpoints (        -- each unfinished table's latest checkpoint
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS)
+BOT_KEYS = """
+CREATE TABLE bot_keys (           -- registered bots: who plays under which name
+    name TEXT PRIMARY KEY,         -- the name the bot plays under
+    author TEXT,
+    key_sha256 TEXT NOT NULL UNIQUE,  -- hex SHA-256 of its key (never the key)
+    created REAL NOT NULL,         -- Unix time
+    revoked REAL                   -- Unix time; NULL: in force
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, BOT_KEYS)
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
