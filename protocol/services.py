@@ -415,6 +415,7 @@ def default_services() -> list[Service]:
     """The services every server offers (the tables service last: tests replace it)."""
     from croupier.protocol.history import HistoryService
     from croupier.protocol.keyservice import KeyService
+    from croupier.protocol.leaderboard import LeaderboardService
     from croupier.protocol.solving import SolverService
     from croupier.protocol.tables import TableService
     from croupier.protocol.tournaments import TournamentService
@@ -426,6 +427,7 @@ def default_services() -> list[Service]:
         SolverService(),
         HistoryService(),
         KeyService(),
+        LeaderboardService(),
         TournamentService(),
         TableService(),
     ]

@@ -17,7 +17,8 @@ restart never draws a table's seed again). V4
 (``CHECKPOINTS``) adds each unfinished table's last checkpoint (its state between two
 rounds, as the game saves it), so a restart replays only the rounds after it.
 ``BOT_KEYS`` (identities) adds ``bot_keys``: each registered bot's name, author and key's
-SHA-256, and when it was revoked.
+SHA-256, and when it was revoked; and ``ratings``: every refit of the leaderboard's ratings
+(one row per bot per fit), so their history stays.
 """
 
 from __future__ import annotations
@@ -141,6 +142,18 @@ CREATE TABLE bot_keys (           -- registered bots: who plays under which name
     created REAL NOT NULL,         -- Unix time
     revoked REAL                   -- Unix time; NULL: in force
 );
+CREATE TABLE ratings (            -- each refit of the ratings: its history, one row per bot
+    fit INTEGER NOT NULL,          -- 1, 2, ...: one per refit
+    fitted REAL NOT NULL,          -- Unix time
+    tournament_id INTEGER,         -- the finished tournament that caused it
+    name TEXT NOT NULL,
+    rating REAL NOT NULL,          -- Elo scale
+    low REAL NOT NULL,             -- its 95% interval
+    high REAL NOT NULL,
+    games INTEGER NOT NULL,        -- rated results (tourneys) it played in
+    comparisons INTEGER NOT NULL,
+    PRIMARY KEY (fit, name)
+) WITHOUT ROWID;
 """
 
 MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, BOT_KEYS)

@@ -1,0 +1,112 @@
+"""Order-free ratings: the Bradley-Terry fit, its intervals, its independence of game order,
+and the server's leaderboard refit after each tournament, kept in the journal with history."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+import trio
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from croupier.engine import PluginManager
+from croupier.engine.ratings import fit
+from croupier.protocol import Code, RpcError, Server, connect
+from croupier.protocol.journal import Journal
+
+NAMES = ["a", "b", "c", "d"]
+
+
+def result_lists(draw_scores):
+    return [[(n, s) for n, s in zip(NAMES, scores, strict=True)] for scores in draw_scores]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 5), min_size=4, max_size=4), min_size=1, max_size=12),
+    st.randoms(use_true_random=False),
+)
+def test_permuted_results_give_the_same_ratings(scores, rnd):
+    results = result_lists(scores)
+    shuffled = [rnd.sample(r, len(r)) for r in results]  # the entries in another order too
+    rnd.shuffle(shuffled)
+    assert fit(shuffled) == fit(results)
+
+
+def test_the_stronger_bot_rates_higher_with_an_interval():
+    rnd = random.Random(5)
+    results = []
+    for _ in range(200):  # a beats b 80% of the time, b beats c 80%
+        a, b, c = rnd.random() + 0.6, rnd.random() + 0.3, rnd.random()
+        results.append([("a", a), ("b", b), ("c", c)])
+    lines = fit(results)
+    assert [r.name for r in lines] == ["a", "b", "c"]
+    for r in lines:
+        assert r.low < r.rating < r.high and r.games == 200 and r.comparisons == 400
+    assert lines[0].low > lines[2].high  # a and c told apart
+    assert abs(sum(r.rating for r in lines) / 3 - 1500) < 1e-6  # centred on 1500
+
+
+def test_ties_rate_equal_and_nothing_rates_nothing():
+    lines = fit([[("x", 5), ("y", 5)]] * 3)
+    assert lines[0].rating == pytest.approx(lines[1].rating) == pytest.approx(1500)
+    assert fit([]) == []
+
+
+@pytest.fixture
+async def journaled(nursery, tmp_path):
+    journal = Journal(str(tmp_path / "j.db"))
+    manager = PluginManager(autoload=False)
+    server = Server(manager, default_game="blackjack", seed=9, journal=journal)
+    (_, server.port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    yield server
+    server.stop()
+    await journal.aclose()
+
+
+async def play_one(port: int, bots: list[str], seed: int) -> dict[str, Any]:
+    finished = trio.Event()
+    infos: list[dict[str, Any]] = []
+
+    async def status(method: str, params: Any) -> None:
+        if method == "tournament.status":
+            infos.append(params[1])
+            if params[1]["state"] == "finished":
+                finished.set()
+
+    async with connect("127.0.0.1", port, name="t", on_notification=status) as c:
+        settings = {"tourneys": 4, "rounds": 3, "hands": 3, "seed": seed}
+        await c.call_named("tournament.start", {"bots": bots, **settings})
+        with trio.fail_after(30):
+            await finished.wait()
+        return dict(await c.call_named("leaderboard", {"name": "lim17"}))
+
+
+async def test_the_leaderboard_is_refit_after_each_tournament(journaled):
+    first = await play_one(journaled.port, ["lim17", "never-bust", "mimic-dealer"], 1)
+    assert first["fit"] == 1 and {b["name"] for b in first["bots"]} == {
+        "lim17",
+        "never-bust",
+        "mimic-dealer",
+    }
+    assert all(b["low"] <= b["rating"] <= b["high"] and b["games"] == 4 for b in first["bots"])
+    assert first["bots"][0]["rank"] == 1 and first["bots"][0]["skill"] is None
+    second = await play_one(journaled.port, ["lim17", "lim17", "never-bust"], 2)
+    assert second["fit"] == 2
+    games = {b["name"]: b["games"] for b in second["bots"]}
+    assert games == {"lim17": 8, "never-bust": 8, "mimic-dealer": 4}  # lim17#2 is lim17
+    assert [f["fit"] for f in second["history"]["fits"]] == [1, 2]  # kept with its history
+
+
+async def test_a_server_without_a_journal_has_no_leaderboard(nursery):
+    server = Server(PluginManager(autoload=False), seed=1)
+    (_, server.port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+    try:
+        async with connect("127.0.0.1", server.port, name="t") as c:
+            with pytest.raises(RpcError) as caught:
+                await c.call_named("leaderboard", {})
+            assert caught.value.code == Code.BAD_INPUT and "no journal" in caught.value.message
+    finally:
+        server.stop()
