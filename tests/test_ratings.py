@@ -3,6 +3,7 @@ and the server's leaderboard refit after each tournament, kept in the journal wi
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -110,3 +111,23 @@ async def test_a_server_without_a_journal_has_no_leaderboard(nursery):
             assert caught.value.code == Code.BAD_INPUT and "no journal" in caught.value.message
     finally:
         server.stop()
+
+
+def test_the_leaderboard_command_reads_a_journal_offline(cli, tmp_path):
+    from croupier.protocol import ratings
+    from croupier.protocol.journal.schema import open_for_writing
+
+    path = str(tmp_path / "j.db")
+    conn = open_for_writing(path)
+    first = fit([[("basic", 300), ("lim17", 200)]] * 3 + [[("basic", 100), ("lim17", 200)]])
+    conn.executemany(ratings.INSERT, ratings.rows(1, 7, first))
+    conn.close()
+    status, out, err = cli("leaderboard", "--data", path, "--bot", "lim17")
+    assert status == 0, err
+    rows = [line.split() for line in out.splitlines() if "│" in line]
+    assert [(row[0], row[2]) for row in rows] == [("1", "basic"), ("2", "lim17")]
+    assert "lim17 at fit 1 (tournament 7)" in out
+    status, out, _ = cli("leaderboard", "--data", path, "--json")
+    assert [b["name"] for b in json.loads(out)["bots"]] == ["basic", "lim17"]
+    status, _, err = cli("leaderboard", "--data", str(tmp_path / "none.db"))
+    assert status == 1 and err.count("\n") == 1 and "no journal at" in err
