@@ -31,7 +31,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2_000_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run, as CI makes to see that it still runs (its figures mean nothing)",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.rounds, args.repeat = 20_000, 1
     manager = PluginManager()
     manager.load_all()
     rules = manager.rule_sets.get("vegas-s17").rules

@@ -175,7 +175,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=20_000)
     parser.add_argument("--seats", type=int, default=1)
     parser.add_argument("--creates", type=int, default=50)
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run, as CI makes to see that it still runs (its figures mean nothing)",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.rounds, args.creates = 300, 3
     with tempfile.TemporaryDirectory() as folder:
         common = (args.rounds, args.seats, args.creates)
         none = trio.run(run, None, False, *common)

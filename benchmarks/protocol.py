@@ -206,7 +206,14 @@ def main() -> None:
     parser.add_argument(
         "--journal", action="store_true", help="also a server with a journal, same load"
     )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run, as CI makes to see that it still runs (its figures mean nothing)",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.duration = 0.2
     if args.echo_server:
         trio.run(echo_server)
         return

@@ -1,6 +1,6 @@
 """Pieces per second of the randomizers, in-process, dealing 10**6 pieces in one batch.
 
-Run: .venv/bin/python benchmarks/randomizers.py [N]
+Run: .venv/bin/python benchmarks/randomizers.py [N] (``--smoke``: a tiny run, CI's)
 
 The peer measured in the same run is the physical limit of the stream: how fast
 ``Stream.randbytes`` alone produces one byte per piece (every randomizer needs at least
@@ -31,7 +31,13 @@ def rate(fn, n: int, repeats: int = 3) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("n", nargs="?", type=int, default=1_000_000, help="pieces per run")
-    n = parser.parse_args().n
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run, as CI makes to see that it still runs (its figures mean nothing)",
+    )
+    args = parser.parse_args()
+    n = 10_000 if args.smoke else args.n
     pm = PluginManager(autoload=False)
     symbols = ("I", "J", "L", "O", "S", "T", "Z")
     indices = [i % 7 for i in range(n)]

@@ -210,7 +210,14 @@ def main() -> None:
     parser.add_argument("--chips", type=int, help="each seat's starting chips")
     parser.add_argument("--long", type=int, metavar="N", help="one table of N rounds instead")
     parser.add_argument("--checkpoint-every", type=int, default=ServerLimits().checkpoint_every)
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run, as CI makes to see that it still runs (its figures mean nothing)",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.tables = 20
     if args.long is not None:
         long_table(args.long, args.game, args.checkpoint_every)
         return

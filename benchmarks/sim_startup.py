@@ -1,12 +1,12 @@
 """What ``croupier sim --strategy basic --hands 1000`` costs, the basic-strategy chart
 solved (an empty chart cache) against read back (the cache kept by the cold run).
 
-Run as ``.venv/bin/python benchmarks/sim_startup.py [RUNS]`` (default 3; ``1`` is the
-smoke size). Cold and warm runs alternate, each a new process, so a drift of the machine's
-speed touches both; each run's CPU (user + system of the child) is the operating system's
-own accounting. It prints the median CPU and wall seconds of each, ``warm/cold`` (the
-share of the start-up left once the chart is kept) and the load average beside them,
-and the warm run against the issue's target of 1 s of CPU.
+Run as ``.venv/bin/python benchmarks/sim_startup.py [RUNS]`` (default 3; ``1``, or
+``--smoke``, is the smoke size). Cold and warm runs alternate, each a new process, so a
+drift of the machine's speed touches both; each run's CPU (user + system of the child) is
+the operating system's own accounting. It prints the median CPU and wall seconds of each,
+``warm/cold`` (the share of the start-up left once the chart is kept) and the load average
+beside them, and the warm run against the issue's target of 1 s of CPU.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def run(cache: Path) -> tuple[float, float]:
 
 
 def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    runs = 1 if sys.argv[1:] == ["--smoke"] else int(sys.argv[1]) if len(sys.argv) > 1 else 3
     root = Path(tempfile.mkdtemp(prefix="croupier-sim-startup-"))
     try:
         warm_cache = root / "warm"

@@ -148,7 +148,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run, as CI makes to see that it still runs (its figures mean nothing)",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.hands, args.repeat = 300, 1
     manager = PluginManager(autoload=False)
     lim17 = manager.strategies.get("lim17")
     repeat = max(1, args.repeat)

@@ -125,7 +125,14 @@ def main() -> None:
         "--journal", action="store_true", help="also a server with a journal, same tables"
     )
     parser.add_argument("--repeat", type=int, default=1, help="with --journal: runs of each")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run, as CI makes to see that it still runs (its figures mean nothing)",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.rounds = 30
     if args.serve:
         trio.run(serve, args.serve)
         return

@@ -189,5 +189,5 @@ def replay_game(manager: PluginManager, lines: Iterable[str]) -> GameCore:
         raise CroupierError(f"bad game table log header: {exc}") from None
     replayed: list[dict[str, Any]] = []
     core = game.new_core(options, seed, chips, replayed.append)
-    replay_actions(core, game, len(chips), events, replayed)
+    replay_actions(core, game, len(chips), events, replayed, options)
     return core

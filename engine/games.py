@@ -31,6 +31,8 @@ import attrs
 from croupier.engine.errors import CroupierError, UnknownNameError
 from croupier.engine.ledger import Ledger
 from croupier.engine.legacylogs import LegacyLogs
+from croupier.engine.schemacheck import action_problem, options_problem
+from croupier.engine.wirecompat import WireCompat
 
 Plain = Mapping[str, Any]
 """An action, an observation, an event or options: str keys, plain values."""
@@ -43,13 +45,27 @@ class Field:
 
     name: str
     type: str
+    """``int``, ``float``, ``str``, ``bool``, ``list[...]`` of those (the engine checks
+    actions and options of these types; any other is the game's to check)."""
     summary: str
     choices: tuple[str, ...] = ()
+    low: int | float | str | None = None
+    """The smallest value (a number, or the name of the option that holds it: ``min_bet``)."""
+    high: int | float | str | None = None
+    """The largest value (a number or an option's name)."""
+    required: bool = False
+    """An action of this kind must carry the field (else it may be absent or nil)."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "type": self.type, "summary": self.summary}
         if self.choices:
             out["choices"] = list(self.choices)
+        if self.low is not None:
+            out["min"] = self.low
+        if self.high is not None:
+            out["max"] = self.high
+        if self.required:
+            out["required"] = True
         return out
 
 
@@ -60,6 +76,9 @@ class ActionSpec:
     kind: str
     summary: str
     fields: tuple[Field, ...] = ()
+    strict: bool = True
+    """Fields not declared are refused (False: they are the game's to check; blackjack's
+    answers carry an ``amount`` on every kind)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -191,35 +210,51 @@ class Game:
     min_chips: Callable[[Plain], int] | None = None
     """The fewest chips a seat needs to play a round under these options (default: the
     ``min_bet`` option, else 1): a tournament's bot with fewer has left the run."""
-    table_rule_set: str | None = None
-    """The rule set a table plays when none is named (None: :attr:`defaults`)."""
-    tournament_rule_set: str | None = None
-    """The rule set a tournament plays when none is named (None: :attr:`table_rule_set`)."""
-    read_action: Callable[[object], Plain] | None = None
-    """Reads a remote bot's answer into an action map, for a game whose bots may answer in
-    shorthand (blackjack's ``"hit"``, ``"bet 10"``); raises :class:`CroupierError` with one
-    line. None: the answer must be an action map already."""
-    auto_phases: Mapping[str, Callable[[Plain], Plain]] = attrs.field(factory=dict)
-    """Phases (:attr:`Turn.phase`) a remote bot may leave to the server, and the answer the
-    server gives for it from the observation, with no round trip."""
     played_round: Callable[[Plain], int | None] | None = None
     """The seat an event shows to have played its round (counted once per seat and round),
     or None: for a game where a seat may play a round without deciding anything
     (blackjack's fixed stakes, a natural against the dealer's), or may decide without
     playing (sitting a coup out: see :func:`staked_on`). None: a seat played the rounds in
     which it decided something. Tournaments and a table's ``hands`` count this way."""
-    action_of: Callable[[Plain], Plain | None] | None = None
-    """None: a table records each action it applies in an ``action`` event of its own. A
-    game whose core already emits an ``action`` event for each action it applies (and whose
-    clients read those) gives this instead: it reads the applied action back from such an
-    event (None for one that answered no turn); a table then adds none."""
-    legacy: LegacyLogs | None = None
-    """How the game reads logs written before it was a game (None: there are none)."""
     web: WebFiles | None = None
     """The game's part of the server's web page (None: its tables show as event lists)."""
     checkpoints: Checkpoints | None = None
     """Saving and restoring a table's core as plain data (None: a restarted server replays
     the game's tables from their first round)."""
+    compat: WireCompat | None = None
+    """Blackjack's wire, logs and defaults from before it was a game (a new game: None)."""
+
+    # -- the compat value's parts, as drivers read them (None or empty without it) ------------
+    @property
+    def read_action(self) -> Callable[[object], Plain] | None:
+        return None if self.compat is None else self.compat.read_action
+
+    @property
+    def auto_phases(self) -> Mapping[str, Callable[[Plain], Plain]]:
+        return {} if self.compat is None else self.compat.auto_phases
+
+    @property
+    def action_of(self) -> Callable[[Plain], Plain | None] | None:
+        return None if self.compat is None else self.compat.action_of
+
+    @property
+    def legacy(self) -> LegacyLogs | None:
+        return None if self.compat is None else self.compat.legacy
+
+    @property
+    def table_rule_set(self) -> str | None:
+        return None if self.compat is None else self.compat.table_rule_set
+
+    @property
+    def tournament_rule_set(self) -> str | None:
+        return None if self.compat is None else self.compat.tournament_rule_set
+
+    def is_stake(self, reason: str) -> bool:
+        """Whether a seat's payment under ``reason`` is a stake (``bet...``, or one of
+        the compat value's :attr:`~croupier.engine.wirecompat.WireCompat.stakes`)."""
+        return reason.startswith("bet") or (
+            self.compat is not None and reason in self.compat.stakes
+        )
 
     def seat_minimum(self, options: Plain) -> int:
         if self.min_chips is not None:
@@ -252,7 +287,16 @@ class Game:
                     f"{self.name} has no option {key!r}; its options: {', '.join(sorted(names))}"
                 )
             options[key] = value
+        problem = options_problem(self, options)
+        if problem is not None:
+            raise CroupierError(problem)
         return self.check_options(options)
+
+    def refusal(self, options: Plain, core: GameCore, turn: Turn, action: Plain) -> str | None:
+        """Why ``action`` cannot answer ``turn`` at a table with ``options``: the schema's
+        reason (:mod:`~croupier.engine.schemacheck`), else the core's own, else None."""
+        problem = action_problem(self, options, turn, action)
+        return problem if problem is not None else core.check(turn, action)
 
     def default_rules(self, rule_set: str | None, *, tournament: bool = False) -> str | None:
         """``rule_set``, or the one a table (or a tournament) plays when none is named."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import attrs
@@ -20,7 +21,7 @@ import attrs
 from croupier.engine.chunks import run_chunks
 from croupier.engine.errors import CroupierError, one_line
 from croupier.engine.executor import Executor
-from croupier.engine.games import Game, GameCore, GameStrategy, Plain
+from croupier.engine.games import Game, GameCore, GameStrategy, Plain, Turn
 from croupier.engine.kernels import KernelJob
 from croupier.engine.ledger import seat_account
 from croupier.engine.manager import PluginManager
@@ -37,9 +38,17 @@ measured, and the same for any number of seats: it fixes the chunks and so the r
 a seed (two runs with one seed deal the same cards whatever the seats)."""
 
 
-def play_sync(core: GameCore, strategy: GameStrategy, rounds: int) -> int:
-    """Play up to ``rounds`` rounds with ``strategy`` at every seat; a refused answer is
-    the strategy's bug, stopped with its name. Returns the rounds played."""
+def play_sync(
+    core: GameCore,
+    strategy: GameStrategy,
+    rounds: int,
+    refusal: Callable[[Turn, Plain], str | None] | None = None,
+) -> int:
+    """Play up to ``rounds`` rounds with ``strategy`` at every seat; a refused answer
+    (``refusal``: the game's :meth:`~croupier.engine.games.Game.refusal` at the table, by
+    default the core's own check) is the strategy's bug, stopped with its name. Returns the
+    rounds played."""
+    check = core.check if refusal is None else refusal
     for played in range(rounds):
         flow = core.play_round()
         try:
@@ -51,7 +60,7 @@ def play_sync(core: GameCore, strategy: GameStrategy, rounds: int) -> int:
                     raise CroupierError(
                         f"strategy {strategy.name!r} failed: {one_line(exc)}"
                     ) from None
-                refused = core.check(turn, action)
+                refused = check(turn, action)
                 if refused is not None:
                     raise CroupierError(f"strategy {strategy.name!r} played {action!r}: {refused}")
                 turn = flow.send(action)
@@ -84,13 +93,14 @@ def run_game_chunk(data: GameSimData, seed: int, rounds: int) -> list[int]:
     game = _game(data.game)
     strategy = game.strategy(data.strategy)
     core = game.new_core(data.options, seed, [BANKROLL] * data.seats, None)
+    refusal = partial(game.refusal, data.options, core)
     accounts = [seat_account(s) for s in range(1, data.seats + 1)]
     hands = net = net_sq = round_net_sq = 0
     balances = core.ledger.balances
     played = 0
     for _ in range(rounds):
         before = [balances[a] for a in accounts]
-        if not play_sync(core, strategy, 1):
+        if not play_sync(core, strategy, 1, refusal):
             break
         played += 1
         table = 0

@@ -7,10 +7,10 @@ each seat's player for its decisions, under the same rules as a blackjack table:
   :class:`~croupier.engine.decisions.DecisionClock`); a player that times out or raises
   gets the turn's default at once (a player with nobody behind it,
   :class:`~croupier.engine.errors.PlayerAbsent`, the turn's ``absent`` action if it has one);
-- an answer the game refuses (:meth:`GameCore.check`) is answered with a ``refused`` event
-  and the player is asked again with the reason in ``observation["refused"]``,
-  ``attempts`` times in all, then it gets the default (a ``default`` event with the
-  reason).
+- an answer the game refuses (its schema, then :meth:`GameCore.check`:
+  :meth:`Game.refusal`) is answered with a ``refused`` event and the player is asked
+  again with the reason in ``observation["refused"]``, ``attempts`` times in all, then it
+  gets the default (a ``default`` event with the reason).
 
 A player is anything with ``async def decide(observation) -> action`` (plain mappings);
 the observation is the game's, plus ``legal`` (the action kinds) and ``refused``.
@@ -29,7 +29,9 @@ from croupier.engine.decisions import ATTEMPTS, DECISION_TIME, DecisionClock
 from croupier.engine.errors import CroupierError, PlayerAbsent, kind_of, player_failure
 from croupier.engine.gamelog import GameTally, action_event
 from croupier.engine.games import Game, GameStrategy, Plain, Turn
-from croupier.engine.ledger import Ledger
+from croupier.engine.ledger import Ledger, seat_account
+from croupier.engine.oracle import TableOracle
+from croupier.engine.scoring import Scorer
 
 
 class GamePlayer(Protocol):
@@ -61,6 +63,8 @@ class GameTable:
         attempts: int = ATTEMPTS,
         listeners: Sequence[Callable[[dict[str, Any]], None]] = (),
         stalls: Callable[[], float] | None = None,
+        oracle: TableOracle | None = None,
+        defer_scoring: bool = False,
     ) -> None:
         if decision_time <= 0 or attempts < 1:
             raise CroupierError("a table needs a positive decision time and at least 1 attempt")
@@ -80,7 +84,16 @@ class GameTable:
         self.clock = DecisionClock(decision_time, stalls)
         self.tally = GameTally.of(len(self.players), game)
         """Rounds each seat played, its faults, and the actions applied, from the events."""
+        self.scorer: Scorer | None = None
+        """Scores the seats' decisions against ``oracle`` (None: the table is not scored;
+        ``defer_scoring``: the oracle's answers wait for :meth:`Scorer.settle`)."""
+        if oracle is not None:
+            self.scorer = Scorer(oracle, len(self.players), self._balances, defer=defer_scoring)
         self.core = game.new_core(self.options, seed, list(chips), self._emit)
+
+    def _balances(self) -> list[int]:
+        balances = self.core.ledger.balances
+        return [balances[seat_account(i + 1)] for i in range(len(self.players))]
 
     @property
     def ledger(self) -> Ledger:
@@ -95,6 +108,8 @@ class GameTable:
 
     def _emit(self, event: dict[str, Any]) -> None:
         self.tally.add(event)
+        if self.scorer is not None:
+            self.scorer.see(event)
         for listener in self.listeners:
             listener(event)
 
@@ -144,15 +159,22 @@ class GameTable:
 
     async def play_round(self) -> bool:
         """Play one round; False when no seat could play (nothing happened)."""
+        scorer = self.scorer
+        if scorer is not None:
+            scorer.round_starts()
         flow = self.core.play_round()
         try:
             turn = next(flow)
             while True:
                 action = await self._ask(turn)
+                if scorer is not None:  # valued as the seat found it, before it applies
+                    scorer.decided(self.core.round, turn, action)
                 if self.game.action_of is None:  # else the game's own event records it
                     self._emit(action_event(turn, action, self.core.round))
                 turn = flow.send(action)
         except StopIteration as stop:
+            if scorer is not None:
+                scorer.round_ends()
             return bool(stop.value)
 
     async def play(self, rounds: int) -> int:
@@ -176,7 +198,7 @@ class GameTable:
             if how == "timeout":
                 return self._default(turn, cast(str, answer))
             if isinstance(answer, Mapping) and all(isinstance(k, str) for k in answer):
-                refused = self.core.check(turn, answer)
+                refused = self.game.refusal(self.options, self.core, turn, answer)
                 if refused is None:
                     return dict(answer)
             elif isinstance(answer, Mapping):

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from croupier.engine.families import Family
     from croupier.engine.games import Game
     from croupier.engine.manager import PluginManager
+    from croupier.engine.oracle import OracleKind
     from croupier.engine.randomizers import RandomizerKind, RandomizerLanguage
     from croupier.engine.solvers import Solver
 
@@ -119,4 +120,16 @@ def croupier_count_systems() -> Iterable[CountSystem]:
     is formed (``rounding``: floor, truncate, round or none; ``resolution`` of the decks
     remaining: exact, half or whole). :func:`~croupier.engine.counts.true_count` reads any
     system; ``croupier plugins --check`` validates one.
+    """
+
+
+@hookspec
+def croupier_oracles() -> Iterable[OracleKind]:
+    """Contribute oracles: exact values of the actions open at a game's decisions.
+
+    Called once, the first time an oracle is looked up. Return an iterable of
+    :class:`~croupier.engine.oracle.OracleKind`, each named after the game it values;
+    ``new(options)`` makes one table's oracle, which sees the table's public events and
+    turns each decision into a plain question with a pure answer (see
+    :mod:`croupier.engine.oracle`). A game without one still plays, unscored.
     """

@@ -40,8 +40,18 @@ class LogReplay:
     with ``out`` the list its events go to, what it emitted when it was made included) and
     checks every event it emits against the log's."""
 
-    def __init__(self, core: GameCore, game: Game, seats: int, out: list[dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        core: GameCore,
+        game: Game,
+        seats: int,
+        out: list[dict[str, Any]],
+        options: Plain | None = None,
+    ) -> None:
         self.core = core
+        self.options = options
+        """The table's options, when known: answers are then checked against the game's
+        schema too (:meth:`~croupier.engine.games.Game.refusal`), not only by the core."""
         self.game = game
         self.seats = seats
         self.out = out
@@ -96,7 +106,10 @@ class LogReplay:
                 action = queue.popleft()  # list.pop(0) made a long replay quadratic
                 sanctioned = [turn.default] if turn.absent is None else [turn.default, turn.absent]
                 if all(action != dict(given) for given in sanctioned):  # the table's own
-                    reason = core.check(turn, action)
+                    if self.options is None:
+                        reason = core.check(turn, action)
+                    else:
+                        reason = self.game.refusal(self.options, core, turn, action)
                     if reason is not None:
                         raise CroupierError(f"the log's answer for seat {turn.seat}: {reason}")
                 if record:
@@ -112,7 +125,8 @@ def replay_actions(
     seats: int,
     events: Sequence[Mapping[str, Any]],
     out: list[dict[str, Any]],
+    options: Plain | None = None,
 ) -> None:
     """Replay a whole log's ``events`` (from the table's start, whole rounds) into ``core``
     (see :class:`LogReplay`), in one batch."""
-    LogReplay(core, game, seats, out).feed(events)
+    LogReplay(core, game, seats, out, options).feed(events)

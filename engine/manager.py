@@ -30,6 +30,7 @@ from croupier.engine.errors import (
 )
 from croupier.engine.families import Family
 from croupier.engine.games import Game
+from croupier.engine.oracle import OracleKind
 from croupier.engine.randomizers import (
     Randomizer,
     RandomizerFactory,
@@ -50,6 +51,7 @@ ENGINE_FAMILIES: tuple[Family, ...] = (
     Family("croupier_solvers", "solver", Solver, "solvers"),
     Family("croupier_games", "game", Game, "games"),
     Family("croupier_count_systems", "count system", CountSystem, "count_systems"),
+    Family("croupier_oracles", "oracle", OracleKind, "oracles"),
 )
 """The families every game shares; plugins declare their own (``croupier_families``)."""
 
@@ -284,6 +286,10 @@ class PluginManager:
     @property
     def count_systems(self) -> Registry[CountSystem]:
         return self.registry("croupier_count_systems")
+
+    @property
+    def oracles(self) -> Registry[OracleKind]:
+        return self.registry("croupier_oracles")
 
     def __getattr__(self, name: str) -> Registry[Any]:
         """``manager.<attribute>`` for a family a plugin declares (blackjack's

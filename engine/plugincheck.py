@@ -12,10 +12,19 @@ problem, never raise:
   data; a few seeded rounds at a full table, played by a random legal player (each turn
   answered at random by the turn's default or one of the game's strategies, all of which
   must be legal), conserve chips, emit plain events with ``kind``, ``round`` and
-  ``text``, give plain observations, and come out the same from the same seed (the
+  ``text`` of the kinds the game declares, give plain observations with only declared
+  fields of their declared types, count only the declared counters, take every stake
+  with a reason that starts with ``bet``, and come out the same from the same seed (the
   table replays from its seed and the actions it received); a game with
   :attr:`~croupier.engine.games.Game.checkpoints` saves plain data halfway, and a fresh
   table restored from it plays the rest of those rounds event for event as the original;
+- a game's rounds answered by actions sampled at random from its schema (:mod:`.schemafuzz`):
+  every illegal one (a kind not legal now, a wrong type, a choice or a value out of range,
+  a missing or undeclared field) is refused, and a legal one the game accepts plays on
+  without an error, chips never below zero (a ``check()`` that accepts too much is found
+  here);
+- with ``golden`` (a folder), the first seed's rounds are compared with the game's golden
+  playthrough there (``<game>.jsonl``), written when there is none yet;
 - a count system has ten integer tags, a positive scale, and a ``balanced`` flag that
   agrees with its tags' sum over a deck (:func:`~croupier.engine.counts.check_count_system`).
 """
@@ -25,6 +34,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from croupier.engine.counts import CountSystem, check_count_system
@@ -34,14 +44,25 @@ from croupier.engine.games import Game, GameStrategy, Plain, Turn
 from croupier.engine.logreplay import LogReplay
 from croupier.engine.manager import PluginManager
 from croupier.engine.randomizers import RandomizerKind
+from croupier.engine.schemacheck import has_type
+from croupier.engine.schemafuzz import fuzz_game
 from croupier.engine.seeds import Stream
 
 ROUNDS = 30
 SEEDS = (1, 2)
 
 
-def check_plugins(manager: PluginManager, name: str | None = None) -> list[str]:
-    """Problems of plugin ``name`` (or of every plugin), one line each."""
+TABLE_EVENTS = frozenset({"action", "refused", "default"})
+"""Event kinds a table adds to a game's own (:mod:`~croupier.engine.gametable`)."""
+TABLE_OBSERVATION = frozenset({"legal", "refused"})
+"""Observation fields a table adds to a game's own."""
+
+
+def check_plugins(
+    manager: PluginManager, name: str | None = None, golden: Path | None = None
+) -> list[str]:
+    """Problems of plugin ``name`` (or of every plugin), one line each; ``golden``: the
+    folder of golden playthroughs to compare each game's with (see the module's text)."""
     if name is not None and name not in manager.info:
         return [f"no plugin named {name!r} is installed; known: {', '.join(manager.info)}"]
     problems: list[str] = []
@@ -56,12 +77,15 @@ def check_plugins(manager: PluginManager, name: str | None = None) -> list[str]:
             if name is not None and plugin != name:
                 continue
             where = f"{plugin}: {family} {getattr(item, 'name', '?')!r}"
-            problems += [f"{where}: {p}" for p in _check_item(manager, hook, item)]
+            found_problems = _check_item(manager, hook, item, golden)
+            problems += [f"{where}: {p}" for p in found_problems]
     failures = [f"{f.name}: {f.message}" for f in manager.failures if name in (None, f.name)]
     return list(dict.fromkeys(failures + problems))
 
 
-def _check_item(manager: PluginManager, hook: str, item: Any) -> list[str]:
+def _check_item(
+    manager: PluginManager, hook: str, item: Any, golden: Path | None = None
+) -> list[str]:
     family = manager.families[hook]
     kind = family.kind
     if kind is not None and not isinstance(item, kind):
@@ -78,6 +102,8 @@ def _check_item(manager: PluginManager, hook: str, item: Any) -> list[str]:
     if check is None:
         return []
     try:
+        if hook == "croupier_games":
+            return _check_game(manager, item, golden)
         return check(manager, item)
     except Exception as exc:  # the plugin's own bug: reported, never raised
         return [f"raised {one_line(exc)}"]
@@ -105,7 +131,7 @@ def _plain(value: Any) -> bool:
     return True
 
 
-def _check_game(manager: PluginManager, game: Game) -> list[str]:
+def _check_game(manager: PluginManager, game: Game, golden: Path | None = None) -> list[str]:
     problems: list[str] = []
     options = game.rules()
     for rule_set in game.rule_sets:
@@ -136,7 +162,30 @@ def _check_game(manager: PluginManager, game: Game) -> list[str]:
             problems.append(f"seed {seed}: replaying its table log raised {one_line(exc)}")
         if game.checkpoints is not None:
             problems += _check_checkpoint(game, options, seed, first)
+        if golden is not None and seed == SEEDS[0]:
+            problems += _check_golden(golden, game, [json.loads(line) for line in lines])
+    if not problems:
+        problems += fuzz_game(game, options, SEEDS[0], ROUNDS)
     return problems
+
+
+def _check_golden(folder: Path, game: Game, lines: list[Any]) -> list[str]:
+    """The playthrough ``lines`` against ``folder/<game>.jsonl`` (written when absent:
+    delete the file to accept a change of the game's play)."""
+    path = folder / f"{game.name}.jsonl"
+    text = "".join(json.dumps(line, sort_keys=True) + "\n" for line in lines)
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        return []
+    expected = path.read_text().splitlines()
+    got = text.splitlines()
+    for number, (want, have) in enumerate(zip(expected, got, strict=False), 1):
+        if want != have:
+            return [f"its playthrough differs from {path} at line {number}: {have:.120}"]
+    if len(expected) != len(got):
+        return [f"its playthrough has {len(got)} lines, {path} {len(expected)}"]
+    return []
 
 
 def _check_checkpoint(game: Game, options: Plain, seed: int, played: list[Any]) -> list[str]:
@@ -181,7 +230,7 @@ def _play(game: Game, options: Plain, seed: int, problems: list[str]) -> list[An
         try:
             turn = next(flow)
             while True:
-                action = _answer(strategies, core, turn, choose, problems)
+                action = _answer(game, options, strategies, core, turn, choose, problems)
                 if game.action_of is None:  # as a table logs it
                     events.append(action_event(turn, action, core.round))
                 turn = flow.send(action)
@@ -196,22 +245,69 @@ def _play(game: Game, options: Plain, seed: int, problems: list[str]) -> list[An
         if not _plain(event) or not all(k in event for k in ("kind", "round", "text")):
             problems.append(f"an event is not a plain map with kind, round and text: {event!r:.80}")
             break
+        if event["kind"] not in game.events and event["kind"] not in TABLE_EVENTS:
+            said = f"round {event['round']}: its event kind {event['kind']!r} is not declared"
+            problems.append(said)
+            break
+    problems += _declared_counts(game, core) + _stakes_booked(game, core)
     return [events, dict(core.ledger.balances), chips, saved]
 
 
+def _declared_counts(game: Game, core: Any) -> list[str]:
+    """The core counts exactly the declared counters."""
+    counted, declared = set(core.counts), set(game.counters)
+    if counted - declared:
+        return [f"it counts {', '.join(sorted(counted - declared))}, not among its counters"]
+    if declared - counted:
+        return [f"its counters {', '.join(sorted(declared - counted))} are never counted"]
+    return []
+
+
+def _stakes_booked(game: Game, core: Any) -> list[str]:
+    """Every chip a seat puts down is taken as a stake: a reason that starts with ``bet``
+    (or a stake reason of the game's compat value: :meth:`Game.is_stake`)."""
+    for entry in core.ledger.entries or ():
+        seat = entry.account.startswith("seat")
+        if seat and entry.amount < 0 and not game.is_stake(entry.reason):
+            return [
+                f"round {entry.round}: {entry.account} pays {-entry.amount} chips for "
+                f"{entry.reason!r}: a stake's reason starts with 'bet'"
+            ]
+    return []
+
+
+def observation_problem(game: Game, observation: Plain) -> str | None:
+    """Why an observation does not fit the game's declared fields, or None."""
+    if not _plain(dict(observation)):
+        return "an observation is not plain data"
+    declared = {f.name: f for f in game.observation}
+    for name, value in observation.items():
+        field = declared.get(name)
+        if field is None:
+            if name in TABLE_OBSERVATION:
+                continue
+            return f"its observation field {name!r} is not declared"
+        if value is not None and not has_type(field.type, value):
+            return f"its observation field {name!r} is not of type {field.type}: {value!r:.40}"
+    return None
+
+
 def _answer(
+    game: Game,
+    table: Plain,
     strategies: list[GameStrategy],
     core: Any,
     turn: Turn,
     choose: random.Random,
     problems: list[str],
 ) -> Plain:
-    if not _plain(dict(turn.observation)):
-        problems.append(f"round {core.round}: an observation is not plain data")
+    wrong = observation_problem(game, turn.observation)
+    if wrong is not None:
+        problems.append(f"round {core.round}: {wrong}")
     options = [("the default", dict(turn.default))]
     options += [(f"strategy {s.name!r}", dict(s.play(turn.observation))) for s in strategies]
     for who, action in options:
-        refused = core.check(turn, action)
+        refused = game.refusal(table, core, turn, action)
         if refused is not None:
             problems.append(
                 f"round {core.round}: {who} answered {action} and was refused: {refused}"

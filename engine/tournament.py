@@ -46,6 +46,7 @@ from croupier.engine.decisions import DECISION_TIME
 from croupier.engine.errors import CroupierError
 from croupier.engine.games import Game, Plain
 from croupier.engine.gametable import GamePlayer
+from croupier.engine.scoring import Scorecard
 from croupier.engine.seeds import SEED_BITS, Stream
 from croupier.engine.standings import Standing, rank
 
@@ -100,6 +101,9 @@ class TournamentConfig:
     fewer has left its run."""
     format: str = "koth"
     """``koth`` or ``duplicate`` (see the module)."""
+    scored: bool = False
+    """Every decision is scored against the game's oracle (EV loss, luck-adjusted results:
+    :mod:`croupier.engine.scoring`); the game must have one."""
 
     @classmethod
     def of(cls, game: Game, options: Plain, seed: int, **settings: Any) -> TournamentConfig:
@@ -209,6 +213,10 @@ class TableResult:
     decisions: int
     conserved: bool
     log: tuple[dict[str, Any], ...] = ()
+    scores: tuple[dict[str, Any], ...] = ()
+    """Each seat's :class:`~croupier.engine.scoring.Scorecard` (saved), when scored."""
+    scored: tuple[dict[str, Any], ...] = ()
+    """The log's lines of scored decisions (``{"scored": DecisionScore}``), when logged."""
 
 
 @attrs.define
@@ -242,6 +250,8 @@ class Tournament:
         self.tables = 0
         self.decisions = 0
         self.conserved = True
+        self.cards = [Scorecard() for _ in names]
+        """Each bot's scorecard over every table (empty unless the tournament is scored)."""
 
     @property
     def finished(self) -> bool:
@@ -326,6 +336,8 @@ class Tournament:
                 raise CroupierError(f"table {job.to_dict()} does not match the tournament")
             before = sum(job.chips)
             for i, bot in enumerate(job.bots):
+                if result.scores:
+                    self.cards[bot].merge(Scorecard.load(result.scores[i]))
                 run.chips[bot] = result.chips[i]
                 run.hands[bot] += result.hands[i]
                 run.faults[bot] += result.faults[i]

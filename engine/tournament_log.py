@@ -52,8 +52,11 @@ class TournamentResult:
     hands: int
     decisions: int
     conserved: bool
+    scores: tuple[dict[str, Any], ...] = ()
+    """Each bot's scorecard (:meth:`Scorecard.to_dict`) when the tournament was scored."""
 
     def to_dict(self) -> dict[str, Any]:
+        extra = {"scores": list(self.scores)} if self.scores else {}
         return {
             "seed": self.config.seed,
             "settings": self.config.to_dict(),
@@ -64,6 +67,7 @@ class TournamentResult:
             "decisions": self.decisions,
             "conserved": self.conserved,
             "standings": [s.to_dict() for s in self.standings],
+            **extra,
         }
 
     @classmethod
@@ -88,6 +92,7 @@ class TournamentResult:
                 int(data["hands"]),
                 int(data["decisions"]),
                 bool(data["conserved"]),
+                tuple(dict(s) for s in data.get("scores", ())),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise CroupierError(f"bad tournament result: {exc}") from None
@@ -119,6 +124,7 @@ def _finish(tournament: Tournament, write: LogWriter | None) -> TournamentResult
         tournament.hands(),
         tournament.decisions,
         tournament.conserved,
+        tuple(c.to_dict() for c in tournament.cards) if tournament.config.scored else (),
     )
 
 
@@ -147,6 +153,8 @@ def replay_tournament(manager: PluginManager, lines: Iterable[str]) -> Tournamen
             raise CroupierError("the tournament log goes on after its standings line")
         if isinstance(item, dict) and "table" in item:
             blocks.append((item["table"], []))
+        elif isinstance(item, dict) and "scored" in item:
+            continue  # a scored decision: the oracle's, not the table's (nothing to replay)
         elif isinstance(item, dict) and "disqualified" in item:
             disqualified.append(item["disqualified"])
         elif isinstance(item, dict) and "standings" in item:

@@ -32,6 +32,7 @@ from croupier.engine.games import GameStrategy
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
 from croupier.engine.ledger import seat_account
 from croupier.engine.manager import PluginManager
+from croupier.engine.scoring import oracle_for
 from croupier.engine.tournament import (
     Entry,
     TableJob,
@@ -73,6 +74,7 @@ async def play_table(
     """Play one table's hands; its result (and its log lines when ``log``), counted by the
     game's table."""
     lines: list[dict[str, Any]] = []
+    oracle = oracle_for(manager, config.game).new(config.options) if config.scored else None
     table = GameTable(
         manager.games.get(config.game),
         config.options,
@@ -82,11 +84,20 @@ async def play_table(
         decision_time=config.decision_time,
         attempts=ATTEMPTS,
         listeners=[lines.append] if log else [],
+        oracle=oracle,
+        defer_scoring=True,  # the oracle's answers wait until the table has played
     )
     header = [game_log_header(table)] if log else []
     await table.play(config.hands)
     chips = tuple(table.ledger.balances[seat_account(i + 1)] for i in range(len(players)))
     tally = table.tally
+    scores: tuple[dict[str, Any], ...] = ()
+    scored: list[dict[str, Any]] = []
+    if table.scorer is not None:
+        table.scorer.settle()
+        scores = tuple(table.scorer.card(i + 1).save() for i in range(len(players)))
+        if log:
+            scored = [{"scored": d.to_dict()} for d in table.scorer.decisions()]
     return TableResult(
         job,
         chips,
@@ -95,6 +106,8 @@ async def play_table(
         tally.decisions,
         table.ledger.conserved(),
         tuple(header + lines),
+        scores,
+        tuple(scored),
     )
 
 
@@ -204,6 +217,8 @@ def _book(
             write({"table": result.job.to_dict()})
             for line in result.log:
                 write(line)
+            for line in result.scored:
+                write(line)
         for note in notes:
             write({"disqualified": note})
     if progress is not None:
@@ -239,6 +254,8 @@ async def play_tournament(
     building and booking them yields to the loop every :data:`SLICE` tables: a tournament
     of ten thousand tourneys neither freezes a server nor takes long to cancel.
     """
+    if config.scored:
+        oracle_for(manager, config.game)  # no oracle: one line, before any table plays
     tournament = Tournament(config, [e.name for e in entries])
     if write is not None:
         write(_header(config, tournament.names))
@@ -310,6 +327,8 @@ def run_tournament(
             )
         )
         return result
+    if config.scored:
+        oracle_for(manager, config.game)
     tournament = Tournament(config, [e.name for e in entries])
     if write is not None:
         write(_header(config, tournament.names))

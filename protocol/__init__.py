@@ -10,7 +10,8 @@ from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcErr
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.methods import Method, MethodTable, Param, Service
 from croupier.protocol.running import run_server
-from croupier.protocol.server import DEFAULT_PORT, PROTOCOL_VERSION, Connection, Server
+from croupier.protocol.server import DEFAULT_PORT, PROTOCOL_VERSION, Connection, RpcServer
+from croupier.protocol.services import Server
 from croupier.protocol.session import Session, SessionLimits
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "Request",
     "Response",
     "RpcError",
+    "RpcServer",
     "Server",
     "ServerLimits",
     "Service",

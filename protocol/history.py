@@ -25,7 +25,7 @@ from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.fairpool import FairPool
 from croupier.protocol.journal import queries
 from croupier.protocol.methods import Method, Param, Service
-from croupier.protocol.server import Connection, Server
+from croupier.protocol.server import Connection, RpcServer
 
 _OPT_STR = (str, type(None))
 _POOL = "history.reads"
@@ -38,7 +38,7 @@ def page_cost(params: dict[str, Any]) -> float:
     return 5.0 + max(0, limit) / 20
 
 
-def read_pool(server: Server) -> FairPool:
+def read_pool(server: RpcServer) -> FairPool:
     """The server's turns at the journal thread for history reads: one read at a time, the
     connections in turn, a few waiting per connection (``busy`` beyond), as the workers'."""
     pool = server.state.get(_POOL)

@@ -21,7 +21,7 @@ from croupier.protocol.errors import Code, RpcError
 
 if TYPE_CHECKING:
     from croupier.protocol.codec import Request
-    from croupier.protocol.server import Connection, Server
+    from croupier.protocol.server import Connection, RpcServer
 
 REQUIRED: Any = attrs.make_class("Required", {}, repr=False)()
 """The default of a parameter that must be given."""
@@ -180,12 +180,12 @@ class Service:
     async def shutdown(self) -> None:
         """Called once when the server stops, before connections close (finish hands)."""
 
-    async def prepare_recovery(self, server: Server) -> None:
+    async def prepare_recovery(self, server: RpcServer) -> None:
         """Called once when a server with a journal starts, before it accepts anyone: note
         what :meth:`recover` will rebuild, so that requests for it are answered
         ``recovering`` meanwhile (quick: a read of the journal, no replay)."""
 
-    async def recover(self, server: Server) -> dict[str, int]:
+    async def recover(self, server: RpcServer) -> dict[str, int]:
         """Called once after :meth:`prepare_recovery`, while the server already serves: carry
         on what the journal holds unfinished; how many of what were recovered (for the
         server's log line)."""

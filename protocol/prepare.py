@@ -17,7 +17,7 @@ from typing import cast
 from croupier.engine import CroupierError
 from croupier.engine.games import Game, GameStrategy, Plain
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.server import Connection, Server
+from croupier.protocol.server import Connection, RpcServer
 from croupier.protocol.workers import PluginFailure, internal_error, run_job
 
 PREPARED = 32
@@ -33,7 +33,7 @@ async def prepare_strategy(
 
 
 async def prepare_on(
-    server: Server,
+    server: RpcServer,
     owner: int,
     game: Game,
     strategy: GameStrategy,
@@ -72,13 +72,13 @@ async def prepare_on(
 
 
 async def prepare_strategies(
-    conn: Connection | Server, game: Game, names: list[str], options: Plain
+    conn: Connection | RpcServer, game: Game, names: list[str], options: Plain
 ) -> dict[str, GameStrategy]:
     """:func:`prepare_strategy` for each of ``game``'s strategies ``names`` (an unknown name
     is a one-line error naming the known ones); given the server rather than a connection,
     for the server itself (recovery)."""
     server, owner, group = (
-        (conn, 0, None) if isinstance(conn, Server) else (conn.server, conn.id, conn.address)
+        (conn, 0, None) if isinstance(conn, RpcServer) else (conn.server, conn.id, conn.address)
     )
     ready: dict[str, GameStrategy] = {}
     for name in names:

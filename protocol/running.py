@@ -1,6 +1,6 @@
 """Running a server as a program (``croupier serve``): bind, number, serve until a signal.
 
-:class:`~croupier.protocol.server.Server` is the server itself, embeddable in any trio
+:class:`~croupier.protocol.services.Server` is the server itself, embeddable in any trio
 program; :func:`run_server` is what the command runs around it: binding the address first
 (so a port in use is the only error), drawing and reporting the seed, ids that never repeat
 an earlier run's, the operator key, and SIGINT/SIGTERM for a graceful shutdown.
@@ -22,7 +22,8 @@ from croupier.protocol.journal import SCHEMA_VERSION, NullJournal
 from croupier.protocol.journal.record import DAY
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.memory import return_large_buffers
-from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT, Server
+from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
+from croupier.protocol.services import Server
 
 log = logging.getLogger("croupier.server")
 

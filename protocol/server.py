@@ -66,7 +66,7 @@ class Connection:
 
     id: int
     peer: str
-    server: Server
+    server: RpcServer
     session: Session
     client: str | None = None
     role: str | None = None
@@ -94,8 +94,11 @@ class Connection:
         return f"#{self.id}{who} ({self.peer})"
 
 
-class Server:
-    """A croupier server. ``seed`` is the root of every seed the server draws itself."""
+class RpcServer:
+    """The msgpack-rpc server of the services it is given: connections, the handshake's
+    admission, budgets, dispatch to the method table, the journal and shutdown. It names no
+    service (croupier's own server, with its default services, is
+    :class:`croupier.protocol.Server`). ``seed`` is the root of every seed it draws."""
 
     def __init__(
         self,
@@ -103,14 +106,12 @@ class Server:
         *,
         seed: int,
         limits: ServerLimits = ServerLimits(),
-        services: Iterable[Service] | None = None,
+        services: Iterable[Service],
         first_game_id: int = 1,
         journal: NullJournal | None = None,
         default_game: str | None = None,
         auth: str = "open",
     ) -> None:
-        from croupier.protocol.services import default_services
-
         if auth not in AUTH_MODES:
             raise CroupierError(f"auth is {' or '.join(AUTH_MODES)}, not {auth!r}")
         self.auth = auth
@@ -125,7 +126,7 @@ class Server:
         self.journal = NullJournal() if journal is None else journal
         """Where tables and tournaments are recorded (``croupier serve --data``)."""
         self.limits = limits
-        self.services = list(default_services() if services is None else services)
+        self.services = list(services)
         self.methods = MethodTable(self.services)
         self.admission = Admission(limits)
         self.connections = self.admission.open

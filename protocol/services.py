@@ -1,4 +1,5 @@
-"""The built-in method groups: handshake, discovery, randomizer streams, solvers.
+"""The built-in method groups (handshake, discovery, randomizer streams) and croupier's
+:class:`Server`, where the transport and the default services are put together.
 
 Every method but ``hello`` requires a successful ``hello`` first. Methods take plain data
 and return plain data (msgpack maps, arrays, strings, numbers), so any msgpack-rpc client
@@ -15,11 +16,19 @@ from typing import Any
 import attrs
 import trio
 
-from croupier.engine import Randomizer, Stream, __version__
+from croupier.engine import PluginManager, Randomizer, Stream, __version__
 from croupier.protocol.botkeys import REFUSED
 from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.history import HistoryService
+from croupier.protocol.journal import NullJournal
+from croupier.protocol.keyservice import KeyService
+from croupier.protocol.leaderboard import LeaderboardService
+from croupier.protocol.limits import ServerLimits
 from croupier.protocol.methods import Method, Param, Service
-from croupier.protocol.server import SUPPORTED_VERSIONS, Connection
+from croupier.protocol.server import SUPPORTED_VERSIONS, Connection, RpcServer
+from croupier.protocol.solving import SolverService
+from croupier.protocol.tables import TableService
+from croupier.protocol.tournaments import TournamentService
 
 ROLES = ("bot", "client", "watcher")
 """``bot``: plays seats (answers ``decide``); ``client``: uses services; ``watcher``: watches."""
@@ -413,13 +422,6 @@ def check_key(conn: Connection, role: str, key: str | None) -> str | None:
 
 def default_services() -> list[Service]:
     """The services every server offers (the tables service last: tests replace it)."""
-    from croupier.protocol.history import HistoryService
-    from croupier.protocol.keyservice import KeyService
-    from croupier.protocol.leaderboard import LeaderboardService
-    from croupier.protocol.solving import SolverService
-    from croupier.protocol.tables import TableService
-    from croupier.protocol.tournaments import TournamentService
-
     return [
         CoreService(),
         DiscoveryService(),
@@ -431,3 +433,33 @@ def default_services() -> list[Service]:
         TournamentService(),
         TableService(),
     ]
+
+
+class Server(RpcServer):
+    """croupier's server: the transport (:class:`~croupier.protocol.server.RpcServer`) with
+    the default services, or those given. This module is where the two meet: the transport
+    imports no service, and ``croupier serve`` (:func:`~croupier.protocol.running.run_server`)
+    builds this."""
+
+    def __init__(
+        self,
+        manager: PluginManager,
+        *,
+        seed: int,
+        limits: ServerLimits = ServerLimits(),
+        services: Iterable[Service] | None = None,
+        first_game_id: int = 1,
+        journal: NullJournal | None = None,
+        default_game: str | None = None,
+        auth: str = "open",
+    ) -> None:
+        super().__init__(
+            manager,
+            seed=seed,
+            limits=limits,
+            services=default_services() if services is None else services,
+            first_game_id=first_game_id,
+            journal=journal,
+            default_game=default_game,
+            auth=auth,
+        )

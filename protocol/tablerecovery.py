@@ -59,7 +59,7 @@ from croupier.protocol.journal.recovery import (
 )
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.prepare import prepare_strategies
-from croupier.protocol.server import Server
+from croupier.protocol.server import RpcServer
 from croupier.protocol.tablerun import ServerTable
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ PROGRESS_EVERY = 10.0
 """Seconds between the lines a long replay logs about its progress."""
 
 
-def pending_tables(service: TableService, server: Server, records: list[TableRecord]) -> None:
+def pending_tables(service: TableService, server: RpcServer, records: list[TableRecord]) -> None:
     """Before the server accepts anyone: the tables it will rebuild answer ``recovering``
     from now until they are rebuilt (:attr:`TableService.recovering`); those beyond
     ``max_tables`` are given up at once."""
@@ -104,7 +104,7 @@ def pending_tables(service: TableService, server: Server, records: list[TableRec
         )
 
 
-async def recover_tables(service: TableService, server: Server) -> int:
+async def recover_tables(service: TableService, server: RpcServer) -> int:
     """Rebuild the tables :func:`pending_tables` found into ``service``, setting each going
     once it is rebuilt (the server answers its requests ``recovering`` until then); how
     many were rebuilt."""
@@ -134,13 +134,15 @@ async def recover_tables(service: TableService, server: Server) -> int:
     return rebuilt
 
 
-def stopping(server: Server) -> bool:
+def stopping(server: RpcServer) -> bool:
     """Whether the server is stopping now (a call: mypy would keep a loop's narrowing of the
     property across the awaits in which it may change)."""
     return server.stopping
 
 
-async def rebuild_table(server: Server, service: TableService, record: TableRecord) -> ServerTable:
+async def rebuild_table(
+    server: RpcServer, service: TableService, record: TableRecord
+) -> ServerTable:
     """The table ``record`` describes, its settled rounds replayed (not yet running): from
     its latest checkpoint when it has a good one, else from its first round."""
     if record.unreadable is not None:
@@ -191,11 +193,11 @@ async def rebuild_table(server: Server, service: TableService, record: TableReco
             )
         else:
             table.resumed(engine, played)
-            server.journal.table_recovered(record.id, record.last_event)
+            server.journal.table_recovered(record.id, record.last_event, record.game)
             return table
     engine, played = await Replay(server, record, table).run(None)
     table.resumed(engine, played)
-    server.journal.table_recovered(record.id, record.last_event)
+    server.journal.table_recovered(record.id, record.last_event, record.game)
     return table
 
 
@@ -205,7 +207,7 @@ class Replay:
     and checked event for event, a slice of :data:`SLICE` rounds at a time (the server
     answers other requests between slices)."""
 
-    def __init__(self, server: Server, record: TableRecord, table: ServerTable) -> None:
+    def __init__(self, server: RpcServer, record: TableRecord, table: ServerTable) -> None:
         self.server, self.record, self.table = server, record, table
         self.replayed: list[dict[str, Any]] = []
         self.engine = GameTable(

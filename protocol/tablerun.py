@@ -29,7 +29,7 @@ from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.keys import new_secret
 from croupier.protocol.ownership import Ownership
-from croupier.protocol.server import Connection, Server
+from croupier.protocol.server import Connection, RpcServer
 from croupier.protocol.slots import BotSlot, SlotPlayer
 from croupier.protocol.subscribers import WATCH_BUFFER, Subscriber
 from croupier.protocol.workers import game_plugin_bug
@@ -82,7 +82,7 @@ class ServerTable:
 
     def __init__(
         self,
-        server: Server,
+        server: RpcServer,
         table_id: int,
         *,
         rule_set: str | None,

@@ -40,7 +40,7 @@ from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.ownership import Ownership, check_peer_quota, check_quota, is_operator
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.rejoin import may_sit, rejoin_table, table_seat
-from croupier.protocol.server import Connection, Server
+from croupier.protocol.server import Connection, RpcServer
 from croupier.protocol.slots import check_auto
 from croupier.protocol.tablerecovery import pending_tables, recover_tables
 from croupier.protocol.tablerun import ServerTable
@@ -472,12 +472,12 @@ class TableService(Service):
         return {"table": found.id, **found.commitment.public(True)}
 
     # -- lifecycle -------------------------------------------------------------------------
-    async def prepare_recovery(self, server: Server) -> None:
+    async def prepare_recovery(self, server: RpcServer) -> None:
         """Read which tables the journal holds unfinished: they answer ``recovering`` until
         :meth:`recover` has rebuilt them (:mod:`croupier.protocol.tablerecovery`)."""
         pending_tables(self, server, await server.journal.read(unfinished_tables))
 
-    async def recover(self, server: Server) -> dict[str, int]:
+    async def recover(self, server: RpcServer) -> dict[str, int]:
         """Carry on the journal's unfinished tables (:mod:`croupier.protocol.tablerecovery`)."""
         return {"tables": await recover_tables(self, server)}
 

@@ -29,7 +29,7 @@ from croupier.engine.tournament import TournamentConfig
 from croupier.protocol.journal.recovery import TournamentRecord, unfinished_tournaments
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.prepare import prepare_strategies
-from croupier.protocol.server import Server
+from croupier.protocol.server import RpcServer
 from croupier.protocol.tournamentrun import TCP, ServerTournament, result_from_dict
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("croupier.tournaments")
 
 
-async def recover_tournaments(service: TournamentService, server: Server, most: int) -> int:
+async def recover_tournaments(service: TournamentService, server: RpcServer, most: int) -> int:
     """Rebuild the journal's unfinished tournaments into ``service`` (at most ``most`` open)
     and set them going; how many."""
     records: list[TournamentRecord] = await server.journal.read(unfinished_tournaments)
@@ -64,7 +64,7 @@ async def recover_tournaments(service: TournamentService, server: Server, most: 
     return recovered
 
 
-async def rebuild_tournament(server: Server, record: TournamentRecord) -> ServerTournament:
+async def rebuild_tournament(server: RpcServer, record: TournamentRecord) -> ServerTournament:
     """The tournament ``record`` describes, with its finished tables known (not running)."""
     if record.unreadable is not None:
         raise CroupierError(record.unreadable)

@@ -26,7 +26,7 @@ from croupier.protocol.commitment import SeedCommitment, new_salt
 from croupier.protocol.errors import RpcError
 from croupier.protocol.keys import new_secret, same_digest, same_secret
 from croupier.protocol.ownership import Ownership
-from croupier.protocol.server import Connection, Server
+from croupier.protocol.server import Connection, RpcServer
 from croupier.protocol.slots import BotSlot, SlotPlayer
 from croupier.protocol.subscribers import Subscriber
 from croupier.protocol.tournamentlive import LiveView
@@ -111,7 +111,7 @@ class ServerTournament:
 
     def __init__(
         self,
-        server: Server,
+        server: RpcServer,
         tournament_id: int,
         config: TournamentConfig,
         rule_set: str | None,

@@ -37,7 +37,7 @@ from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.ownership import Ownership, check_peer_quota, check_quota, is_operator
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.rejoin import rejoin_tournament
-from croupier.protocol.server import Connection, Server
+from croupier.protocol.server import Connection, RpcServer
 from croupier.protocol.slots import check_auto
 from croupier.protocol.tournamentrecovery import recover_tournaments
 from croupier.protocol.tournamentrun import TCP, ServerTournament
@@ -63,7 +63,7 @@ def _game_config(
     options: dict[str, Any],
     seed: int,
     settings: dict[str, Any],
-    server: Server,
+    server: RpcServer,
 ) -> TournamentConfig:
     if rule_set is not None and rule_set not in game.rule_sets:
         known = ", ".join(game.rule_sets)
@@ -379,13 +379,13 @@ class TournamentService(Service):
             await found.done.wait()
         return found.info()
 
-    async def prepare_recovery(self, server: Server) -> None:
+    async def prepare_recovery(self, server: RpcServer) -> None:
         """Carry on the journal's unfinished tournaments
         (:mod:`croupier.protocol.tournamentrecovery`) before the server accepts anyone:
         quick, as their finished tables are booked, not replayed (no ``recovering``)."""
         self._recovered = await recover_tournaments(self, server, MAX_OPEN)
 
-    async def recover(self, server: Server) -> dict[str, int]:
+    async def recover(self, server: RpcServer) -> dict[str, int]:
         return {"tournaments": self._recovered}
 
     async def connection_closed(self, connection: Connection) -> None:

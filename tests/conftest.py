@@ -60,7 +60,7 @@ def cli(capsys):
 def threaded_server() -> Iterator[int]:
     """A server in its own thread, for the CLI (which runs trio itself); yields its port."""
     from croupier.engine import PluginManager
-    from croupier.protocol.server import Server
+    from croupier.protocol import Server
 
     server = Server(PluginManager(autoload=False), default_game="blackjack", seed=4)
     ready = threading.Event()

@@ -6,6 +6,7 @@ import itertools
 import json
 from collections import Counter
 from fractions import Fraction
+from functools import partial
 
 import pytest
 
@@ -148,17 +149,19 @@ def test_a_table_settles_every_bet_and_conserves_chips(baccarat):
 
 
 def test_bets_are_checked(baccarat):
-    core = BaccaratCore(baccarat.rules(), 1, [100], None)
+    options = baccarat.rules()
+    core = BaccaratCore(options, 1, [100], None)
+    check = partial(baccarat.refusal, options, core)  # the schema, then the game's rules
     turn = Turn(1, ("bet", "pass"), {}, {"kind": "pass"})
-    assert core.check(turn, {"kind": "bet", "banker": 20}) is None
-    assert "not 'hit'" in core.check(turn, {"kind": "hit"})
-    assert "at least one spot" in core.check(turn, {"kind": "bet"})
-    assert "from 20 to 2000 chips, not 10 on tie" in core.check(turn, {"kind": "bet", "tie": 10})
-    assert "more than the seat's 100 chips" in core.check(
+    assert check(turn, {"kind": "bet", "banker": 20}) is None
+    assert "hit is not allowed now (legal: bet, pass)" in check(turn, {"kind": "hit"})
+    assert "at least one spot" in check(turn, {"kind": "bet"})
+    assert "from 20 to 2000 chips, not 10 on tie" in check(turn, {"kind": "bet", "tie": 10})
+    assert "more than the seat's 100 chips" in check(
         turn, {"kind": "bet", "banker": 60, "player": 60}
     )
-    assert "not dragon" in core.check(turn, {"kind": "bet", "dragon": 20})
-    assert "whole number" in core.check(turn, {"kind": "bet", "banker": 20.5})
+    assert "not dragon" in check(turn, {"kind": "bet", "dragon": 20})
+    assert "whole number" in check(turn, {"kind": "bet", "banker": 20.5})
 
 
 def test_rules_and_options(baccarat):

@@ -37,10 +37,10 @@ from tests import memnet
 MANAGER = PluginManager(autoload=False)
 """One for every example (making one takes a third of a second); nothing registers in it."""
 METHODS: list[Method] = list(Server(MANAGER, seed=0, default_game="blackjack").methods)
+GAMES = sorted(MANAGER.games.names())
+"""Every installed game, found as the server finds them (a new built-in game is fuzzed too)."""
 NAMES = [
-    "blackjack",
-    "baccarat",
-    "three-card-poker",
+    *GAMES,
     "lim17",
     "never-bust",
     "banker",
@@ -125,7 +125,7 @@ OF_TYPE: dict[type, st.SearchStrategy[Any]] = {
 
 OPTION = st.one_of(INT, FLOAT, TEXT, st.booleans())
 LIKELY: dict[str, st.SearchStrategy[Any]] = {
-    "game": st.sampled_from(["blackjack", "baccarat", "three-card-poker", None]),
+    "game": st.sampled_from([*GAMES, None]),
     "rules": st.sampled_from(["vegas-s17", "koth", "classic", "punto-banco", "no-commission"]),
     "options": st.dictionaries(st.sampled_from(KEYS[14:]), OPTION, max_size=3),
     "fill": st.lists(

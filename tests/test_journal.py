@@ -17,6 +17,7 @@ from croupier.engine.gamelog import replay_game
 from croupier.engine.ledger import seat_account
 from croupier.protocol import Code, RpcError, Server, connect
 from croupier.protocol.journal import Journal
+from croupier.protocol.journal.packing import Unpacker
 from croupier.protocol.services import default_services
 from croupier.protocol.tables import TableService
 from tests.servedtables import Recorder
@@ -215,10 +216,12 @@ async def test_every_settled_round_is_one_row_with_its_events_and_the_chips(serv
         ).fetchall()
     )
     assert [r[0] for r in rows] == [1, 2, 3, 4, 5, 6]
-    assert json.loads(rows[-1][3]) == final["chips"]
+    unpacker = Unpacker(journal.writer.conn)
+    assert all(isinstance(r[4], bytes) and r[3] is None for r in rows)  # packed (schema 5)
+    assert unpacker.row(rows[-1][4], None)[1] == final["chips"]
     assert all(b[1] == a[2] + 1 for a, b in itertools.pairwise(rows))
     for _round, first, last, _chips, data in rows:
-        events = json.loads(data)
+        events = unpacker.events(data)
         assert len(events) == last - first + 1 and events[-1]["kind"] == "end"
 
 

@@ -3,10 +3,12 @@ kept, and a table it holds unfinished is recovered like any other."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 from croupier.protocol.journal import SCHEMA_VERSION, Journal
+from croupier.protocol.journal.packing import Unpacker
 from croupier.protocol.journal.schema import MIGRATIONS, migrate
 from tests.test_recovery import BLACKJACK, crash_after, finish, recover, rows, run_to_end
 
@@ -25,7 +27,22 @@ def v1_copy(src: Path, dst: Path) -> None:
     conn.execute("ATTACH DATABASE ? AS src", (str(src),))
     conn.execute(f"INSERT INTO tables ({V1_TABLES}) SELECT {V1_TABLES} FROM src.tables")
     conn.execute("INSERT INTO seats SELECT * FROM src.seats")
-    conn.execute("INSERT INTO events SELECT * FROM src.events")
+    unpacker = Unpacker(conn, "src")  # as V1 wrote them: JSON text
+    for table, first, last, round_, chips, data in conn.execute(
+        "SELECT table_id, first, last, round, chips, data FROM src.events"
+    ).fetchall():
+        events, chips = unpacker.row(data, chips)
+        conn.execute(
+            "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                table,
+                first,
+                last,
+                round_,
+                None if chips is None else json.dumps(chips),
+                json.dumps(events),
+            ),
+        )
     conn.execute("DETACH DATABASE src")
     conn.close()
 
@@ -38,12 +55,14 @@ async def test_a_v1_journal_is_upgraded_and_its_unfinished_table_recovered(nurse
     before = rows(old, table)
     journal = Journal(str(old))  # upgrades
     with sqlite3.connect(old) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
         assert conn.execute("SELECT key_sha256 FROM tables").fetchall() == [(None,)]
         ((salt,),) = conn.execute("SELECT salt FROM tables").fetchall()  # V3 draws one
         assert len(salt) == 64 and int(salt, 16) >= 0
         assert conn.execute("SELECT count(*) FROM tournament_tables").fetchone() == (0,)
         assert conn.execute("SELECT count(*) FROM checkpoints").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM dictionaries").fetchone() == (0,)
+        assert {type(d) for (d,) in conn.execute("SELECT data FROM events")} == {str}  # JSON
     assert rows(old, table) == before
     await journal.aclose()
     server = await recover(old, nursery)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from croupier.clients.play.lineplay import LinePerson, play_remote
+from croupier.clients.play.lineplay import LinePerson
+from croupier.clients.play.lineremote import play_remote
 from croupier.engine import PluginManager
 from croupier.protocol import Server
 from croupier.protocol.journal import Journal

@@ -87,7 +87,7 @@ def test_a_good_game_passes():
 @pytest.mark.parametrize(
     ("bug", "expected"),
     [
-        ("default", "the default answered {'kind': 'fold'} and was refused: bet 1"),
+        ("default", "the default answered {'kind': 'fold'} and was refused: fold is not allowed"),
         ("random", "the same seed and answers gave other events or chips"),
         ("leak", "chips are not conserved"),
         ("event", "an event is not a plain map with kind, round and text"),

@@ -22,6 +22,7 @@ import trio
 from croupier.engine import PluginManager
 from croupier.protocol import Code, RpcError, Server, connect, tablerecovery
 from croupier.protocol.journal import Journal
+from croupier.protocol.journal.packing import Unpacker
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.services import default_services
 from croupier.protocol.tables import TableService
@@ -54,10 +55,15 @@ def rows(path: Path, table: int) -> tuple[Any, list[tuple[Any, ...]]]:
         head = conn.execute(
             "SELECT state, reason, played, result FROM tables WHERE id = ?", (table,)
         ).fetchone()
-        events = conn.execute(
-            "SELECT first, last, round, chips, data FROM events WHERE table_id = ? ORDER BY first",
-            (table,),
-        ).fetchall()
+        unpacker = Unpacker(conn)  # the events, not their encoding (dictionaries differ)
+        events = [
+            (first, last, round_, *unpacker.row(data, chips))
+            for first, last, round_, chips, data in conn.execute(
+                "SELECT first, last, round, chips, data FROM events WHERE table_id = ?"
+                " ORDER BY first",
+                (table,),
+            )
+        ]
     return head, events
 
 
@@ -174,7 +180,7 @@ async def test_an_event_changed_in_a_later_page_is_found_and_named(nursery, tmp_
         first, data = conn.execute(
             "SELECT first, data FROM events WHERE table_id = ? AND round = 8", (table,)
         ).fetchone()
-        events = json.loads(data)
+        events = Unpacker(conn).events(data)
         events[0]["round"] = 99
         conn.execute(
             "UPDATE events SET data = ? WHERE table_id = ? AND first = ?",

@@ -24,13 +24,12 @@ from croupier.clients.cli.simgame import find_game, game_overrides
 from croupier.clients.play.lineplay import (
     LinePerson,
     LineTally,
-    RemoteEnd,
     greeting,
     interrupted,
     play_local,
-    play_remote,
     rules_label,
 )
+from croupier.clients.play.lineremote import RemoteEnd, play_remote
 from croupier.clients.play.view import PERSON_TIME
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.games import Game, GameStrategy

@@ -3,10 +3,11 @@
 A :class:`Game` owns the :class:`~croupier.clients.play.view.TableView`, the curses screen
 and a channel of keys. Two background tasks feed it: one reads the terminal's bytes when
 trio says they are there, one receives signals (SIGWINCH: redraw at the new size; SIGINT,
-SIGTERM, SIGHUP: end). :class:`PersonPlayer` is the seat's
-:class:`~croupier.plugins.blackjack.players.Player`: its ``decide`` shows a prompt offering the
-legal keys only and waits for one. It is the only part that knows the table is local, so a remote
-table (``--connect``) needs another driver for the same view and player, nothing else.
+SIGTERM, SIGHUP: end). :class:`PersonPlayer` is the person at the seat: its ``decide`` shows a
+prompt offering the legal keys only and waits for one, on blackjack's typed observation. A local
+table is the engine's :class:`~croupier.engine.gametable.GameTable` of the ``blackjack`` game, as
+on a server: :class:`PlainSeat` reads its plain observations and events into the typed classes.
+A remote table (``--connect``) needs another driver for the same view and player, nothing else.
 
 The game ends by cancelling the session's nursery, never by an exception through the
 table, and says why in :attr:`Game.ended`: ``quit``, ``broke`` (out of chips),
@@ -27,10 +28,11 @@ from croupier.clients.play.layout import Prompt, layout, too_small, too_small_me
 from croupier.clients.play.terminal import BACKSPACE, ENTER, ESCAPE, KeyDecoder, Screen
 from croupier.clients.play.view import TableView, Tally
 from croupier.engine.errors import CroupierError
+from croupier.engine.games import Plain
+from croupier.engine.gametable import GameTable
 from croupier.engine.manager import PluginManager
 from croupier.plugins.blackjack.play import Action, Event, Observation
 from croupier.plugins.blackjack.rules import BlackjackRules
-from croupier.plugins.blackjack.table import Table
 
 KEYS = {
     "hit": ("H", "Hit"),
@@ -165,7 +167,11 @@ class Game:
             pass
         self.end(reason)
 
-    async def run(self, table: Table) -> None:
+    def on_plain_event(self, event: Plain) -> None:
+        """A :class:`~croupier.engine.gametable.GameTable` listener: the plain event, read."""
+        self.on_event(Event.read(dict(event)))
+
+    async def run(self, table: GameTable) -> None:
         """Play rounds until the person quits, runs out of chips or the session is ended."""
 
         async def rounds() -> None:
@@ -174,6 +180,18 @@ class Game:
             await self.game_over("You are out of chips: the game is over", "Out of chips.", "broke")
 
         await self.session(rounds)
+
+
+class PlainSeat:
+    """A typed blackjack player (``decide(Observation) -> Action``) as a
+    :class:`~croupier.engine.gametable.GameTable` player, which speaks plain maps."""
+
+    def __init__(self, player: PersonPlayer) -> None:
+        self.player = player
+
+    async def decide(self, observation: Plain) -> Plain:
+        action = await self.player.decide(Observation.read(dict(observation)))
+        return action.to_dict()
 
 
 class PersonPlayer:
@@ -326,13 +344,13 @@ def run_game(
     and the tally. A person has all the time in the world to decide."""
     view = TableView(1, rules.starting_chips, title)
     game = Game(screen, view, hint)
-    table = Table(
-        manager,
-        rules,
+    table = GameTable(
+        manager.games.get("blackjack"),
+        rules.to_dict(),
         seed,
-        [PersonPlayer(game)],
+        [PlainSeat(PersonPlayer(game))],
         decision_time=math.inf,
-        listeners=[game.on_event],
+        listeners=[game.on_plain_event],
     )
     run_session(game.run, table)
     return game.ended or "quit", view.tally

@@ -11,7 +11,7 @@ through the table.
   the person in seat 1 with no time limit and as many tries as they need, the other seats
   played by the game's strategies. Quitting abandons the round in progress (its stakes
   stay with the house, as when a blackjack player walks away mid-hand).
-- :func:`play_remote`: the SDK's :func:`~croupier.clients.bot.sdk.play` with a
+- :func:`~.lineremote.play_remote`: the SDK's :func:`~croupier.clients.bot.sdk.play` with a
   :class:`~croupier.clients.bot.gamebot.GameBot` that asks the person. Quitting gives the
   seat up (``table.leave``); the server then plays the seat's default for the rest of the
   round (its rule for a seat left), and the tally is the table's once that round is over.
@@ -30,21 +30,16 @@ from typing import Any, NoReturn
 import attrs
 import trio
 
-from croupier.clients.bot.gamebot import GameBot
-from croupier.clients.bot.sdk import play
 from croupier.clients.play.lines import BadLine, decision_lines, help_lines, parse_action
 from croupier.engine.errors import CroupierError
 from croupier.engine.gamelog import GameTally
 from croupier.engine.games import Game, GameStrategy, Plain
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
 from croupier.engine.ledger import seat_account
-from croupier.protocol import ConnectionClosed, RpcError, connect
 
 PERSON_ATTEMPTS = 1_000_000
 """Answers the local table takes from the person for one decision: a person may try again
 as often as they like (a bot gets three)."""
-SETTLE_TIME = 5.0
-"""Seconds to wait, after leaving a server table, for it to finish the round in progress."""
 
 Read = Callable[[], "str | None"]
 Write = Callable[[str], None]
@@ -95,18 +90,28 @@ class LinePerson:
         self._send, self._lines = trio.open_memory_channel[str | None](math.inf)
 
     async def read_lines(self) -> None:
-        """Read a line whenever a decision asks for one (see the class's text)."""
+        """Read a line whenever a decision asks for one (see the class's text), or while
+        the table waits (:meth:`listen`). A ``q`` that no decision is waiting for quits at
+        once; any other line waits for the next decision."""
         while True:
             await self._want.wait()
             self._want = trio.Event()
             line = await trio.to_thread.run_sync(self.read, abandon_on_cancel=True)
             self._asked = False
+            if self._pending is None and line is not None and is_quit(line):
+                await self.stop("quit")
             self._send.send_nowait(line)
 
-    async def _next_line(self) -> str | None:
+    def listen(self) -> None:
+        """Read the next line now, though no decision asks for it: the person can quit
+        while the table waits for its other seats (a line other than ``q`` answers the
+        first decision)."""
         if not self._asked and self._lines.statistics().current_buffer_used == 0:
             self._asked = True
             self._want.set()
+
+    async def _next_line(self) -> str | None:
+        self.listen()
         return await self._lines.receive()
 
     def on_event(self, event: Mapping[str, Any]) -> None:
@@ -151,7 +156,7 @@ class LinePerson:
         while True:
             self.prompt("> ")
             line = await self._next_line()
-            if line is None or line.strip().lower() in ("q", "quit", "exit"):
+            if line is None or is_quit(line):
                 return await self.stop("quit")
             text = line.strip()
             if text.lower() in ("help", "?"):
@@ -169,6 +174,10 @@ class LinePerson:
         assert self.quit_scope is not None
         self.quit_scope.cancel()
         await trio.sleep_forever()
+
+
+def is_quit(line: str) -> bool:
+    return line.strip().lower() in ("q", "quit", "exit")
 
 
 def rules_label(game: Game, rule_set: str | None, options: Mapping[str, Any]) -> str:
@@ -250,154 +259,3 @@ def interrupted(exc: BaseException) -> bool:
     if isinstance(exc, BaseExceptionGroup):
         return all(interrupted(e) for e in exc.exceptions)
     return isinstance(exc, KeyboardInterrupt)
-
-
-class PersonBot(GameBot):
-    """The person's seat at a server table: the SDK's bot for the game, asking the person."""
-
-    def __init__(self, person: LinePerson) -> None:
-        super().__init__()
-        self.game = person.game.name
-        self.name = "person"
-        self.person = person
-        self.minimum = 1
-        """The chips the seat needs for a round, from the table's options once seated."""
-        self.away = False
-        """The connection is lost and the SDK tries again (see :meth:`retry`)."""
-        self.on_seated: Callable[[dict[str, Any]], None] | None = None
-        """Called once, with ``table``, ``seat`` and ``info``, when the seat is taken (before
-        the table's first events reach :meth:`on_event`)."""
-
-    async def decide(self, observation: Any) -> Any:
-        return await self.person.decide(observation)
-
-    def check_table(self, info: dict[str, Any]) -> None:
-        """Before sitting down: a table of another game is refused in one line."""
-        played = info.get("game", "blackjack")
-        if played != self.game:
-            flag = "" if played == "blackjack" else f" --game {played}"
-            raise CroupierError(f"table {info['table']} plays {played}: croupier play{flag}")
-
-    def retry(self, reason: str, delay: float, resuming: bool) -> None:
-        """The SDK lost the connection and tries again: say so once (not every try)."""
-        if not self.away:
-            self.away = True
-            why = (
-                "The server is restarting: your seat is kept for you"
-                if resuming
-                else (f"Lost the connection to the server ({reason})")
-            )
-            self.person.write(f"{why}; trying to connect again (Ctrl-C gives up).")
-
-    def on_table(self, info: dict[str, Any]) -> None:
-        if self.away:  # the seat is taken back
-            self.away = False
-            self.person.write(f"Back at table {info['table']}, seat {self.seat}: the game goes on.")
-        seated, self.on_seated = self.on_seated, None
-        if seated is not None:
-            seated({"table": info["table"], "seat": self.seat, "info": info})
-
-    def on_event(self, event: Any) -> None:
-        if isinstance(event, Mapping):
-            self.person.on_event(event)
-            chips = self.person.chips
-            if self.person.ended is None and chips is not None and chips < self.minimum:
-                self.person.ended = "broke"  # strategies may play on; the person cannot
-                if self.person.quit_scope is not None:
-                    self.person.quit_scope.cancel()
-
-
-@attrs.define
-class RemoteEnd:
-    """How a server session ended: ``quit``, ``broke`` or ``finished`` (the table's
-    ``reason``); the tally; the table's number and final info."""
-
-    ended: str
-    tally: LineTally
-    table: int | None
-    info: dict[str, Any]
-    settled: bool = True
-    """False when the table had not finished the person's last round within SETTLE_TIME."""
-    reached: bool = True
-    """False when the server could not be reached after the person stopped (Ctrl-C while
-    the game waited for it): the tally is then as last seen."""
-
-
-async def play_remote(
-    person: LinePerson,
-    host: str,
-    port: int,
-    table: int | None,
-    create: Mapping[str, Any],
-    on_seated: Callable[[dict[str, Any]], None],
-) -> RemoteEnd:
-    """Sit at a server table and play until the table finishes or the person stops."""
-    bot = PersonBot(person)
-    start: dict[str, int] = {}
-
-    def seated(joined: dict[str, Any]) -> None:
-        info = joined["info"]
-        person.seat = int(joined["seat"])
-        start["played"] = _hands(info, person.seat)
-        start["chips"] = int(info["chips"][person.seat - 1])
-        bot.minimum = person.game.seat_minimum(info["rules"])
-        on_seated(joined)
-
-    bot.on_seated = seated
-    finals: list[dict[str, Any]] = []
-    try:
-        async with trio.open_nursery() as nursery:
-            person.quit_scope = nursery.cancel_scope
-            nursery.start_soon(person.read_lines)
-            final = await play(
-                bot, host, port, table=table, create=create, on_retry=bot.retry,
-                wait_for_resume=True,
-            )  # fmt: skip
-            finals.append(final)
-            nursery.cancel_scope.cancel()  # the reader
-    except BaseException as exc:
-        if not interrupted(exc) or not bot.table:
-            raise
-        person.ended = "interrupted"  # Ctrl-C: the SDK has left the seat; tell the tally
-    settled = reached = True
-    seat = person.seat
-    if finals:
-        final = finals[0]
-    else:  # the person stopped: the table finishes their round without them
-        try:
-            final, settled = await _settled(host, port, int(bot.table["table"]), person.round)
-        except (CroupierError, ConnectionClosed, RpcError, OSError):
-            # the server is away (Ctrl-C while waiting for it): the table as last seen
-            final, settled, reached = _last_seen(bot.table, seat, person.chips), False, False
-    chips = int(final["chips"][seat - 1])
-    rounds = _hands(final, seat) - start["played"] if reached else person.seen.hands[seat - 1]
-    tally = LineTally(rounds, chips, chips - start["chips"])
-    ended = person.ended or "finished"
-    return RemoteEnd(ended, tally, int(final["table"]), final, settled, reached)
-
-
-def _last_seen(info: Mapping[str, Any], seat: int, chips: int | None) -> dict[str, Any]:
-    """The table's info from the seat's last (re)seating, with its chips as last seen."""
-    found = dict(info)
-    if chips is not None:
-        found["chips"] = [*info["chips"][: seat - 1], chips, *info["chips"][seat:]]
-    return found
-
-
-def _hands(info: Mapping[str, Any], seat: int) -> int:
-    """The rounds ``seat`` has played at a table (not those it sat out); a server that
-    does not count them per seat gives the table's rounds."""
-    hands = info.get("hands")
-    return int(hands[seat - 1]) if isinstance(hands, list) else int(info["played"])
-
-
-async def _settled(host: str, port: int, table: int, round_: int) -> tuple[dict[str, Any], bool]:
-    """The table's info once it has played ``round_`` (or finished), and whether it did
-    within :data:`SETTLE_TIME`."""
-    async with connect(host, port, name="croupier-play", role="bot") as client:
-        info: dict[str, Any] = await client.call("table.info", table)
-        with trio.move_on_after(SETTLE_TIME):
-            while info["played"] < round_ and info["state"] != "finished":
-                await trio.sleep(0.05)
-                info = await client.call("table.info", table)
-    return info, info["played"] >= round_ or info["state"] == "finished"

@@ -15,18 +15,19 @@ from croupier.engine.games import (
     staked_on,
 )
 from croupier.plugins.baccarat.core import COUNTERS, SPOTS, BaccaratCore, check_options
+from croupier.plugins.baccarat.oracle import croupier_oracles as croupier_oracles
 from croupier.plugins.baccarat.solver import solve
 
 OPTIONS = (
-    Field("decks", "int", "decks in the shoe"),
+    Field("decks", "int", "decks in the shoe (1 to 16)"),
     Field("penetration", "float", "fraction of the shoe dealt before the cut card"),
     Field(
         "commission", "str", "banker wins pay 19:20 (5%) or 1:1 except 1:2 on a 6", ("5%", "none")
     ),
-    Field("tie_pays", "int", "a tie bet pays this many to one"),
-    Field("min_bet", "int", "the smallest stake on a spot"),
-    Field("max_bet", "int", "the largest stake on a spot"),
-    Field("starting_chips", "int", "each seat's chips when a table opens"),
+    Field("tie_pays", "int", "a tie bet pays this many to one", low=1),
+    Field("min_bet", "int", "the smallest stake on a spot", low=1),
+    Field("max_bet", "int", "the largest stake on a spot", low=1),
+    Field("starting_chips", "int", "each seat's chips when a table opens", low=1),
 )
 DEFAULTS: Plain = {
     "decks": 8,
@@ -64,7 +65,10 @@ BACCARAT = Game(
         ActionSpec(
             "bet",
             "stake one or more spots for the next coup",
-            tuple(Field(spot, "int", f"chips on {spot} (0 or absent: none)") for spot in SPOTS),
+            tuple(
+                Field(spot, "int", f"chips on {spot} (0 or absent: none)", low=0, high="max_bet")
+                for spot in SPOTS
+            ),
         ),
         ActionSpec("pass", "sit this coup out"),
     ),

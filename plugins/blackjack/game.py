@@ -29,6 +29,7 @@ from croupier.engine.games import (
     Plain,
     WebFiles,
 )
+from croupier.engine.wirecompat import WireCompat
 from croupier.plugins.blackjack.core import ABSENT, BlackjackCore
 from croupier.plugins.blackjack.legacy import LEGACY
 from croupier.plugins.blackjack.play import ACTIONS, Action, Observation
@@ -114,6 +115,7 @@ ACTION_SPECS = tuple(
         kind,
         _SUMMARIES[kind],
         (Field("amount", "int", "chips"),) if kind in ("bet", "raise") else (),
+        strict=False,  # every answer carries an amount (0 for a kind without one)
     )
     for kind in ACTIONS
 )
@@ -222,13 +224,16 @@ def blackjack_game(manager: PluginManager) -> Game:
         strategies=strategies,
         max_seats=7,
         min_chips=min_chips,
-        table_rule_set="vegas-s17",
-        tournament_rule_set="koth",
-        read_action=read_answer,
-        auto_phases={"bet": _auto_bet, "insurance": _decline, "surrender": _decline},
-        action_of=_action_of,
         played_round=_played_round,
-        legacy=LEGACY,
+        compat=WireCompat(
+            read_action=read_answer,
+            auto_phases={"bet": _auto_bet, "insurance": _decline, "surrender": _decline},
+            action_of=_action_of,
+            legacy=LEGACY,
+            table_rule_set="vegas-s17",
+            tournament_rule_set="koth",
+            stakes=("double", "split", "insurance", "raise"),
+        ),
         web=WebFiles("croupier.plugins.blackjack", pages={"chart.html": "Strategy chart"}),
         checkpoints=Checkpoints(BlackjackCore.save, BlackjackCore.restore),
     )

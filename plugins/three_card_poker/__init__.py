@@ -19,6 +19,7 @@ from croupier.engine.games import (
 )
 from croupier.plugins.three_card_poker.core import COUNTERS, PokerCore, check_options
 from croupier.plugins.three_card_poker.hands import category, value
+from croupier.plugins.three_card_poker.oracle import croupier_oracles as croupier_oracles
 from croupier.plugins.three_card_poker.solver import ANTE_BONUSES, PAYTABLES, counts, solve
 
 
@@ -69,9 +70,9 @@ THREE_CARD_POKER = Game(
             "the pair plus paytable (SF-trips-straight-flush-pair)",
             tuple(PAYTABLES),
         ),
-        Field("min_bet", "int", "the smallest ante or pair plus bet"),
-        Field("max_bet", "int", "the largest ante or pair plus bet"),
-        Field("starting_chips", "int", "each seat's chips when a table opens"),
+        Field("min_bet", "int", "the smallest ante or pair plus bet", low=1),
+        Field("max_bet", "int", "the largest ante or pair plus bet", low=1),
+        Field("starting_chips", "int", "each seat's chips when a table opens", low=1),
     ),
     defaults={
         "ante_bonus": "5-4-1",
@@ -88,7 +89,10 @@ THREE_CARD_POKER = Game(
         ActionSpec(
             "bet",
             "ante for the next round, with a pair plus bet if you like",
-            (Field("ante", "int", "the ante"), Field("pair_plus", "int", "0 or a pair plus bet")),
+            (
+                Field("ante", "int", "the ante", low=0, required=True),
+                Field("pair_plus", "int", "0 or a pair plus bet", low=0),
+            ),
         ),
         ActionSpec("pass", "sit this round out"),
         ActionSpec("play", "stake a play bet equal to the ante"),

@@ -12,6 +12,7 @@ from croupier.engine import CroupierError
 from croupier.engine.gamelog import LOG_NAME as GAME_LOG_NAME
 from croupier.engine.gamelog import LOG_VERSION as GAME_LOG_VERSION
 from croupier.protocol.commitment import commitment
+from croupier.protocol.journal.packing import Unpacker
 
 STATES = ("waiting", "playing", "finished", "running")
 """``running``: waiting or playing."""
@@ -177,8 +178,9 @@ def _events(conn: sqlite3.Connection, table: int, offset: int, limit: int) -> li
         (table, 1 if start is None else start[0], offset + limit),
     ).fetchall()
     found: list[Any] = []
+    unpacker = Unpacker(conn)
     for first, data in rows:
-        events = json.loads(data)
+        events = unpacker.events(data)
         skip = max(0, offset + 1 - first)
         found.extend(events[skip : skip + limit - len(found)])
     return found

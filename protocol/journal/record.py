@@ -21,6 +21,7 @@ from croupier.protocol.botkeys import BotKey
 from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.journal import queries
+from croupier.protocol.journal.packing import Packed
 from croupier.protocol.journal.writer import JournalWriter, open_writer
 
 MEMORY = ":memory:"
@@ -97,7 +98,7 @@ class NullJournal:
     ) -> None:
         pass
 
-    def table_recovered(self, table: int, last_event: int) -> None:
+    def table_recovered(self, table: int, last_event: int, game: str = "") -> None:
         pass
 
     def table_given_up(self, table: int, reason: str) -> None:
@@ -162,8 +163,18 @@ class Journal(NullJournal):
 
     enabled = True
 
-    def __init__(self, path: str, synchronous: str = "NORMAL", sync_rounds: bool = False) -> None:
+    def __init__(
+        self,
+        path: str,
+        synchronous: str = "NORMAL",
+        sync_rounds: bool = False,
+        compact: bool = True,
+    ) -> None:
         self.path = path
+        self.compact = compact
+        """Settled rounds packed (schema 5); False: as JSON text, as before it (to compare)."""
+        self._games: dict[int, str] = {}
+        """Per table, its game (whose dictionary packs its rows)."""
         self.writer: JournalWriter = open_writer(path, synchronous)
         self.sync_rounds = sync_rounds
         self._seq: dict[int, int] = {}
@@ -243,6 +254,7 @@ class Journal(NullJournal):
         seed: SeedCommitment,
     ) -> None:
         """A new table: ``info`` (its seed hidden) and ``seed``, its seed and salt."""
+        self._games[info["table"]] = info["game"]
         self.writer.put(
             "INSERT OR REPLACE INTO tables (id, game, rule_set, rules, seed, salt, chips,"
             " settings, creator, state, created, key_sha256)"
@@ -265,10 +277,11 @@ class Journal(NullJournal):
         for seat in info["seats"]:
             self.table_seat(info["table"], seat, None)
 
-    def table_recovered(self, table: int, last_event: int) -> None:
+    def table_recovered(self, table: int, last_event: int, game: str = "") -> None:
         """A recovered table goes on numbering its events after ``last_event`` (the round
         that was in progress was never written)."""
         self._seq[table] = last_event
+        self._games[table] = game
         self._pending.pop(table, None)
 
     def table_given_up(self, table: int, reason: str) -> None:
@@ -316,10 +329,14 @@ class Journal(NullJournal):
             return
         first = self._seq.get(table, 0) + 1
         self._seq[table] = first + len(events) - 1
+        data: Any = events
+        if self.compact:
+            data = Packed(self._games.get(table, ""), events, chips)
+            chips = data.chips_column
         self.writer.put(
             "INSERT INTO events (table_id, first, last, round, chips, data)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            (table, first, self._seq[table], round_, chips, events),
+            (table, first, self._seq[table], round_, chips, data),
         )
 
     def table_started(self, info: dict[str, Any]) -> None:
@@ -331,6 +348,7 @@ class Journal(NullJournal):
     def table_finished(self, info: dict[str, Any]) -> None:
         self._write_events(info["table"], None, None)  # any after the last settled round
         events = self._seq.pop(info["table"], 0)
+        self._games.pop(info["table"], None)
         self.writer.put("DELETE FROM checkpoints WHERE table_id = ?", (info["table"],))
         self.writer.put(
             "UPDATE tables SET state = ?, reason = ?, played = ?, events = ?, finished = ?,"

@@ -19,6 +19,8 @@ from typing import Any
 
 import attrs
 
+from croupier.protocol.journal.packing import Unpacker
+
 UNFINISHED = "state != 'finished'"
 
 
@@ -72,14 +74,16 @@ def settled_rounds(
 ) -> list[SettledRound]:
     """Up to ``limit`` of ``table``'s settled rounds in order, from the first whose first
     event comes after event ``after`` (0: from the start)."""
-    return [
-        SettledRound(round_, json.loads(data), json.loads(chips), first)
-        for first, round_, chips, data in conn.execute(
-            "SELECT first, round, chips, data FROM events WHERE table_id = ? AND first > ?"
-            " AND round IS NOT NULL ORDER BY first LIMIT ?",
-            (table, after, limit),
-        )
-    ]
+    unpacker = Unpacker(conn)
+    found = []
+    for first, round_, chips, data in conn.execute(
+        "SELECT first, round, chips, data FROM events WHERE table_id = ? AND first > ?"
+        " AND round IS NOT NULL ORDER BY first LIMIT ?",
+        (table, after, limit),
+    ):
+        events, chips = unpacker.row(data, chips)
+        found.append(SettledRound(round_, events, chips or [], first))
+    return found
 
 
 @attrs.frozen
@@ -104,14 +108,15 @@ def round_holding(conn: sqlite3.Connection, table: int, event: int) -> SettledRo
     """The settled round of ``table`` whose last event is number ``event``, or None (one step
     down the events' primary key)."""
     row = conn.execute(
-        "SELECT first, last, round, chips FROM events WHERE table_id = ? AND first <= ?"
+        "SELECT first, last, round, chips, data FROM events WHERE table_id = ? AND first <= ?"
         " ORDER BY first DESC LIMIT 1",
         (table, event),
     ).fetchone()
     if row is None or row[1] != event or row[2] is None:
         return None
-    first, _, round_, chips = row
-    return SettledRound(round_, [], json.loads(chips), first)
+    first, _, round_, chips, data = row
+    _, chips = Unpacker(conn).row(data, chips)
+    return SettledRound(round_, [], chips or [], first)
 
 
 @attrs.frozen

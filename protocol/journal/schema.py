@@ -15,7 +15,12 @@ without playing them again. V3 (seed commitments) adds each table's and tourname
 adds ``runs``, a row per start of a server, whose number the seeds it draws depend on (a
 restart never draws a table's seed again). V4
 (``CHECKPOINTS``) adds each unfinished table's last checkpoint (its state between two
-rounds, as the game saves it), so a restart replays only the rounds after it.
+rounds, as the game saves it), so a restart replays only the rounds after it. V5
+(``COMPACT``) adds ``dictionaries``: from it on a settled round's ``data`` is a packed BLOB
+(msgpack, column-packed, zstandard with a dictionary trained on the game's rows:
+:mod:`croupier.protocol.journal.packing`) holding its events and chips (``chips`` NULL);
+older rows keep their JSON, every reader reads both, and ``croupier journal compact``
+re-encodes them.
 ``BOT_KEYS`` (identities) adds ``bot_keys``: each registered bot's name, author and key's
 SHA-256, and when it was revoked; and ``ratings``: every refit of the leaderboard's ratings
 (one row per bot per fit), so their history stays.
@@ -134,6 +139,16 @@ CREATE TABLE checkpoints (        -- each unfinished table's latest checkpoint
 );
 """
 
+COMPACT = """
+CREATE TABLE dictionaries (       -- zstandard dictionaries of packed rows (packing.py)
+    id INTEGER PRIMARY KEY,        -- 1, 2, ...: a packed row names it in its first bytes
+    game TEXT NOT NULL,            -- the game whose rows it was trained on
+    samples INTEGER NOT NULL,      -- how many rows it was trained on
+    data BLOB NOT NULL
+);
+"""
+
+
 BOT_KEYS = """
 CREATE TABLE bot_keys (           -- registered bots: who plays under which name
     name TEXT PRIMARY KEY,         -- the name the bot plays under
@@ -156,7 +171,7 @@ CREATE TABLE ratings (            -- each refit of the ratings: its history, one
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, BOT_KEYS)
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, COMPACT, BOT_KEYS)
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -52,6 +52,7 @@ import trio
 
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.journal.lock import JournalLock
+from croupier.protocol.journal.packing import ChipsColumn, Packed, Packer
 from croupier.protocol.journal.schema import JournalError, open_for_writing
 
 log = logging.getLogger("croupier.journal")
@@ -169,6 +170,8 @@ class JournalWriter:
             if self.lock is not None:
                 self.lock.release()
             raise
+        self.packer = Packer(self.conn)
+        """Packs settled rounds' rows (:mod:`croupier.protocol.journal.packing`)."""
         self.failed: str | None = None
         """Why the journal cannot write now (None while it writes)."""
         self.written = 0
@@ -405,12 +408,13 @@ class JournalWriter:
             rows = []
             for _, params in same:
                 try:
-                    rows.append(tuple(_encode(p) for p in params))
+                    rows.append(tuple(self._encode(p) for p in params))
                 except (TypeError, ValueError) as exc:  # a bug upstream: lose that row only
                     log.error("journal: a row cannot be written and is left out: %s", exc)
             groups.append((sql, rows))
         self.conn.execute("BEGIN IMMEDIATE")
         try:
+            self.packer.save(self.conn)  # the dictionaries these rows need, with them
             for sql, rows in groups:
                 if rows:
                     execute_rows(self.conn, sql, rows)
@@ -419,6 +423,25 @@ class JournalWriter:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
             raise
+        self.packer.saved()
+
+    def _encode(self, value: Any) -> Any:
+        """A parameter as SQLite takes it: a settled round packed (as JSON if it cannot be),
+        anything else as :func:`_encode` has it."""
+        if isinstance(value, Packed):
+            return self._pack(value)
+        if isinstance(value, ChipsColumn):
+            packed = isinstance(self._pack(value.row), bytes)
+            return None if packed or value.row.chips is None else _encode(value.row.chips)
+        return _encode(value)
+
+    def _pack(self, row: Packed) -> bytes | str:
+        if row.data is None:
+            try:
+                row.data = self.packer.pack(row.game, row.events, row.chips)
+            except (TypeError, ValueError, OverflowError):  # e.g. an int beyond 64 bits
+                row.data = _encode(row.events)
+        return row.data
 
 
 def open_writer(path: str, synchronous: str = "NORMAL") -> JournalWriter:

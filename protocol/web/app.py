@@ -20,7 +20,7 @@ from croupier.protocol.web.wsstream import websocket_stream
 
 if TYPE_CHECKING:
     from croupier.engine import PluginManager
-    from croupier.protocol.server import Server
+    from croupier.protocol.server import RpcServer
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The pages, styles and scripts, served as they are."""
@@ -95,7 +95,7 @@ def game_files(manager: PluginManager) -> tuple[list[tuple[str, Path]], dict[str
     return folders, {"views": views, "pages": pages}
 
 
-def make_app(server: Server, allowed: HostAllowlist | None = None) -> _Headers:
+def make_app(server: RpcServer, allowed: HostAllowlist | None = None) -> _Headers:
     """The ASGI application serving ``server``'s web page (static files and ``/rpc``) to
     requests naming an ``allowed`` host (default: localhost and addresses)."""
 

@@ -23,7 +23,7 @@ from croupier.protocol.web.hosts import HostAllowlist
 from croupier.protocol.web.worker import CappedWorker
 
 if TYPE_CHECKING:
-    from croupier.protocol.server import Server
+    from croupier.protocol.server import RpcServer
 
 log = logging.getLogger("croupier.server")
 
@@ -93,7 +93,7 @@ def bind_http(
 
 
 async def serve_web(
-    server: Server,
+    server: RpcServer,
     listener: WebListener,
     *,
     task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
@@ -121,7 +121,7 @@ async def serve_web(
 
 
 async def serve_http(
-    server: Server,
+    server: RpcServer,
     host: str,
     port: int,
     *,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from rich.table import Table
@@ -30,6 +31,14 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="NAME",
         help="exercise the plugins' contributions (or plugin NAME's): types, rule sets, "
         "randomizers, and a few seeded rounds of each game; one line per problem",
+    )
+    parser.add_argument(
+        "--golden",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="with --check: compare each game's seeded playthrough with DIR/<game>.jsonl "
+        "(written when missing; delete it to accept a change of play)",
     )
     add_json_argument(parser)
     parser.set_defaults(func=run)
@@ -70,7 +79,7 @@ def check(args: argparse.Namespace) -> int:
     if args.check and args.check not in manager.info:
         known = ", ".join(manager.info)
         raise CroupierError(f"no plugin named {args.check!r} is installed; known: {known}")
-    problems = check_plugins(manager, args.check or None)
+    problems = check_plugins(manager, args.check or None, args.golden)
     if args.json:
         print_json({"plugin": args.check or None, "problems": problems})
     else:

@@ -30,6 +30,7 @@ from croupier.clients.cli.stopping import stop_on_signals
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.botnames import distinct_names, path_labels
 from croupier.engine.executor import default_workers
+from croupier.engine.scoring import oracle_for
 from croupier.engine.standings import Standing
 from croupier.engine.tournament import (
     FORMATS,
@@ -129,6 +130,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         default=None,
         help="a raise (B n) of more than the chips held: stand, the stake unchanged (the "
         "original contest controller, the default) or all-in",
+    )
+    parser.add_argument(
+        "--score",
+        action="store_true",
+        help="score every decision against the game's oracle: EV loss per decision and per "
+        "100 rounds, plain and luck-adjusted results per round, each with a 95%% interval",
     )
     parser.add_argument("--log", metavar="FILE", help="save the full event log (JSON lines)")
     parser.add_argument(
@@ -252,6 +259,8 @@ def run(args: argparse.Namespace) -> int:
         raise CroupierError("name at least one BOT (an executable or a strategy), or --replay")
     if args.operator_key is not None and args.connect is None:
         raise CroupierError("--operator-key applies with --connect only")
+    if args.score and args.connect is not None:
+        raise CroupierError("--score applies to a tournament played here, not with --connect")
     if args.game != "blackjack" and args.connect is not None:
         from croupier.clients.cli.remote_tournament import run_remote
 
@@ -270,6 +279,9 @@ def run(args: argparse.Namespace) -> int:
             rules = rules.evolve(overbet=args.overbet)
         entries = entries_for(manager, args.bots, args.bot_path, rules)
         config = contest_config(manager, args, rules)
+    if args.score:
+        oracle_for(manager, config.game)  # a game with no oracle: one line, nothing played
+        config = attrs.evolve(config, scored=True)
     return play_local(manager, args, config, entries)
 
 
@@ -427,6 +439,8 @@ def show(
         )
     console.print(table)
     console.print(separation_note(result.standings), markup=False)
+    if result.scores:
+        show_scores(console, result)
     if not result.conserved:
         print("croupier: error: chips were not conserved (a bug)", file=sys.stderr)
         return 1
@@ -460,3 +474,34 @@ def separation_note(standings: Sequence[Standing]) -> str:
         f"{apart} of {pairs} pairs of bots separated at 95% (paired over the {runs} tourneys)."
         + ties
     )
+
+
+def show_scores(console: Any, result: TournamentResult) -> None:
+    """Each bot's scorecard: EV loss against the oracle, plain and luck-adjusted results."""
+
+    def ci(values: list[float], digits: int = 2) -> str:
+        mean, low, high = values
+        if low != low:  # nan: too few rounds for an interval
+            return f"{mean:.{digits}f}"
+        return f"{mean:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+    table = RichTable(show_edge=False, title="scored against the oracle (95% intervals)")
+    for column in (
+        "bot",
+        "decisions",
+        "EV loss/decision",
+        "EV loss/100 rounds",
+        "plain/round",
+        "adjusted/round",
+    ):
+        table.add_column(column, justify="left" if column == "bot" else "right", no_wrap=True)
+    for name, card in zip(result.names, result.scores, strict=True):
+        table.add_row(
+            name,
+            str(card["decisions"]),
+            ci(card["loss_per_decision"], 3),
+            ci(card["loss_per_100_rounds"]),
+            ci(card["plain_per_round"]),
+            ci(card["adjusted_per_round"]),
+        )
+    console.print(table)

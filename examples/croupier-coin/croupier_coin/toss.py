@@ -30,12 +30,10 @@ class TossCore:
         self._seats = len(chips)
 
     def check(self, turn: Turn, action: Plain) -> str | None:
-        if action.get("kind") != "bet" or action.get("on") not in SIDES:
-            return "a bet is {kind: bet, on: heads or tails, amount}"
-        amount, chips = action.get("amount"), self.ledger.balances[seat_account(turn.seat)]
-        low, high = self.options["min_bet"], min(self.options["max_bet"], chips)
-        if isinstance(amount, bool) or not isinstance(amount, int) or not low <= amount <= high:
-            return f"the amount is a whole number from {low} to {high}, not {amount!r}"
+        # the engine has checked the schema: a bet, on heads or tails, min_bet to max_bet
+        chips = self.ledger.balances[seat_account(turn.seat)]
+        if action["amount"] > chips:
+            return f"the amount is at most your {chips} chips, not {action['amount']}"
         return None
 
     def play_round(self) -> Generator[Turn, Plain, bool]:
@@ -81,10 +79,7 @@ class TossCore:
 
 
 def check_options(options: Plain) -> dict[str, Any]:
-    for name in ("edge_odds", "min_bet", "max_bet", "starting_chips"):
-        value = options[name]
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise CroupierError(f"{name} is a positive whole number, not {value!r}")
+    # the engine has checked the schema: each option a whole number of at least 1
     if options["edge_odds"] % 2 == 0:
         raise CroupierError("edge_odds is odd, so heads and tails stay equally likely")
     return dict(options)
@@ -98,10 +93,10 @@ COIN_TOSS = Game(
     name="coin-toss",
     summary="call heads or tails at even money; the house wins when the coin lands on edge",
     options=(
-        Field("edge_odds", "int", "the coin lands on edge once in this many tosses (odd)"),
-        Field("min_bet", "int", "the smallest bet"),
-        Field("max_bet", "int", "the largest bet"),
-        Field("starting_chips", "int", "each seat's chips when a table opens"),
+        Field("edge_odds", "int", "the coin lands on edge once in this many tosses (odd)", low=1),
+        Field("min_bet", "int", "the smallest bet", low=1),
+        Field("max_bet", "int", "the largest bet", low=1),
+        Field("starting_chips", "int", "each seat's chips when a table opens", low=1),
     ),
     defaults={"edge_odds": 51, "min_bet": 1, "max_bet": 100, "starting_chips": 100},
     rule_sets={"standard": {}, "thin-coin": {"edge_odds": 1001}},
@@ -111,7 +106,12 @@ COIN_TOSS = Game(
         ActionSpec(
             "bet",
             "call the toss",
-            (Field("on", "str", "your call", SIDES), Field("amount", "int", "chips staked")),
+            (
+                Field("on", "str", "your call", SIDES, required=True),
+                Field(
+                    "amount", "int", "chips staked", low="min_bet", high="max_bet", required=True
+                ),
+            ),
         ),
     ),
     observation=(

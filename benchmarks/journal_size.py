@@ -1,0 +1,119 @@
+"""The journal's size and cost per round: bytes per 4-seat round on disk with settled rounds
+packed (schema 5) and as JSON (as before it), and hands/s against no journal, same run.
+
+Run: ``.venv/bin/python benchmarks/journal_size.py [--rounds 5000] [--seats 4] [--repeat 3]``
+
+Three servers in this process, one after the other, ``--repeat`` times in turn, each playing
+one table of ``--seats`` lim17 seats as fast as it can deal (seed fixed, chips enough for
+every round): no journal (``--data :memory:``), a journal writing rounds as JSON text
+(``Journal(compact=False)``, the encoding of schema 4 and before), and the default journal
+(packed rows). For the journals: the file's bytes per settled round once the server has
+closed it (the WAL checkpointed into it; the dictionaries included), and the rows' own
+bytes (``data`` and ``chips``). The CPU time per round (every thread) is the steadier
+measure of the cost on a shared machine; every run ends with the same chips (checked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from croupier.engine import PluginManager
+from croupier.protocol import Server, connect
+from croupier.protocol.journal import Journal, NullJournal
+from croupier.protocol.tables import TableService
+
+
+async def play(journal: NullJournal, rounds: int, seats: int) -> dict[str, Any]:
+    server = Server(
+        PluginManager(autoload=False), seed=1, journal=journal, default_game="blackjack"
+    )
+    (service,) = [s for s in server.services if isinstance(s, TableService)]
+    async with trio.open_nursery() as nursery:
+        (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+        async with connect("127.0.0.1", port, name="bench") as client:
+            created = await client.call_named(
+                "table.create",
+                {
+                    "seats": seats,
+                    "fill": ["lim17"] * seats,
+                    "rounds": rounds,
+                    "seed": 7,
+                    "options": {"starting_chips": 10**12},
+                },
+            )
+            table = service.tables[created["table"]]
+            start, cpu = time.perf_counter(), time.process_time()
+            await table.done.wait()
+            played = time.perf_counter() - start
+            cpu = time.process_time() - cpu
+            final = table.info()
+        nursery.cancel_scope.cancel()
+    await journal.aclose()
+    return {"rate": rounds / played, "cpu": cpu / rounds, "chips": final["chips"]}
+
+
+def measure(path: Path, rounds: int) -> tuple[float, float]:
+    """Bytes per round: the file's (closed: no WAL left) and the rows' own."""
+    with sqlite3.connect(path) as conn:
+        (rows,) = conn.execute(
+            "SELECT sum(length(data) + coalesce(length(chips), 0)) FROM events"
+        ).fetchone()
+    return path.stat().st_size / rounds, rows / rounds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5_000)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    runs: dict[str, list[dict[str, Any]]] = {"none": [], "json": [], "packed": []}
+    sizes: dict[str, tuple[float, float]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for repeat in range(args.repeat):
+            for name in runs:
+                path = Path(folder) / f"{name}-{repeat}.db"
+                journal: NullJournal = (
+                    NullJournal()
+                    if name == "none"
+                    else Journal(str(path), compact=name == "packed")
+                )
+                runs[name].append(trio.run(play, journal, args.rounds, args.seats))
+                if name != "none":
+                    sizes[name] = measure(path, args.rounds)
+    chips = {str(run["chips"]) for every in runs.values() for run in every}
+    assert len(chips) == 1, f"the runs ended with different chips: {chips}"
+    print(
+        f"one table of {args.seats} lim17 seats, {args.rounds:,} rounds flat out,"
+        f" {args.repeat} runs of each (medians)"
+    )
+    base = runs["none"]
+    for name, label in (
+        ("none", "no journal"),
+        ("json", "journal, JSON rows"),
+        ("packed", "journal, packed"),
+    ):
+        rate = statistics.median(r["rate"] for r in runs[name])
+        cpu = statistics.median(r["cpu"] for r in runs[name])
+        ratios = [r["rate"] / b["rate"] for r, b in zip(runs[name], base, strict=True)]
+        line = (
+            f"{label:<20} {rate:>7,.0f} hands/s ({statistics.median(ratios):.2f} of no journal,"
+            f" runs {', '.join(f'{x:.2f}' for x in ratios)}), CPU {1e6 * cpu:.0f} us/round"
+            f" ({cpu / statistics.median(b['cpu'] for b in base):.2f})"
+        )
+        if name in sizes:
+            disk, rows = sizes[name]
+            line += f"; {disk:,.0f} bytes/round on disk, rows {rows:,.0f}"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""A Gymnasium environment for one seat at a table of any installed game.
+
+``gymnasium.make("croupier/Blackjack-v0", rules="vegas-s17", others=["basic"])``: the
+agent plays seat 1; ``others`` name the built-in strategies of the seats after it. An
+episode is a session at one table: ``rounds`` rounds (then ``truncated``), or until the
+seat cannot pay a round (``terminated``). The game is the engine's own (its core, rule
+for rule, the shoe kept from round to round with its cut card); spaces come from its
+schema (:mod:`.spaces`) and ``info["action_mask"]`` (also ``obs["action_mask"]``) says
+which actions the game accepts now.
+
+Reward ``chips``: the seat's net chips for each round it finishes, given at the step in
+which the round ends. ``info["rounds"]`` lists those nets, ``info["seed"]`` the table's seed.
+
+Seeds: ``reset(seed=S)`` opens the table croupier opens with seed S (the same shoes as
+``croupier serve``'s or ``croupier sim``'s table of that seed); ``reset()`` opens a new
+table whose seed is drawn from the environment's generator (and reported in ``info``).
+
+An action the mask excludes is refused with one :class:`CroupierError` line
+(``illegal="raise"``), or answered by the turn's default, as a table does for a faulty
+player (``illegal="default"``: what Gymnasium's checker, which samples blindly, needs).
+"""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+
+from croupier.clients.envs.options import EnvOptions
+from croupier.clients.envs.spaces import ActionTable, ObservationCoder
+from croupier.clients.envs.table import EnvTable
+from croupier.engine import CroupierError
+from croupier.engine.games import Turn
+
+ILLEGAL = ("raise", "default")
+SEED_RANGE = 2**63
+
+
+class CroupierEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """One seat of a game's table (see the module's text)."""
+
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's instance attribute)
+
+    def __init__(
+        self,
+        game: str = "blackjack",
+        *,
+        illegal: str = "raise",
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        if illegal not in ILLEGAL:
+            raise CroupierError(f"illegal is one of {', '.join(ILLEGAL)}, not {illegal!r}")
+        if render_mode not in (None, "ansi"):
+            raise CroupierError(f"render_mode is ansi or None, not {render_mode!r}")
+        self.setup = EnvOptions.of(game, options, extra=("illegal", "render_mode"))
+        self.illegal = illegal
+        self.render_mode = render_mode
+        self.table_actions = ActionTable.of(self.setup)
+        self.coder = ObservationCoder.of(self.setup.game, len(self.table_actions.actions))
+        self.action_space = self.table_actions.space
+        self.observation_space = self.coder.space
+        self.table: EnvTable | None = None
+        self.turn: Turn | None = None
+        self.mask = np.zeros(len(self.table_actions.actions), np.int8)
+
+    @property
+    def seat(self) -> int:
+        return self.setup.agents[0]
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        table_seed = seed if seed is not None else int(self.np_random.integers(SEED_RANGE))
+        s = self.setup
+        self.table = EnvTable(s.game, s.options, table_seed, s.chips, s.strategies, s.rounds)
+        self.turn = self.table.advance()
+        self.table.take_results()  # nothing is finished before the seat's first turn
+        obs, info = self._observe([])
+        return obs, info
+
+    def step(
+        self, action: np.int64 | int
+    ) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        if self.table is None or self.turn is None:
+            raise CroupierError("the episode is over: call reset() first")
+        chosen = self.table_actions.choose(
+            action, self.turn.legal, self.turn.default, self.table.check, self.illegal
+        )
+        self.turn = self.table.advance(chosen)
+        results = [r[self.seat] for r in self.table.take_results()]
+        obs, info = self._observe(results)
+        terminated = self.turn is None and self.table.broke(self.seat)
+        truncated = self.turn is None and not terminated
+        return obs, float(sum(results)), terminated, truncated, info
+
+    def _observe(self, results: list[int]) -> tuple[dict[str, Any], dict[str, Any]]:
+        assert self.table is not None
+        if self.turn is None:
+            self.mask = np.zeros(len(self.table_actions.actions), np.int8)
+            seen = None
+        else:
+            self.mask = self.table_actions.mask(self.turn.legal, self.table.check)
+            seen = self.turn.observation
+        info = {
+            "action_mask": self.mask,
+            "rounds": results,
+            "seed": self.table.seed,
+            "round": self.table.core.round,
+            "chips": self.table.chips(self.seat),
+        }
+        return self.coder.encode(seen, self.mask), info
+
+    def action(self, index: int) -> dict[str, Any]:
+        """The game's action map numbered ``index``."""
+        return dict(self.table_actions.actions[index])
+
+    def action_index(self, action: dict[str, Any]) -> int:
+        """The number of a game's action map (a strategy's answer, say)."""
+        found = self.table_actions.index(action)
+        if found is None:
+            raise CroupierError(f"{action!r} is not one of this environment's actions")
+        return found
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.turn is None:
+            return None
+        return repr(dict(self.turn.observation))

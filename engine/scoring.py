@@ -1,0 +1,386 @@
+"""Scoring play against a game's oracle: EV loss per decision and luck-adjusted results.
+
+A :class:`Scorer` follows one table: it feeds the table's public events to the game's
+:class:`~croupier.engine.oracle.TableOracle`, asks it about each decision as it is taken,
+and books per seat and round the chips won (``plain``) and:
+
+- **EV loss**: for each decision the oracle values, the value of the action taken, of the
+  best action, and the difference (a :class:`DecisionScore`). A bot that always takes the
+  best action loses exactly 0.
+- **Luck-adjusted result** (control variates, the principle of DIVAT/AIVAT): at every
+  chance event subtract the value after it minus its exact expectation before it. With
+  the oracle's values (best play afterwards) the chance terms after a round's first
+  *covering* decision (:attr:`Valuation.covers`) telescope: the round's adjusted result is
+  that decision's best value minus the losses of the seat's decisions from then on. Each
+  term removed has mean zero, so the adjusted result has the plain result's mean; a round
+  with no covering decision (a natural, a seat the oracle could not value) keeps its plain
+  result, which is also unbiased, only noisier.
+- **Bets and their edge**: each bet valued with the exact edge of the round it went
+  into, so a report can show whether a bot's bets followed its edge.
+
+Answers to the oracle's questions may be computed at once (``defer=False``) or kept and
+computed later (:meth:`Scorer.settle`), off the table's path. :class:`Scorecard` is one
+bot's summary as plain data (every report and the leaderboard show it), merged over tables.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from croupier.engine.confidence import Z95
+from croupier.engine.errors import CroupierError
+from croupier.engine.games import Plain, Turn
+from croupier.engine.oracle import OracleKind, Question, TableOracle, Valuation, phase_of
+
+COSTLIEST = 5
+"""How many of a bot's costliest decisions a scorecard keeps (for a replay to show)."""
+
+
+@attrs.frozen
+class DecisionScore:
+    """One scored decision: plain data for the table's log and the journal."""
+
+    round: int
+    seat: int
+    phase: str
+    taken: str
+    best: str
+    value_taken: float
+    value_best: float
+    staked: int = 0
+    edge: float | None = None
+
+    @property
+    def loss(self) -> float:
+        return self.value_best - self.value_taken
+
+    def to_dict(self) -> dict[str, Any]:
+        out = attrs.asdict(self)
+        out["loss"] = self.loss
+        return out
+
+    @classmethod
+    def of(cls, round_: int, seat: int, phase: str, valuation: Valuation) -> DecisionScore:
+        return cls(
+            round_,
+            seat,
+            phase,
+            valuation.taken,
+            valuation.best,
+            float(valuation.values[valuation.taken]),
+            float(valuation.best_value),
+            valuation.staked,
+            valuation.edge,
+        )
+
+
+@attrs.define
+class _Pending:
+    round: int
+    seat: int
+    phase: str
+    question: Question
+    valuation: Valuation | None = None
+
+
+@attrs.define
+class _Round:
+    """One seat's round: chips won, and its scored decisions (in order)."""
+
+    plain: float = 0.0
+    decisions: list[_Pending] = attrs.field(factory=list)
+
+
+def oracle_for(manager: Any, game: str) -> OracleKind:
+    """The oracle of ``game``, or one clear line saying it has none."""
+    oracles = manager.oracles
+    if game not in oracles:
+        have = ", ".join(sorted(oracles.names())) or "none"
+        raise CroupierError(
+            f"{game} has no oracle, so its play cannot be scored (games with one: {have})"
+        )
+    found: OracleKind = oracles.get(game)
+    return found
+
+
+class Scorer:
+    """Scores one table's seats (see the module's text). ``balances()`` gives each
+    seat's chips (stakes on the table not included) between rounds."""
+
+    def __init__(
+        self,
+        oracle: TableOracle,
+        seats: int,
+        balances: Callable[[], Sequence[int]],
+        *,
+        defer: bool = False,
+    ) -> None:
+        self.oracle = oracle
+        self.seats = seats
+        self.balances = balances
+        self.defer = defer
+        self.rounds: list[dict[int, _Round]] = []
+        self._before: Sequence[int] | None = None
+        self._current: dict[int, _Round] = {}
+
+    def see(self, event: Plain) -> None:
+        self.oracle.see(event)
+
+    def round_starts(self) -> None:
+        self._before = list(self.balances())
+        self._current = {}
+
+    def decided(self, round_: int, turn: Turn, action: Plain) -> None:
+        """Book a seat's decision (before the game applies it)."""
+        seat = self._current.setdefault(turn.seat, _Round())
+        question = self.oracle.ask(turn, action)
+        if question is None:
+            return
+        pending = _Pending(round_, turn.seat, phase_of(turn), question)
+        if not self.defer:
+            pending.valuation = question.valuation()
+        seat.decisions.append(pending)
+
+    def round_ends(self) -> None:
+        if self._before is None:
+            return
+        after = self.balances()
+        for seat, booked in self._current.items():
+            booked.plain = float(after[seat - 1] - self._before[seat - 1])
+        if self._current:
+            self.rounds.append(self._current)
+        self._before = None
+        self._current = {}
+
+    def pending(self) -> list[Question]:
+        """The questions not yet answered (a worker may answer them: :meth:`settle`)."""
+        return [p.question for p in self._pendings() if p.valuation is None]
+
+    def settle(self, answers: Iterable[Valuation] | None = None) -> None:
+        """Answer the deferred questions: here, or from ``answers`` (in :meth:`pending`'s
+        order) computed elsewhere."""
+        open_ = [p for p in self._pendings() if p.valuation is None]
+        given = list(answers) if answers is not None else [p.question.valuation() for p in open_]
+        if len(given) != len(open_):
+            raise CroupierError(f"{len(open_)} questions were open, {len(given)} answers given")
+        for pending, valuation in zip(open_, given, strict=True):
+            pending.valuation = valuation
+
+    def _pendings(self) -> Iterable[_Pending]:
+        for round_ in self.rounds:
+            for booked in round_.values():
+                yield from booked.decisions
+        for booked in self._current.values():
+            yield from booked.decisions
+
+    def decisions(self, seat: int | None = None) -> list[DecisionScore]:
+        """Every answered decision (of ``seat``), in the order taken."""
+        return [
+            DecisionScore.of(p.round, p.seat, p.phase, p.valuation)
+            for p in self._pendings()
+            if p.valuation is not None and (seat is None or p.seat == seat)
+        ]
+
+    def card(self, seat: int) -> Scorecard:
+        """Seat ``seat``'s scorecard (its questions answered: :meth:`settle`)."""
+        card = Scorecard()
+        for round_ in self.rounds:
+            booked = round_.get(seat)
+            if booked is not None:
+                card.add_round(booked.plain, _adjusted(booked), _scored(booked))
+        return card
+
+
+def _scored(booked: _Round) -> list[DecisionScore]:
+    return [
+        DecisionScore.of(p.round, p.seat, p.phase, p.valuation)
+        for p in booked.decisions
+        if p.valuation is not None
+    ]
+
+
+def _adjusted(booked: _Round) -> float:
+    """The round's luck-adjusted result: the first covering decision's best value minus
+    the losses from there on; the plain result when no decision covers the round."""
+    valued = [p.valuation for p in booked.decisions]
+    if any(v is None for v in valued):
+        raise CroupierError("a scored round still has unanswered questions (settle first)")
+    for start, valuation in enumerate(valued):
+        assert valuation is not None
+        if valuation.covers:
+            rest = [v for v in valued[start:] if v is not None]
+            return valuation.best_value - sum(v.loss for v in rest)
+    return booked.plain
+
+
+@attrs.define
+class Moments:
+    """Count, mean and variance of a stream (Welford), mergeable (Chan et al.)."""
+
+    n: int = 0
+    mean: float = 0.0
+    m2: float = 0.0
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        delta = x - self.mean
+        self.mean += delta / self.n
+        self.m2 += delta * (x - self.mean)
+
+    def merge(self, other: Moments) -> None:
+        if other.n == 0:
+            return
+        n = self.n + other.n
+        delta = other.mean - self.mean
+        self.mean += delta * other.n / n
+        self.m2 += other.m2 + delta * delta * self.n * other.n / n
+        self.n = n
+
+    @property
+    def variance(self) -> float:
+        return self.m2 / (self.n - 1) if self.n > 1 else math.nan
+
+    def interval(self, scale: float = 1.0) -> tuple[float, float, float]:
+        """(mean, low, high) of the mean times ``scale``, 95% (normal: many rounds)."""
+        mean = self.mean * scale
+        if self.n < 2:
+            return mean, math.nan, math.nan
+        half = Z95 * math.sqrt(self.variance / self.n) * abs(scale)
+        return mean, mean - half, mean + half
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "mean": self.mean, "m2": self.m2}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Moments:
+        return cls(int(data["n"]), float(data["mean"]), float(data["m2"]))
+
+
+@attrs.define
+class Scorecard:
+    """One bot's skill report as plain data: decisions scored, EV loss per decision and per
+    100 rounds, plain and luck-adjusted results per round (each with a 95% interval), how
+    its bets followed the edge, and its costliest decisions. Merged over tables and runs
+    (:meth:`merge`); :meth:`to_dict` is what reports, the wire and the leaderboard show."""
+
+    loss: Moments = attrs.field(factory=Moments)
+    """EV loss per scored decision (chips)."""
+    round_loss: Moments = attrs.field(factory=Moments)
+    """EV loss per round played (chips)."""
+    plain: Moments = attrs.field(factory=Moments)
+    adjusted: Moments = attrs.field(factory=Moments)
+    staked: float = 0.0
+    """Chips bet into rounds with a known edge, and their expected return (``bet_value``)."""
+    bet_value: float = 0.0
+    bets: int = 0
+    edge_sum: float = 0.0
+    """Sum of the edges of the rounds bet into (unweighted: the mean a flat bettor gets)."""
+    costliest: list[DecisionScore] = attrs.field(factory=list)
+
+    def add_round(self, plain: float, adjusted: float, decisions: Sequence[DecisionScore]) -> None:
+        self.plain.add(plain)
+        self.adjusted.add(adjusted)
+        self.round_loss.add(sum(d.loss for d in decisions))
+        for decision in decisions:
+            self.loss.add(decision.loss)
+            if decision.edge is not None and decision.staked > 0:
+                self.bets += 1
+                self.staked += decision.staked
+                self.bet_value += decision.staked * decision.edge
+                self.edge_sum += decision.edge
+        self._keep(decisions)
+
+    def _keep(self, decisions: Iterable[DecisionScore]) -> None:
+        found = [*self.costliest, *(d for d in decisions if d.loss > 0)]
+        found.sort(key=lambda d: -d.loss)
+        self.costliest = found[:COSTLIEST]
+
+    def merge(self, other: Scorecard) -> None:
+        for mine, theirs in (
+            (self.loss, other.loss),
+            (self.round_loss, other.round_loss),
+            (self.plain, other.plain),
+            (self.adjusted, other.adjusted),
+        ):
+            mine.merge(theirs)
+        self.staked += other.staked
+        self.bet_value += other.bet_value
+        self.bets += other.bets
+        self.edge_sum += other.edge_sum
+        self._keep(other.costliest)
+
+    @property
+    def decisions(self) -> int:
+        return self.loss.n
+
+    @property
+    def rounds(self) -> int:
+        return self.plain.n
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report's figures (plain data): means with 95% intervals as [mean, low, high]."""
+        out: dict[str, Any] = {
+            "decisions": self.decisions,
+            "rounds": self.rounds,
+            "loss_per_decision": list(self.loss.interval()),
+            "loss_per_100_rounds": list(self.round_loss.interval(100.0)),
+            "plain_per_round": list(self.plain.interval()),
+            "adjusted_per_round": list(self.adjusted.interval()),
+            "costliest": [d.to_dict() for d in self.costliest],
+        }
+        if self.bets:
+            out["bets"] = {
+                "count": self.bets,
+                "mean_edge": self.edge_sum / self.bets,
+                "staked_edge": self.bet_value / self.staked if self.staked else 0.0,
+            }
+        return out
+
+    def save(self) -> dict[str, Any]:
+        """Everything needed to merge this card later (a checkpoint, the journal)."""
+        return {
+            "loss": self.loss.to_dict(),
+            "round_loss": self.round_loss.to_dict(),
+            "plain": self.plain.to_dict(),
+            "adjusted": self.adjusted.to_dict(),
+            "staked": self.staked,
+            "bet_value": self.bet_value,
+            "bets": self.bets,
+            "edge_sum": self.edge_sum,
+            "costliest": [attrs.asdict(d) for d in self.costliest],
+        }
+
+    @classmethod
+    def load(cls, data: Mapping[str, Any]) -> Scorecard:
+        try:
+            return cls(
+                Moments.from_dict(data["loss"]),
+                Moments.from_dict(data["round_loss"]),
+                Moments.from_dict(data["plain"]),
+                Moments.from_dict(data["adjusted"]),
+                float(data["staked"]),
+                float(data["bet_value"]),
+                int(data["bets"]),
+                float(data["edge_sum"]),
+                [DecisionScore(**d) for d in data["costliest"]],
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise CroupierError(f"a saved scorecard is malformed: {exc!r}") from None
+
+
+def describe(card: Scorecard) -> str:
+    """The scorecard in one line of words (for a standings table)."""
+    if not card.rounds:
+        return "not scored"
+    loss, lo, hi = card.round_loss.interval(100.0)
+    plain, plo, phi = card.plain.interval()
+    adj, alo, ahi = card.adjusted.interval()
+    return (
+        f"{card.decisions} decisions, EV loss {loss:.2f} [{lo:.2f}, {hi:.2f}] per 100 rounds; "
+        f"per round: plain {plain:+.3f} [{plo:+.3f}, {phi:+.3f}], "
+        f"luck-adjusted {adj:+.3f} [{alo:+.3f}, {ahi:+.3f}]"
+    )

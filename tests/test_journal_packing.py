@@ -1,0 +1,141 @@
+"""The compact encoding of settled rounds (schema 5): every row decodes to exactly the events
+and chips it was given, whatever their texts hold, with and without a trained dictionary;
+a damaged row or a missing dictionary is one clear error."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import pytest
+
+from croupier.protocol.journal.packing import (
+    TRAIN_AT,
+    Packer,
+    PackError,
+    Unpacker,
+    from_columns,
+    to_columns,
+)
+from croupier.protocol.journal.schema import MIGRATIONS, migrate
+
+
+def journal() -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    migrate(conn, ":memory:", MIGRATIONS)
+    return conn
+
+
+def blackjack_like(round_: int) -> list[dict[str, Any]]:
+    """A round's events shaped as blackjack's: texts repeating the events' values."""
+    events: list[dict[str, Any]] = [
+        {"kind": "round", "round": round_, "text": f"round {round_} begins"}
+    ]
+    for seat in range(1, 5):
+        card = "A23456789TJQK"[(round_ * 7 + seat) % 13] + "SHDC"[(round_ + seat) % 4]
+        total = (round_ * 3 + seat) % 21 + 1
+        events.append(
+            {
+                "kind": "deal",
+                "round": round_,
+                "seat": seat,
+                "hand": 0,
+                "card": card,
+                "total": total,
+                "soft": seat % 2 == 0,
+                "text": f"seat {seat} is dealt {card} ({total})",
+            }
+        )
+        events.append(
+            {
+                "kind": "chips",
+                "round": round_,
+                "seat": seat,
+                "amount": -10 * seat,
+                "reason": "bet",
+                "text": f"seat {seat} pays {10 * seat} chips (bet)",
+            }
+        )
+    events.append({"kind": "end", "round": round_, "text": f"round {round_} is over"})
+    return events
+
+
+ODD_EVENTS: list[dict[str, Any]] = [
+    {"kind": "x", "text": "seat \x01 holds a control character", "seat": 1},
+    {"kind": "x", "text": "tab\there", "seat": 1},
+    {"kind": "x", "text": None, "seat": 2},
+    {"kind": "x", "text": ["not", "a", "string"]},
+    {"kind": "x", "value": "", "text": "an empty value is no word"},
+    {"kind": "x", "a": "1", "b": 11, "c": "111", "text": "1 11 111 1111 a1b"},
+    {"kind": "x", "flag": True, "n": 1, "text": "True 1 true"},
+    {"kind": "x", "card": "7\x02", "text": "7 and 7\x02"},
+    {"text": "text first", "kind": "first", "round": 3},
+    {"kind": "no text", "round": 3, "nested": {"a": [1, 2, {"b": None}]}, "f": 1.5},
+    {"kind": "x", "round": -3, "text": "round -3 and 3 and --3"},
+    {"kind": "x", **{f"k{i}": i for i in range(40)}, "text": " ".join(map(str, range(45)))},
+]
+
+
+@pytest.mark.parametrize("event", ODD_EVENTS, ids=range(len(ODD_EVENTS)))
+def test_columns_give_back_exactly_each_event(event):
+    events = [event, dict(event), blackjack_like(2)[1]]
+    assert from_columns(to_columns(events, [1, 2])) == (events, [1, 2])
+
+
+def test_rows_decode_exactly_before_and_after_the_dictionaries_are_trained():
+    conn = journal()
+    packer = Packer(conn)
+    rounds = sum(TRAIN_AT) + 50
+    packed = []
+    for round_ in range(1, rounds + 1):
+        chips = [10**12 - round_, round_, 0, -round_]
+        packed.append((packer.pack("blackjack", blackjack_like(round_), chips), chips))
+        if round_ % 100 == 0:
+            conn.execute("BEGIN")
+            packer.save(conn)
+            conn.execute("COMMIT")
+            packer.saved()
+    numbers = [int.from_bytes(blob[1:3], "little") for blob, _ in packed]
+    assert numbers[0] == 0 and numbers[TRAIN_AT[0]] == 1 and numbers[-1] == 2  # two stages
+    assert conn.execute("SELECT id, game, samples FROM dictionaries").fetchall() == [
+        (1, "blackjack", TRAIN_AT[0]),
+        (2, "blackjack", TRAIN_AT[1]),
+    ]
+    unpacker = Unpacker(conn)
+    for round_, (blob, chips) in enumerate(packed, 1):
+        assert unpacker.row(blob, None) == (blackjack_like(round_), chips)
+    # with a dictionary, a row is a small fraction of its JSON
+    assert len(packed[-1][0]) < len(str(blackjack_like(rounds))) / 8
+    # a packer opened later on the same journal goes on with its dictionaries
+    again = Packer(conn).pack("blackjack", blackjack_like(5), [1])
+    assert int.from_bytes(again[1:3], "little") == 2
+    assert unpacker.row(again, None) == (blackjack_like(5), [1])
+
+
+def test_json_rows_of_older_journals_are_read_as_before():
+    unpacker = Unpacker(journal())
+    assert unpacker.row('[{"kind": "end", "text": "x"}]', "[1, 2]") == (
+        [{"kind": "end", "text": "x"}],
+        [1, 2],
+    )
+    assert unpacker.row("[]", None) == ([], None)
+
+
+def test_a_damaged_row_or_a_missing_dictionary_is_one_clear_error():
+    conn = journal()
+    packer = Packer(conn)
+    for round_ in range(1, TRAIN_AT[0] + 2):
+        blob = packer.pack("blackjack", blackjack_like(round_), [1])
+    unpacker = Unpacker(conn)  # the dictionary was never saved
+    with pytest.raises(PackError, match="needs dictionary 1, not in the journal"):
+        unpacker.row(blob, None)
+    plain = Packer(journal()).pack("coin", blackjack_like(1), [1])
+    with pytest.raises(PackError, match="cannot be decoded"):
+        unpacker.row(plain[:-5], None)
+    with pytest.raises(PackError, match="neither JSON nor a packed row"):
+        unpacker.row(b"\x01\x02\x03\x04", None)
+
+
+def test_values_msgpack_cannot_carry_are_refused_for_the_writer_to_keep_json():
+    with pytest.raises((OverflowError, TypeError, ValueError)):
+        Packer(journal()).pack("g", [{"kind": "x", "big": 2**70, "text": "x"}], [1])
