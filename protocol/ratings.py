@@ -27,14 +27,16 @@ log = logging.getLogger("croupier.server")
 _REPEAT = re.compile(r"#\d+$")
 
 
+def bot_name(name: str) -> str:
+    """The bot a standing's name is (``lim17#2``: ``lim17``)."""
+    return _REPEAT.sub("", name)
+
+
 def results_of(result: dict[str, Any]) -> list[list[tuple[str, float]]]:
     """A tournament result's rated results: per tourney, each bot's ``(name, score)``."""
     standings = result["standings"]
     runs = len(standings[0]["scores"]) if standings else 0
-    return [
-        [(_REPEAT.sub("", s["name"]), float(s["scores"][t])) for s in standings]
-        for t in range(runs)
-    ]
+    return [[(bot_name(s["name"]), float(s["scores"][t])) for s in standings] for t in range(runs)]
 
 
 def rated_results(

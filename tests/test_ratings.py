@@ -131,3 +131,48 @@ def test_the_leaderboard_command_reads_a_journal_offline(cli, tmp_path):
     assert [b["name"] for b in json.loads(out)["bots"]] == ["basic", "lim17"]
     status, _, err = cli("leaderboard", "--data", str(tmp_path / "none.db"))
     assert status == 1 and err.count("\n") == 1 and "no journal at" in err
+
+
+def test_the_leaderboard_shows_the_scored_figures_pooled_over_tournaments(manager, tmp_path):
+    from croupier.engine.tournament import TournamentConfig
+    from croupier.engine.tournament_run import run_tournament
+    from croupier.plugins.blackjack.entries import StrategyEntry
+    from croupier.plugins.blackjack.players import local_strategy
+    from croupier.protocol import ratings
+    from croupier.protocol.journal.schema import open_for_writing
+    from croupier.protocol.leaderboard import board
+
+    game = manager.games.get("blackjack")
+    options = manager.rule_sets.get("koth").rules.to_dict()
+    conn = open_for_writing(str(tmp_path / "j.db"))
+    results = []
+    for seed in (1, 2):  # two scored tournaments: figures pooled over both
+        config = TournamentConfig.of(game, options, seed, tourneys=2, rounds=2, scored=True)
+        rules = manager.rule_sets.get("koth").rules
+        entries = [
+            StrategyEntry("basic", local_strategy(manager, "basic", rules)),
+            StrategyEntry("lim17", manager.strategies.get("lim17")),
+        ]
+        result = run_tournament(manager, config, entries).to_dict()
+        results.append(result)
+        conn.execute(
+            "INSERT INTO tournaments (id, game, rules, seed, settings, bots, state, reason,"
+            " created, result) VALUES (?, 'blackjack', '{}', ?, '{}', '[]', 'finished',"
+            " 'played', 0, ?)",
+            (seed, str(seed), json.dumps(result)),
+        )
+    fitted = fit([r for result in results for r in ratings.results_of(result)])
+    conn.executemany(ratings.INSERT, ratings.rows(1, 2, fitted))
+    lines = {b["name"]: b for b in board(conn)["bots"]}
+    conn.close()
+    for i, name in enumerate(("basic", "lim17")):
+        cards = [result["scores"][i] for result in results]
+        decisions = sum(c["decisions"] for c in cards)
+        loss = sum(c["decisions"] * c["loss_per_decision"][0] for c in cards) / decisions
+        skill = lines[name]["skill"]
+        assert skill["decisions"] == decisions > 0
+        assert skill["ev_loss_per_decision"] == pytest.approx(loss)
+    assert (
+        lines["lim17"]["skill"]["ev_loss_per_decision"]
+        > lines["basic"]["skill"]["ev_loss_per_decision"]
+    )
