@@ -101,13 +101,14 @@ def fit(results: Iterable[Sequence[tuple[str, float]]]) -> list[Rating]:
     # the Fisher information is a graph Laplacian: strengths are defined up to a constant,
     # and its pseudo-inverse is the covariance of the strengths centred on 0
     info = np.zeros((n, n))
-    for i, j in pairs:
-        p = 1.0 / (1.0 + math.exp(theta[j] - theta[i]))
+    if pairs:
+        won, lost = np.asarray(pairs).T
+        p = 1.0 / (1.0 + np.exp(theta[lost] - theta[won]))
         w = p * (1.0 - p)
-        info[i, i] += w
-        info[j, j] += w
-        info[i, j] -= w
-        info[j, i] -= w
+        np.add.at(info, (won, won), w)  # in the sorted pairs' order: the same sums always
+        np.add.at(info, (lost, lost), w)
+        np.add.at(info, (won, lost), -w)
+        np.add.at(info, (lost, won), -w)
     # (H + J/n)^-1 - J/n is H's pseudo-inverse on the centred strengths, without the
     # round-off a near-zero eigenvalue would blow up (J: all ones)
     ones = np.full((n, n), 1.0 / n)
