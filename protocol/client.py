@@ -92,8 +92,10 @@ async def connect(
     limits: SessionLimits = DEFAULT_LIMITS,
     version: int = PROTOCOL_VERSION,
     timeout: float = 10.0,
+    key: str | None = None,
 ) -> AsyncIterator[Client]:
-    """Connect, say ``hello`` (within ``timeout`` seconds) and yield the :class:`Client`.
+    """Connect, say ``hello`` (within ``timeout`` seconds) and yield the :class:`Client`;
+    ``key``: a registered bot's key (the connection plays under its registered name).
 
     A refused connection is a one-line :class:`CroupierError`; a refused ``hello`` raises
     the server's :class:`RpcError`. The connection closes when the block ends.
@@ -117,6 +119,7 @@ async def connect(
         version=version,
         timeout=timeout,
         peer=f"{host}:{port}",
+        key=key,
     ) as client:
         yield client
 
@@ -133,6 +136,7 @@ async def connect_stream(
     version: int = PROTOCOL_VERSION,
     timeout: float = 10.0,
     peer: str = "stream",
+    key: str | None = None,
 ) -> AsyncIterator[Client]:
     """:func:`connect` over a stream that is already open (the tests' in-memory ones);
     ``peer`` names the server in the session's log lines."""
@@ -146,13 +150,25 @@ async def connect_stream(
     session = Session(stream, on_notification=notified, limits=limits, name=f"server {peer}")
     client = Client(session, handlers or {})
     session.on_request = client._answer
+    refusal: RpcError | None = None
     async with trio.open_nursery() as nursery:
         nursery.start_soon(session.run)
         try:
-            client.server_info = await client.call("hello", version, name, role, timeout=timeout)
-            yield client
+            try:
+                if key is None:
+                    hello = await client.call("hello", version, name, role, timeout=timeout)
+                else:  # by name: a server from before keys refuses the parameter by name
+                    said = {"version": version, "name": name, "role": role, "key": key}
+                    hello = await client.call_named("hello", said, timeout=timeout)
+            except RpcError as exc:
+                refusal = exc  # raised below as itself, not inside the nursery's group
+            else:
+                client.server_info = hello
+                yield client
         finally:
             await session.close()
+    if refusal is not None:
+        raise refusal
 
 
 def _reason(exc: OSError) -> str:

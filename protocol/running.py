@@ -8,6 +8,7 @@ an earlier run's, the operator key, and SIGINT/SIGTERM for a graceful shutdown.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import signal
 import time
@@ -56,6 +57,7 @@ async def run_server(
     journal: NullJournal | None = None,
     keep_days: float | None = None,
     default_game: str | None = None,
+    auth: str = "open",
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully (``croupier serve``).
 
@@ -65,9 +67,23 @@ async def run_server(
     served too, in this event loop (:func:`croupier.protocol.web.serve_http`), to requests
     naming localhost, an address, its host or one of ``http_allow_hosts``. ``journal``
     records everything (the caller opens and closes it); ``keep_days``: delete what
-    finished longer ago, now and daily.
+    finished longer ago, now and daily. ``auth``: ``keys`` (bots present registered keys),
+    ``open`` (refused once bound beyond loopback) or ``open-public`` (open, anywhere).
     """
+    refusal = CroupierError(
+        f"{host}:{port} is reachable from other machines: run --auth keys (bots present "
+        "keys from 'croupier keys add'), or --auth open-public to let anyone play under "
+        "any name"
+    )
+    if auth == "open" and _literal(host) and exposed([(host, port)]):
+        raise refusal  # an address: refused before it is bound
     listeners = await listen(host, port)
+    bound = [listener.socket.getsockname()[:2] for listener in listeners]
+    if auth == "open" and exposed(bound):  # a name that resolved beyond loopback
+        for listener in listeners:
+            await listener.aclose()
+        raise refusal
+    auth = "open" if auth == "open-public" else auth
     web = None
     if http is not None:
         from croupier.protocol.web import bind_http  # only with --http
@@ -98,7 +114,10 @@ async def run_server(
         first_game_id=time_based_first_id(),
         journal=journal,
         default_game=default_game,
+        auth=auth,
     )
+    if auth == "keys":
+        log.info("bots present keys (--auth keys): %d registered", len(server.bot_keys.entries()))
     log.info(
         "operator key: %s (table.stop and tournament.stop take it; table.seed and "
         "tournament.seed show a live seed with it)",
@@ -141,6 +160,15 @@ async def run_server(
                         "server')",
                         *where,
                     )
+
+
+def _literal(host: str) -> bool:
+    """Whether ``host`` is an IP address (not a name to resolve)."""
+    try:
+        ipaddress.ip_address(host.strip("[]").split("%")[0])
+    except ValueError:
+        return host == ""  # every interface
+    return True
 
 
 async def retain(journal: NullJournal, keep_days: float) -> None:

@@ -33,6 +33,7 @@ from croupier.protocol.admission import (
     peer_host,
     serve_listeners,
 )
+from croupier.protocol.botkeys import AUTH_MODES, BotKeys, KeyFailures
 from croupier.protocol.budgets import RequestBudgets, address_key
 from croupier.protocol.codec import (
     BufferBudget,
@@ -73,6 +74,8 @@ class Connection:
     state: dict[str, Any] = attrs.field(factory=dict)
     roles: tuple[str, ...] | None = None
     """The roles ``hello`` may name on this connection (None: any; a web page: watcher)."""
+    identity: str | None = None
+    """The registered bot this connection proved to be (its key in ``hello``), or None."""
 
     @property
     def address(self) -> str:
@@ -107,7 +110,14 @@ class RpcServer:
         first_game_id: int = 1,
         journal: NullJournal | None = None,
         default_game: str | None = None,
+        auth: str = "open",
     ) -> None:
+        if auth not in AUTH_MODES:
+            raise CroupierError(f"auth is {' or '.join(AUTH_MODES)}, not {auth!r}")
+        self.auth = auth
+        """``open``: any bot plays under the name it says; ``keys``: bots present a
+        registered key (:mod:`croupier.protocol.botkeys`)."""
+
         self.manager = manager
         self.seed = seed
         self.default_game = default_game
@@ -156,6 +166,9 @@ class RpcServer:
         self.operator_key = new_secret()
         """Stops any table or tournament (``table.stop``, ``tournament.stop``)."""
         """What services keep server-wide, by key (as ``Connection.state`` per connection)."""
+        self.bot_keys = BotKeys(self.journal.bot_keys())
+        """The registered bots (loaded from the journal, kept there as they change)."""
+        self.key_failures = KeyFailures()
         self._ids = itertools.count(1)
         self._game_ids = itertools.count(max(first_game_id, self.journal.last_id() + 1))
         self.journal_run = self.journal.new_run()

@@ -8,6 +8,7 @@ can use them; ``docs/protocol.md`` documents each one.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
@@ -16,9 +17,12 @@ import attrs
 import trio
 
 from croupier.engine import PluginManager, Randomizer, Stream, __version__
+from croupier.protocol.botkeys import REFUSED
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.history import HistoryService
 from croupier.protocol.journal import NullJournal
+from croupier.protocol.keyservice import KeyService
+from croupier.protocol.leaderboard import LeaderboardService
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.server import SUPPORTED_VERSIONS, Connection, RpcServer
@@ -56,10 +60,17 @@ class CoreService(Service):
                         "(errors are 'name (code): message' strings, for codecs such as "
                         "Go's net/rpc that cannot read a map)",
                     ),
+                    Param(
+                        "key",
+                        (str, type(None)),
+                        None,
+                        doc="a registered bot's key (servers run with --auth keys): the "
+                        "connection plays under the bot's registered name",
+                    ),
                 ),
                 self.hello,
                 "introduce the client; must be the first call",
-                returns="{protocol, server, connection, roles}",
+                returns="{protocol, server, connection, roles, name, auth}",
                 hello_required=False,
                 quick=True,
                 watcher=True,
@@ -85,7 +96,13 @@ class CoreService(Service):
         ]
 
     async def hello(
-        self, conn: Connection, version: int, name: str, role: str, errors: str = "map"
+        self,
+        conn: Connection,
+        version: int,
+        name: str,
+        role: str,
+        errors: str = "map",
+        key: str | None = None,
     ) -> dict[str, Any]:
         if errors not in ("map", "string"):
             raise RpcError(Code.BAD_INPUT, "errors is 'map' or 'string'")
@@ -111,12 +128,16 @@ class CoreService(Service):
                 Code.BAD_INPUT,
                 f"this connection may only say hello as {' or '.join(map(repr, conn.roles))}",
             )
-        conn.protocol, conn.client, conn.role = version, name, role
+        identity = check_key(conn, role, key)
+        conn.protocol, conn.client, conn.role = version, identity or name, role
+        conn.identity = identity
         return {
             "protocol": version,
             "server": f"croupier {__version__}",
             "connection": conn.id,
             "roles": list(ROLES),
+            "name": conn.client,
+            "auth": conn.server.auth,
         }
 
     async def ping(self, conn: Connection) -> str:
@@ -362,6 +383,43 @@ async def _in_thread(conn: Connection, work: Callable[[], Any]) -> Any:
         return await trio.to_thread.run_sync(work, abandon_on_cancel=True)
 
 
+def check_key(conn: Connection, role: str, key: str | None) -> str | None:
+    """The registered name ``key`` proves (None without a key on an ``open`` server);
+    an error for a key an ``open`` server does not take, a bot without a key on a ``keys``
+    server, a wrong or revoked key (one error, rate-limited per address), or a bot already
+    connected under that name."""
+    server = conn.server
+    if key is None:
+        if server.auth == "keys" and role == "bot":
+            raise RpcError(
+                Code.NOT_ALLOWED,
+                "this server plays registered bots only: present the bot's key (croupier "
+                "bot --key KEY, or CROUPIER_KEY)",
+            )
+        return None
+    if server.auth == "open":
+        raise RpcError(
+            Code.BAD_INPUT,
+            "this server runs --auth open and takes no keys: connect without one",
+        )
+    now = trio.current_time()
+    wait = server.key_failures.wait(conn.address, now)
+    if wait > 0:
+        raise RpcError(
+            Code.TOO_MANY_REQUESTS,
+            f"too many wrong keys from this address: try again in {math.ceil(wait)} s",
+        )
+    name = server.bot_keys.who(key)
+    if name is None:
+        server.key_failures.failed(conn.address, now)
+        raise RpcError(Code.BAD_TOKEN, REFUSED)
+    if any(other.identity == name for other in list(server.connections.values())):
+        raise RpcError(
+            Code.NOT_ALLOWED, f"bot {name!r} is already connected (one connection per key)"
+        )
+    return name
+
+
 def default_services() -> list[Service]:
     """The services every server offers (the tables service last: tests replace it)."""
     return [
@@ -370,6 +428,8 @@ def default_services() -> list[Service]:
         RandomizerService(),
         SolverService(),
         HistoryService(),
+        KeyService(),
+        LeaderboardService(),
         TournamentService(),
         TableService(),
     ]
@@ -391,6 +451,7 @@ class Server(RpcServer):
         first_game_id: int = 1,
         journal: NullJournal | None = None,
         default_game: str | None = None,
+        auth: str = "open",
     ) -> None:
         super().__init__(
             manager,
@@ -400,4 +461,5 @@ class Server(RpcServer):
             first_game_id=first_game_id,
             journal=journal,
             default_game=default_game,
+            auth=auth,
         )

@@ -309,6 +309,17 @@ class ServerTournament:
         finally:
             self.finish(reason)
 
+    async def _rate(self) -> None:
+        """Refit the ratings with this tournament's result, before it is said finished (so
+        a client that saw it finish sees the leaderboard that counts it)."""
+        if self.result is None or not self.server.journal.enabled:
+            return
+        from croupier.protocol.ratings import refit, results_of
+
+        lock = self.server.state.setdefault("ratings-lock", trio.Lock())
+        extra = results_of(self.result.to_dict())
+        await refit(self.server.journal, self.id, lock, extra)
+
     async def _play(self, manager: PluginManager) -> str:
         self.names = self._entry_names()
         by_index = {seat.index: seat for seat in self.tcp}
@@ -351,6 +362,8 @@ class ServerTournament:
             on_table=on_table if self.server.journal.enabled else None,
             gate=self._recordable if self.server.journal.enabled else None,
         )
+        if self.stop_reason is None:
+            await self._rate()
         return self.stop_reason or "played"
 
     async def _recordable(self) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import logging
+import os
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from functools import partial
@@ -61,10 +62,14 @@ class Bot:
     ``events``: whether the server sends the table's events to this bot. None (the
     default) asks for them only when the class overrides :meth:`on_event` or
     :meth:`on_round`: a bot that never looks at them saves the server the notifications.
+
+    ``key``: its registered key on a server run with ``--auth keys`` (None: the
+    ``CROUPIER_KEY`` environment variable, if set); it then plays under its registered name.
     """
 
     name = "bot"
     events: bool | None = None
+    key: str | None = None
 
     def __init__(self) -> None:
         self.table: dict[str, Any] = {}
@@ -219,12 +224,18 @@ class Seated(Protocol):
     async def notified(self, method: str, params: Any) -> None: ...
 
 
+KEY_VARIABLE = "CROUPIER_KEY"
+"""The environment variable a bot's registered key is taken from when ``Bot.key`` is None."""
+
+
 def bot_connection(me: Seated, host: str, port: int) -> AbstractAsyncContextManager[Client]:
-    """A bot's connection: hello as ``role="bot"``, the server's ``decide`` calls answered."""
+    """A bot's connection: hello as ``role="bot"`` (with its registered key: ``bot.key``,
+    else ``$CROUPIER_KEY``), the server's ``decide`` calls answered."""
     return connect(
         host,
         port,
         name=me.bot.name,
+        key=me.bot.key if me.bot.key is not None else os.environ.get(KEY_VARIABLE) or None,
         role="bot",
         handlers={"decide": me.decide},
         on_notification=me.notified,

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from croupier.protocol import botkeys
+from croupier.protocol.botkeys import BotKey
 from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.journal import queries
@@ -147,6 +149,17 @@ class NullJournal:
         pass
 
     def tournament_status(self, info: dict[str, Any]) -> None:
+        pass
+
+    # -- registered bots ---------------------------------------------------------------------
+    def bot_keys(self) -> list[BotKey]:
+        """The registered bots (a server loads them at start)."""
+        return []
+
+    def bot_key_added(self, entry: BotKey) -> None:
+        pass
+
+    def bot_key_revoked(self, entry: BotKey) -> None:
         pass
 
 
@@ -453,6 +466,17 @@ class Journal(NullJournal):
                 info["tournament"],
             ),
         )
+
+    # -- registered bots ---------------------------------------------------------------------
+    def bot_keys(self) -> list[BotKey]:
+        found: list[BotKey] = self.writer.read_sync(botkeys.load)
+        return found
+
+    def bot_key_added(self, entry: BotKey) -> None:
+        self.writer.put(botkeys.INSERT, botkeys.insert_params(entry))
+
+    def bot_key_revoked(self, entry: BotKey) -> None:
+        self.writer.put(botkeys.REVOKE, (entry.revoked, entry.name))
 
 
 def open_journal(path: str, synchronous: str = "NORMAL", sync_rounds: bool = False) -> NullJournal:

@@ -21,6 +21,9 @@ rounds, as the game saves it), so a restart replays only the rounds after it. V5
 :mod:`croupier.protocol.journal.packing`) holding its events and chips (``chips`` NULL);
 older rows keep their JSON, every reader reads both, and ``croupier journal compact``
 re-encodes them.
+``BOT_KEYS`` (identities) adds ``bot_keys``: each registered bot's name, author and key's
+SHA-256, and when it was revoked; and ``ratings``: every refit of the leaderboard's ratings
+(one row per bot per fit), so their history stays.
 """
 
 from __future__ import annotations
@@ -145,7 +148,30 @@ CREATE TABLE dictionaries (       -- zstandard dictionaries of packed rows (pack
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, COMPACT)
+
+BOT_KEYS = """
+CREATE TABLE bot_keys (           -- registered bots: who plays under which name
+    name TEXT PRIMARY KEY,         -- the name the bot plays under
+    author TEXT,
+    key_sha256 TEXT NOT NULL UNIQUE,  -- hex SHA-256 of its key (never the key)
+    created REAL NOT NULL,         -- Unix time
+    revoked REAL                   -- Unix time; NULL: in force
+);
+CREATE TABLE ratings (            -- each refit of the ratings: its history, one row per bot
+    fit INTEGER NOT NULL,          -- 1, 2, ...: one per refit
+    fitted REAL NOT NULL,          -- Unix time
+    tournament_id INTEGER,         -- the finished tournament that caused it
+    name TEXT NOT NULL,
+    rating REAL NOT NULL,          -- Elo scale
+    low REAL NOT NULL,             -- its 95% interval
+    high REAL NOT NULL,
+    games INTEGER NOT NULL,        -- rated results (tourneys) it played in
+    comparisons INTEGER NOT NULL,
+    PRIMARY KEY (fit, name)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, COMPACT, BOT_KEYS)
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -78,6 +78,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="KEY",
         help="the tournament's join key (croupier tournament --connect prints it)",
     )
+    parser.add_argument(
+        "--bot-key",
+        metavar="KEY",
+        default=None,
+        help="the bot's registered key on a server run with --auth keys (croupier keys add "
+        "prints it; default: $CROUPIER_KEY): it plays under its registered name",
+    )
     parser.add_argument("--seat", type=positive_int, help="seat (default: the first free)")
     parser.add_argument(
         "--reconnect",
@@ -121,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
         if args.options:
             raise CroupierError("--set applies to --game; blackjack has a flag per rule")
         bot, options = sample_bot(args.name, manager), overrides_from_args(args)
+    if args.bot_key is not None:
+        bot.key = args.bot_key  # else the SDK takes $CROUPIER_KEY
     host, port = args.connect
     say_warnings()
     if args.tournament is not None:

@@ -44,6 +44,14 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help=f"TCP port, 0 for any free one (default {DEFAULT_PORT})",
     )
     parser.add_argument(
+        "--auth",
+        choices=AUTH_CHOICES,
+        default="open",
+        help="open: any bot plays under the name it says (the default; refused on an "
+        "address beyond loopback unless given as open-public); keys: bots present a key "
+        "registered with 'croupier keys add' and play under its name",
+    )
+    parser.add_argument(
         "--tables",
         type=positive_int,
         default=ServerLimits().max_tables,
@@ -237,6 +245,7 @@ def run(args: argparse.Namespace) -> int:
                 journal=journal,
                 keep_days=args.keep_days,
                 default_game=args.game,
+                auth=args.auth,
             )
         )
     except BaseExceptionGroup as group:  # a journal unreadable at start: its one line
@@ -249,6 +258,9 @@ def run(args: argparse.Namespace) -> int:
             journal.close()
         logger.removeHandler(handler)
     return 0
+
+
+AUTH_CHOICES = ("open", "keys", "open-public")
 
 
 def _first(group: BaseExceptionGroup[JournalError]) -> JournalError:
