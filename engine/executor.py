@@ -1,4 +1,5 @@
-"""Where CPU-bound work runs: in this process, on worker processes, or on a Dask cluster.
+"""Where CPU-bound work runs: in this process, on its threads, on worker processes, or on a
+Dask cluster.
 
 One interface for everything croupier fans out: the simulator's chunks, Minesweeper
 auto-play and local tournaments. A task is a module-level function and picklable
@@ -23,7 +24,13 @@ import os
 import signal
 import socket
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from concurrent.futures import Executor as PoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -116,12 +123,20 @@ class Executor:
 
 
 @contextmanager
-def open_executor(workers: int = 1, cluster: object | None = None) -> Iterator[Executor]:
-    """An :class:`Executor` for ``workers`` local processes (1: this process), or for the
-    Dask cluster ``cluster`` (an address such as ``tcp://host:8786``, or a Client)."""
+def open_executor(
+    workers: int = 1, cluster: object | None = None, threads: int = 0
+) -> Iterator[Executor]:
+    """An :class:`Executor` for ``workers`` local processes (1: this process), for
+    ``threads`` threads of this process (tasks that release the GIL, such as the compiled
+    simulator's chunks: nothing to start, nothing to load again), or for the Dask cluster
+    ``cluster`` (an address such as ``tcp://host:8786``, or a Client)."""
     if cluster is not None:
         with _dask(cluster) as executor:
             yield executor
+        return
+    if threads > 1:
+        with ThreadPoolExecutor(threads) as in_threads:
+            yield Executor(in_threads, threads, f"{threads} threads")
         return
     if workers < 1:
         raise CroupierError(f"workers must be at least 1, not {workers}")

@@ -101,6 +101,8 @@ def run_game(manager: PluginManager, args: argparse.Namespace) -> int:
     strategy = game.strategy(args.strategy).name if args.strategy else game.strategies[0].name
     if args.engine == "compiled":
         raise CroupierError(f"{game.name} has no compiled kernel; it plays in Python")
+    if args.threads is not None:  # Python holds the GIL: threads would take turns
+        raise CroupierError(f"--threads runs compiled kernels; {game.name} plays in Python")
     chunks = chunk_count(args.hands, GAME_CHUNK)
     with ExitStack() as stack:
         executor = stack.enter_context(

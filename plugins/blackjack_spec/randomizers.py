@@ -87,9 +87,56 @@ class BagRandomizer:
             cache[u] = dealt
         return dealt
 
+    def _sampled_bags(self, bags: int) -> list[str]:
+        """``bags`` bags by :meth:`_bag`'s partial Fisher-Yates, their pieces in one list,
+        reading the stream's bytes in bulk: per swap the bytes ``Stream.randbelow`` reads
+        (``(k + 7) // 8`` per try, rejection on the low ``k`` bits), in the same order, so
+        the same bags, and the stream is left where ``randbelow`` would leave it. (A call
+        chain per piece was 80% of the 14-bag's time.)"""
+        stream, work, count = self._stream, self._work, self.count
+        size = len(work)
+        steps = []  # (range, bytes per try, mask) per swap of a bag
+        for i in range(count):
+            m = size - i
+            k = (m - 1).bit_length()
+            steps.append((m, (k + 7) // 8, (1 << k) - 1))
+        start = stream.position
+        buf = stream.randbytes(2 * bags * sum(b for _, b, _ in steps) + 64)
+        p = 0
+        out: list[str] = []
+        extend = out.extend
+        from_bytes = int.from_bytes
+        for _ in range(bags):
+            for i, (m, nbytes, mask) in enumerate(steps):
+                if m == 1:
+                    continue  # randbelow(1) is 0 and reads nothing
+                while True:
+                    if p + nbytes > len(buf):
+                        buf = buf[p:] + stream.randbytes(64 * nbytes + len(buf))
+                        start, p = start + p, 0
+                    if nbytes == 1:
+                        r = buf[p] & mask
+                    else:
+                        r = from_bytes(buf[p : p + nbytes], "little") & mask
+                    p += nbytes
+                    if r < m:
+                        break
+                j = i + r
+                work[i], work[j] = work[j], work[i]
+            extend(work[:count])
+        stream.seek(start + p)
+        return out
+
     def deal(self, n: int) -> list[str]:
         out = self._pending[:n]
         self._pending = self._pending[n:]
+        if self._draws is None and len(out) < n:  # every bag at once
+            bags = -(-(n - len(out)) // self.count)
+            pieces = self._sampled_bags(bags)
+            need = n - len(out)
+            out.extend(pieces[:need])
+            self._pending = pieces[need:]
+            return out
         while len(out) < n:
             bag = self._bag()
             need = n - len(out)
