@@ -25,6 +25,10 @@ class Term:
         self.raw = b""
         env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
         env["CROUPIER_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        # curses takes COLUMNS and LINES over the terminal's own size; pytest-xdist's
+        # workers have them set (80x24), so a program in a smaller terminal never knew
+        for name in ("COLUMNS", "LINES"):
+            env.pop(name, None)
         if shell is not None:
             self.child = pexpect.spawn("/bin/sh", ["-c", shell], env=env, dimensions=(rows, cols))
         else:

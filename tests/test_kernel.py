@@ -50,7 +50,13 @@ CASES = [
     ("vegas-h17", {}, "basic", 3),
     ("single-deck", {}, "basic", 2),
     ("downtown-h17-6to5", {}, "basic", 1),
-    ("vegas-s17", {"decks": 2, "double": "10-11", "surrender": "none"}, "basic", 2),
+    pytest.param(  # doubling restricted, as "9-11" below; no surrender, as koth's rules
+        "vegas-s17",
+        {"decks": 2, "double": "10-11", "surrender": "none"},
+        "basic",
+        2,
+        marks=pytest.mark.slow,
+    ),
     ("vegas-s17", {"decks": 1, "penetration": 1.0}, "lim17", 7),  # runs dry in rounds
     ("vegas-s17", {"peek": False, "surrender": "early"}, "basic", 2),
     pytest.param(  # the one slow case: the engine splits up to 8 hands, round by round

@@ -17,6 +17,7 @@ from croupier.plugins.blackjack.entries import StrategyEntry
 from croupier.plugins.blackjack.play import Observation
 from croupier.plugins.blackjack.players import strategy_action
 from croupier.protocol import Code, RpcError, Server, connect
+from tests import memnet
 
 SETTINGS = {"tourneys": 3, "rounds": 4, "hands": 5, "seed": 77}
 OPEN = {**SETTINGS, "open": True}  # any bot may take a tcp seat (no join key)
@@ -120,13 +121,20 @@ async def test_tcp_bots_get_the_standings_of_the_same_strategies_played_locally(
     assert final["result"]["conserved"]
 
 
-async def test_silent_and_vanished_bots_get_the_default_and_the_tournament_goes_on(served):
+async def test_silent_and_vanished_bots_get_the_default_and_the_tournament_goes_on(
+    nursery, virtual_clock
+):
+    """On memory streams and virtual time: the silent bot's 0.05 s limits pass only when
+    nothing else can run, so the in-process strategy never faults, however loaded the
+    machine (on a real socket and the wall clock it did, under parallel test workers)."""
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=41)
+    net = await memnet.serve(nursery, server)
     status = Status()
 
     async def silent(tournament: int, observation: Any) -> Any:
         await trio.sleep_forever()
 
-    async with connect("127.0.0.1", served.port, name="t", on_notification=status) as c:
+    async with net.connect(name="t", on_notification=status) as c:
         info = await c.call_named(
             "tournament.start",
             {
@@ -134,19 +142,18 @@ async def test_silent_and_vanished_bots_get_the_default_and_the_tournament_goes_
                 "decision_time": 0.05,
                 "max_faults": 0,
                 **OPEN,
-                "operator_key": served.operator_key,
+                "operator_key": server.operator_key,
             },
         )
         tid = info["tournament"]
-        async with connect(
-            "127.0.0.1", served.port, name="mute", role="bot", handlers={"decide": silent}
-        ) as mute:
+        async with net.connect(name="mute", role="bot", handlers={"decide": silent}) as mute:
             await mute.call("tournament.join", tid)
-            async with connect("127.0.0.1", served.port, name="gone", role="bot") as gone:
+            async with net.connect(name="gone", role="bot") as gone:
                 await gone.call("tournament.join", tid)
             # "gone" has left before a single decision: every one of its seats defaults
             with trio.fail_after(60):
                 await status.finished.wait()
+    server.stop()
     result = status.infos[-1]["result"]
     by_entry = {s["bot"]: s for s in result["standings"]}
     assert by_entry[0]["faults"] > 0 and by_entry[2]["faults"] > 0
