@@ -19,6 +19,11 @@ os.environ.setdefault("CROUPIER_DISABLE_PLUGIN_AUTOLOAD", "1")
 os.environ.setdefault("CROUPIER_DATA", ":memory:")  # croupier serve keeps no journal unless told
 # solutions the CLI keeps for reuse go to a cache of this run, not the user's
 os.environ["CROUPIER_CACHE"] = tempfile.mkdtemp(prefix="croupier-tests-cache-")
+if "PYTEST_XDIST_WORKER" in os.environ:
+    # xdist's workers are started with COLUMNS=80 LINES=24: the terminal size commands and
+    # the terminal game would read them instead of their own (one process runs as a person's)
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
 
 
 @pytest.hookimpl(hookwrapper=True)
