@@ -111,7 +111,8 @@ async def recover(path: Path, tables: int) -> tuple[Times, dict[int, Any]]:
     server = server_with(path, tables)
     async with trio.open_nursery() as nursery:
         start, cpu = time.perf_counter(), time.process_time()
-        await nursery.start(server.serve, "127.0.0.1", 0)  # after recovery
+        await nursery.start(server.serve, "127.0.0.1", 0)  # it answers while it rebuilds
+        await server.recovered.wait()  # every table rebuilt (and playing on)
         elapsed = time.perf_counter() - start, time.process_time() - cpu
         for table in list(table_service(server).tables.values()):
             await table.done.wait()
