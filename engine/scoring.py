@@ -156,6 +156,16 @@ class Scorer:
         self._before = None
         self._current = {}
 
+    def take_open(self) -> tuple[list[Any], list[Question]]:
+        """The unanswered decisions so far (a handle) and their questions, for answers
+        computed elsewhere while the table plays on: :meth:`answer` books them."""
+        open_ = [p for p in self._pendings() if p.valuation is None]
+        return open_, [p.question for p in open_]
+
+    def answer(self, handle: Sequence[Any], valuations: Sequence[Valuation]) -> None:
+        for pending, valuation in zip(handle, valuations, strict=True):
+            pending.valuation = valuation
+
     def pending(self) -> list[Question]:
         """The questions not yet answered (a worker may answer them: :meth:`settle`)."""
         return [p.question for p in self._pendings() if p.valuation is None]
@@ -185,13 +195,17 @@ class Scorer:
             if p.valuation is not None and (seat is None or p.seat == seat)
         ]
 
-    def card(self, seat: int) -> Scorecard:
-        """Seat ``seat``'s scorecard (its questions answered: :meth:`settle`)."""
+    def card(self, seat: int, *, answered: bool = False) -> Scorecard:
+        """Seat ``seat``'s scorecard (its questions answered: :meth:`settle`); with
+        ``answered``, of the rounds whose questions are all answered so far."""
         card = Scorecard()
         for round_ in self.rounds:
             booked = round_.get(seat)
-            if booked is not None:
-                card.add_round(booked.plain, _adjusted(booked), _scored(booked))
+            if booked is None:
+                continue
+            if answered and any(p.valuation is None for p in booked.decisions):
+                continue
+            card.add_round(booked.plain, _adjusted(booked), _scored(booked))
         return card
 
 

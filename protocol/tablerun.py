@@ -24,6 +24,8 @@ from croupier.engine import CroupierError, PluginManager
 from croupier.engine.games import Game
 from croupier.engine.gametable import GamePlayer, GameTable
 from croupier.engine.ledger import seat_account
+from croupier.engine.oracle import Question, Valuation
+from croupier.engine.scoring import oracle_for
 from croupier.protocol.admission import peer_host
 from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.errors import Code, RpcError
@@ -35,6 +37,11 @@ from croupier.protocol.subscribers import WATCH_BUFFER, Subscriber
 from croupier.protocol.workers import game_plugin_bug
 
 log = logging.getLogger("croupier.tables")
+
+
+def _answer_all(questions: list[Question]) -> list[Valuation]:
+    return [q.valuation() for q in questions]
+
 
 EVENT_NOTIFICATION = "table.event"
 STATUS_NOTIFICATION = "table.status"
@@ -97,8 +104,12 @@ class ServerTable:
         owner: Ownership,
         game: Game,
         options: dict[str, Any],
+        scored: bool = False,
     ) -> None:
         self.server = server
+        self.scored = scored
+        """Every decision is scored against the game's oracle, off the table's path: the
+        questions are answered in a thread while the table plays on."""
         self.game = game
         self.options = options
         """The game's complete options (``game.rules()``)."""
@@ -252,9 +263,32 @@ class ServerTable:
             out["chips"] = [balances[seat_account(seat.index)] for seat in self.seats]
             out["hands"] = list(self.engine.tally.hands)
             out["house"] = balances["house"]
+        if self.engine is not None and self.engine.scorer is not None:
+            scorer = self.engine.scorer
+            out["scores"] = [
+                scorer.card(seat.index, answered=True).to_dict() for seat in self.seats
+            ]
         if self.paused is not None:
             out["paused"] = self.paused
         return out
+
+    async def _score(self) -> None:
+        """Answer the oracle's questions in a thread, a batch at a time, while the table
+        plays on (the table never waits on scoring); the last after it has finished."""
+        assert self.engine is not None and self.engine.scorer is not None
+        scorer = self.engine.scorer
+        while True:
+            finished = self.done.is_set()
+            handle, questions = scorer.take_open()
+            if questions:
+                answers = await trio.to_thread.run_sync(_answer_all, questions)
+                scorer.answer(handle, answers)
+            elif finished:  # every answer in: any subscriber still listening gets them
+                self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
+                return
+            else:
+                with trio.move_on_after(0.5):
+                    await self.done.wait()
 
     def players(self) -> list[GamePlayer]:
         """Each seat's player: its strategy, or the bot holding it (:class:`RemotePlayer`)."""
@@ -275,6 +309,9 @@ class ServerTable:
         never holds a table slot while waiting for nothing."""
         players = self.players()
         try:
+            oracle = None
+            if self.scored:
+                oracle = oracle_for(manager, self.game.name).new(self.options)
             self.engine = GameTable(
                 self.game,
                 self.options,
@@ -283,6 +320,8 @@ class ServerTable:
                 decision_time=self.decision_time,
                 listeners=[self._on_event],
                 stalls=self.server.loop_watch.stalled,
+                oracle=oracle,
+                defer_scoring=True,
             )
         except CroupierError:
             self.finish("internal error: the table could not start")
@@ -298,6 +337,8 @@ class ServerTable:
         self.server.journal.table_started(info)
         self.broadcast(STATUS_NOTIFICATION, [self.id, info])
         self.server.spawn(self.run, f"table {self.id}")
+        if self.engine.scorer is not None:
+            self.server.spawn(self._score, f"table {self.id} scoring")
 
     async def run(self) -> None:
         assert self.engine is not None

@@ -31,6 +31,7 @@ import trio
 from croupier.engine import CroupierError
 from croupier.engine.decisions import DECISION_TIME
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
+from croupier.engine.scoring import oracle_for
 from croupier.protocol.admission import peer_host
 from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.errors import Code, RpcError, recovering
@@ -110,6 +111,13 @@ class TableService(Service):
                         (str, type(None)),
                         None,
                         doc="the game (see the games method); nil: the server's default game",
+                    ),
+                    Param(
+                        "scored",
+                        (bool,),
+                        False,
+                        doc="score every decision against the game's oracle (table.info's "
+                        "scores: EV loss, plain and luck-adjusted results per seat)",
                     ),
                 ),
                 self.create,
@@ -277,6 +285,7 @@ class TableService(Service):
         decision_time: float | None,
         autostart: bool,
         game: str | None,
+        scored: bool,
     ) -> dict[str, Any]:
         server = conn.server
         if server.stopping:
@@ -298,6 +307,8 @@ class TableService(Service):
         if self.open_tables() >= server.limits.max_tables:
             raise RpcError(Code.LIMIT_EXCEEDED, f"at most {server.limits.max_tables} open tables")
         played = server.game(game)  # unknown: unknown-name
+        if scored:
+            oracle_for(server.manager, played.name)  # none: one line (bad input)
         rules = played.default_rules(rules)
         if rules is not None and rules not in played.rule_sets:
             known = ", ".join(played.rule_sets)
@@ -363,6 +374,7 @@ class TableService(Service):
             owner=Ownership(conn.id, host=host),
             game=played,
             options=options,
+            scored=scored,
         )
         self._forget_finished()
         self.tables[table.id] = table
@@ -373,6 +385,7 @@ class TableService(Service):
             "rounds": rounds,
             "decision_time": None if math.isinf(decision_time) else decision_time,
             "autostart": autostart,
+            **({"scored": True} if scored else {}),
         }
         server.journal.table_created(
             table.info(),

@@ -323,3 +323,19 @@ def test_three_card_poker_adjusted_mean_is_exact_over_every_hand() -> None:
         best_sum += valued.best_value
     assert best_sum / len(hands) == pytest.approx(start, abs=1e-12)
     assert adjusted_sum / len(hands) == pytest.approx(taken_sum / len(hands), abs=1e-12)
+
+
+def test_croupier_tournament_score_shows_every_bots_figures(cli: Any, tmp_path: Any) -> None:
+    log = tmp_path / "t.jsonl"
+    argv = ("tournament", "--game", "three-card-poker", "optimal", "always-play", "--score")
+    status, out, err = cli(
+        *argv, "--tourneys", "1", "--rounds", "2", "--seed", "4", "--log", str(log)
+    )
+    assert status == 0, err
+    assert "scored against the oracle" in out and "EV loss/100 rounds" in out
+    optimal_row = next(line for line in out.splitlines() if line.strip().startswith("optimal"))
+    assert "0.000 [0.000, 0.000]" in optimal_row
+    status, _, err = cli("tournament", "--replay", str(log))
+    assert status == 0, err  # the log's scored lines do not disturb its replay
+    status, out, err = cli(*argv, "--connect", "127.0.0.1:1")
+    assert status != 0 and err.count("\n") == 1 and "--score" in err

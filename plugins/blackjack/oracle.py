@@ -15,6 +15,7 @@ round): their rounds keep their plain result.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 import attrs
@@ -49,14 +50,7 @@ def action_values(
     pair = len(hand) == 2 and hand[0] == hand[1] and "split" in legal
     if pair:  # the hands this split may still make
         rules = rules.evolve(max_split_hands=max(2, rules.max_split_hands - splits))
-    solver = UpcardSolver(
-        rules,
-        upcard,
-        "ev",
-        precompute_all=False,
-        shoe=tuple(float(n) for n in shoe),
-        split_ranks={hand[0]} if pair else set(),
-    )
+    solver = _solver(rules, tuple(shoe), upcard, hand[0] if pair else None)
     ev = solver.main
     cards = make_hand(list(hand), True)
     mass = ev.mass(cards)
@@ -73,6 +67,21 @@ def action_values(
         elif action == "surrender":
             values[action] = -0.5 * mass if rules.peek else -0.5
     return {k: v / mass for k, v in values.items()}
+
+
+@lru_cache(maxsize=16)
+def _solver(rules: BlackjackRules, shoe: Counts, upcard: int, pair: int | None) -> UpcardSolver:
+    """The solver of one shoe and upcard, kept: the next decision on the same hand asks
+    about the same shoe (the card drawn left the unseen cards and joined the hand), and
+    finds its values memoised."""
+    return UpcardSolver(
+        rules,
+        upcard,
+        "ev",
+        precompute_all=False,
+        shoe=tuple(float(n) for n in shoe),
+        split_ranks=set() if pair is None else {pair},
+    )
 
 
 @attrs.frozen
