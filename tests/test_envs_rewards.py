@@ -4,11 +4,14 @@ each decision and the luck-adjusted result, from the game's oracle as the arena 
 from __future__ import annotations
 
 import copy
+from functools import partial
 from typing import Any
 
 import numpy as np
 import pytest
 import trio
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
 
 from croupier.clients.envs import options
 from croupier.clients.envs.aec_env import croupier_aec
@@ -276,3 +279,14 @@ def test_exact_rewards_where_there_is_no_oracle_get_one_clear_line():
         with pytest.raises(CroupierError, match=said) as caught:
             make()
         assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("reward", ["ev-loss", "adjusted"])
+def test_gymnasium_and_pettingzoo_check_the_exact_rewards(reward):
+    check_env(
+        CroupierEnv("three-card-poker", illegal="default", rounds=20, reward=reward),
+        skip_render_check=True,
+    )
+    make = partial(croupier_aec, "three-card-poker", seats=3, rounds=20, reward=reward)
+    api_test(make(), num_cycles=100)
+    seed_test(make, num_cycles=100)
