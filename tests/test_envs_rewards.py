@@ -23,6 +23,9 @@ from croupier.engine.cards import card
 from croupier.engine.gametable import GameTable
 from croupier.engine.oracle import Valuation, phase_of
 from croupier.engine.scoring import Moments, oracle_for
+from croupier.plugins.blackjack.oracle import action_values
+from croupier.plugins.blackjack.rules import BlackjackRules, rules_from_options
+from croupier.plugins.blackjack.solver.cards import full_shoe, rank_of
 from croupier.plugins.three_card_poker.oracle import play_value
 
 BETS: dict[str, dict[str, Any]] = {
@@ -290,3 +293,36 @@ def test_gymnasium_and_pettingzoo_check_the_exact_rewards(reward):
     make = partial(croupier_aec, "three-card-poker", seats=3, rounds=20, reward=reward)
     api_test(make(), num_cycles=100)
     seed_test(make, num_cycles=100)
+
+
+def test_standing_on_a_fresh_shoes_first_hand_costs_the_solvers_difference():
+    """Independently of the oracle: the first hand after the shuffle is played from the
+    full six-deck shoe (the hole card unseen), so standing on it costs exactly the exact
+    solver's best value less its value of standing, times the stake."""
+    env = CroupierEnv("blackjack", rules="vegas-s17", reward="ev-loss", rounds=1)
+    rules = rules_from_options(BlackjackRules(), env.setup.options)
+    bet, stand = env.action_index(BETS["blackjack"]), env.action_index({"kind": "stand"})
+    decline = env.action_index({"kind": "decline"})
+    checked = costly = 0
+    for seed in range(8):
+        env.reset(seed=seed)
+        _, reward, *_ = env.step(bet)
+        assert reward == 0.0  # bets are not valued
+        while env.turn is not None and phase_of(env.turn) == "insurance":
+            env.step(decline)
+        if env.turn is None:
+            continue  # a natural: no play decision
+        obs = env.turn.observation
+        hand = tuple(rank_of(c[:-1]) for c in obs["hands"][obs["hand"]])
+        legal = tuple(a for a in env.turn.legal if a != "split")
+        if "split" in env.turn.legal:
+            continue  # a pair: the split's solve is slow, and other hands show the same
+        exact = action_values(
+            rules, full_shoe(6), hand, rank_of(obs["dealer_upcard"][:-1]), 0, legal
+        )
+        _, reward, *_ = env.step(stand)
+        stake = int(obs["stake"])
+        assert reward == pytest.approx(-stake * (max(exact.values()) - exact["stand"]), abs=1e-12)
+        checked += 1
+        costly += reward < 0
+    assert checked >= 4 and costly >= 1
