@@ -149,6 +149,12 @@ class Scorer:
             return None
         return DecisionScore.of(round_, turn.seat, pending.phase, pending.valuation)
 
+    def adjusted(self, seat: int) -> float | None:
+        """``seat``'s luck-adjusted result in the last round booked (None: no round, or the
+        seat took no decision in it); its questions answered. A learning env's reward."""
+        booked = self.rounds[-1].get(seat) if self.rounds else None
+        return None if booked is None else _adjusted(booked)
+
     def round_ends(self) -> None:
         if self._before is None:
             return
@@ -159,12 +165,6 @@ class Scorer:
             self.rounds.append(self._current)
         self._before = None
         self._current = {}
-
-    def adjusted(self, seat: int) -> float | None:
-        """``seat``'s luck-adjusted result in the last round booked (None: no round, or the
-        seat took no decision in it); its questions answered. A learning env's reward."""
-        booked = self.rounds[-1].get(seat) if self.rounds else None
-        return None if booked is None else _adjusted(booked)
 
     def pending(self) -> list[Question]:
         """The questions not yet answered (a worker may answer them: :meth:`settle`)."""
