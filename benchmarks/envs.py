@@ -10,6 +10,8 @@ the env gives one), for about S seconds each (default 2), resets included:
 * ``rlcard``: RLCard's blackjack (hit or stand, a new deck each game);
 * ``croupier/Blackjack-v0``: one seat of the whole casino game on the engine (bets, a
   6-deck shoe with its cut card, insurance, doubles, splits, surrender; ``vegas-s17``);
+* the same, and ``croupier/ThreeCardPoker-v0``, with each reward: ``chips``, and the
+  exact ``ev-loss`` and ``adjusted`` (the game's oracle values every decision: its cost);
 * ``croupier/BlackjackVector-v0`` at 1, 64 and 4,096 tables: the compiled kernel's round,
   one call per step of every table (steps counted per table).
 
@@ -72,8 +74,9 @@ def rlcard_blackjack() -> Callable[[], int] | str:
     return step
 
 
-def croupier_single() -> Callable[[], int]:
-    env = gymnasium.make("croupier/Blackjack-v0", rules="vegas-s17", rounds=10_000)
+def croupier_single(game: str = "Blackjack", reward: str = "chips") -> Callable[[], int]:
+    rules = "vegas-s17" if game == "Blackjack" else None
+    env = gymnasium.make(f"croupier/{game}-v0", rules=rules, rounds=10_000, reward=reward)
     rng = np.random.default_rng(0)
     _, info = env.reset(seed=0)
 
@@ -106,7 +109,9 @@ def croupier_vector(tables: int) -> Callable[[], int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="per env (default 2)")
-    seconds = parser.parse_args().seconds
+    parser.add_argument("--no-exact", action="store_true", help="leave out the exact rewards' rows")
+    args = parser.parse_args()
+    seconds, exact = args.seconds, not args.no_exact
     base = rate(gymnasium_v1(), seconds)
     print(f"{'env':<38} {'steps/s':>12} {'x Blackjack-v1':>15}")
     print(f"{'gymnasium Blackjack-v1':<38} {base:12,.0f} {1.0:15.2f}")
@@ -118,6 +123,11 @@ def main() -> None:
         print(f"{'rlcard blackjack':<38} {r:12,.0f} {r / base:15.2f}")
     r = rate(croupier_single(), seconds)
     print(f"{'croupier/Blackjack-v0 (single)':<38} {r:12,.0f} {r / base:15.2f}")
+    for game in ("Blackjack", "ThreeCardPoker"):
+        for reward in ("chips", "ev-loss", "adjusted") if exact else ():
+            r = rate(croupier_single(game, reward), seconds)
+            name = f"croupier/{game}-v0 reward={reward}"
+            print(f"{name:<38} {r:12,.0f} {r / base:15.2f}")
     for tables in (1, 64, 4096):
         r = rate(croupier_vector(tables), seconds)
         name = f"croupier/BlackjackVector-v0 x{tables}"

@@ -134,16 +134,26 @@ class Scorer:
         self._before = list(self.balances())
         self._current = {}
 
-    def decided(self, round_: int, turn: Turn, action: Plain) -> None:
-        """Book a seat's decision (before the game applies it)."""
+    def decided(self, round_: int, turn: Turn, action: Plain) -> DecisionScore | None:
+        """Book a seat's decision (before the game applies it); its score when answered at
+        once (None: deferred, or a decision the oracle does not value)."""
         seat = self._current.setdefault(turn.seat, _Round())
         question = self.oracle.ask(turn, action)
         if question is None:
-            return
+            return None
         pending = _Pending(round_, turn.seat, phase_of(turn), question)
         if not self.defer:
             pending.valuation = question.valuation()
         seat.decisions.append(pending)
+        if pending.valuation is None:
+            return None
+        return DecisionScore.of(round_, turn.seat, pending.phase, pending.valuation)
+
+    def adjusted(self, seat: int) -> float | None:
+        """``seat``'s luck-adjusted result in the last round booked (None: no round, or the
+        seat took no decision in it); its questions answered. A learning env's reward."""
+        booked = self.rounds[-1].get(seat) if self.rounds else None
+        return None if booked is None else _adjusted(booked)
 
     def round_ends(self) -> None:
         if self._before is None:

@@ -182,7 +182,7 @@ def test_a_seat_out_of_chips_is_terminated_and_one_out_of_rounds_truncated():
         ({"others": ["nobody"]}, "blackjack has no strategy 'nobody'"),
         ({"others": ["basic"] * 7}, "a blackjack table has 1 to 7 seats"),
         ({"rounds": 0}, "rounds is at least 1"),
-        ({"reward": "ev-loss"}, "unknown reward 'ev-loss'"),
+        ({"reward": "luck"}, "unknown reward 'luck'; known: chips, ev-loss, adjusted"),
         ({"bet_units": (0,)}, "bet_units are whole numbers"),
         ({"illegal": "ignore"}, "illegal is one of raise, default"),
         ({"rule": "vegas-s17"}, "unknown env option(s) rule; known: rules, overrides"),

@@ -5,8 +5,11 @@
 play), on the same table as the Gymnasium environment (:mod:`.table`): the game's own
 core, its shoe kept between rounds, seeds giving croupier's own tables. ``others`` name
 strategies for further seats. Each agent's reward is its net chips for each round it
-finishes, given when the round ends. An agent whose seat can no longer pay a round is
-terminated; when the table's ``rounds`` are played every agent left is truncated.
+finishes, given when the round ends, or an exact reward (:mod:`.rewards`: ``ev-loss``,
+minus the oracle's EV loss of each decision, given to the agent in the step that takes it;
+``adjusted``, each round's luck-adjusted result, when it ends). An agent whose seat can no
+longer pay a round is terminated; when the table's ``rounds`` are played every agent left
+is truncated.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pettingzoo import AECEnv
 
 from croupier.clients.envs.gym_env import ILLEGAL, SEED_RANGE
 from croupier.clients.envs.options import EnvOptions
+from croupier.clients.envs.rewards import Outcome
 from croupier.clients.envs.spaces import ActionTable, ObservationCoder
 from croupier.clients.envs.table import EnvTable
 from croupier.engine import CroupierError
@@ -27,6 +31,10 @@ from croupier.engine.games import Plain, Turn
 
 def agent_name(seat: int) -> str:
     return f"seat_{seat}"
+
+
+def _seat_of(agent: str) -> int:
+    return int(agent.split("_")[1])
 
 
 class CroupierAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
@@ -79,8 +87,7 @@ class CroupierAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc
             self._rng = np.random.default_rng(seed)
         else:
             table_seed = int(self._rng.integers(SEED_RANGE))
-        s = self.setup
-        self.table = EnvTable(s.game, s.options, table_seed, s.chips, s.strategies, s.rounds)
+        self.table = EnvTable.of(self.setup, table_seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -89,8 +96,8 @@ class CroupierAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc
         self._seen = {a: None for a in self.agents}
         self.infos = {a: {"seed": table_seed} for a in self.agents}
         self.turn = self.table.advance()
-        self.table.take_results()
-        self._after_turn()
+        self.table.take_outcome()
+        self._after_turn(Outcome())
 
     def _mask(self, agent: str) -> np.ndarray:
         if self.turn is None or self.table is None or agent_name(self.turn.seat) != agent:
@@ -113,20 +120,20 @@ class CroupierAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc
         )
         self._cumulative_rewards[agent] = 0.0
         self.turn = self.table.advance(chosen)
-        self.rewards = {a: 0.0 for a in self.agents}
-        for result in self.table.take_results():
-            for seat, net in result.items():
-                if agent_name(seat) in self.rewards:
-                    self.rewards[agent_name(seat)] += net
+        outcome = self.table.take_outcome()
+        kind = self.setup.reward
+        self.rewards = {a: outcome.reward(kind, _seat_of(a)) for a in self.agents}
         self._accumulate_rewards()
-        self._after_turn()
+        self._after_turn(outcome)
 
-    def _after_turn(self) -> None:
+    def _after_turn(self, outcome: Outcome) -> None:
         """Who is out, and whose turn it is (the dead step first, as PettingZoo asks)."""
         assert self.table is not None
+        scored = self.table.scorer is not None
         for agent in self.agents:
-            seat = int(agent.split("_")[1])
+            seat = _seat_of(agent)
             info: dict[str, Any] = {
+                **outcome.info(seat, scored),
                 "seed": self.table.seed,
                 "chips": self.table.chips(seat),
                 "round": self.table.core.round,

@@ -8,8 +8,12 @@ for rule, the shoe kept from round to round with its cut card); spaces come from
 schema (:mod:`.spaces`) and ``info["action_mask"]`` (also ``obs["action_mask"]``) says
 which actions the game accepts now.
 
-Reward ``chips``: the seat's net chips for each round it finishes, given at the step in
-which the round ends. ``info["rounds"]`` lists those nets, ``info["seed"]`` the table's seed.
+Reward (:mod:`.rewards`) ``chips``: the seat's net chips for each round it finishes, given
+at the step in which the round ends; ``ev-loss``: minus the exact EV loss of the decision
+the step takes (the game's oracle's, 0 for its best action); ``adjusted``: the round's
+luck-adjusted result, when it ends. ``info["rounds"]`` lists the nets of the rounds the
+step finished (with an oracle, ``info["adjusted"]`` their adjusted results and
+``info["decisions"]`` the step's scored decision), ``info["seed"]`` the table's seed.
 
 Seeds: ``reset(seed=S)`` opens the table croupier opens with seed S (the same shoes as
 ``croupier serve``'s or ``croupier sim``'s table of that seed); ``reset()`` opens a new
@@ -28,6 +32,7 @@ import gymnasium
 import numpy as np
 
 from croupier.clients.envs.options import EnvOptions
+from croupier.clients.envs.rewards import Outcome
 from croupier.clients.envs.spaces import ActionTable, ObservationCoder
 from croupier.clients.envs.table import EnvTable
 from croupier.engine import CroupierError
@@ -74,11 +79,10 @@ class CroupierEnv(gymnasium.Env[dict[str, Any], np.int64]):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         table_seed = seed if seed is not None else int(self.np_random.integers(SEED_RANGE))
-        s = self.setup
-        self.table = EnvTable(s.game, s.options, table_seed, s.chips, s.strategies, s.rounds)
+        self.table = EnvTable.of(self.setup, table_seed)
         self.turn = self.table.advance()
-        self.table.take_results()  # nothing is finished before the seat's first turn
-        obs, info = self._observe([])
+        self.table.take_outcome()  # nothing is finished before the seat's first turn
+        obs, info = self._observe(Outcome())
         return obs, info
 
     def step(
@@ -90,13 +94,13 @@ class CroupierEnv(gymnasium.Env[dict[str, Any], np.int64]):
             action, self.turn.legal, self.turn.default, self.table.check, self.illegal
         )
         self.turn = self.table.advance(chosen)
-        results = [r[self.seat] for r in self.table.take_results()]
-        obs, info = self._observe(results)
+        outcome = self.table.take_outcome()
+        obs, info = self._observe(outcome)
         terminated = self.turn is None and self.table.broke(self.seat)
         truncated = self.turn is None and not terminated
-        return obs, float(sum(results)), terminated, truncated, info
+        return obs, outcome.reward(self.setup.reward, self.seat), terminated, truncated, info
 
-    def _observe(self, results: list[int]) -> tuple[dict[str, Any], dict[str, Any]]:
+    def _observe(self, outcome: Outcome) -> tuple[dict[str, Any], dict[str, Any]]:
         assert self.table is not None
         if self.turn is None:
             self.mask = np.zeros(len(self.table_actions.actions), np.int8)
@@ -106,7 +110,7 @@ class CroupierEnv(gymnasium.Env[dict[str, Any], np.int64]):
             seen = self.turn.observation
         info = {
             "action_mask": self.mask,
-            "rounds": results,
+            **outcome.info(self.seat, self.table.scorer is not None),
             "seed": self.table.seed,
             "round": self.table.core.round,
             "chips": self.table.chips(self.seat),

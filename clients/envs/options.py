@@ -7,12 +7,11 @@ from typing import Any
 
 import attrs
 
+from croupier.clients.envs.rewards import EXACT, REWARDS
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.games import Game, GameStrategy
-
-REWARDS = ("chips",)
-"""``chips``: a seat's net chips for each round it finishes. The exact rewards (``ev-loss``,
-``luck``) are the game's oracle's; they plug in here once an oracle hook exists."""
+from croupier.engine.oracle import OracleKind
+from croupier.engine.scoring import oracle_for
 
 _MANAGER: list[PluginManager] = []
 
@@ -45,6 +44,8 @@ class EnvOptions:
     rounds: int
     bet_units: tuple[int, ...]
     reward: str
+    oracle: OracleKind | None
+    """The game's oracle, for the exact rewards (None: ``chips``)."""
 
     @classmethod
     def of(
@@ -97,11 +98,24 @@ class EnvOptions:
         if not units or any(isinstance(u, bool) or not isinstance(u, int) or u < 1 for u in units):
             raise CroupierError(f"bet_units are whole numbers of at least 1, not {bet_units!r}")
         if reward not in REWARDS:
-            raise CroupierError(
-                f"unknown reward {reward!r}; known: {', '.join(REWARDS)} (the exact ev-loss and "
-                "luck rewards need the game's oracle, which croupier does not have yet)"
-            )
+            raise CroupierError(f"unknown reward {reward!r}; known: {', '.join(REWARDS)}")
+        oracle = None
+        if reward in EXACT:
+            try:
+                oracle = oracle_for(manager(), found.name)
+                oracle.new(options)  # rules the oracle cannot value: one line, now
+            except CroupierError as exc:
+                raise CroupierError(f"reward {reward!r} needs the game's oracle: {exc}") from None
         chips_each = (start,) * seats
         return cls(
-            found, options, seats, tuple(agents), strategies, chips_each, rounds, units, reward
+            found,
+            options,
+            seats,
+            tuple(agents),
+            strategies,
+            chips_each,
+            rounds,
+            units,
+            reward,
+            oracle,
         )

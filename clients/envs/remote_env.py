@@ -86,6 +86,10 @@ class RemoteEnv(gymnasium.Env[dict[str, Any], np.int64]):
         **options: Any,
     ) -> None:
         self.setup = EnvOptions.of(game, options, extra=("wait", "name"))
+        if self.setup.reward != "chips":  # the oracle follows a whole table's events
+            raise CroupierError(
+                f"the env at a server table pays chips only, not reward {self.setup.reward!r}"
+            )
         self.rules_name = options.get("rules")
         self.overrides = dict(options.get("overrides") or {})
         self.others = list(options.get("others") or [])

@@ -26,7 +26,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from croupier.clients.envs.options import REWARDS, manager
+from croupier.clients.envs.options import manager
+from croupier.clients.envs.rewards import REWARDS
 from croupier.engine import CroupierError
 from croupier.engine.chunks import chunk_seed
 from croupier.plugins.blackjack.kernel.data import (
@@ -86,8 +87,12 @@ class BlackjackVector(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         units = tuple(bet_units)
         if not units or any(isinstance(u, bool) or not isinstance(u, int) or u < 1 for u in units):
             raise CroupierError(f"bet_units are whole numbers of at least 1, not {bet_units!r}")
-        if reward not in REWARDS:
-            raise CroupierError(f"unknown reward {reward!r}; known: {', '.join(REWARDS)}")
+        if reward != "chips":
+            known = ", ".join(REWARDS)
+            raise CroupierError(
+                f"the vectorised env pays chips only, not reward {reward!r} (known: {known}; "
+                "the exact ones in croupier/<Game>-v0 and the AEC env)"
+            )
         self.blackjack_rules = kernel_rules(rules, overrides)
         dealer = compiled_dealer(manager(), self.blackjack_rules.dealer)
         assert dealer is not None
