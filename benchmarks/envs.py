@@ -110,8 +110,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="per env (default 2)")
     parser.add_argument("--no-exact", action="store_true", help="leave out the exact rewards' rows")
+    parser.add_argument(
+        "--smoke", action="store_true", help="a tiny run, for CI to see it still runs"
+    )
     args = parser.parse_args()
     seconds, exact = args.seconds, not args.no_exact
+    if args.smoke:  # its figures mean nothing
+        seconds = 0.05
     base = rate(gymnasium_v1(), seconds)
     print(f"{'env':<38} {'steps/s':>12} {'x Blackjack-v1':>15}")
     print(f"{'gymnasium Blackjack-v1':<38} {base:12,.0f} {1.0:15.2f}")

@@ -74,7 +74,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5_000)
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--smoke", action="store_true", help="a tiny run, for CI to see it still runs"
+    )
     args = parser.parse_args()
+    if args.smoke:  # its figures mean nothing
+        args.rounds, args.repeat = 300, 1
     runs: dict[str, list[dict[str, Any]]] = {"none": [], "json": [], "packed": []}
     sizes: dict[str, tuple[float, float]] = {}
     with tempfile.TemporaryDirectory() as folder:

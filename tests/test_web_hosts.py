@@ -177,6 +177,9 @@ CHANGES = {
     "tournament.join": [1],
     "tournament.rejoin": ["token"],
     "tournament.stop": [1],
+    "keys.add": ["a-bot"],
+    "keys.list": [],
+    "keys.revoke": ["a-bot"],
 }
 
 

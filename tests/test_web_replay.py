@@ -149,7 +149,12 @@ def test_a_live_tournament_shows_standings_tables_and_chip_curves(served, page):
         "trs => trs.map(tr => [...tr.children].slice(0, 4).map(td => td.textContent))"
     )
     expected = [
-        [str(s["rank"]), s["name"], f"{s['mean']:.1f}", f"{s['low']:.1f} to {s['high']:.1f}"]
+        [
+            f"{s['rank']}{'=' if s.get('tied') else ''}",
+            s["name"],
+            f"{s['mean']:.1f}",
+            f"{s['low']:.1f} to {s['high']:.1f}",
+        ]
         for s in final["result"]["standings"]
     ]
     assert rows == expected

@@ -170,8 +170,9 @@ class WholeTables(RenderHook):
 
 
 def keep_whole(console: Console, table: Table) -> None:
-    """Set ``table``'s columns so that no cell is cut (see :class:`WholeTables`)."""
-    options = console.options
+    """Set ``table``'s columns so that no cell is cut (see :class:`WholeTables`); a cell
+    is measured as if the window had no edge (a long word is as long in a narrow one)."""
+    options = console.options.update(max_width=UNLIMITED_WIDTH)
     for column in table.columns:
         cells = [column.header, *column.cells]
         sizes = [Measurement.get(console, options, c) for c in cells]

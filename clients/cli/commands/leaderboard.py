@@ -22,7 +22,7 @@ from croupier.protocol.leaderboard import SKILL_COLUMNS, board
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     parser = sub.add_parser(
         "leaderboard",
-        help="the bots' ratings with 95% intervals, refit after each tournament on a server",
+        help="the bots' ratings with 95%% intervals, refit after each tournament on a server",
         description=(
             "Bradley-Terry ratings (Elo scale) fit to every tourney of every tournament a "
             "server played to its end, with 95% intervals and the games behind them; the "
