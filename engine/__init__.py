@@ -8,7 +8,8 @@ they may move without breaking a game. tests/test_exports.py checks that every n
 ``__all__`` exists and is documented.
 
 Importing it stays cheap: numba loads only in a kernel's own module, when it runs, and the
-names whose modules need numpy or trio (shoes, the table driver) load on first use
+names whose modules need numpy or trio (shoes, the table driver, the plugin check) load on
+first use
 (``__getattr__``, PEP 562), so a command that never deals a shoe or seats a table does not
 pay for them.
 """
@@ -73,11 +74,13 @@ from croupier.engine.wirecompat import WireCompat
 if TYPE_CHECKING:
     from croupier.engine.decisions import ATTEMPTS, DECISION_TIME
     from croupier.engine.gametable import GamePlayer, GameTable
+    from croupier.engine.plugincheck import check_plugins
     from croupier.engine.shoes import Shoe, ShoeRandomizer
 
 _DECISIONS = ("ATTEMPTS", "DECISION_TIME")
 _GAMETABLE = ("GamePlayer", "GameTable")
 _SHOES = ("Shoe", "ShoeRandomizer")
+_PLUGINCHECK = ("check_plugins",)
 
 
 def __getattr__(name: str) -> Any:
@@ -94,6 +97,10 @@ def __getattr__(name: str) -> Any:
         from croupier.engine import shoes
 
         value = getattr(shoes, name)
+    elif name in _PLUGINCHECK:
+        from croupier.engine import plugincheck
+
+        value = getattr(plugincheck, name)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value
@@ -167,6 +174,7 @@ __all__ = [
     "card",
     "card_name",
     "cards",
+    "check_plugins",
     "collect_stats",
     "draw_seed",
     "hookimpl",
