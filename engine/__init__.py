@@ -8,8 +8,8 @@ they may move without breaking a game. tests/test_exports.py checks that every n
 ``__all__`` exists and is documented.
 
 Importing it stays cheap: numba loads only in a kernel's own module, when it runs, and the
-names whose modules need numpy or trio (shoes, the table driver, the plugin check) load on
-first use
+names whose modules need numpy, trio or multiprocessing (shoes, the table driver, the plugin
+check, the process pool) load on first use
 (``__getattr__``, PEP 562), so a command that never deals a shoe or seats a table does not
 pay for them.
 """
@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from croupier.engine.batch_means import BatchSums, naive_variance
 from croupier.engine.cards import CODES, HIDDEN, RANKS, SUITS, VALUES, card, cards
 from croupier.engine.cards import name as card_name
-from croupier.engine.chunks import run_chunks
 from croupier.engine.counts import DECK as DECK_SIZE
 from croupier.engine.counts import CountSystem, true_count
 from croupier.engine.draws import UniformDraws
@@ -33,7 +32,6 @@ from croupier.engine.errors import (
     one_line,
     shown,
 )
-from croupier.engine.executor import Executor
 from croupier.engine.families import Family
 from croupier.engine.gamelog import read_json_log
 from croupier.engine.games import (
@@ -72,23 +70,35 @@ from croupier.engine.version import __version__
 from croupier.engine.wirecompat import WireCompat
 
 if TYPE_CHECKING:
+    from croupier.engine.chunks import run_chunks
     from croupier.engine.decisions import ATTEMPTS, DECISION_TIME
+    from croupier.engine.executor import Executor
     from croupier.engine.gametable import GamePlayer, GameTable
     from croupier.engine.plugincheck import check_plugins
     from croupier.engine.shoes import Shoe, ShoeRandomizer
 
+_CHUNKS = ("run_chunks",)
 _DECISIONS = ("ATTEMPTS", "DECISION_TIME")
+_EXECUTOR = ("Executor",)
 _GAMETABLE = ("GamePlayer", "GameTable")
 _SHOES = ("Shoe", "ShoeRandomizer")
 _PLUGINCHECK = ("check_plugins",)
 
 
 def __getattr__(name: str) -> Any:
-    """The exports whose modules import numpy or trio, imported on first use."""
-    if name in _DECISIONS:
+    """The exports whose modules import numpy, trio or multiprocessing, on first use."""
+    if name in _CHUNKS:
+        from croupier.engine import chunks
+
+        value = getattr(chunks, name)
+    elif name in _DECISIONS:
         from croupier.engine import decisions
 
         value = getattr(decisions, name)
+    elif name in _EXECUTOR:
+        from croupier.engine import executor
+
+        value = getattr(executor, name)
     elif name in _GAMETABLE:
         from croupier.engine import gametable
 

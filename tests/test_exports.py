@@ -94,16 +94,17 @@ def test_star_import_gives_all():
 
 
 def test_importing_the_engine_loads_nothing_heavy():
-    """numpy, trio and numba load on the first use of a name that needs them, not on import
-    (``croupier --version`` and the CLI's parsers import the engine)."""
+    """numpy, trio, multiprocessing and numba load on the first use of a name that needs them,
+    not on import (``croupier --version`` and the CLI's parsers import the engine)."""
+    heavy = "('multiprocessing', 'numba', 'numpy', 'trio')"
     probe = (
         "import sys, croupier.engine\n"
-        "print(sorted(m for m in ('numpy', 'numba', 'trio') if m in sys.modules))\n"
-        "from croupier.engine import GameTable, Shoe\n"
-        "print(sorted(m for m in ('numpy', 'numba', 'trio') if m in sys.modules))"
+        f"print(sorted(m for m in {heavy} if m in sys.modules))\n"
+        "from croupier.engine import Executor, GameTable, Shoe\n"
+        f"print(sorted(m for m in {heavy} if m in sys.modules))"
     )
     out = subprocess.check_output([sys.executable, "-c", probe], text=True).split("\n")
-    assert out[:2] == ["[]", "['numpy', 'trio']"]
+    assert out[:2] == ["[]", "['multiprocessing', 'numpy', 'trio']"]
 
 
 def test_an_unknown_name_is_an_attribute_error():
