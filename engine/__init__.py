@@ -1,11 +1,25 @@
 """croupier's engine: the rules of play, the plugin system and all randomness.
 
-The public API a plugin author or an embedding program needs is re-exported here, so one
-import does: ``from croupier.engine import hookimpl, RandomizerKind, Stream``.
+This package is the engine's public surface: everything a game, a plugin or an embedding
+program needs is exported here, so one import does:
+``from croupier.engine import Game, Plain, Turn, hookimpl, Stream``. The submodules are the
+engine's implementation; plugins import none of them (tests/test_layering.py checks), so
+they may move without breaking a game. tests/test_exports.py checks that every name in
+``__all__`` exists and is documented.
+
+Importing it stays cheap: numba loads only in a kernel's own module, when it runs, and the
+names whose modules need numpy, trio or multiprocessing (shoes, the table driver, the plugin
+check, the process pool) load on first use
+(``__getattr__``, PEP 562), so a command that never deals a shoe or seats a table does not
+pay for them.
 """
 
-from importlib import metadata
+from typing import TYPE_CHECKING, Any
 
+from croupier.engine.batch_means import BatchSums, naive_variance
+from croupier.engine.cards import CODES, HIDDEN, RANKS, SUITS, VALUES, card, cards
+from croupier.engine.cards import name as card_name
+from croupier.engine.counts import DECK as DECK_SIZE
 from croupier.engine.counts import CountSystem, true_count
 from croupier.engine.draws import UniformDraws
 from croupier.engine.errors import (
@@ -14,22 +28,32 @@ from croupier.engine.errors import (
     PluginError,
     SpecError,
     UnknownNameError,
+    kind_of,
+    one_line,
+    shown,
 )
 from croupier.engine.families import Family
+from croupier.engine.gamelog import read_json_log
 from croupier.engine.games import (
     ActionSpec,
     Checkpoints,
+    Emit,
     Field,
     Game,
     GameCore,
     GameStrategy,
+    Plain,
     Turn,
     WebFiles,
     staked_on,
 )
 from croupier.engine.hookspecs import hookimpl, hookspec
-from croupier.engine.ledger import Ledger, LedgerEntry
+from croupier.engine.kernels import KernelJob
+from croupier.engine.ledger import Ledger, LedgerEntry, seat_account
+from croupier.engine.legacylogs import LegacyLogs, LegacyTable
+from croupier.engine.logreplay import DRIVER_EVENTS
 from croupier.engine.manager import PluginFailure, PluginInfo, PluginManager
+from croupier.engine.oracle import OracleKind, Question, TableOracle, Valuation, phase_of
 from croupier.engine.randomizer_stats import RandomizerStats, collect_stats
 from croupier.engine.randomizers import (
     Randomizer,
@@ -38,51 +62,144 @@ from croupier.engine.randomizers import (
     RandomizerLanguage,
 )
 from croupier.engine.registry import Registry
+from croupier.engine.scoring import DecisionScore, Scorecard
 from croupier.engine.seeds import Stream, draw_seed
+from croupier.engine.solvecache import package_of, reuse, source_digest
 from croupier.engine.solvers import Problem, Solution, Solver
+from croupier.engine.version import __version__
+from croupier.engine.wirecompat import WireCompat
 
-try:
-    __version__ = metadata.version("croupier")
-except metadata.PackageNotFoundError:  # running from a checkout that was never installed
-    __version__ = "0+unknown"
+if TYPE_CHECKING:
+    from croupier.engine.chunks import run_chunks
+    from croupier.engine.decisions import ATTEMPTS, DECISION_TIME
+    from croupier.engine.executor import Executor
+    from croupier.engine.gametable import GamePlayer, GameTable
+    from croupier.engine.plugincheck import check_plugins
+    from croupier.engine.shoes import Shoe, ShoeRandomizer
+
+_CHUNKS = ("run_chunks",)
+_DECISIONS = ("ATTEMPTS", "DECISION_TIME")
+_EXECUTOR = ("Executor",)
+_GAMETABLE = ("GamePlayer", "GameTable")
+_SHOES = ("Shoe", "ShoeRandomizer")
+_PLUGINCHECK = ("check_plugins",)
+
+
+def __getattr__(name: str) -> Any:
+    """The exports whose modules import numpy, trio or multiprocessing, on first use."""
+    if name in _CHUNKS:
+        from croupier.engine import chunks
+
+        value = getattr(chunks, name)
+    elif name in _DECISIONS:
+        from croupier.engine import decisions
+
+        value = getattr(decisions, name)
+    elif name in _EXECUTOR:
+        from croupier.engine import executor
+
+        value = getattr(executor, name)
+    elif name in _GAMETABLE:
+        from croupier.engine import gametable
+
+        value = getattr(gametable, name)
+    elif name in _SHOES:
+        from croupier.engine import shoes
+
+        value = getattr(shoes, name)
+    elif name in _PLUGINCHECK:
+        from croupier.engine import plugincheck
+
+        value = getattr(plugincheck, name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
+    "ATTEMPTS",
+    "CODES",
+    "DECISION_TIME",
+    "DECK_SIZE",
+    "DRIVER_EVENTS",
+    "HIDDEN",
+    "RANKS",
+    "SUITS",
+    "VALUES",
     "ActionSpec",
+    "BatchSums",
     "Checkpoints",
     "CountSystem",
     "CroupierError",
+    "DecisionScore",
     "DuplicateNameError",
+    "Emit",
+    "Executor",
     "Family",
     "Field",
     "Game",
     "GameCore",
+    "GamePlayer",
     "GameStrategy",
+    "GameTable",
+    "KernelJob",
     "Ledger",
     "LedgerEntry",
+    "LegacyLogs",
+    "LegacyTable",
+    "OracleKind",
+    "Plain",
     "PluginError",
     "PluginFailure",
     "PluginInfo",
     "PluginManager",
     "Problem",
+    "Question",
     "Randomizer",
     "RandomizerFactory",
     "RandomizerKind",
     "RandomizerLanguage",
     "RandomizerStats",
     "Registry",
+    "Scorecard",
+    "Shoe",
+    "ShoeRandomizer",
     "Solution",
     "Solver",
     "SpecError",
     "Stream",
+    "TableOracle",
     "Turn",
     "UniformDraws",
     "UnknownNameError",
+    "Valuation",
     "WebFiles",
+    "WireCompat",
     "__version__",
+    "card",
+    "card_name",
+    "cards",
+    "check_plugins",
     "collect_stats",
     "draw_seed",
     "hookimpl",
     "hookspec",
+    "kind_of",
+    "naive_variance",
+    "one_line",
+    "package_of",
+    "phase_of",
+    "read_json_log",
+    "reuse",
+    "run_chunks",
+    "seat_account",
+    "shown",
+    "source_digest",
     "staked_on",
     "true_count",
 ]

@@ -11,7 +11,9 @@ from __future__ import annotations
 from croupier.engine.errors import SpecError
 
 RANKS = "A23456789TJQK"
+"""The ranks' one-letter codes, ace to king (a card is ``4 * rank + suit``)."""
 SUITS = "SHDC"
+"""The suits' one-letter codes: spades, hearts, diamonds, clubs."""
 RANK_NAMES = (
     "Ace",
     "Two",
@@ -36,6 +38,7 @@ VALUES: tuple[int, ...] = tuple(min(c // 4 + 1, 10) for c in DECK)
 """The point value of each card: ace 1, two to nine their pips, ten and faces 10 (the
 card games' common count; a game adds its own rules, such as an ace counting 11)."""
 CODES: tuple[str, ...] = tuple(RANKS[c // 4] + SUITS[c % 4] for c in DECK)
+"""Each card's two-letter code, rank then suit (``"QC"``): how cards travel on the wire."""
 _BY_CODE = {code: card for card, code in enumerate(CODES)}
 
 

@@ -38,6 +38,7 @@ RED_SUITS = (1, 2)  # hearts, diamonds in the engine's card order S H D C
 ROUNDINGS = ("floor", "truncate", "round", "none")
 RESOLUTIONS = ("exact", "half", "whole")
 DECK = 52
+"""Cards in one deck (a true count divides by the decks left: cards left / ``DECK``)."""
 
 
 @attrs.frozen

@@ -37,6 +37,7 @@ from croupier.engine.wirecompat import WireCompat
 Plain = Mapping[str, Any]
 """An action, an observation, an event or options: str keys, plain values."""
 Emit = Callable[[dict[str, Any]], None]
+"""How a game's core reports an event: called with the event's plain map, in order."""
 
 
 @attrs.frozen

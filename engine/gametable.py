@@ -35,6 +35,8 @@ from croupier.engine.scoring import Scorer
 
 
 class GamePlayer(Protocol):
+    """A seat's player at a table: given its observation, it answers an action."""
+
     async def decide(self, observation: Plain) -> Plain: ...
 
 

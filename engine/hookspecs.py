@@ -41,7 +41,9 @@ if TYPE_CHECKING:
 
 PROJECT = "croupier"
 hookspec = pluggy.HookspecMarker(PROJECT)
+"""Marks a function of this module as one of croupier's hooks."""
 hookimpl = pluggy.HookimplMarker(PROJECT)
+"""Marks a plugin's function as its implementation of the hook of the same name."""
 
 
 @hookspec

@@ -20,6 +20,7 @@ HOUSE = "house"
 
 
 def seat_account(seat: int) -> str:
+    """The ledger account of seat ``seat`` (``seat-0``, ...): a seat's chips, table-wide."""
     return f"seat-{seat}"
 
 

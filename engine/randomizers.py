@@ -32,6 +32,7 @@ class Randomizer(Protocol):
 
 
 RandomizerFactory = Callable[[Stream], Randomizer]
+"""Builds a randomizer from the seeded stream it draws from."""
 
 
 @attrs.frozen

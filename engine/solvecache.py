@@ -25,8 +25,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from croupier.engine import __version__
 from croupier.engine.errors import CroupierError
+from croupier.engine.version import __version__
 
 CACHE_VARIABLE = "CROUPIER_CACHE"
 

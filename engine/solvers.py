@@ -12,7 +12,9 @@ from typing import Any
 import attrs
 
 Problem = Mapping[str, Any]
+"""What a solver is asked: plain data (str keys; str, int, float, bool, list, None values)."""
 Solution = dict[str, Any]
+"""What a solver answers, plain data like its problem."""
 
 
 @attrs.frozen

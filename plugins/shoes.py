@@ -6,8 +6,7 @@ Each deals two-letter card codes (``QC``); a table builds the same shoes from it
 
 from __future__ import annotations
 
-from croupier.engine import RandomizerKind, Stream, hookimpl
-from croupier.engine.shoes import Shoe, ShoeRandomizer
+from croupier.engine import RandomizerKind, Shoe, ShoeRandomizer, Stream, hookimpl
 
 
 def _casino(stream: Stream) -> ShoeRandomizer:

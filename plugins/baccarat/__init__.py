@@ -3,15 +3,16 @@ and an exact solver of each bet's odds for any shoe (``solve baccarat``)."""
 
 from __future__ import annotations
 
-from croupier.engine import Solver, hookimpl
-from croupier.engine.games import (
+from croupier.engine import (
     ActionSpec,
     Checkpoints,
     Field,
     Game,
     GameStrategy,
     Plain,
+    Solver,
     WebFiles,
+    hookimpl,
     staked_on,
 )
 from croupier.plugins.baccarat.core import COUNTERS, SPOTS, BaccaratCore, check_options

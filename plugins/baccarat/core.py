@@ -13,12 +13,17 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from croupier.engine.cards import CODES
-from croupier.engine.errors import CroupierError
-from croupier.engine.games import Emit, Plain, Turn
-from croupier.engine.ledger import Ledger, seat_account
-from croupier.engine.seeds import Stream
-from croupier.engine.shoes import Shoe
+from croupier.engine import (
+    CODES,
+    CroupierError,
+    Emit,
+    Ledger,
+    Plain,
+    Shoe,
+    Stream,
+    Turn,
+    seat_account,
+)
 from croupier.plugins.baccarat.tableau import BACCARAT_VALUE, Coup, deal_coup
 
 SPOTS = ("player", "banker", "tie")

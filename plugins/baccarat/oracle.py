@@ -16,9 +16,7 @@ from typing import Any
 
 import attrs
 
-from croupier.engine import hookimpl
-from croupier.engine.games import Plain, Turn
-from croupier.engine.oracle import OracleKind, Question, Valuation, phase_of
+from croupier.engine import OracleKind, Plain, Question, Turn, Valuation, hookimpl, phase_of
 from croupier.plugins.baccarat.core import SPOTS
 from croupier.plugins.baccarat.solver import Odds, odds, shoe_counts
 

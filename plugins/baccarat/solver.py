@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from croupier.engine.errors import CroupierError
+from croupier.engine import CroupierError
 from croupier.plugins.baccarat.tableau import banker_draws
 
 PER_DECK: tuple[int, ...] = (16, 4, 4, 4, 4, 4, 4, 4, 4, 4)

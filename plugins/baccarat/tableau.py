@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 import attrs
 
-from croupier.engine.cards import VALUES
+from croupier.engine import VALUES
 
 BACCARAT_VALUE: tuple[int, ...] = tuple(v % 10 for v in VALUES)
 """The baccarat value of each card 0..51."""

@@ -10,8 +10,7 @@ RuleSet, hookimpl``.
 
 from __future__ import annotations
 
-from croupier.engine import CroupierError, Family, PluginManager, hookimpl
-from croupier.engine.games import Game
+from croupier.engine import CroupierError, Family, Game, PluginManager, hookimpl
 from croupier.plugins.blackjack import hookspecs
 from croupier.plugins.blackjack.game import blackjack_game
 from croupier.plugins.blackjack.indexsets import shipped_sets

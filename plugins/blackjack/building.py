@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from croupier.engine.errors import CroupierError
-from croupier.engine.manager import PluginManager
-from croupier.engine.seeds import Stream
+from croupier.engine import CroupierError, PluginManager, Stream
 from croupier.plugins.blackjack.play import Event
 from croupier.plugins.blackjack.round import TableCore
 from croupier.plugins.blackjack.rules import BlackjackRules, format_payout

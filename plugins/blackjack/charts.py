@@ -26,8 +26,7 @@ from pathlib import Path
 
 import attrs
 
-from croupier.engine.cards import VALUES
-from croupier.engine.errors import CroupierError, shown
+from croupier.engine import VALUES, CroupierError, shown
 from croupier.plugins.blackjack.kernels import HARD_ROWS, LETTERS, PAIR_ROWS, SOFT_ROWS, PlayTable
 from croupier.plugins.blackjack.players import HandView, Strategy
 

@@ -16,8 +16,7 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from croupier.engine import CroupierError, Ledger, PluginManager
-from croupier.engine.games import Emit, Plain, Turn
+from croupier.engine import CroupierError, Emit, Ledger, Plain, PluginManager, Turn
 from croupier.plugins.blackjack.building import build_core
 from croupier.plugins.blackjack.play import Action, Event
 from croupier.plugins.blackjack.round import (

@@ -26,7 +26,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from croupier.engine.batch_means import BatchSums, naive_variance
+from croupier.engine import BatchSums, naive_variance
 from croupier.plugins.blackjack.counting import TCS
 
 RISKS = (0.01, 0.05, math.exp(-2))

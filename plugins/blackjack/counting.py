@@ -19,8 +19,7 @@ from pathlib import Path
 
 import attrs
 
-from croupier.engine.counts import CountSystem
-from croupier.engine.errors import CroupierError
+from croupier.engine import CountSystem, CroupierError
 from croupier.plugins.blackjack.indices import IndexEntry
 
 TC_LOW, TC_HIGH = -10, 15

@@ -8,8 +8,7 @@ from contextlib import ExitStack
 
 import attrs
 
-from croupier.engine.games import Plain
-from croupier.engine.gametable import GamePlayer
+from croupier.engine import GamePlayer, Plain
 from croupier.plugins.blackjack.executable import BOT_PATH, ExecutablePlayer, bot_environment
 from croupier.plugins.blackjack.play import Action, Observation
 from croupier.plugins.blackjack.players import Player, Strategy, StrategyPlayer

@@ -41,7 +41,7 @@ from pathlib import Path
 import attrs
 import trio
 
-from croupier.engine.errors import CroupierError
+from croupier.engine import CroupierError
 from croupier.plugins.blackjack.play import Action, Observation
 
 BOT_PATH = "/usr/local/bin:/usr/bin:/bin"

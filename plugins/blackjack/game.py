@@ -17,19 +17,20 @@ from typing import Any
 
 import attrs
 
-from croupier.engine import CroupierError, PluginManager
-from croupier.engine.errors import kind_of
-from croupier.engine.games import (
+from croupier.engine import (
     ActionSpec,
     Checkpoints,
+    CroupierError,
     Emit,
     Field,
     Game,
     GameStrategy,
     Plain,
+    PluginManager,
     WebFiles,
+    WireCompat,
+    kind_of,
 )
-from croupier.engine.wirecompat import WireCompat
 from croupier.plugins.blackjack.building import resolve_rules
 from croupier.plugins.blackjack.core import ABSENT, BlackjackCore
 from croupier.plugins.blackjack.legacy import LEGACY

@@ -8,8 +8,7 @@ what answer is acceptable and what a silent player gets, shared by every driver.
 
 from __future__ import annotations
 
-from croupier.engine.cards import VALUES
-from croupier.engine.ledger import seat_account
+from croupier.engine import VALUES, seat_account
 from croupier.plugins.blackjack.play import Action
 
 ACT: dict[str, Action] = {

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from croupier.engine.errors import CroupierError
+from croupier.engine import CroupierError
 
 COLUMNS = ("decision", "hand", "upcard", "index", "direction")
 DECISIONS = ("stand", "hit", "double", "split", "surrender", "insurance")

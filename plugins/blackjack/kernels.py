@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from croupier.engine.kernels import KernelJob
+from croupier.engine import KernelJob
 
 if TYPE_CHECKING:
-    from croupier.engine.manager import PluginManager
+    from croupier.engine import PluginManager
     from croupier.plugins.blackjack.counting import CountPlay
     from croupier.plugins.blackjack.players import PlayRule, Strategy
     from croupier.plugins.blackjack.rules import BlackjackRules

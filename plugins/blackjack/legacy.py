@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from croupier.engine.legacylogs import LegacyLogs, LegacyTable
-from croupier.engine.manager import PluginManager
+from croupier.engine import LegacyLogs, LegacyTable, PluginManager
 from croupier.plugins.blackjack.rules import rules_from_log
 from croupier.plugins.blackjack.tablelog import LOG_NAME, read_log, replay
 

@@ -20,9 +20,16 @@ from typing import Any
 
 import attrs
 
-from croupier.engine import CroupierError, hookimpl
-from croupier.engine.games import Plain, Turn
-from croupier.engine.oracle import OracleKind, Question, Valuation, phase_of
+from croupier.engine import (
+    CroupierError,
+    OracleKind,
+    Plain,
+    Question,
+    Turn,
+    Valuation,
+    hookimpl,
+    phase_of,
+)
 from croupier.plugins.blackjack.rules import BlackjackRules, rules_from_options
 from croupier.plugins.blackjack.solver.analysis import UpcardSolver, check_rules
 from croupier.plugins.blackjack.solver.cards import TEN, Counts, full_shoe, rank_of

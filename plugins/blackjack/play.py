@@ -12,8 +12,8 @@ from typing import Any, Literal, TypeVar
 
 import attrs
 
-from croupier.engine.cards import HIDDEN, RANKS, card, name
-from croupier.engine.errors import CroupierError, kind_of, shown
+from croupier.engine import HIDDEN, RANKS, CroupierError, card, kind_of, shown
+from croupier.engine import card_name as name
 
 Phase = Literal["bet", "insurance", "surrender", "play"]
 PHASES: tuple[str, ...] = ("bet", "insurance", "surrender", "play")

@@ -18,15 +18,14 @@ from typing import TYPE_CHECKING, Protocol
 
 import attrs
 
-from croupier.engine.cards import VALUES, card
-from croupier.engine.errors import CroupierError
+from croupier.engine import VALUES, CroupierError, card
 from croupier.plugins.blackjack.kernels import PlayTable
 from croupier.plugins.blackjack.play import Action, Observation
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.values import total_of
 
 if TYPE_CHECKING:
-    from croupier.engine.manager import PluginManager
+    from croupier.engine import PluginManager
 
 
 class Player(Protocol):

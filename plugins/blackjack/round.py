@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 
-from croupier.engine.cards import CODES, HIDDEN
+from croupier.engine import CODES, HIDDEN
 from croupier.plugins.blackjack.hands import ACT, Decision, Hand, Seat, check_action, default_action
 from croupier.plugins.blackjack.play import Action, Observation
 from croupier.plugins.blackjack.steps import RoundSteps

@@ -14,7 +14,7 @@ from typing import Any, Literal, Protocol
 
 import attrs
 
-from croupier.engine.errors import CroupierError, shown
+from croupier.engine import CroupierError, shown
 
 DoubleRule = Literal["any", "9-11", "10-11", "none"]
 SurrenderRule = Literal["none", "late", "early"]

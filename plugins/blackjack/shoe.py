@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from croupier.engine.errors import CroupierError
-from croupier.engine.seeds import Stream
-from croupier.engine.shoes import Shoe
+from croupier.engine import CroupierError, Shoe, Stream
 from croupier.plugins.blackjack.rules import BlackjackRules
 
 

@@ -27,15 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from croupier.engine.counts import CountSystem
-from croupier.engine.errors import CroupierError
+from croupier.engine import CountSystem, CroupierError
 from croupier.plugins.blackjack.counting import TC_HIGH, TC_LOW, TCS
 from croupier.plugins.blackjack.indices import IndexEntry
 from croupier.plugins.blackjack.players import local_strategy
 
 if TYPE_CHECKING:
-    from croupier.engine.executor import Executor
-    from croupier.engine.manager import PluginManager
+    from croupier.engine import Executor, PluginManager
     from croupier.plugins.blackjack.rules import BlackjackRules
 
 STATS = ("n", "sum", "sq", "tc")
@@ -225,7 +223,7 @@ def simulate_indices(
 ) -> SimIndices:
     """Measure ``sim``'s decisions over ``rounds`` rounds of the ``basic`` chart for
     ``rules`` (one seat) on the first kernel that can; the same totals on any executor."""
-    from croupier.engine.chunks import run_chunks
+    from croupier.engine import run_chunks
     from croupier.plugins.blackjack.building import resolve_rules
     from croupier.plugins.blackjack.simulate import NotCompiled
 

@@ -22,12 +22,15 @@ from typing import Any, cast
 
 import attrs
 
-from croupier.engine.chunks import run_chunks
-from croupier.engine.errors import CroupierError, one_line
-from croupier.engine.executor import Executor
-from croupier.engine.kernels import KernelJob
-from croupier.engine.manager import PluginManager
-from croupier.engine.seeds import Stream
+from croupier.engine import (
+    CroupierError,
+    Executor,
+    KernelJob,
+    PluginManager,
+    Stream,
+    one_line,
+    run_chunks,
+)
 from croupier.plugins.blackjack.building import build_core, resolve_rules
 from croupier.plugins.blackjack.count_report import count_report
 from croupier.plugins.blackjack.counting import CountPlay

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from croupier.engine.cards import CODES, HIDDEN, VALUES
-from croupier.engine.errors import CroupierError
-from croupier.engine.ledger import Ledger
-from croupier.engine.shoes import Shoe
+from croupier.engine import CODES, HIDDEN, VALUES, CroupierError, Ledger, Shoe
 from croupier.plugins.blackjack.hands import Hand, Seat
 from croupier.plugins.blackjack.play import Action, Event
 from croupier.plugins.blackjack.rules import BlackjackRules

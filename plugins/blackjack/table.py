@@ -16,11 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from croupier.engine.decisions import ATTEMPTS, DECISION_TIME
-from croupier.engine.games import Plain
-from croupier.engine.gametable import GameTable
-from croupier.engine.ledger import Ledger
-from croupier.engine.manager import PluginManager
+from croupier.engine import ATTEMPTS, DECISION_TIME, GameTable, Ledger, Plain, PluginManager
 from croupier.plugins.blackjack.building import build_core, resolve_rules
 from croupier.plugins.blackjack.core import BlackjackCore
 from croupier.plugins.blackjack.game import blackjack_game

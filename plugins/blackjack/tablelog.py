@@ -16,10 +16,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
-from croupier.engine.errors import CroupierError
-from croupier.engine.gamelog import read_json_log
-from croupier.engine.logreplay import DRIVER_EVENTS
-from croupier.engine.manager import PluginManager
+from croupier.engine import DRIVER_EVENTS, CroupierError, PluginManager, read_json_log
 from croupier.plugins.blackjack.building import build_core
 from croupier.plugins.blackjack.play import Action, Event
 from croupier.plugins.blackjack.round import TableCore, check_action

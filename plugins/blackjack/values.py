@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from croupier.engine.cards import VALUES
+from croupier.engine import VALUES
 
 
 def value(c: int) -> int:

@@ -8,6 +8,7 @@ randomizer whose ``spec`` is its text. Grammar and decisions: docs/randomizers.m
 from __future__ import annotations
 
 from croupier.engine import (
+    SUITS,
     Randomizer,
     RandomizerFactory,
     RandomizerKind,
@@ -15,7 +16,6 @@ from croupier.engine import (
     Stream,
     hookimpl,
 )
-from croupier.engine.cards import SUITS
 from croupier.plugins.blackjack_spec.parser import Spec, parse_spec
 from croupier.plugins.blackjack_spec.randomizers import (
     BagRandomizer,

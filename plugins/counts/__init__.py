@@ -11,8 +11,7 @@ floored), so that generated index tables compare across systems.
 
 from __future__ import annotations
 
-from croupier.engine import hookimpl
-from croupier.engine.counts import CountSystem
+from croupier.engine import CountSystem, hookimpl
 
 SNYDER = "Arnold Snyder, Blackbelt in Blackjack"
 

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from croupier.engine import Solver, hookimpl
-from croupier.engine.cards import card
-from croupier.engine.games import (
+from croupier.engine import (
     ActionSpec,
     Checkpoints,
     Field,
     Game,
     GameStrategy,
     Plain,
+    Solver,
     WebFiles,
+    card,
+    hookimpl,
     staked_on,
 )
 from croupier.plugins.three_card_poker.core import COUNTERS, PokerCore, check_options

@@ -16,12 +16,17 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from croupier.engine.cards import CODES
-from croupier.engine.errors import CroupierError
-from croupier.engine.games import Emit, Plain, Turn
-from croupier.engine.ledger import Ledger, seat_account
-from croupier.engine.seeds import Stream
-from croupier.engine.shoes import Shoe
+from croupier.engine import (
+    CODES,
+    CroupierError,
+    Emit,
+    Ledger,
+    Plain,
+    Shoe,
+    Stream,
+    Turn,
+    seat_account,
+)
 from croupier.plugins.three_card_poker.hands import CATEGORIES, category, qualifies, value
 from croupier.plugins.three_card_poker.solver import ANTE_BONUSES, PAYTABLES
 

@@ -13,10 +13,17 @@ from typing import Any
 
 import attrs
 
-from croupier.engine import CroupierError, hookimpl
-from croupier.engine.cards import card
-from croupier.engine.games import Plain, Turn
-from croupier.engine.oracle import OracleKind, Question, Valuation, phase_of
+from croupier.engine import (
+    CroupierError,
+    OracleKind,
+    Plain,
+    Question,
+    Turn,
+    Valuation,
+    card,
+    hookimpl,
+    phase_of,
+)
 from croupier.plugins.three_card_poker.hands import category, value
 from croupier.plugins.three_card_poker.solver import (
     ANTE_BONUSES,

@@ -26,8 +26,7 @@ from typing import Any
 import attrs
 import numpy as np  # a dependency of numba, the simulator's
 
-from croupier.engine.cards import CODES, cards
-from croupier.engine.errors import CroupierError, SpecError
+from croupier.engine import CODES, CroupierError, SpecError, cards
 from croupier.plugins.three_card_poker.hands import (
     CATEGORIES,
     FLUSH,

@@ -10,9 +10,19 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from croupier.engine import ActionSpec, CroupierError, Field, Game, GameStrategy, Stream, Turn
-from croupier.engine.games import Emit, Plain
-from croupier.engine.ledger import Ledger, seat_account
+from croupier.engine import (
+    ActionSpec,
+    CroupierError,
+    Emit,
+    Field,
+    Game,
+    GameStrategy,
+    Ledger,
+    Plain,
+    Stream,
+    Turn,
+    seat_account,
+)
 
 SIDES = ("heads", "tails")
 

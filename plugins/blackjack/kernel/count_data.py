@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from croupier.engine import PluginManager
-from croupier.engine.kernels import KernelJob
+from croupier.engine import KernelJob, PluginManager
 from croupier.plugins.blackjack.counting import CountPlay
 from croupier.plugins.blackjack.indices import UPCARDS, IndexEntry
 from croupier.plugins.blackjack.kernel.data import (

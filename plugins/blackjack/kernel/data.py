@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from croupier.engine import PluginManager
-from croupier.engine.kernels import KernelJob
+from croupier.engine import KernelJob, PluginManager
 from croupier.plugins.blackjack.kernels import LETTERS, PlayTable, play_table
 from croupier.plugins.blackjack.players import Strategy
 from croupier.plugins.blackjack.rules import BlackjackRules

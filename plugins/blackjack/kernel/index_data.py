@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from croupier.engine import PluginManager
-from croupier.engine.kernels import KernelJob
+from croupier.engine import KernelJob, PluginManager
 from croupier.plugins.blackjack.counting import CountPlay
 from croupier.plugins.blackjack.indices import UPCARDS, entry
 from croupier.plugins.blackjack.kernel.count_data import ROUNDING, L, _maps, _row, params

@@ -11,9 +11,15 @@ from functools import lru_cache
 
 import attrs
 
-from croupier.engine import CroupierError, Solver, hookimpl
-from croupier.engine.cards import VALUES
-from croupier.engine.solvecache import package_of, reuse, source_digest
+from croupier.engine import (
+    VALUES,
+    CroupierError,
+    Solver,
+    hookimpl,
+    package_of,
+    reuse,
+    source_digest,
+)
 from croupier.plugins.blackjack.kernels import PlayTable
 from croupier.plugins.blackjack.players import HandView, PlayRule, Strategy
 from croupier.plugins.blackjack.rules import BlackjackRules

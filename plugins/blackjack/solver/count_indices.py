@@ -41,8 +41,7 @@ from typing import Any
 
 import attrs
 
-from croupier.engine import CroupierError
-from croupier.engine.counts import CountSystem
+from croupier.engine import CountSystem, CroupierError
 from croupier.plugins.blackjack.indices import IndexEntry
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver.analysis import check_rules

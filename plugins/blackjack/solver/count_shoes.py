@@ -36,8 +36,8 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from croupier.engine import CroupierError
-from croupier.engine.counts import DECK, CountSystem, true_count
+from croupier.engine import DECK_SIZE as DECK
+from croupier.engine import CountSystem, CroupierError, true_count
 
 FloatArray = npt.NDArray[np.float64]
 
