@@ -12,6 +12,12 @@ and a ledger), the same ``lim17`` seat through the async :class:`Table` (observa
 events, time limits), and gymnasium's infinite-deck ``Blackjack-v1`` stepped by the same
 hit-below-17 policy. Ratios are croupier's rate over gymnasium's.
 
+Then a server's table of 4 in-process strategies (the engine's :class:`GameTable` of the
+blackjack game, four ``lim17`` seats: what ``table.create`` with strategies plays), in
+seat-hands per second (4 a round): the strategies asked directly (``decide_now``, no task
+per decision), against the same seats asked through the decision clock (a task per
+decision, as every player was before), in the same run.
+
 Each figure is the best of ``--repeat`` runs of ``hands / repeat`` hands (as ``timeit``
 does: on a machine shared with other work the best run is the least disturbed one), in
 wall-clock time and in this process's CPU time (``time.process_time``, which leaves out
@@ -27,6 +33,8 @@ from collections.abc import Callable
 import trio
 
 from croupier.engine import PluginManager
+from croupier.engine.games import Plain
+from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
 from croupier.plugins.blackjack.players import HandView, Strategy, StrategyPlayer
 from croupier.plugins.blackjack.simulate import BANKROLL, run_rounds
 from croupier.plugins.blackjack.table import Table, build_core
@@ -125,6 +133,36 @@ def table_run(manager: PluginManager, strategy: Strategy) -> Callable[[int], Non
     return run
 
 
+SEATS = 4
+
+
+class Clocked:
+    """A strategy seen only through ``async decide``: the table asks it through the
+    decision clock (a nursery and a task per decision), as it asks a remote player."""
+
+    def __init__(self, inner: GameStrategyPlayer) -> None:
+        self.inner = inner
+
+    async def decide(self, observation: Plain) -> Plain:
+        return await self.inner.decide(observation)
+
+
+def game_table_run(
+    manager: PluginManager, seat: Callable[[GameStrategyPlayer], GamePlayer]
+) -> Callable[[int], None]:
+    """Rounds of a 4-seat blackjack game table (vegas-s17) of ``lim17`` seats."""
+    game = manager.games.get("blackjack")
+    options = game.rules("vegas-s17")
+    (lim17,) = (s.at(options) for s in game.strategies if s.name == "lim17")
+
+    def run(rounds: int) -> None:
+        players = [seat(GameStrategyPlayer(lim17)) for _ in range(SEATS)]
+        table = GameTable(game, options, 1, players, chips=[BANKROLL] * SEATS)
+        assert trio.run(table.play, rounds) == rounds
+
+    return run
+
+
 def gymnasium_run() -> Callable[[int], None] | None:
     try:
         import gymnasium
@@ -166,6 +204,8 @@ def main() -> None:
         "croupier fast path, basic chart": best_of(repeat, n, croupier_run(manager, BASIC)),
         "croupier async Table, lim17": best_of(repeat, n // 10, table_run(manager, lim17)),
     }
+    direct = best_of(repeat, n // 10, game_table_run(manager, lambda p: p))
+    clocked = best_of(repeat, n // 10, game_table_run(manager, Clocked))
     gym_run = gymnasium_run()
     gym = best_of(repeat, n, gym_run) if gym_run is not None else None
     print(f"best of {repeat} runs of {n:,} hands (the async table: a tenth)")
@@ -183,6 +223,12 @@ def main() -> None:
     else:
         label = "gymnasium Blackjack-v1, hit < 17"
         print(f"{label:34s} {gym[0]:10,.0f} episodes/s    {gym[1]:10,.0f} episodes/s")
+    print(f"\na {SEATS}-seat game table of lim17 strategies, seat-hands/s (rounds x {SEATS})")
+    for label, (wall, cpu) in {"asked directly": direct, "through the clock": clocked}.items():
+        print(f"{label:34s} {wall * SEATS:10,.0f}               {cpu * SEATS:10,.0f}")
+    wall_ratio, cpu_ratio = direct[0] / clocked[0], direct[1] / clocked[1]
+    label = "directly / through the clock"
+    print(f"{label:34s} {wall_ratio:9.2f}x               {cpu_ratio:9.2f}x")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,10 @@ server was busy is still in time. :meth:`DecisionClock.limit_decisions` bounds e
 decision from now on *in all* (a shutdown's grace). A player that raises gets an
 ``("error", exception)``; one out of time a ``("timeout", reason)``; the table decides what
 follows (the default, for the games here).
+
+A player that answers without waiting (an in-process strategy) is asked with
+:meth:`DecisionClock.answer_now`: a plain call, no task and no cancel scope (a synchronous
+answer cannot be cancelled anyway).
 """
 
 from __future__ import annotations
@@ -40,6 +44,16 @@ class DecisionClock:
         self._cutoff = min(self._cutoff, trio.current_time() + seconds)
         if self._pending is not None:
             self._pending.deadline = min(self._pending.deadline, self._cutoff)
+
+    def answer_now(self, call: Callable[[], object]) -> tuple[str, object]:
+        """:meth:`answer` for a player that answers at once (``call`` is synchronous):
+        ``("answer", action)`` or ``("error", exception)``, with no task per decision. It
+        never times out, even on a table out of time: an answer that takes no time is
+        within any limit (through :meth:`answer`, it raced the expired deadline)."""
+        try:
+            return "answer", call()
+        except Exception as exc:  # a broken player never stops the table
+            return "error", exc
 
     async def answer(self, call: Callable[[], Awaitable[object]]) -> tuple[str, object]:
         """``("answer", action)``, ``("error", exception)`` or ``("timeout", reason)``.

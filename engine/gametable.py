@@ -13,7 +13,11 @@ each seat's player for its decisions, under the same rules as a blackjack table:
   gets the default (a ``default`` event with the reason).
 
 A player is anything with ``async def decide(observation) -> action`` (plain mappings);
-the observation is the game's, plus ``legal`` (the action kinds) and ``refused``.
+the observation is the game's, plus ``legal`` (the action kinds) and ``refused``. A player
+that answers without waiting (a game's strategy, :class:`GameStrategyPlayer`) may also
+have ``decide_now(observation) -> action``, which the table calls instead, directly (no
+task per decision: :meth:`DecisionClock.answer_now`); the table then lets the event loop
+run once per round.
 Listeners get every public event (a plain mapping) as it happens, the table's ``action``
 event for each action it applies included (see :mod:`~croupier.engine.gamelog`), unless
 the game's own events record them (:attr:`Game.action_of`).
@@ -24,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, Protocol, cast
+
+import trio
 
 from croupier.engine.decisions import ATTEMPTS, DECISION_TIME, DecisionClock
 from croupier.engine.errors import CroupierError, PlayerAbsent, kind_of, player_failure
@@ -47,6 +53,10 @@ class GameStrategyPlayer:
         self.strategy = strategy
 
     async def decide(self, observation: Plain) -> Plain:
+        return self.strategy.play(observation)
+
+    def decide_now(self, observation: Plain) -> Plain:
+        """The same answer, synchronously: the table asks a strategy with no task."""
         return self.strategy.play(observation)
 
 
@@ -161,6 +171,7 @@ class GameTable:
 
     async def play_round(self) -> bool:
         """Play one round; False when no seat could play (nothing happened)."""
+        await trio.lowlevel.checkpoint()  # the loop runs between rounds of players that never wait
         scorer = self.scorer
         if scorer is not None:
             scorer.round_starts()
@@ -188,10 +199,15 @@ class GameTable:
 
     async def _ask(self, turn: Turn) -> Plain:
         player = self.players[turn.seat - 1]
+        decide_now: Callable[[Plain], object] | None = getattr(player, "decide_now", None)
         refused: str | None = None
         for _ in range(self.attempts):
             observation = {**turn.observation, "legal": list(turn.legal), "refused": refused}
-            how, answer = await self.clock.answer(partial(player.decide, observation))
+            if decide_now is not None:  # a player that never waits: asked directly
+                await trio.lowlevel.checkpoint_if_cancelled()  # a stopped table stops here
+                how, answer = self.clock.answer_now(partial(decide_now, observation))
+            else:
+                how, answer = await self.clock.answer(partial(player.decide, observation))
             if how == "error":
                 exc = cast(Exception, answer)
                 if isinstance(exc, PlayerAbsent) and turn.absent is not None:
