@@ -212,7 +212,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tcp-rounds", type=int, default=300)
     parser.add_argument("--skip-tcp", action="store_true")
+    parser.add_argument(
+        "--smoke", action="store_true", help="a tiny run, for CI to see it still runs"
+    )
     args = parser.parse_args()
+    if args.smoke:  # its figures mean nothing
+        args.rounds, args.tcp_rounds = 20, 10
     manager = PluginManager(autoload=False)
     separation(manager, args.rounds, args.seed)
     if not args.skip_tcp:
