@@ -152,6 +152,7 @@ class Evaluator:
             else None
         )
         self._stand: dict[object, float] = {}
+        self._flat = dealer.flat_program(upcard, rules.hits_soft_17, self.mode)
         self._infinite_dist: list[float] | None = None
 
     # -- the shoe -----------------------------------------------------------------------
@@ -212,7 +213,7 @@ class Evaluator:
         row = self.stands.get(key)
         if row is None:
             shoe = tuple(map(sub, self.left, counts))
-            dist = dealer.distribution(self.upcard, self.rules.hits_soft_17, self.mode, shoe, True)
+            dist = dealer.finite_distribution(self._flat, shoe)
             row = stand_row(dist, self.objective)
             self.stands[key] = row
         value = row[stand_column(player)]

@@ -59,7 +59,29 @@ def stand_column(player: int) -> int:
 
 
 def stand_row(dist: Sequence[float], objective: Objective) -> list[float]:
-    return [stand_value(t, dist, objective) for t in STAND_TOTALS]
+    """:func:`stand_value` at every total of ``STAND_TOTALS``, unrolled (the oracle makes
+    one row per hand it values): the same additions in the same order, so identical to
+    the last bit, at a fifth of the cost of six loops."""
+    d0, d1, d2, d3, d4 = dist[0], dist[1], dist[2], dist[3], dist[4]
+    bust, bj = dist[dealer.BUST], dist[dealer.BLACKJACK]
+    w18 = bust + d0
+    w19 = w18 + d1
+    w20 = w19 + d2
+    wins = (bust, bust, w18, w19, w20, w20 + d3)
+    pushes = (0.0, d0, d1, d2, d3, d4)
+    losses = (
+        bj + d0 + d1 + d2 + d3 + d4,
+        bj + d1 + d2 + d3 + d4,
+        bj + d2 + d3 + d4,
+        bj + d3 + d4,
+        bj + d4,
+        bj,
+    )
+    if objective == "win-probability":
+        return [w + 0.5 * p for w, p in zip(wins, pushes, strict=True)]
+    if objective == "ev-ties-lose":
+        return [w - lo - p for w, lo, p in zip(wins, losses, pushes, strict=True)]
+    return [w - lo for w, lo in zip(wins, losses, strict=True)]
 
 
 def stand_table(dists: FloatArray, objective: Objective) -> FloatArray:
