@@ -20,7 +20,7 @@ from croupier.plugins.blackjack.solver.hands import (
     stand_row,
     stand_table,
 )
-from croupier.plugins.blackjack.solver.stand import stand_value
+from croupier.plugins.blackjack.solver.stand import finite_stand_row, stand_value
 
 
 def sig12(value: float) -> str:
@@ -99,3 +99,17 @@ def test_unrolled_stand_row_is_stand_value_at_every_total_to_the_last_bit(object
         dist = (rng.random(7) * rng.integers(0, 2, 7)).tolist()
         row = stand_row(dist, objective)
         assert row == [stand_value(t, dist, objective) for t in STAND_TOTALS]
+
+
+@pytest.mark.parametrize("objective", ["ev", "win-probability", "ev-ties-lose"])
+def test_compiled_stand_row_is_the_dealer_distributions_row_to_the_last_bit(objective):
+    """The solver's one compiled call per hand must give the row of the plain path."""
+    rng = np.random.default_rng(61)
+    for h17, mode in ((False, "peek"), (True, "nopeek"), (False, "plain")):
+        for up in range(10):
+            flat = dealer.flat_program(up, h17, mode)
+            for _ in range(20):
+                shoe = tuple(int(n) for n in rng.integers(0, 25, 10))
+                single = dealer.distribution(up, h17, mode, shoe, True)
+                want = stand_row(single, objective)
+                assert finite_stand_row(flat, shoe, objective) == want

@@ -103,13 +103,7 @@ def distribution(
     return [float(x) for x in out]
 
 
-def finite_distribution(flat: FlatProgram, shoe: Sequence[int]) -> list[float]:
-    """:func:`distribution` of a finite shoe of counts, from its :func:`flat_program`
-    fetched once by the caller: the solver asks it for every hand it values."""
-    out: list[float] = _run(np.array(shoe, dtype=np.float64), True, *flat).tolist()
-    return out
-
-
+# :func:`flat_program`'s arrays, fetched once per evaluator by the solver's hot path
 FlatProgram = tuple[
     npt.NDArray[np.int64],
     npt.NDArray[np.int64],

@@ -31,14 +31,17 @@ from croupier.plugins.blackjack.solver.stand import (
 )
 from croupier.plugins.blackjack.solver.stand import (
     Objective,
+    finite_stand_row,
     in_chips,
     stand_column,
-    stand_row,
     stand_table,
     stand_value,
 )
 from croupier.plugins.blackjack.solver.stand import (
     StandRows as StandRows,
+)
+from croupier.plugins.blackjack.solver.stand import (
+    stand_row as stand_row,
 )
 
 FloatArray = npt.NDArray[np.float64]
@@ -213,8 +216,7 @@ class Evaluator:
         row = self.stands.get(key)
         if row is None:
             shoe = tuple(map(sub, self.left, counts))
-            dist = dealer.finite_distribution(self._flat, shoe)
-            row = stand_row(dist, self.objective)
+            row = finite_stand_row(self._flat, shoe, self.objective)
             self.stands[key] = row
         value = row[stand_column(player)]
         self._stand[code] = value
