@@ -14,7 +14,13 @@ from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver import dealer, solve_rules
 from croupier.plugins.blackjack.solver.analysis import UpcardSolver
 from croupier.plugins.blackjack.solver.cards import ACE, TEN
-from croupier.plugins.blackjack.solver.hands import bj_mode, stand_row, stand_table
+from croupier.plugins.blackjack.solver.hands import (
+    STAND_TOTALS,
+    bj_mode,
+    stand_row,
+    stand_table,
+)
+from croupier.plugins.blackjack.solver.stand import finite_stand_row, stand_value
 
 
 def sig12(value: float) -> str:
@@ -83,3 +89,27 @@ def test_batched_and_single_shoe_paths_agree_to_the_last_bit(h17, objective):
             single = dealer.distribution(up, h17, mode, shoe)
             assert dist == single
             assert stands == stand_row(single, objective)
+
+
+@pytest.mark.parametrize("objective", ["ev", "win-probability", "ev-ties-lose"])
+def test_unrolled_stand_row_is_stand_value_at_every_total_to_the_last_bit(objective):
+    """The unrolled row (the oracle's hot path) must be the plain per-total stand values."""
+    rng = np.random.default_rng(61)
+    for _ in range(500):
+        dist = (rng.random(7) * rng.integers(0, 2, 7)).tolist()
+        row = stand_row(dist, objective)
+        assert row == [stand_value(t, dist, objective) for t in STAND_TOTALS]
+
+
+@pytest.mark.parametrize("objective", ["ev", "win-probability", "ev-ties-lose"])
+def test_compiled_stand_row_is_the_dealer_distributions_row_to_the_last_bit(objective):
+    """The solver's one compiled call per hand must give the row of the plain path."""
+    rng = np.random.default_rng(61)
+    for h17, mode in ((False, "peek"), (True, "nopeek"), (False, "plain")):
+        for up in range(10):
+            flat = dealer.flat_program(up, h17, mode)
+            for _ in range(20):
+                shoe = tuple(int(n) for n in rng.integers(0, 25, 10))
+                single = dealer.distribution(up, h17, mode, shoe, True)
+                want = stand_row(single, objective)
+                assert finite_stand_row(flat, shoe, objective) == want

@@ -103,6 +103,16 @@ def distribution(
     return [float(x) for x in out]
 
 
+# :func:`flat_program`'s arrays, fetched once per evaluator by the solver's hot path
+FlatProgram = tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]
+
+
 @cache
 def flat_program(
     upcard: int, hits_soft_17: bool, mode: BjMode

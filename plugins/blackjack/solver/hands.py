@@ -31,14 +31,17 @@ from croupier.plugins.blackjack.solver.stand import (
 )
 from croupier.plugins.blackjack.solver.stand import (
     Objective,
+    finite_stand_row,
     in_chips,
     stand_column,
-    stand_row,
     stand_table,
     stand_value,
 )
 from croupier.plugins.blackjack.solver.stand import (
     StandRows as StandRows,
+)
+from croupier.plugins.blackjack.solver.stand import (
+    stand_row as stand_row,
 )
 
 FloatArray = npt.NDArray[np.float64]
@@ -152,6 +155,7 @@ class Evaluator:
             else None
         )
         self._stand: dict[object, float] = {}
+        self._flat = dealer.flat_program(upcard, rules.hits_soft_17, self.mode)
         self._infinite_dist: list[float] | None = None
 
     # -- the shoe -----------------------------------------------------------------------
@@ -212,8 +216,7 @@ class Evaluator:
         row = self.stands.get(key)
         if row is None:
             shoe = tuple(map(sub, self.left, counts))
-            dist = dealer.distribution(self.upcard, self.rules.hits_soft_17, self.mode, shoe, True)
-            row = stand_row(dist, self.objective)
+            row = finite_stand_row(self._flat, shoe, self.objective)
             self.stands[key] = row
         value = row[stand_column(player)]
         self._stand[code] = value

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
+import numpy.typing as npt
+from numba import njit
 
 from croupier.plugins.blackjack.solver import dealer
 
@@ -59,7 +61,80 @@ def stand_column(player: int) -> int:
 
 
 def stand_row(dist: Sequence[float], objective: Objective) -> list[float]:
-    return [stand_value(t, dist, objective) for t in STAND_TOTALS]
+    """:func:`stand_value` at every total of ``STAND_TOTALS``, unrolled (the oracle makes
+    one row per hand it values): the same additions in the same order, so identical to
+    the last bit, at a fifth of the cost of six loops."""
+    d0, d1, d2, d3, d4 = dist[0], dist[1], dist[2], dist[3], dist[4]
+    bust, bj = dist[dealer.BUST], dist[dealer.BLACKJACK]
+    w18 = bust + d0
+    w19 = w18 + d1
+    w20 = w19 + d2
+    wins = (bust, bust, w18, w19, w20, w20 + d3)
+    pushes = (0.0, d0, d1, d2, d3, d4)
+    losses = (
+        bj + d0 + d1 + d2 + d3 + d4,
+        bj + d1 + d2 + d3 + d4,
+        bj + d2 + d3 + d4,
+        bj + d3 + d4,
+        bj + d4,
+        bj,
+    )
+    if objective == "win-probability":
+        return [w + 0.5 * p for w, p in zip(wins, pushes, strict=True)]
+    if objective == "ev-ties-lose":
+        return [w - lo - p for w, lo, p in zip(wins, losses, pushes, strict=True)]
+    return [w - lo for w, lo in zip(wins, losses, strict=True)]
+
+
+OBJECTIVE_CODES = {"ev": 0, "win-probability": 1, "ev-ties-lose": 2}
+
+
+def finite_stand_row(
+    flat: dealer.FlatProgram, shoe: Sequence[int], objective: Objective
+) -> list[float]:
+    """:func:`stand_row` of the dealer's distribution from a finite shoe of counts, in one
+    compiled call (the solver makes one per hand it values): identical to the last bit,
+    the same floating-point operations in the same order (tests check)."""
+    row = _row_run(np.array(shoe, dtype=np.float64), OBJECTIVE_CODES[objective], *flat)
+    out: list[float] = row.tolist()
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _row_run(
+    shoe: FloatArray,
+    objective: int,
+    counts: npt.NDArray[np.int64],
+    drawn: npt.NDArray[np.int64],
+    starts: npt.NDArray[np.int64],
+    ranks: npt.NDArray[np.int64],
+    targets: npt.NDArray[np.int64],
+) -> FloatArray:  # pragma: no cover - compiled
+    dist = dealer._run(shoe, True, counts, drawn, starts, ranks, targets)
+    d0, d1, d2, d3, d4 = dist[0], dist[1], dist[2], dist[3], dist[4]
+    bust, bj = dist[5], dist[6]
+    w18 = bust + d0
+    w19 = w18 + d1
+    w20 = w19 + d2
+    wins = (bust, bust, w18, w19, w20, w20 + d3)
+    pushes = (0.0, d0, d1, d2, d3, d4)
+    losses = (
+        bj + d0 + d1 + d2 + d3 + d4,
+        bj + d1 + d2 + d3 + d4,
+        bj + d2 + d3 + d4,
+        bj + d3 + d4,
+        bj + d4,
+        bj,
+    )
+    out = np.empty(6)
+    for i in range(6):
+        if objective == 1:
+            out[i] = wins[i] + 0.5 * pushes[i]
+        elif objective == 2:
+            out[i] = wins[i] - losses[i] - pushes[i]
+        else:
+            out[i] = wins[i] - losses[i]
+    return out
 
 
 def stand_table(dists: FloatArray, objective: Objective) -> FloatArray:
