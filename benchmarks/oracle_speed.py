@@ -32,7 +32,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=60)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--smoke", action="store_true", help="a tiny run, for CI to see it still runs"
+    )
     args = parser.parse_args()
+    if args.smoke:  # its figures mean nothing
+        args.rounds = 3
     manager = PluginManager(autoload=False)
     game = manager.games.get("blackjack")
     options = game.rules(RULE_SET)
