@@ -114,5 +114,5 @@ def test_an_illegal_action_and_rules_the_kernel_cannot_play_get_one_line():
         BlackjackVector(2, rules="koth")
     with pytest.raises(CroupierError, match="num_envs"):
         BlackjackVector(0)
-    with pytest.raises(CroupierError, match="unknown reward"):
+    with pytest.raises(CroupierError, match="pays chips only"):
         BlackjackVector(2, reward="luck")

@@ -97,7 +97,9 @@ async def test_a_table_of_direct_players_lets_other_tasks_run_every_round(manage
         await trio.lowlevel.checkpoint()
         await table.play(5)
         nursery.cancel_scope.cancel()
-    assert len(ticks) >= 5 and ticks[-1] >= 4  # it ran once a round, to the end
+    # it ran once a round (trio runs a batch of ready tasks in either order, so which round
+    # each tick saw may lag by one)
+    assert len(ticks) >= 5 and ticks == sorted(ticks) and ticks[-1] >= 3
 
 
 async def test_a_cancelled_table_of_direct_players_stops_within_the_round(manager):

@@ -104,7 +104,14 @@ async def test_a_backup_taken_while_the_server_plays_is_a_consistent_journal(
     server = await serve(nursery, journal)
     async with connect("127.0.0.1", server.port, name="c") as client:
         info = await client.call_named(
-            "table.create", {"seats": 1, "fill": ["lim17"], "rounds": 10**6, "seed": 3}
+            "table.create",
+            {
+                "seats": 1,
+                "fill": ["lim17"],
+                "rounds": 10**6,
+                "seed": 3,
+                "options": {"starting_chips": 10**9},  # never broke: it plays on
+            },
         )
         while journal.writer.done < journal.writer.queued or journal.writer.done < 50:
             await trio.sleep(0.01)  # some rounds committed: the backup has rows to copy

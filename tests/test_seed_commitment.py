@@ -19,6 +19,7 @@ from croupier.engine.ledger import seat_account
 from croupier.protocol import Code, RpcError, Server
 from croupier.protocol.commitment import commitment, verify
 from croupier.protocol.journal import Journal
+from croupier.protocol.services import default_services
 from croupier.protocol.tables import TableService
 from croupier.protocol.tournaments import TournamentService
 from tests import memnet
@@ -47,11 +48,16 @@ def tournaments(server: Server) -> TournamentService:
 
 
 async def journaled(nursery: trio.Nursery, path: Path, seed: int = 11) -> Server:
+    """A server on a journal, its tables waiting for their bots far longer than any test's
+    virtual clock jumps (a create is answered once committed by the writer thread, in real
+    time: the virtual clock jumps meanwhile, and a 60 s wait for a bot would be over)."""
+    tables = TableService(vacant_timeout=10**6, unclaimed_timeout=10**6)
     server = Server(
         PluginManager(autoload=False),
         default_game="blackjack",
         seed=seed,
         journal=Journal(str(path)),
+        services=[*default_services()[:-1], tables],
     )
     await memnet.serve(nursery, server)
     await server.recovered.wait()  # it serves while it rebuilds: wait until it has
