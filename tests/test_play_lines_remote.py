@@ -156,6 +156,9 @@ def test_seats_not_filled_wait_for_bots_as_at_blackjack(threaded_server):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Ctrl-C as a person's shell delivers it, whatever this process ignores (a child
+        # inherits an ignored SIGINT, and Python then never raises KeyboardInterrupt)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert person.stdout is not None
