@@ -5,6 +5,7 @@ on what the screen shows, with generous timeouts, never on sleeps."""
 from __future__ import annotations
 
 import os
+import select
 import sys
 import time
 from pathlib import Path
@@ -45,10 +46,29 @@ class Term:
         except pexpect.TIMEOUT:
             return True
         except pexpect.EOF:
+            self._drain()
             return False
+        self._feed(data)
+        return True
+
+    def _feed(self, data: bytes) -> None:
         self.raw += data
         self.stream.feed(data)
-        return True
+
+    def _drain(self) -> None:
+        """Read what is still on its way once the program ended. Linux hands a pty's output
+        to the reading side a moment later, so pexpect can see the program gone before its
+        last lines arrive (under load, its last lines were lost); reading the master until
+        it reports the other side closed (EIO) gets them all."""
+        fd = self.child.child_fd
+        while select.select([fd], [], [], 2.0)[0]:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            self._feed(data)
 
     def wait_for(self, *texts: str) -> str:
         """Wait until the screen shows every one of ``texts``; returns the screen."""
