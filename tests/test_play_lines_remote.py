@@ -171,3 +171,21 @@ def test_seats_not_filled_wait_for_bots_as_at_blackjack(threaded_server):
     finally:
         person.send_signal(signal.SIGINT)
         person.communicate(timeout=60)
+
+
+def test_q_while_the_table_waits_for_a_bot_gives_the_seat_up(play, threaded_server):
+    """No decision asks the person anything while the table waits for its other seats, yet
+    `q` must still quit (it was read only at a decision, so the person was stuck)."""
+    where = f"127.0.0.1:{threaded_server}"
+    status, out, err = play(
+        "q\n", "--game", "baccarat", "--connect", where, "--seats", "2", "--seed", "3"
+    )
+    assert status == 0, err
+    assert "Traceback" not in out + err
+    table = table_of(out)
+    assert f"Table {table} waits for 1 more" in out
+    rounds, _, net = tally(out)
+    assert rounds == 0 and net == 0
+    info = call(threaded_server, "table.info", table)
+    assert info["played"] == 0 and info["state"] == "waiting"
+    assert info["seats"][0] == {"seat": 1, "kind": "free", "player": None}  # given up

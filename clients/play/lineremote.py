@@ -115,6 +115,8 @@ async def play_remote(
         start["chips"] = int(info["chips"][person.seat - 1])
         bot.minimum = person.game.seat_minimum(info["rules"])
         on_seated(joined)
+        if info.get("state") == "waiting":  # for its other seats: `q` must still quit
+            person.listen()
 
     bot.on_seated = seated
     finals: list[dict[str, Any]] = []
