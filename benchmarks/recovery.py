@@ -16,7 +16,7 @@ In one process, on one journal file (WAL, ``synchronous = NORMAL``):
    tables ``playing``, their results gone, every settled round kept.
 3. **recovery**: a new server opens that journal and starts; timed from its start to
    listening, which is after it has read every unfinished table and replayed every
-   settled round through the game (:mod:`croupier.protocol.tablerecovery`). Each table
+   settled round through the game (:mod:`croupier.protocol.tables.recovery`). Each table
    then ends at once (its rounds are played); every table's result (chips and house) is
    checked against the live run's.
 

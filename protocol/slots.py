@@ -1,7 +1,7 @@
 """Bot slots: a place on the server a remote bot holds with a token (a table's seat, a
 tournament's ``tcp`` entry), and the player that asks that bot for its decisions.
 
-Shared by :mod:`~croupier.protocol.tablerun` and :mod:`~croupier.protocol.tournamentrun`:
+Shared by :mod:`~croupier.protocol.tables.run` and :mod:`~croupier.protocol.tournaments.run`:
 both ask ``decide(game, observation)`` on the bot's connection (``game`` is the table or
 tournament id), answer themselves the phases the bot left to the server, and hand the
 engine :class:`SeatVacant` for an absent bot, so that it plays the default.
@@ -17,6 +17,7 @@ from croupier.engine import CroupierError
 from croupier.engine.errors import PlayerAbsent, shown
 from croupier.engine.games import Game, Plain
 from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcError
+from croupier.protocol.keys import same_digest, same_secret
 from croupier.protocol.server import Connection
 
 
@@ -39,7 +40,7 @@ class BotSlot:
     """Phases the server answers for the bot with the phase's default (no round trip)."""
     token_sha256: str | None = None
     """A recovered slot's token as the journal keeps it (its hash): the bot's ``rejoin``
-    with the token it holds takes the slot back (:mod:`croupier.protocol.rejoin`)."""
+    with the token it holds takes the slot back (:func:`holds`)."""
 
     @property
     def held(self) -> bool:
@@ -51,6 +52,26 @@ class BotSlot:
     def present(self) -> bool:
         """A bot holds the slot and its connection is open."""
         return self.conn is not None and not self.conn.session.closed
+
+
+def holds(slot: BotSlot, token: str) -> bool:
+    """True when ``token`` is the slot's (compared in constant time). After a lost
+    connection, or after the server restarted and rebuilt its tables and tournaments from
+    the journal, a bot takes its slot back (``table.rejoin``, ``tournament.rejoin``) with the
+    token it got when it took it: a slot held since knows its token, a recovered one only
+    the token's SHA-256 (the journal never keeps a token in clear), so the token is compared
+    by its hash, and then kept again."""
+    if slot.token is not None:
+        return same_secret(token, slot.token)
+    if slot.token_sha256 is None:
+        return False
+    return same_digest(token, slot.token_sha256)
+
+
+def may_sit(conn: Connection) -> None:
+    """A watcher takes no slot."""
+    if conn.role == "watcher":
+        raise RpcError(Code.BAD_INPUT, "a watcher cannot take a seat; say hello as a bot")
 
 
 def check_auto(auto: list[Any], game: Game) -> frozenset[str]:

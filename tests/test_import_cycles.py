@@ -1,12 +1,16 @@
 """No import circles: every module of croupier can be understood (and imported) after the
-modules it imports, and protocol's transport imports no service.
+modules it imports; protocol's transport imports no service, and no service another.
 
 Imports inside functions count as much as those at the top of a module (a function-level
 import is how a circle is usually hidden); imports under ``if TYPE_CHECKING:`` do not (they
 name types for the checker and never run). The transport (the server, its sessions and
 codec, admission and budgets) is everything ``croupier.protocol.server`` imports, however
 indirectly: it must reach no service, so that the services plug into it and not the
-reverse (issue 29); :class:`croupier.protocol.Server` is where the two meet.
+reverse (issue 29). A service is a module or a package of protocol (the tables service is
+``croupier.protocol.tables`` and every module in it, its recovery included); a service's
+modules import no other service's, not even for a type, and no two packages import each
+other through different modules (a circle of packages that no circle of modules shows).
+:class:`croupier.protocol.Server` (``croupier.protocol.services``) is where they all meet.
 """
 
 from __future__ import annotations
@@ -17,18 +21,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("engine", "plugins", "protocol", "clients")
-SERVICES = {
-    "croupier.protocol.services",
-    "croupier.protocol.tables",
-    "croupier.protocol.tablerun",
-    "croupier.protocol.tablerecovery",
-    "croupier.protocol.tournaments",
-    "croupier.protocol.tournamentrun",
-    "croupier.protocol.tournamentrecovery",
-    "croupier.protocol.history",
+SERVICES = (
+    "croupier.protocol.handshake",
+    "croupier.protocol.discovery",
+    "croupier.protocol.randomizers",
     "croupier.protocol.solving",
-}
-"""The method groups; the transport may import none of them."""
+    "croupier.protocol.history",
+    "croupier.protocol.keyservice",
+    "croupier.protocol.leaderboard",
+    "croupier.protocol.tables",
+    "croupier.protocol.tournaments",
+)
+"""The method groups (a module, or a package with every module in it); the transport may
+import none of them, nor may one import another."""
+COMPOSITION_ROOT = "croupier.protocol.services"
+"""Where the transport and the services are put together: it alone imports them all."""
 
 
 def modules() -> dict[str, Path]:
@@ -54,12 +61,13 @@ def _imports(node: ast.AST, type_only: bool) -> Iterator[tuple[ast.AST, bool]]:
         yield from _imports(child, inner)
 
 
-def imported(name: str) -> set[str]:
-    """The croupier modules ``name`` imports when it runs (at its top or in a function)."""
+def imported(name: str, types: bool = False) -> set[str]:
+    """The croupier modules ``name`` imports when it runs (at its top or in a function),
+    and with ``types`` those it imports for the type checker too."""
     tree = ast.parse(MODULES[name].read_text())
     found: set[str] = set()
     for node, type_only in _imports(tree, False):
-        if type_only:
+        if type_only and not types:
             continue
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names if alias.name in MODULES}
@@ -74,6 +82,32 @@ def imported(name: str) -> set[str]:
 
 
 GRAPH = {name: imported(name) for name in MODULES}
+TYPED_GRAPH = {name: imported(name, types=True) for name in MODULES}
+
+
+def service_of(name: str) -> str | None:
+    """The service module ``name`` belongs to (None: it is no service's)."""
+    for service in SERVICES:
+        if name == service or name.startswith(service + "."):
+            return service
+    return None
+
+
+def package_of(name: str) -> str:
+    """The package of protocol ``name`` is in, below ``croupier.protocol`` (a top-level
+    module of protocol is a unit of its own)."""
+    parts = name.split(".")
+    return ".".join(parts[:3]) if parts[:2] == ["croupier", "protocol"] else name
+
+
+def collapsed(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """``graph`` with each package of protocol drawn as one node."""
+    out: dict[str, set[str]] = {}
+    for name, targets in graph.items():
+        here = package_of(name)
+        out.setdefault(here, set()).update(package_of(t) for t in targets)
+        out[here].discard(here)
+    return out
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -124,6 +158,21 @@ def test_circles_are_found():
     assert kinds == {"TYPE_CHECKING": False, "x": True, "y": False}
 
 
+def test_package_circles_are_found():
+    """Two packages importing each other through different modules: no circle of modules,
+    one of packages."""
+    graph = {
+        "croupier.protocol.tables.service": {"croupier.protocol.tournaments.run"},
+        "croupier.protocol.tournaments.service": {"croupier.protocol.tables.run"},
+        "croupier.protocol.tables.run": set(),
+        "croupier.protocol.tournaments.run": set(),
+    }
+    assert circles(graph) == []
+    assert circles(collapsed(graph)) == [
+        ["croupier.protocol.tables", "croupier.protocol.tournaments"]
+    ]
+
+
 def test_no_module_imports_itself_through_others():
     assert circles(GRAPH) == []
 
@@ -137,4 +186,27 @@ def test_the_transport_imports_no_service():
             transport.add(name)
             todo += GRAPH[name]
     assert "croupier.protocol.session" in transport  # the closure is the transport's
-    assert sorted(transport & SERVICES) == []
+    assert sorted(name for name in transport if service_of(name) or name == COMPOSITION_ROOT) == []
+
+
+def test_every_service_is_there():
+    """A service renamed or moved is renamed here too (else the tests below check nothing)."""
+    assert sorted(s for s in SERVICES if s not in MODULES) == []
+    assert {service_of(name) for name in TYPED_GRAPH[COMPOSITION_ROOT]} >= set(SERVICES)
+
+
+def test_no_service_imports_another():
+    """Each service's modules (its recovery included) import no other service's module and
+    not the composition root, not even for a type."""
+    crossing = sorted(
+        f"{name} -> {target}"
+        for name, targets in TYPED_GRAPH.items()
+        if service_of(name) is not None
+        for target in targets
+        if service_of(target) not in (None, service_of(name)) or target == COMPOSITION_ROOT
+    )
+    assert crossing == []
+
+
+def test_no_package_of_protocol_imports_itself_through_others():
+    assert circles(collapsed(GRAPH)) == []

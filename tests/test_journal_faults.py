@@ -14,7 +14,7 @@ import pytest
 import trio
 
 from croupier.engine import PluginManager
-from croupier.protocol import Code, RpcError, Server, connect, tournamentrun
+from croupier.protocol import Code, RpcError, Server, connect
 from croupier.protocol.journal import (
     SCHEMA_VERSION,
     Journal,
@@ -27,6 +27,7 @@ from croupier.protocol.journal.schema import MIGRATIONS, migrate
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.running import retain
 from croupier.protocol.tournaments import TournamentService
+from croupier.protocol.tournaments import run as tournamentrun
 from tests.servedtables import Recorder
 from tests.test_journal import play_table, serve
 

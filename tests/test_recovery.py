@@ -20,12 +20,13 @@ import pytest
 import trio
 
 from croupier.engine import PluginManager
-from croupier.protocol import Code, RpcError, Server, connect, tablerecovery
+from croupier.protocol import Code, RpcError, Server, connect
 from croupier.protocol.journal import Journal
 from croupier.protocol.journal.packing import Unpacker
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.services import default_services
 from croupier.protocol.tables import TableService
+from croupier.protocol.tables import recovery as tablerecovery
 
 
 def tables_of(server: Server) -> TableService:

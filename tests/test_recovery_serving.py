@@ -19,13 +19,14 @@ from croupier.clients.bot.reconnect import keep_seat, retry_delay
 from croupier.clients.bot.samples import Lim17
 from croupier.clients.play.remote import RemoteSeat, Where
 from croupier.engine import CroupierError, PluginManager
-from croupier.protocol import Code, RpcError, Server, tablerecovery
+from croupier.protocol import Code, RpcError, Server
 from croupier.protocol.errors import CallTimeout
 from croupier.protocol.journal import Journal
 from croupier.protocol.journal.recovery import settled_rounds
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.services import default_services
 from croupier.protocol.tables import TableService
+from croupier.protocol.tables import recovery as tablerecovery
 from tests import memnet
 from tests.memnet import MemoryNet
 

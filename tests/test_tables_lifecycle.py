@@ -118,7 +118,7 @@ async def test_a_waiting_table_with_a_seated_bot_does_not_expire(served_briefly,
 async def test_a_table_the_engine_refuses_finishes_instead_of_holding_a_slot(
     served, virtual_clock, monkeypatch
 ):
-    import croupier.protocol.tablerun as tablerun
+    import croupier.protocol.tables.run as tablerun
 
     def refuse(*args, **kwargs):
         raise TypeError("a plugin that breaks on these rules")

@@ -10,7 +10,7 @@ import trio
 from croupier.engine.tournament import TournamentConfig
 from croupier.engine.tournament_run import play_tournament
 from croupier.plugins.blackjack.entries import StrategyEntry
-from croupier.protocol.tournamentlive import MAX_TABLES, LiveView
+from croupier.protocol.tournaments.live import MAX_TABLES, LiveView
 
 
 def test_the_live_view_follows_the_rounds_and_ends_at_the_result(manager):

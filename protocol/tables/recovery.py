@@ -25,7 +25,7 @@ of one of its seats) is answered ``recovering``, which clients retry; replays yi
 event loop every :data:`SLICE` rounds, so ``hello`` and ``ping`` are answered at once.
 
 Then the table plays on live: strategy seats carry on; a bot seat waits for its bot to take
-it back (``table.rejoin`` with its token, compared by hash: :mod:`croupier.protocol.rejoin`)
+it back (``table.rejoin`` with its token, compared by hash: :func:`croupier.protocol.slots.holds`)
 for up to ``vacant_timeout`` seconds, and plays the default while it is empty, as after any
 lost connection. A table that had not started waits for its seats again. Recovered tables
 count against the server's ``max_tables``; those beyond it, and any the server cannot
@@ -60,10 +60,10 @@ from croupier.protocol.journal.recovery import (
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.server import RpcServer
-from croupier.protocol.tablerun import ServerTable
+from croupier.protocol.tables.run import ServerTable
 
 if TYPE_CHECKING:
-    from croupier.protocol.tables import TableService
+    from croupier.protocol.tables.service import TableService
 
 log = logging.getLogger("croupier.tables")
 

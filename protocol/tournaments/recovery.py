@@ -30,10 +30,11 @@ from croupier.protocol.journal.recovery import TournamentRecord, unfinished_tour
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.server import RpcServer
-from croupier.protocol.tournamentrun import TCP, ServerTournament, result_from_dict
+from croupier.protocol.tournaments.results import result_from_dict
+from croupier.protocol.tournaments.run import TCP, ServerTournament
 
 if TYPE_CHECKING:
-    from croupier.protocol.tournaments import TournamentService
+    from croupier.protocol.tournaments.service import TournamentService
 
 log = logging.getLogger("croupier.tournaments")
 

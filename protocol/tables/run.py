@@ -9,22 +9,24 @@ stall. Events go to every subscriber (watchers, and seated bots that asked for e
 they sat down) through a bounded queue and a sender task each, so a slow watcher never
 slows the table: one whose queue overflows is dropped. A bot seated without events gets
 only the table's ``table.status`` notifications.
+
+Its seats are :mod:`.seats`, its rounds :mod:`.play`, the scoring of its decisions
+:mod:`.scoring`.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+from functools import partial
 from typing import Any
 
-import attrs
 import trio
 
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.games import Game
 from croupier.engine.gametable import GamePlayer, GameTable
 from croupier.engine.ledger import seat_account
-from croupier.engine.oracle import Question, Valuation
 from croupier.engine.scoring import oracle_for
 from croupier.protocol.admission import peer_host
 from croupier.protocol.commitment import SeedCommitment
@@ -32,56 +34,17 @@ from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.keys import new_secret
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, RpcServer
-from croupier.protocol.slots import BotSlot, SlotPlayer
 from croupier.protocol.subscribers import WATCH_BUFFER, Subscriber
+from croupier.protocol.tables.play import play_rounds
+from croupier.protocol.tables.scoring import score_decisions
+from croupier.protocol.tables.seats import RemotePlayer, Seat
 from croupier.protocol.workers import game_plugin_bug
 
 log = logging.getLogger("croupier.tables")
 
 
-def _answer_all(questions: list[Question]) -> list[Valuation]:
-    return [q.valuation() for q in questions]
-
-
 EVENT_NOTIFICATION = "table.event"
 STATUS_NOTIFICATION = "table.status"
-
-
-@attrs.define(eq=False)
-class Seat(BotSlot):
-    """A table's seat: a built-in ``strategy``, or a bot's slot, or free (no strategy, no
-    token)."""
-
-    strategy: str | None = None
-
-    @property
-    def free(self) -> bool:
-        return self.strategy is None and not self.held
-
-    def describe(self) -> dict[str, Any]:
-        if self.strategy is not None:
-            return {"seat": self.index, "kind": "strategy", "player": self.strategy}
-        if not self.held:
-            return {"seat": self.index, "kind": "free", "player": None}
-        return {
-            "seat": self.index,
-            "kind": "bot",
-            "player": self.bot,
-            "connected": self.present,
-        }
-
-
-class RemotePlayer(SlotPlayer):
-    """A table seat's player: the table's events reach the bot before each ``decide``."""
-
-    def __init__(self, table: ServerTable, seat: Seat) -> None:
-        super().__init__(seat, table.id, table.decision_time, table.game)
-        self.table = table
-
-    async def before_call(self, conn: Connection) -> None:
-        sub = self.table.subscribers.get(conn.id)
-        if sub is not None:
-            await sub.flushed()
 
 
 class ServerTable:
@@ -141,7 +104,7 @@ class ServerTable:
         self._scope = trio.CancelScope()
         self.paused: str | None = None
         """Why the table deals nothing now (its journal cannot write), or None."""
-        self._pause_scope: trio.CancelScope | None = None
+        self.pause_scope: trio.CancelScope | None = None
         self.abandon_pending = False
         self.done = trio.Event()
         self._seat_changed = trio.Event()
@@ -220,6 +183,10 @@ class ServerTable:
                 self.subscribers.pop(conn_id, None)
                 sub.conn.session.keepalive.discard(f"table {self.id}")
 
+    def broadcast_status(self) -> None:
+        """Tell every subscriber the table as it is now (``table.status``)."""
+        self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
+
     def _on_event(self, data: dict[str, Any]) -> None:
         self.server.journal.table_event(self.id, data)
         if data["kind"] == "default":
@@ -272,24 +239,6 @@ class ServerTable:
             out["paused"] = self.paused
         return out
 
-    async def _score(self) -> None:
-        """Answer the oracle's questions in a thread, a batch at a time, while the table
-        plays on (the table never waits on scoring); the last after it has finished."""
-        assert self.engine is not None and self.engine.scorer is not None
-        scorer = self.engine.scorer
-        while True:
-            finished = self.done.is_set()
-            handle, questions = scorer.take_open()
-            if questions:
-                answers = await trio.to_thread.run_sync(_answer_all, questions)
-                scorer.answer(handle, answers)
-            elif finished:  # every answer in: any subscriber still listening gets them
-                self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
-                return
-            else:
-                with trio.move_on_after(0.5):
-                    await self.done.wait()
-
     def players(self) -> list[GamePlayer]:
         """Each seat's player: its strategy, or the bot holding it (:class:`RemotePlayer`)."""
         return [
@@ -338,140 +287,20 @@ class ServerTable:
         self.broadcast(STATUS_NOTIFICATION, [self.id, info])
         self.server.spawn(self.run, f"table {self.id}")
         if self.engine.scorer is not None:
-            self.server.spawn(self._score, f"table {self.id} scoring")
+            self.server.spawn(partial(score_decisions, self), f"table {self.id} scoring")
 
     async def run(self) -> None:
         assert self.engine is not None
         reason = "stopped with the server"  # the server's tasks cancelled from outside
         try:
             with self._scope:
-                reason = await self._play(self.engine)
+                reason = await play_rounds(self, self.engine)
             if self._scope.cancelled_caught:  # stopped to resume: the round is dealt again
                 reason = self.stop_reason
         except Exception as exc:
             reason = game_plugin_bug(self.server.manager, self.game, exc)
         finally:
             self.finish(reason)
-
-    async def _play(self, engine: GameTable) -> str:
-        minimum = self.min_chips
-        broke = self._broke(engine, minimum)
-        while True:
-            if self.stop_requested:
-                return self.stop_reason
-            if self.rounds is not None and self.played >= self.rounds:
-                return f"{self.rounds} rounds played"
-            if self.has_bots and not await self._someone_seated():
-                return "every bot left"
-            if self.server.journal.failed is not None:
-                await self._paused()
-                continue  # stopped meanwhile, perhaps
-            quota = self.server.limits.journal_quota
-            if quota and self.owner.host and self.server.journal.usage(self.owner.host) >= quota:
-                return f"its creator's address used its journal quota ({quota:,} bytes)"
-            if not await self._someone_can_stake(engine, minimum):
-                return self._not_dealt(len(broke) == len(self.seats))
-            if not await engine.play_round():
-                return "no seat can pay the minimum"
-            self.played += 1
-            now_broke = self._broke(engine, minimum)
-            if now_broke - broke:  # tell the seats (a bot that cannot play on leaves)
-                for index in sorted(now_broke - broke):
-                    log.info("table %d: seat %d cannot pay the minimum any more", self.id, index)
-                self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
-            broke = now_broke
-            if self.server.journal.enabled:
-                balances = engine.ledger.balances
-                chips = [balances[seat_account(seat.index)] for seat in self.seats]
-                self.server.journal.table_round(self.id, self.played, chips)
-                every = self.server.limits.checkpoint_every
-                if every > 0 and self.played % every == 0:
-                    self._checkpoint(engine)
-                if self.server.journal.sync_rounds:  # serve --sync: durable before the next
-                    await self.server.journal.durable(patient=True)
-                else:
-                    await self.server.journal.keep_up()  # never more than a moment ahead
-            # A round of strategies and vacant seats never waits on anything: yield, so
-            # that connections (a bot rejoining, a watcher) get their turn between rounds.
-            await trio.sleep(0)
-
-    def _not_dealt(self, all_broke: bool) -> str:
-        """Why a table that will deal no more rounds finishes."""
-        if self.stop_requested:
-            return self.stop_reason
-        return "no seat can pay the minimum" if all_broke else "nobody present can pay the minimum"
-
-    def _broke(self, engine: GameTable, minimum: int) -> set[int]:
-        """The seats with fewer chips than a round needs (``Game.seat_minimum``)."""
-        balances = engine.ledger.balances
-        return {s.index for s in self.seats if balances[seat_account(s.index)] < minimum}
-
-    def _can_stake(self, engine: GameTable, minimum: int) -> bool:
-        """A seat that someone plays (a strategy, a connected bot) has the minimum."""
-        broke = self._broke(engine, minimum)
-        return any(
-            (seat.strategy is not None or seat.present) and seat.index not in broke
-            for seat in self.seats
-        )
-
-    async def _someone_can_stake(self, engine: GameTable, minimum: int) -> bool:
-        """True when a seat someone plays can pay the minimum. When only empty seats (a
-        person who quit, a bot gone) can, no round is dealt (it would stake nothing, at
-        full speed): the table waits up to ``vacant_timeout`` for one of them to come back,
-        as it waits for absent bots, then gives up (False). At once when no seat can."""
-        if self._can_stake(engine, minimum):
-            return True
-        if len(self._broke(engine, minimum)) == len(self.seats):
-            return False
-        log.info(
-            "table %d: nobody present can pay the minimum; it waits up to %g s for a seat "
-            "that can to come back",
-            self.id,
-            self.vacant_timeout,
-        )
-        with trio.move_on_after(self.vacant_timeout):
-            while not self._can_stake(engine, minimum):
-                if self.stop_requested:
-                    return False
-                await self._seat_changed.wait()
-        return self._can_stake(engine, minimum)
-
-    async def _paused(self) -> None:
-        """The journal cannot write: deal nothing it cannot record. Seats and watchers get a
-        ``table.status`` whose info says why (``paused``), and another once play resumes."""
-        journal = self.server.journal
-        self.paused = f"the server cannot write its journal ({journal.failed})"
-        log.warning("table %d pauses: %s", self.id, self.paused)
-        self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
-        try:
-            with trio.CancelScope() as self._pause_scope:
-                await journal.writable()
-        finally:
-            self._pause_scope = None
-            self.paused = None
-        log.info("table %d resumes: its journal writes again", self.id)
-        self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
-        await trio.sleep(0)  # a journal closed meanwhile stays failed: never spin here
-
-    def _checkpoint(self, engine: GameTable) -> None:
-        """Write the table's state after this round to the journal (when its game can save
-        it): a restarted server replays only the rounds after it."""
-        try:
-            state = engine.save_state()
-        except Exception as exc:  # a game plugin's bug costs the checkpoint, not the table
-            log.error("table %d: no checkpoint after round %d: %r", self.id, self.played, exc)
-            return
-        if state is not None:
-            self.server.journal.table_checkpoint(self.id, self.played, state)
-
-    async def _someone_seated(self) -> bool:
-        """True when a bot holds a seat, waiting up to ``vacant_timeout`` for one to join."""
-        with trio.move_on_after(self.vacant_timeout):
-            while not any(seat.present for seat in self.seats):
-                if self.stop_requested:
-                    return False
-                await self._seat_changed.wait()
-        return any(seat.present for seat in self.seats)
 
     async def expire_unclaimed(self, timeout: float) -> None:
         """Finish a waiting table once no seat has held a connected bot for ``timeout``
@@ -521,8 +350,8 @@ class ServerTable:
             # bots would get defaults): it is left, as a crash leaves it, and dealt again
             self._scope.cancel()
         self.seat_changed()
-        if self._pause_scope is not None:
-            self._pause_scope.cancel()  # a paused table stops without waiting for its journal
+        if self.pause_scope is not None:
+            self.pause_scope.cancel()  # a paused table stops without waiting for its journal
         if self.engine is not None:
             self.engine.limit_decisions(self.server.shutdown_left() if grace is None else grace)
         if self.state == "waiting":

@@ -4,22 +4,20 @@ A :class:`ServerTournament` waits for its ``tcp`` seats, then plays with the eng
 :func:`~croupier.engine.tournament_run.play_tournament` in the server's loop, the tables of
 a round at once. A ``tcp`` seat's player calls ``decide`` on the connection holding the
 seat; an absent, silent or broken bot gets the engine's default, like a silent table bot.
-Status notifications go through the tables' :class:`~croupier.protocol.tablerun.Subscriber`.
+Its entries are :mod:`.entries`; status notifications go through a
+:class:`~croupier.protocol.subscribers.Subscriber` per watcher.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from contextlib import ExitStack
 from typing import Any
 
-import attrs
 import trio
 
 from croupier.engine import PluginManager
-from croupier.engine.games import GameStrategy, Plain
-from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
+from croupier.engine.games import GameStrategy
 from croupier.engine.tournament import TableJob, TableResult, Tournament, TournamentConfig
 from croupier.engine.tournament_run import TournamentResult, play_tournament
 from croupier.protocol.commitment import SeedCommitment, new_salt
@@ -27,9 +25,10 @@ from croupier.protocol.errors import RpcError
 from croupier.protocol.keys import new_secret, same_digest, same_secret
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, RpcServer
-from croupier.protocol.slots import BotSlot, SlotPlayer
 from croupier.protocol.subscribers import Subscriber
-from croupier.protocol.tournamentlive import LiveView
+from croupier.protocol.tournaments.entries import ServerStrategyEntry, TcpEntry, TcpSeat
+from croupier.protocol.tournaments.live import LiveView
+from croupier.protocol.tournaments.results import result_to_dict
 from croupier.protocol.workers import game_plugin_bug
 
 log = logging.getLogger("croupier.tournaments")
@@ -38,72 +37,6 @@ STATUS_NOTIFICATION = "tournament.status"
 TCP = "tcp"
 CONCURRENCY = 64
 """Tables played at once: TCP bots answer many tables' decisions concurrently."""
-
-
-class _Yielding:
-    """A strategy's player that lets the server's other tasks run before each decision (a
-    tournament of strategies only would otherwise hold the loop for whole tables)."""
-
-    def __init__(self, inner: GameStrategyPlayer) -> None:
-        self.inner = inner
-
-    async def decide(self, observation: Plain) -> Plain:
-        await trio.sleep(0)
-        return await self.inner.decide(observation)
-
-
-@attrs.frozen
-class ServerStrategyEntry:
-    """A game's built-in strategy entered on the server (made ready for the options)."""
-
-    name: str
-    strategy: GameStrategy
-
-    def player(self, stack: ExitStack) -> GamePlayer:
-        return _Yielding(GameStrategyPlayer(self.strategy))
-
-
-@attrs.define(eq=False)
-class TcpSeat(BotSlot):
-    """A ``tcp`` entry of a tournament: the bot holding it (see :class:`BotSlot`)."""
-
-
-@attrs.frozen
-class TcpEntry:
-    name: str
-    tournament: ServerTournament
-    seat: TcpSeat
-
-    def player(self, stack: ExitStack) -> GamePlayer:
-        # decide(tournament, observation) on the bot's connection
-        tournament = self.tournament
-        game = tournament.server.manager.games.get(tournament.config.game)
-        return SlotPlayer(self.seat, tournament.id, tournament.config.decision_time, game)
-
-
-def result_to_dict(result: TableResult) -> dict[str, Any]:
-    """A tournament table's result as the journal keeps it (without its log)."""
-    return {
-        "job": result.job.to_dict(),
-        "chips": list(result.chips),
-        "hands": list(result.hands),
-        "faults": list(result.faults),
-        "decisions": result.decisions,
-        "conserved": result.conserved,
-    }
-
-
-def result_from_dict(data: dict[str, Any]) -> TableResult:
-    job = dict(data["job"])
-    job["bots"], job["chips"] = tuple(job["bots"]), tuple(job["chips"])
-    return TableResult(
-        TableJob(**job),
-        tuple(data["chips"]),
-        tuple(data["hands"]),
-        tuple(data["faults"]),
-        int(data["decisions"]),
-        bool(data["conserved"]),
-    )
 
 
 class ServerTournament:
