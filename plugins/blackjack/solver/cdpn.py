@@ -42,7 +42,9 @@ from croupier.plugins.blackjack.solver.hands import RANK_CODES, Evaluator, Hand
 if TYPE_CHECKING:
     from croupier.plugins.blackjack.solver.split import SplitShoes
 
-Weights = tuple[float, ...]  # per plain shoe j: c_j x P(the hand's cards in that shoe)
+# per plain shoe j with a weight: (c_j x P(the hand's cards in that shoe), the shoe left,
+# its size, its evaluator)
+Live = list[tuple[float, Shoe, float, Evaluator]]
 
 
 class OptimalTerms:
@@ -120,83 +122,82 @@ class _TermProblem:
             rows.append(row)
         total = 0.0
         for r in range(10):
-            weights = tuple(c * row[r] for c, row in zip(self.coefficients, rows, strict=True))
-            if any(weights):
-                total += self._two_cards(start.add(r), weights)
+            hand = start.add(r)
+            live = []
+            for c, row, ev in zip(self.coefficients, rows, self.evs, strict=True):
+                if c and row[r]:
+                    left = ev.shoe_after(hand)
+                    live.append((c * row[r], left, sum(left), ev))
+            if live:
+                total += self._two_cards(hand, live)
         return total
 
-    def _two_cards(self, hand: Hand, weights: Weights) -> float:
-        stand = self._stand(hand, weights)
+    def _two_cards(self, hand: Hand, live: Live) -> float:
+        stand = self._stand(hand, live)
         if self.stand_only or hand.total >= 21:
             return stand  # split aces take one card; a 21 stands
-        best = max(stand, self._hit(hand, weights))
+        best = max(stand, self._hit(hand, live))
         if self.das and self.evs[0].can_double(hand, after_split=True):
-            best = max(best, self._double(hand, weights))
+            best = max(best, self._double(hand, live))
         return best
 
-    def _stand(self, hand: Hand, weights: Weights) -> float:
-        return sum(w * ev.stand(hand) for w, ev in zip(weights, self.evs, strict=True) if w)
+    @staticmethod
+    def _stand(hand: Hand, live: Live) -> float:
+        return sum(w * ev.stand(hand) for w, _, _, ev in live)
 
-    def _shoes(self, hand: Hand, weights: Weights) -> list[tuple[float, Shoe, float]]:
-        """(weight, shoe left, its size) for each shoe with a weight."""
-        out = []
-        for w, ev in zip(weights, self.evs, strict=True):
-            if w:
-                left = ev.shoe_after(hand)
-                out.append((w, left, sum(left)))
-            else:
-                out.append((0.0, (), 0))
-        return out
+    @staticmethod
+    def _draw(r: int, live: Live) -> Live:
+        """The shoes after drawing rank ``r``, weighed by its probability in each."""
+        return [
+            (w * left[r] / size, (*left[:r], left[r] - 1, *left[r + 1 :]), size - 1, ev)
+            for w, left, size, ev in live
+            if left[r] > 0
+        ]
 
-    def _draw(self, r: int, shoes: list[tuple[float, Shoe, float]]) -> Weights:
-        """The weights after drawing rank ``r`` (its probability in each shoe)."""
-        return tuple(w * left[r] / size if w and left[r] > 0 else 0.0 for w, left, size in shoes)
-
-    def _bust(self, r: int, shoes: list[tuple[float, Shoe, float]]) -> float:
+    def _bust(self, r: int, live: Live) -> float:
         """A bust on rank ``r``: the bet lost, when the dealer has no blackjack under the
         peek (the values' units, see hands.py), weighed over the shoes."""
         hole = self.hole
         total = 0.0
-        for w, left, size in shoes:
-            if w and left[r] > 0:
+        for w, left, size, _ in live:
+            if left[r] > 0:
                 p = w * left[r] / size
                 total -= p if hole is None else p * (1.0 - (left[hole] - (r == hole)) / (size - 1))
         return total
 
-    def _hit(self, hand: Hand, weights: Weights) -> float:
+    def _hit(self, hand: Hand, live: Live) -> float:
         total = 0.0
-        shoes = self._shoes(hand, weights)
+        memo = self._memo
         for r in range(10):
             if hand.hard + r + 1 > 21:
-                total += self._bust(r, shoes)
+                total += self._bust(r, live)
                 continue
-            found = self._memo.get(hand.code + RANK_CODES[r])
+            found = memo.get(hand.code + RANK_CODES[r])
             if found is None:
-                child = self._draw(r, shoes)
-                if any(child):
+                child = self._draw(r, live)
+                if child:
                     total += self._play_on(hand.add(r), child)
             else:
                 total += found
         return total
 
-    def _double(self, hand: Hand, weights: Weights) -> float:
+    def _double(self, hand: Hand, live: Live) -> float:
         total = 0.0
-        shoes = self._shoes(hand, weights)
         for r in range(10):
             if hand.hard + r + 1 > 21:
-                total += self._bust(r, shoes)
+                total += self._bust(r, live)
                 continue
-            child = self._draw(r, shoes)
-            if any(child):
+            child = self._draw(r, live)
+            if child:
                 total += self._stand(hand.add(r), child)
         return 2.0 * total
 
-    def _play_on(self, hand: Hand, weights: Weights) -> float:
+    def _play_on(self, hand: Hand, live: Live) -> float:
         """The best of standing and hitting on (three cards or more: no double)."""
         found = self._memo.get(hand.code)
         if found is None:
-            found = self._stand(hand, weights)
+            found = self._stand(hand, live)
             if hand.total < 21:
-                found = max(found, self._hit(hand, weights))
+                found = max(found, self._hit(hand, live))
             self._memo[hand.code] = found
         return found
