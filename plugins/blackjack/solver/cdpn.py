@@ -27,10 +27,10 @@ the other hands' cards are unseen removals), so its best play is found term by t
   card is one of ``b + 1`` exchangeable non-pair cards), so memoising by composition is
   exact.
 
-Every term is maximised over all plays that a fixed post-split strategy (CDZ-, CDP1, CDP)
-is one of: CDPN >= each of them, term by term. In an infinite deck removals change
-nothing and CDPN is CDP1 (the optimal play of one split hand).
-"""
+Each term's optimum is over every composition-dependent play, the fixed post-split
+strategies (CDZ-, CDP1, CDP) among them: CDPN >= each of them, term by term. In an
+infinite deck removals change nothing and CDPN is CDP1 (the optimal play of one split
+hand)."""
 
 from __future__ import annotations
 

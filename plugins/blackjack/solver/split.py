@@ -24,6 +24,7 @@ combinatorial analysers (E. Farmer's, also described by MGP): with ``x`` the pai
   when every hand completes with ``h`` hands below the limit, each is ``N(h - 2, h - 1)``.
 
 In an infinite deck removals change nothing and the same walk gives the exact value.
+CDPN (:mod:`.cdpn`) goes through the same walk with each term at its best play instead.
 """
 
 from __future__ import annotations
