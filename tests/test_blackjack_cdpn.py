@@ -172,12 +172,16 @@ def after_split(shoe, rank, up):
 DEUCES = (0, 5, 0, 1, 1, 2, 0, 0, 0, 9)  # 18 cards: 2,2 against a 6
 SIXES = (0, 1, 0, 1, 1, 6, 0, 0, 1, 7)  # 17 cards: 6,6 against a 5
 ACES = (4, 1, 1, 0, 0, 1, 0, 0, 0, 8)  # 15 cards: A,A against a 6
+EIGHTS = (1, 2, 0, 0, 0, 0, 0, 6, 0, 7)  # 16 cards: 8,8 against an ace (the peek)
+TENS_UP = (1, 4, 0, 0, 0, 0, 0, 1, 1, 10)  # 17 cards: 2,2 against a ten (the peek)
 CASES = [
     (DEUCES, 1, 5, {"max_split_hands": 3}),
     (DEUCES, 1, 5, {"max_split_hands": 4}),
     (SIXES, 5, 4, {"max_split_hands": 3, "double_after_split": False}),
     (SIXES, 5, 4, {"max_split_hands": 4, "peek": False, "dealer": "h17"}),
     (ACES, 0, 5, {"max_split_hands": 3, "resplit_aces": True, "hit_split_aces": True}),
+    (EIGHTS, 7, 0, {"max_split_hands": 3}),
+    (TENS_UP, 1, 9, {"max_split_hands": 3}),
 ]
 
 

@@ -154,24 +154,30 @@ class _TermProblem:
             if left[r] > 0
         ]
 
-    def _bust(self, r: int, live: Live) -> float:
-        """A bust on rank ``r``: the bet lost, when the dealer has no blackjack under the
-        peek (the values' units, see hands.py), weighed over the shoes."""
+    def _busts(self, hand: Hand, live: Live) -> float:
+        """Every card that busts the hand: the bet lost, when the dealer has no blackjack
+        under the peek (the values' units, see hands.py), weighed over the shoes."""
+        low = 21 - hand.hard  # rank indices from here on bust (a card's value is r + 1)
+        if low > 9:
+            return 0.0
         hole = self.hole
         total = 0.0
         for w, left, size, _ in live:
-            if left[r] > 0:
-                p = w * left[r] / size
-                total -= p if hole is None else p * (1.0 - (left[hole] - (r == hole)) / (size - 1))
+            busting = sum(left[low:])
+            if not busting:
+                continue
+            if hole is None:
+                total -= w * busting / size
+            else:  # P(no blackjack) after the card: the hole card's share of the rest
+                holes = left[hole]
+                kept = busting * (size - 1 - holes) + (holes if hole >= low else 0)
+                total -= w * kept / (size * (size - 1))
         return total
 
     def _hit(self, hand: Hand, live: Live) -> float:
-        total = 0.0
+        total = self._busts(hand, live)
         memo = self._memo
-        for r in range(10):
-            if hand.hard + r + 1 > 21:
-                total += self._bust(r, live)
-                continue
+        for r in range(min(10, 21 - hand.hard)):
             found = memo.get(hand.code + RANK_CODES[r])
             if found is None:
                 child = self._draw(r, live)
@@ -182,11 +188,8 @@ class _TermProblem:
         return total
 
     def _double(self, hand: Hand, live: Live) -> float:
-        total = 0.0
-        for r in range(10):
-            if hand.hard + r + 1 > 21:
-                total += self._bust(r, live)
-                continue
+        total = self._busts(hand, live)
+        for r in range(min(10, 21 - hand.hard)):
             child = self._draw(r, live)
             if child:
                 total += self._stand(hand.add(r), child)
