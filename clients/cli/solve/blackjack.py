@@ -78,11 +78,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument(
         "--post-split",
-        choices=("cdz-", "cdp1", "cdp"),
+        choices=("cdz-", "cdp1", "cdp", "cdpn"),
         default="cdz-",
         help="how split hands are played when a split is valued (Farmer's modes): the "
-        "pre-split decisions (cdz-, default), the first split hand's (cdp1), or those for "
-        "the pair cards the split used (cdp)",
+        "pre-split decisions (cdz-, default), the first split hand's (cdp1), those for "
+        "the pair cards the split used (cdp), or the best play knowing how many pair and "
+        "non-pair cards the other split hands took (cdpn)",
     )
     parser.add_argument(
         "--eor",

@@ -37,7 +37,7 @@ SOLVER = Solver(
     problem_doc=(
         "rules: rule options (decks: null or 'inf' for an infinite deck); "
         "objective: 'ev' | 'win-probability'; chart: bool; hand: 'T,6' with upcard: 'T'; "
-        "dealer: bool; post_split: 'cdz-' | 'cdp1' | 'cdp'; "
+        "dealer: bool; post_split: 'cdz-' | 'cdp1' | 'cdp' | 'cdpn'; "
         "indices: {count: a count system as plain data, decisions: "
         "['stand 16 T', ...], rounding, rows: 'all' | 'two-card', workers} (alone)"
     ),

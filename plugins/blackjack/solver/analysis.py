@@ -159,10 +159,12 @@ class UpcardSolver:
 
     def _reached(self, x: int, shoes: SplitShoes) -> set[Counts]:
         """Split hands of ``x`` that the post-split strategy can stand on: reached by
-        hitting where its decisions hit (and at any total below 12), and
-        every three-card hand (a double). The shoes with further pair cards out get their
-        dealer distributions in one batch for these; any other hand is computed when met."""
+        hitting where its decisions hit (and at any total below 12; CDPN weighs hitting
+        everywhere), and every three-card hand (a double). The shoes with further pair
+        cards out get their dealer distributions in one batch for these; any other hand
+        is computed when met."""
         judge = self.main if self.split_strategy == "cdz-" else shoes.context(0)
+        everywhere = self.split_strategy == "cdpn"
         base = shoes.context(0)
         found: set[Counts] = set()
         start = shoes.first_card()
@@ -178,7 +180,7 @@ class UpcardSolver:
             hand = todo.pop()
             if hand.total >= 21:
                 continue
-            if hand.total >= 12 and judge.best_continuation(hand)[1] != "hit":
+            if hand.total >= 12 and not everywhere and judge.best_continuation(hand)[1] != "hit":
                 continue
             for _, r in base.draws(hand):
                 child = hand.add(r)

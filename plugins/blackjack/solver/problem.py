@@ -10,8 +10,9 @@ Problem keys (all optional):
 * ``hand`` (``"T,6"``) and ``upcard`` (``"T"``): the exact value of every action.
 * ``dealer``: true for the dealer's final-total probabilities per upcard.
 * ``post_split``: how split hands are played when a split is valued: ``"cdz-"`` (default,
-  the pre-split decisions), ``"cdp1"`` (the first split hand's) or ``"cdp"`` (by the pair
-  cards the split used); see :mod:`.split`.
+  the pre-split decisions), ``"cdp1"`` (the first split hand's), ``"cdp"`` (by the pair
+  cards the split used) or ``"cdpn"`` (the best play knowing the pair and non-pair cards
+  the other split hands took); see :mod:`.split` and :mod:`.cdpn`.
 * ``eor``: true for the effects of removal of the basic-strategy chart (a finite shoe):
   ``effects_of_removal`` per rank and ``depletion_self_test`` (see :mod:`.removal`).
 * ``indices``: playing indices for a card count (``{"count": {...}, "decisions": [...]}``,

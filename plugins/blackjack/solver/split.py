@@ -24,6 +24,7 @@ combinatorial analysers (E. Farmer's, also described by MGP): with ``x`` the pai
   when every hand completes with ``h`` hands below the limit, each is ``N(h - 2, h - 1)``.
 
 In an infinite deck removals change nothing and the same walk gives the exact value.
+CDPN (:mod:`.cdpn`) goes through the same walk with each term at its best play instead.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import attrs
 from croupier.engine import CroupierError
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver.cards import ACE, Shoe
+from croupier.plugins.blackjack.solver.cdpn import OptimalTerms
 from croupier.plugins.blackjack.solver.hands import (
     INFINITE_PROBS,
     Evaluator,
@@ -128,29 +130,46 @@ class ByRemoval:
     for_removal: Callable[[SplitShoes, int], PostSplitPlay]
 
 
-def split_value(shoes: SplitShoes, strategy: Strategy | ByRemoval) -> float:
+@attrs.frozen
+class ResplitAware:
+    """CDPN: each split hand played at its best for its own cards, how many hands the split
+    made and how many non-pair second cards the other hands took (see :mod:`.cdpn`);
+    ``das=False`` never doubles after the split."""
+
+    das: bool = True
+
+
+def split_value(shoes: SplitShoes, strategy: Strategy | ByRemoval | ResplitAware) -> float:
     """The exact value of splitting (peek units, see hands.py) under a post-split strategy.
 
     A plain :data:`Strategy` plays every split hand alike; a :class:`ByRemoval` one plays
     the hands of a pattern that took ``a`` further pair cards by its play for ``a``. Each
     play is a fixed strategy, so the exchangeability identities hold for it: ``X`` and
     ``N`` are kept per play (``s``), each reduced to that play's values in the shoes with
-    ``a' >= a`` pair cards out."""
+    ``a' >= a`` pair cards out. :class:`ResplitAware` (CDPN) values each ``X(a, b)`` and
+    ``N(a, b)`` by the best play for that term (:mod:`.cdpn`)."""
+    if isinstance(strategy, ResplitAware):
+        if shoes.finite:
+            terms = OptimalTerms(shoes, strategy.das)
+            return _walk(shoes, terms.x_value, terms.n_value)
+        strategy = first_hand_strategy(strategy.das)  # one shoe: nothing more to know
     plays: dict[int, PostSplitPlay] = {}
+    by_removal = strategy if isinstance(strategy, ByRemoval) else None
+    fixed = strategy if not isinstance(strategy, ByRemoval) else None
 
     def play_for(s: int) -> PostSplitPlay:
         found = plays.get(s)
         if found is None:
-            found = (
-                strategy.for_removal(shoes, s)
-                if isinstance(strategy, ByRemoval)
-                else (strategy(shoes))
-            )
+            if by_removal is not None:
+                found = by_removal.for_removal(shoes, s)
+            else:
+                assert fixed is not None
+                found = fixed(shoes)
             plays[s] = found
         return found
 
     def key(a: int) -> int:
-        return a if isinstance(strategy, ByRemoval) else 0
+        return a if by_removal is not None else 0
 
     base_x: dict[tuple[int, int], float] = {}
     base_n: dict[tuple[int, int], float] = {}
@@ -197,6 +216,15 @@ def split_value(shoes: SplitShoes, strategy: Strategy | ByRemoval) -> float:
             value -= v * n_value(a + 1, b - 1, s)
         return value / (1 - v)
 
+    return _walk(shoes, lambda a, b: x_value(a, b, key(a)), lambda a, b: n_value(a, b, key(a)))
+
+
+Term = Callable[[int, int], float]  # (a, b) -> the value of one split hand in that term
+
+
+def _walk(shoes: SplitShoes, x_value: Term, n_value: Term) -> float:
+    """The split's value from its hands' terms: every pattern of pair / non-pair second
+    cards weighed exactly (see the module docstring)."""
     limit = shoes.limit
     total = 0.0
     # (hands, waiting for a second card, pair cards drawn, non-pair cards drawn) -> P
@@ -206,13 +234,12 @@ def split_value(shoes: SplitShoes, strategy: Strategy | ByRemoval) -> float:
         for (hands, waiting, pairs, others), prob in states.items():
             if hands == limit:
                 done = others
-                s = key(limit - 2)
                 if done:
-                    total += prob * done * n_value(limit - 2, done - 1, s)
-                total += prob * (limit - done) * x_value(limit - 2, done, s)
+                    total += prob * done * n_value(limit - 2, done - 1)
+                total += prob * (limit - done) * x_value(limit - 2, done)
                 continue
             if waiting == 0:
-                total += prob * hands * n_value(hands - 2, hands - 1, key(hands - 2))
+                total += prob * hands * n_value(hands - 2, hands - 1)
                 continue
             v = shoes.p_pair(pairs, others)
             if v > 0:
@@ -299,12 +326,15 @@ def cdp_strategy(das: bool = True) -> ByRemoval:
     return ByRemoval(for_removal)
 
 
-SPLIT_STRATEGIES = ("cdz-", "cdp1", "cdp")
+SPLIT_STRATEGIES = ("cdz-", "cdp1", "cdp", "cdpn")
 """Post-split modes (Farmer's names): ``cdz-`` the pre-split decisions, ``cdp1`` the
-first split hand's (``first-hand`` is its older name), ``cdp`` by the pair cards used."""
+first split hand's (``first-hand`` is its older name), ``cdp`` by the pair cards used,
+``cdpn`` the best play knowing the pair and non-pair cards the other hands took."""
 
 
-def named_strategy(name: str, main: Evaluator, das: bool = True) -> Strategy | ByRemoval:
+def named_strategy(
+    name: str, main: Evaluator, das: bool = True
+) -> Strategy | ByRemoval | ResplitAware:
     """The post-split mode ``name`` (one of :data:`SPLIT_STRATEGIES`)."""
     if name in ("cdp1", "first-hand"):
         return first_hand_strategy(das)
@@ -312,6 +342,8 @@ def named_strategy(name: str, main: Evaluator, das: bool = True) -> Strategy | B
         return presplit_strategy(main, das)
     if name == "cdp":
         return cdp_strategy(das)
+    if name == "cdpn":
+        return ResplitAware(das)
     raise CroupierError(
         f"the post-split mode is one of {', '.join(SPLIT_STRATEGIES)}, not {name!r}"
     )
