@@ -12,12 +12,14 @@ nobody listens (``emit`` is None) no event is built.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from croupier.engine import CODES, HIDDEN, VALUES, CroupierError, Ledger, Shoe
 from croupier.plugins.blackjack.hands import Hand, Seat
 from croupier.plugins.blackjack.play import Action, Event
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.tablerules import BettingScheme, DealerRule, payout
+from croupier.plugins.blackjack.words import describe
 
 _DOUBLE_TOTALS = {"any": None, "9-11": (9, 10, 11), "10-11": (10, 11)}
 STAND_SPLIT = ("stand", "split")
@@ -56,7 +58,8 @@ class RoundSteps:
         chips: list[int],
         *,
         keep_entries: bool = True,
-        emit: Callable[[Event], None] | None = None,
+        emit: Callable[[Any], None] | None = None,
+        plain_events: bool = False,
     ) -> None:
         if not 1 <= len(chips) <= 7:
             raise CroupierError(f"a table has 1 to 7 seats, not {len(chips)}")
@@ -65,6 +68,9 @@ class RoundSteps:
         self.scheme = scheme
         self.shoe = shoe
         self.emit = emit
+        self._plain_events = plain_events
+        """``emit`` gets plain maps with their words in ``text`` (a game table's events,
+        built directly), else :class:`~croupier.plugins.blackjack.play.Event` values."""
         self.seats = [Seat(i + 1) for i in range(len(chips))]
         self.ledger = Ledger(
             {seat.account: c for seat, c in zip(self.seats, chips, strict=True)},
@@ -91,9 +97,17 @@ class RoundSteps:
 
     # -- small helpers ---------------------------------------------------------------------
     def _event(self, kind: str, **fields: object) -> None:
-        """Emit an event (callers on the fast path check ``self.emit`` first)."""
-        if self.emit is not None:
-            self.emit(Event(kind, self.round, **fields))  # type: ignore[arg-type]
+        """Emit an event (callers on the fast path check ``self.emit`` first); its fields
+        come in :class:`~croupier.plugins.blackjack.play.Event`'s order, None left out."""
+        emit = self.emit
+        if emit is None:
+            return
+        if self._plain_events:
+            event = {"kind": kind, "round": self.round, **fields}
+            event["text"] = describe(event)
+            emit(event)
+        else:
+            emit(Event(kind, self.round, **fields))  # type: ignore[arg-type]
 
     def _pay(self, seat: Seat, amount: int, reason: str) -> None:
         self._transfer(self.round, seat.account, amount, reason)
@@ -298,9 +312,8 @@ class RoundSteps:
                 "stands" if self._overbet_stands else "all in"
             )
         if self.emit is not None:
-            self._event(
-                "action", seat=seat.index, hand=i, action="raise", amount=amount, reason=reason
-            )
+            said = {} if reason is None else {"reason": reason}  # no field rather than None
+            self._event("action", seat=seat.index, hand=i, action="raise", amount=amount, **said)
         if reason is not None and self._overbet_stands:
             hand.done = True
             return
@@ -405,5 +418,5 @@ class RoundSteps:
                     pay(seat, amount, outcome)
                 if self.emit is not None:
                     self._event(
-                        "settle", seat=seat.index, hand=i, outcome=outcome, total=hand.total
+                        "settle", seat=seat.index, hand=i, total=hand.total, outcome=outcome
                     )
