@@ -25,7 +25,6 @@ from croupier.plugins.blackjack.rules import BlackjackRules
 ABSENT = {"kind": "pass"}
 """What an empty seat does at a bet (the engine's :attr:`~croupier.engine.games.Turn.absent`):
 it sits the round out; a silent player's default is still the minimum bet."""
-_PLAIN_KEYS = ({"kind"}, {"kind", "amount"})
 
 
 def read_action(answer: Plain) -> Action:
@@ -33,7 +32,7 @@ def read_action(answer: Plain) -> Action:
     errors included), the shared instance of an amount-less kind built by nobody."""
     kind = answer.get("kind")
     amount = answer.get("amount", 0)
-    if type(amount) is int and answer.keys() in _PLAIN_KEYS and isinstance(kind, str):
+    if type(amount) is int and type(kind) is str and len(answer) == 1 + ("amount" in answer):
         if not amount:
             found = ACT.get(kind)
             if found is not None:
@@ -58,6 +57,8 @@ class BlackjackCore:
         )
         self.counts: dict[str, int] = {}
         self._decision: Decision | None = None
+        self._checked: tuple[Plain, Action] | None = None
+        """The answer :meth:`check` read last and its action (the table sends it next)."""
 
     @property
     def ledger(self) -> Ledger:
@@ -124,11 +125,16 @@ class BlackjackCore:
                 if phase == "bet" and answer.get("kind") == "pass":
                     decision = flow.send(SIT_OUT)  # the seat's absent action: nobody is there
                 else:
-                    decision = flow.send(read_action(answer))
+                    checked = self._checked
+                    if checked is not None and checked[0] == answer:
+                        decision = flow.send(checked[1])  # read once, by check
+                    else:
+                        decision = flow.send(read_action(answer))
+                self._checked = None
         except StopIteration as stop:
             return bool(stop.value)
         finally:
-            self._decision = None
+            self._decision = self._checked = None
 
     def check(self, turn: Turn, action: Plain) -> str | None:
         if self._decision is None:
@@ -137,4 +143,6 @@ class BlackjackCore:
             answer = read_action(action)
         except CroupierError as exc:
             return str(exc)
-        return check_action(self._decision, answer)
+        problem = check_action(self._decision, answer)
+        self._checked = (action, answer) if problem is None else None
+        return problem

@@ -195,8 +195,8 @@ class _Play:
         minimum bet, no insurance, no early surrender, and the strategy's play."""
         phase = observation["phase"]
         if phase == "play":
-            cards = tuple(_card(c) for c in observation["hands"][observation["hand"]])
-            total, soft = total_of(VALUES[c] for c in cards)
+            cards = tuple([_card(c) for c in observation["hands"][observation["hand"]]])
+            total, soft = total_of([VALUES[c] for c in cards])
             up = VALUES[_card(observation["dealer_upcard"] or "")]
             legal = tuple(observation["legal"])
             kind = self.strategy.play(_SeenHand(cards, total, soft), up, legal)

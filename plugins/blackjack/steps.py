@@ -34,6 +34,10 @@ LEGAL: tuple[tuple[str, ...], ...] = tuple(
 """Every play-phase legal list, indexed by ``8 * double + 4 * split + 2 * surrender +
 raise``, built once."""
 
+_SAID: dict[tuple[object, ...], str] = {}
+"""The words of events said before, by their kind and field values (the same deal, stake
+or outcome recurs all the time, and :func:`describe` is the costliest part of an event)."""
+
 
 def upcard_offers(rules: BlackjackRules, upcard: int) -> tuple[bool, bool, bool]:
     """``(early surrender, insurance, peek)``: what the rules offer under an upcard of value
@@ -104,7 +108,16 @@ class RoundSteps:
             return
         if self._plain_events:
             event = {"kind": kind, "round": self.round, **fields}
-            event["text"] = describe(event)
+            if fields:  # the words of an event with fields never name its round: said once
+                key = (kind, *fields.values())  # each kind's fields come in one order a site
+                text = _SAID.get(key)
+                if text is None:
+                    if len(_SAID) >= 50_000:
+                        _SAID.clear()
+                    text = _SAID[key] = describe(event)
+                event["text"] = text
+            else:
+                event["text"] = describe(event)
             emit(event)
         else:
             emit(Event(kind, self.round, **fields))  # type: ignore[arg-type]
