@@ -1,14 +1,16 @@
 """Hands/s of a server table with 4 TCP bots, against the same table with 4 in-process
-strategies (the engine's async Table, the limit the network path is measured against).
+strategies (the engine's GameTable, the limit the network path is measured against).
 
 Run: ``.venv/bin/python benchmarks/tables_tcp.py [--rounds 2000]``
 
 The server runs in its own subprocess (``croupier serve``'s Server, seed fixed); the four
 bots are SDK bots playing lim17 in this process, each on its own TCP connection, seated
-at one vegas-s17 table; the table's time runs from its ``playing`` status to ``finished``.
-The in-process run plays the same seed and rounds with ``lim17`` in every seat, with one
-listener converting every event to plain data (what the server does to notify), so the
-ratio is the cost of the wire: a ``decide`` round trip per decision plus the events.
+at one vegas-s17 table; the table's time runs from its ``playing`` status to ``finished``,
+in wall-clock time and in CPU time (the server's, from /proc, and this process's).
+The in-process run plays the same seed and rounds with the game's ``lim17`` strategy in
+every seat (asked directly, as ``table.create`` with strategies plays), with one listener
+keeping every event (what the server does to notify), so the ratio is the cost of the wire:
+a ``decide`` round trip per decision plus the events.
 
 The TCP run is made twice: as the SDK plays now (lim17 asks for no events and leaves the
 bet, insurance and surrender phases to the server: ``events: false`` and ``auto`` at
@@ -24,6 +26,7 @@ hands/s is printed as a ratio to the server without a journal (issue 19: at most
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import subprocess
@@ -35,10 +38,9 @@ from typing import Any
 import trio
 
 from croupier.clients.bot import Bot, play
-from croupier.engine import PluginManager
-from croupier.plugins.blackjack.play import Event, Observation
-from croupier.plugins.blackjack.players import StrategyPlayer, local_strategy
-from croupier.plugins.blackjack.table import Table
+from croupier.engine import PluginManager, seat_account
+from croupier.engine.gametable import GameStrategyPlayer, GameTable
+from croupier.plugins.blackjack.play import Observation
 from croupier.protocol import Server, connect
 from croupier.protocol.journal import open_journal
 
@@ -73,12 +75,31 @@ async def serve(data: str) -> None:
         print(port, flush=True)
 
 
-async def over_tcp(port: int, rounds: int, make: type[Bot]) -> tuple[float, list[int]]:
-    marks: dict[str, float] = {}
+def process_cpu(pid: int | None) -> float:
+    """Seconds of CPU process ``pid`` has used (user and system; this process's when None),
+    or NaN where /proc cannot tell."""
+    if pid is None:
+        return time.process_time()
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return math.nan
+
+
+Run = tuple[float, float, list[int]]
+"""A table's wall-clock seconds, the CPU seconds it cost (the server's and the bots'), and
+the seats' final chips."""
+
+
+async def over_tcp(port: int, rounds: int, make: type[Bot], server: int | None = None) -> Run:
+    marks: dict[str, tuple[float, float]] = {}
 
     async def status(method: str, params: Any) -> None:
         if method == "table.status":
-            marks[params[1]["state"]] = time.perf_counter()
+            cpu = process_cpu(None) + process_cpu(server)
+            marks[params[1]["state"]] = (time.perf_counter(), cpu)
 
     async with connect("127.0.0.1", port, name="bench", on_notification=status) as client:
         info = await client.call_named(
@@ -93,28 +114,31 @@ async def over_tcp(port: int, rounds: int, make: type[Bot]) -> tuple[float, list
         async with trio.open_nursery() as nursery:
             for _ in range(SEATS):
                 nursery.start_soon(bot)
-    return marks["finished"] - marks["playing"], finals[0]["chips"]
+    (start, start_cpu), (end, end_cpu) = marks["playing"], marks["finished"]
+    return end - start, end_cpu - start_cpu, finals[0]["chips"]
 
 
-async def in_process(rounds: int) -> tuple[float, list[int]]:
+async def in_process(rounds: int) -> Run:
     manager = PluginManager(autoload=False)
-    strategy = local_strategy(manager, "lim17", manager.rule_sets.get("vegas-s17").rules)
-    rules = manager.rule_sets.get("vegas-s17").rules
+    game = manager.games.get("blackjack")
+    options = game.rules("vegas-s17")
+    lim17 = game.strategy("lim17").at(options)
     sink: list[dict[str, Any]] = []
 
-    def listener(event: Event) -> None:
-        sink.append(event.to_dict())
+    def listener(event: dict[str, Any]) -> None:  # a server's table keeps its events
+        sink.append(event)
         if len(sink) > 10_000:
             sink.clear()
 
-    table = Table(manager, rules, SEED, [StrategyPlayer(strategy)] * SEATS, listeners=[listener])
-    start = time.perf_counter()
+    players = [GameStrategyPlayer(lim17) for _ in range(SEATS)]
+    table = GameTable(game, options, SEED, players, listeners=[listener])
+    start, start_cpu = time.perf_counter(), time.process_time()
     for _ in range(rounds):
         await table.play_round()
         await trio.sleep(0)  # as the server's table does between rounds
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - start_cpu
     balances = table.ledger.balances
-    return elapsed, [balances[s.account] for s in table.core.seats]
+    return elapsed, cpu, [balances[seat_account(seat)] for seat in range(1, SEATS + 1)]
 
 
 def main() -> None:
@@ -147,12 +171,12 @@ def main() -> None:
         )
     )
     try:
-        tcp, tcp_chips = trio.run(over_tcp, port, args.rounds, Lim17)
-        old, old_chips = trio.run(over_tcp, port, args.rounds, EveryEvent)
+        tcp, tcp_cpu, tcp_chips = trio.run(over_tcp, port, args.rounds, Lim17, child.pid)
+        old, old_cpu, old_chips = trio.run(over_tcp, port, args.rounds, EveryEvent, child.pid)
         pairs = []
         for _ in range(args.repeat if journaled is not None else 0):
-            plain, _ = trio.run(over_tcp, port, args.rounds, Lim17)
-            kept, kept_chips = trio.run(over_tcp, journaled_port, args.rounds, Lim17)
+            plain, _, _ = trio.run(over_tcp, port, args.rounds, Lim17)
+            kept, _, kept_chips = trio.run(over_tcp, journaled_port, args.rounds, Lim17)
             assert kept_chips == tcp_chips, (kept_chips, tcp_chips)
             pairs.append((plain, kept))
     finally:
@@ -161,9 +185,11 @@ def main() -> None:
                 proc.terminate()
                 proc.wait()
         folder.cleanup()
-    local, local_chips = trio.run(in_process, args.rounds)
+    local, local_cpu, local_chips = trio.run(in_process, args.rounds)
     assert tcp_chips == local_chips == old_chips, (tcp_chips, local_chips, old_chips)
+    load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
     print(f"table of {SEATS} seats, vegas-s17, lim17 everywhere, {args.rounds} rounds, seed {SEED}")
+    print(f"  (load average {load} on {os.cpu_count()} cores: wall-clock figures wait for them)")
     print(f"  4 TCP bots (SDK)          {args.rounds / tcp:9.0f} rounds/s  "
           f"{SEATS * args.rounds / tcp:9.0f} hands/s")  # fmt: skip
     print(f"  4 TCP bots, before (all)  {args.rounds / old:9.0f} rounds/s  "
@@ -173,6 +199,11 @@ def main() -> None:
     print(f"  ratio TCP / in-process    {local / tcp:9.3f}   (before: {local / old:.3f})")
     print(f"  speed-up over before      {old / tcp:9.2f}x")
     print(f"  same chips both ways: {tcp_chips}")
+    ms = 1000 / args.rounds
+    print(f"  CPU per round: TCP {tcp_cpu * ms:.2f} ms (server and bots; before: "
+          f"{old_cpu * ms:.2f}), in-process {local_cpu * ms:.2f} ms")  # fmt: skip
+    print(f"  ratio in CPU time             {local_cpu / tcp_cpu:9.3f}   (before: "
+          f"{local_cpu / old_cpu:.3f}: the wire's cost, less the waits for a core)")  # fmt: skip
     for plain, kept in pairs:
         print(
             f"  journal: {SEATS * args.rounds / kept:9.0f} hands/s, without "

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import trio
+
+T = TypeVar("T")
 
 DECISION_TIME = 2.0
 """Seconds a player has for one answer, by default."""
@@ -45,13 +48,13 @@ class DecisionClock:
         if self._pending is not None:
             self._pending.deadline = min(self._pending.deadline, self._cutoff)
 
-    def answer_now(self, call: Callable[[], object]) -> tuple[str, object]:
-        """:meth:`answer` for a player that answers at once (``call`` is synchronous):
-        ``("answer", action)`` or ``("error", exception)``, with no task per decision. It
-        never times out, even on a table out of time: an answer that takes no time is
-        within any limit (through :meth:`answer`, it raced the expired deadline)."""
+    def answer_now(self, call: Callable[[T], object], observation: T) -> tuple[str, object]:
+        """:meth:`answer` for a player that answers at once (``call(observation)`` is
+        synchronous): ``("answer", action)`` or ``("error", exception)``, with no task per
+        decision. It never times out, even on a table out of time: an answer that takes no
+        time is within any limit (through :meth:`answer`, it raced the expired deadline)."""
         try:
-            return "answer", call()
+            return "answer", call(observation)
         except Exception as exc:  # a broken player never stops the table
             return "error", exc
 

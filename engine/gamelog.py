@@ -55,16 +55,22 @@ class GameTally:
         return cls([0] * seats, [0] * seats, played=game.played_round if game else None)
 
     def add(self, event: Mapping[str, Any]) -> None:
-        if self.played is not None:
-            self._count_round(self.played(event), event)
+        played = self.played
+        if played is not None:
+            seat = played(event)
+            if seat is not None:
+                self._count_round(seat, event)
+        kind = event.get("kind")
+        if kind != "action" and kind != "default":  # every table's event comes here: quick
+            return
         seat = event.get("seat")
         if not isinstance(seat, int) or not 1 <= seat <= len(self.hands):
             return
-        if event.get("kind") == "default":
+        if kind == "default":
             self.faults[seat - 1] += 1
-        elif event.get("kind") == "action":
+        else:
             self.decisions += 1
-            if self.played is None:
+            if played is None:
                 self._count_round(seat, event)
 
     def save(self) -> dict[str, Any]:

@@ -122,8 +122,9 @@ class GameTable:
         self.tally.add(event)
         if self.scorer is not None:
             self.scorer.see(event)
-        for listener in self.listeners:
-            listener(event)
+        if self.listeners:
+            for listener in self.listeners:
+                listener(event)
 
     # -- checkpoints ---------------------------------------------------------------------------
     def save_state(self) -> dict[str, Any] | None:
@@ -205,7 +206,7 @@ class GameTable:
             observation = {**turn.observation, "legal": list(turn.legal), "refused": refused}
             if decide_now is not None:  # a player that never waits: asked directly
                 await trio.lowlevel.checkpoint_if_cancelled()  # a stopped table stops here
-                how, answer = self.clock.answer_now(partial(decide_now, observation))
+                how, answer = self.clock.answer_now(decide_now, observation)
             else:
                 how, answer = await self.clock.answer(partial(player.decide, observation))
             if how == "error":
@@ -215,12 +216,13 @@ class GameTable:
                 return self._default(turn, f"error: {player_failure(exc)}")
             if how == "timeout":
                 return self._default(turn, cast(str, answer))
-            if isinstance(answer, Mapping) and all(isinstance(k, str) for k in answer):
-                refused = self.game.refusal(self.options, self.core, turn, answer)
-                if refused is None:
-                    return dict(answer)
-            elif isinstance(answer, Mapping):
-                refused = "an action map's keys are text"
+            if type(answer) is dict or isinstance(answer, Mapping):
+                if all(type(k) is str for k in answer) or all(isinstance(k, str) for k in answer):
+                    refused = self.game.refusal(self.options, self.core, turn, answer)
+                    if refused is None:
+                        return dict(answer)
+                else:
+                    refused = "an action map's keys are text"
             else:
                 refused = f"an answer is an action map (with a kind), not {kind_of(answer)}"
             self._seat_event("refused", turn, refused)

@@ -87,13 +87,14 @@ def action_problem(game: Game, options: Plain, turn: Turn, action: Plain) -> str
     spec = _spec(game.actions, kind)
     if spec is None:  # legal but undeclared: the game's own check decides
         return None
-    declared = {f.name: f for f in spec.fields}
+    declared = spec.fields
     if spec.strict:
-        unknown = sorted(set(action) - {"kind", *declared})
+        unknown = sorted(set(action) - {"kind", *(f.name for f in declared)})
         if unknown:
-            fields = ", ".join(declared) or "no other fields"
+            fields = ", ".join(f.name for f in declared) or "no other fields"
             return f"{kind} has {fields}, not {', '.join(unknown):.60}"
-    for name, field in declared.items():
+    for field in declared:
+        name = field.name
         value = action.get(name)
         if value is None:
             if field.required:
@@ -120,8 +121,18 @@ def options_problem(game: Game, options: Plain) -> str | None:
     return None
 
 
+_SPECS: dict[int, tuple[tuple[ActionSpec, ...], dict[str, ActionSpec]]] = {}
+"""Each game's action specs by kind, found once (every answer at a table is checked);
+keyed by the id of the game's tuple of specs, which the entry holds so the id stays its."""
+
+
 def _spec(actions: tuple[ActionSpec, ...], kind: Any) -> ActionSpec | None:
-    for spec in actions:
-        if spec.kind == kind:
-            return spec
-    return None
+    entry = _SPECS.get(id(actions))
+    if entry is None or entry[0] is not actions:
+        by_kind: dict[str, ActionSpec] = {}
+        for spec in actions:
+            by_kind.setdefault(spec.kind, spec)  # the first of a kind, as a search finds
+        if len(_SPECS) >= 256:  # games built over and over (tests): start again
+            _SPECS.clear()
+        entry = _SPECS[id(actions)] = (actions, by_kind)
+    return entry[1].get(kind) if isinstance(kind, str) else None

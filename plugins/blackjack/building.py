@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from croupier.engine import CroupierError, PluginManager, Stream
 from croupier.plugins.blackjack.play import Event
@@ -38,9 +39,21 @@ def build_core(
     chips: Sequence[int],
     *,
     keep_entries: bool = True,
-    emit: Callable[[Event], None] | None = None,
+    emit: Callable[[Event], None] | Callable[[dict[str, Any]], None] | None = None,
+    plain_events: bool = False,
 ) -> TableCore:
-    """A round engine for ``rules``; its cards come from ``Stream(seed).child("shoe")``."""
+    """A round engine for ``rules``; its cards come from ``Stream(seed).child("shoe")``.
+    ``emit`` gets :class:`Event` values, or plain maps with their words (``plain_events``:
+    a game table's events, built directly)."""
     dealer, scheme = resolve_rules(manager, rules)
     shoe = make_shoe(rules, Stream(seed).child("shoe"))
-    return TableCore(rules, dealer, scheme, shoe, list(chips), keep_entries=keep_entries, emit=emit)
+    return TableCore(
+        rules,
+        dealer,
+        scheme,
+        shoe,
+        list(chips),
+        keep_entries=keep_entries,
+        emit=emit,
+        plain_events=plain_events,
+    )

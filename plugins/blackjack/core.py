@@ -18,14 +18,8 @@ from typing import Any
 
 from croupier.engine import CroupierError, Emit, Ledger, Plain, PluginManager, Turn
 from croupier.plugins.blackjack.building import build_core
-from croupier.plugins.blackjack.play import Action, Event
-from croupier.plugins.blackjack.round import (
-    SIT_OUT,
-    Decision,
-    TableCore,
-    check_action,
-    default_action,
-)
+from croupier.plugins.blackjack.play import Action
+from croupier.plugins.blackjack.round import ACT, SIT_OUT, Decision, TableCore, check_action
 from croupier.plugins.blackjack.rules import BlackjackRules
 
 ABSENT = {"kind": "pass"}
@@ -33,9 +27,18 @@ ABSENT = {"kind": "pass"}
 it sits the round out; a silent player's default is still the minimum bet."""
 
 
-def plain_event(event: Event) -> dict[str, Any]:
-    """A blackjack event as a table of any game sends it: its fields and its words."""
-    return {**event.to_dict(), "text": event.describe()}
+def read_action(answer: Plain) -> Action:
+    """The round's :class:`Action` for an action map (``Action.from_dict``, its one-line
+    errors included), the shared instance of an amount-less kind built by nobody."""
+    kind = answer.get("kind")
+    amount = answer.get("amount", 0)
+    if type(amount) is int and type(kind) is str and len(answer) == 1 + ("amount" in answer):
+        if not amount:
+            found = ACT.get(kind)
+            if found is not None:
+                return found
+        return Action(kind, amount)
+    return Action.from_dict(dict(answer))
 
 
 class BlackjackCore:
@@ -49,12 +52,13 @@ class BlackjackCore:
         chips: Sequence[int],
         emit: Emit | None,
     ) -> None:
-        self._emit = emit
         self.table: TableCore = build_core(
-            manager, rules, seed, chips, emit=self._event if emit is not None else None
+            manager, rules, seed, chips, emit=emit, plain_events=True
         )
         self.counts: dict[str, int] = {}
         self._decision: Decision | None = None
+        self._checked: tuple[Plain, Action] | None = None
+        """The answer :meth:`check` read last and its action (the table sends it next)."""
 
     @property
     def ledger(self) -> Ledger:
@@ -92,41 +96,53 @@ class BlackjackCore:
             seat.present = here
         table._decks_seen = int(state["decks_seen"])
 
-    def _event(self, event: Event) -> None:
-        assert self._emit is not None
-        self._emit(plain_event(event))
-
     def play_round(self) -> Generator[Turn, Plain, bool]:
         flow = self.table.play_round()
+        observe = self.table.observation
         try:
             decision = flow.send(None)  # type: ignore[arg-type]
             while True:
                 self._decision = decision
-                hand = decision.hand
-                index = decision.seat.hands.index(hand) if hand is not None else 0
+                phase = decision.phase
+                observation = observe(decision)
+                # the default (default_action's, as plain data): stand; the minimum bet; no
+                # insurance; no early surrender
+                if phase == "play":
+                    default: Plain = {"kind": "stand", "amount": 0}
+                elif phase == "bet":
+                    default = {"kind": "bet", "amount": decision.low}
+                else:
+                    default = {"kind": "decline", "amount": 0}
                 answer = yield Turn(
-                    seat=decision.seat.index,
-                    legal=decision.legal,
-                    observation=self.table.observe(decision).to_dict(),
-                    default=default_action(decision).to_dict(),
-                    phase=decision.phase,
-                    context={"hand": index},
-                    absent=ABSENT if decision.phase == "bet" else None,
+                    decision.seat.index,
+                    decision.legal,
+                    observation,
+                    default,
+                    phase,
+                    {"hand": observation["hand"]},
+                    ABSENT if phase == "bet" else None,
                 )
-                if answer.get("kind") == "pass" and decision.phase == "bet":
+                if phase == "bet" and answer.get("kind") == "pass":
                     decision = flow.send(SIT_OUT)  # the seat's absent action: nobody is there
                 else:
-                    decision = flow.send(Action.from_dict(dict(answer)))
+                    checked = self._checked
+                    if checked is not None and checked[0] == answer:
+                        decision = flow.send(checked[1])  # read once, by check
+                    else:
+                        decision = flow.send(read_action(answer))
+                self._checked = None
         except StopIteration as stop:
             return bool(stop.value)
         finally:
-            self._decision = None
+            self._decision = self._checked = None
 
     def check(self, turn: Turn, action: Plain) -> str | None:
         if self._decision is None:
             return "no decision is pending"
         try:
-            answer = Action.from_dict(dict(action))
+            answer = read_action(action)
         except CroupierError as exc:
             return str(exc)
-        return check_action(self._decision, answer)
+        problem = check_action(self._decision, answer)
+        self._checked = (action, answer) if problem is None else None
+        return problem

@@ -18,6 +18,8 @@ from typing import Any
 import attrs
 
 from croupier.engine import (
+    CODES,
+    VALUES,
     ActionSpec,
     Checkpoints,
     CroupierError,
@@ -29,13 +31,14 @@ from croupier.engine import (
     PluginManager,
     WebFiles,
     WireCompat,
+    card,
     kind_of,
 )
 from croupier.plugins.blackjack.building import resolve_rules
 from croupier.plugins.blackjack.core import ABSENT, BlackjackCore
 from croupier.plugins.blackjack.legacy import LEGACY
-from croupier.plugins.blackjack.play import ACTIONS, Action, Observation
-from croupier.plugins.blackjack.players import Strategy, strategy_action
+from croupier.plugins.blackjack.play import ACTIONS, Action
+from croupier.plugins.blackjack.players import Strategy
 from croupier.plugins.blackjack.rules import (
     DOUBLE_RULES,
     OVERBET_RULES,
@@ -44,6 +47,7 @@ from croupier.plugins.blackjack.rules import (
     BlackjackRules,
     rules_from_options,
 )
+from croupier.plugins.blackjack.values import total_of
 
 OPTIONS = (
     Field("decks", "int", "decks in the shoe (1 to 64)"),
@@ -159,6 +163,26 @@ def _action_of(event: Plain) -> Plain | None:
     return {"kind": kind, "amount": event.get("amount", 0)}
 
 
+_CARDS = {code: c for c, code in enumerate(CODES)}
+
+
+def _card(code: str) -> int:
+    """The card of a code a table sent (``card``, which also reads a person's spelling)."""
+    found = _CARDS.get(code)
+    return card(code) if found is None else found
+
+
+class _SeenHand:
+    """The hand a strategy plays, as the observation shows it (a ``HandView``)."""
+
+    __slots__ = ("cards", "soft", "total")
+
+    def __init__(self, cards: tuple[int, ...], total: int, soft: bool) -> None:
+        self.cards = cards
+        self.total = total
+        self.soft = soft
+
+
 @attrs.frozen
 class _Play:
     """A blackjack strategy's play of any phase, on plain observations (picklable: a
@@ -167,7 +191,21 @@ class _Play:
     strategy: Strategy
 
     def __call__(self, observation: Plain) -> Plain:
-        return strategy_action(self.strategy, Observation.read(dict(observation))).to_dict()
+        """``strategy_action`` on the plain observation (no typed one is built): the
+        minimum bet, no insurance, no early surrender, and the strategy's play."""
+        phase = observation["phase"]
+        if phase == "play":
+            cards = tuple([_card(c) for c in observation["hands"][observation["hand"]]])
+            total, soft = total_of([VALUES[c] for c in cards])
+            up = VALUES[_card(observation["dealer_upcard"] or "")]
+            legal = tuple(observation["legal"])
+            kind = self.strategy.play(_SeenHand(cards, total, soft), up, legal)
+            if kind not in ACTIONS:  # as Action(kind) says it
+                Action(kind)
+            return {"kind": kind, "amount": 0}
+        if phase == "bet":
+            return {"kind": "bet", "amount": observation["min_bet"]}
+        return {"kind": "decline", "amount": 0}
 
 
 @attrs.frozen

@@ -20,6 +20,7 @@ the dealer's play; settlement.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
+from typing import Any
 
 from croupier.engine import CODES, HIDDEN
 from croupier.plugins.blackjack.hands import ACT, Decision, Hand, Seat, check_action, default_action
@@ -82,6 +83,35 @@ class TableCore(RoundSteps):
             max_bet=decision.high,
             refused=refused,
         )
+
+    def observation(self, decision: Decision) -> dict[str, Any]:
+        """:meth:`observe` as plain data (``Observation.to_dict``), built directly: what a
+        game table sends a player for ``decision``."""
+        seat = decision.seat
+        hand = decision.hand
+        seat_hands = seat.hands
+        dealer = self.dealer_cards
+        visible = [CODES[c] for c in dealer[:2]]
+        if len(visible) == 2 and not self.hole_shown:
+            visible[1] = HIDDEN
+        visible += [CODES[c] for c in self.table_cards]
+        return {
+            "phase": decision.phase,
+            "round": self.round,
+            "seat": seat.index,
+            "legal": list(decision.legal),
+            "chips": self._balances[seat.account],
+            "hands": [[CODES[c] for c in h.cards] for h in seat_hands],
+            "hand": seat_hands.index(hand) if hand is not None else 0,
+            "total": hand.total if hand is not None else 0,
+            "soft": hand.soft if hand is not None else False,
+            "stake": hand.bet if hand is not None else (seat_hands[0].bet if seat_hands else 0),
+            "dealer_upcard": CODES[dealer[0]] if dealer else None,
+            "visible": visible,
+            "min_bet": decision.low,
+            "max_bet": decision.high,
+            "refused": None,
+        }
 
     # -- the round -------------------------------------------------------------------------
     # The flow is written twice, as a generator (play_round, for the async table) and as a

@@ -12,12 +12,14 @@ nobody listens (``emit`` is None) no event is built.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from croupier.engine import CODES, HIDDEN, VALUES, CroupierError, Ledger, Shoe
 from croupier.plugins.blackjack.hands import Hand, Seat
 from croupier.plugins.blackjack.play import Action, Event
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.tablerules import BettingScheme, DealerRule, payout
+from croupier.plugins.blackjack.words import describe
 
 _DOUBLE_TOTALS = {"any": None, "9-11": (9, 10, 11), "10-11": (10, 11)}
 STAND_SPLIT = ("stand", "split")
@@ -31,6 +33,10 @@ LEGAL: tuple[tuple[str, ...], ...] = tuple(
 )
 """Every play-phase legal list, indexed by ``8 * double + 4 * split + 2 * surrender +
 raise``, built once."""
+
+_SAID: dict[tuple[object, ...], str] = {}
+"""The words of events said before, by their kind and field values (the same deal, stake
+or outcome recurs all the time, and :func:`describe` is the costliest part of an event)."""
 
 
 def upcard_offers(rules: BlackjackRules, upcard: int) -> tuple[bool, bool, bool]:
@@ -56,7 +62,8 @@ class RoundSteps:
         chips: list[int],
         *,
         keep_entries: bool = True,
-        emit: Callable[[Event], None] | None = None,
+        emit: Callable[[Any], None] | None = None,
+        plain_events: bool = False,
     ) -> None:
         if not 1 <= len(chips) <= 7:
             raise CroupierError(f"a table has 1 to 7 seats, not {len(chips)}")
@@ -65,6 +72,9 @@ class RoundSteps:
         self.scheme = scheme
         self.shoe = shoe
         self.emit = emit
+        self._plain_events = plain_events
+        """``emit`` gets plain maps with their words in ``text`` (a game table's events,
+        built directly), else :class:`~croupier.plugins.blackjack.play.Event` values."""
         self.seats = [Seat(i + 1) for i in range(len(chips))]
         self.ledger = Ledger(
             {seat.account: c for seat, c in zip(self.seats, chips, strict=True)},
@@ -91,9 +101,26 @@ class RoundSteps:
 
     # -- small helpers ---------------------------------------------------------------------
     def _event(self, kind: str, **fields: object) -> None:
-        """Emit an event (callers on the fast path check ``self.emit`` first)."""
-        if self.emit is not None:
-            self.emit(Event(kind, self.round, **fields))  # type: ignore[arg-type]
+        """Emit an event (callers on the fast path check ``self.emit`` first); its fields
+        come in :class:`~croupier.plugins.blackjack.play.Event`'s order, None left out."""
+        emit = self.emit
+        if emit is None:
+            return
+        if self._plain_events:
+            event = {"kind": kind, "round": self.round, **fields}
+            if fields:  # the words of an event with fields never name its round: said once
+                key = (kind, *fields.values())  # each kind's fields come in one order a site
+                text = _SAID.get(key)
+                if text is None:
+                    if len(_SAID) >= 50_000:
+                        _SAID.clear()
+                    text = _SAID[key] = describe(event)
+                event["text"] = text
+            else:
+                event["text"] = describe(event)
+            emit(event)
+        else:
+            emit(Event(kind, self.round, **fields))  # type: ignore[arg-type]
 
     def _pay(self, seat: Seat, amount: int, reason: str) -> None:
         self._transfer(self.round, seat.account, amount, reason)
@@ -298,9 +325,8 @@ class RoundSteps:
                 "stands" if self._overbet_stands else "all in"
             )
         if self.emit is not None:
-            self._event(
-                "action", seat=seat.index, hand=i, action="raise", amount=amount, reason=reason
-            )
+            said = {} if reason is None else {"reason": reason}  # no field rather than None
+            self._event("action", seat=seat.index, hand=i, action="raise", amount=amount, **said)
         if reason is not None and self._overbet_stands:
             hand.done = True
             return
@@ -405,5 +431,5 @@ class RoundSteps:
                     pay(seat, amount, outcome)
                 if self.emit is not None:
                     self._event(
-                        "settle", seat=seat.index, hand=i, outcome=outcome, total=hand.total
+                        "settle", seat=seat.index, hand=i, total=hand.total, outcome=outcome
                     )
