@@ -1,5 +1,5 @@
 """Hands/s of a server table with 4 TCP bots, against the same table with 4 in-process
-strategies (the engine's async Table, the limit the network path is measured against).
+strategies (the engine's GameTable, the limit the network path is measured against).
 
 Run: ``.venv/bin/python benchmarks/tables_tcp.py [--rounds 2000]``
 
@@ -7,7 +7,8 @@ The server runs in its own subprocess (``croupier serve``'s Server, seed fixed);
 bots are SDK bots playing lim17 in this process, each on its own TCP connection, seated
 at one vegas-s17 table; the table's time runs from its ``playing`` status to ``finished``.
 The in-process run plays the same seed and rounds with ``lim17`` in every seat, with one
-listener converting every event to plain data (what the server does to notify), so the
+listener taking every plain event (what the server notifies), and each strategy asked
+through the decision clock (a task per decision, as a remote bot is asked), so the
 ratio is the cost of the wire: a ``decide`` round trip per decision plus the events.
 
 The TCP run is made twice: as the SDK plays now (lim17 asks for no events and leaves the
@@ -36,9 +37,10 @@ import trio
 
 from croupier.clients.bot import Bot, play
 from croupier.engine import PluginManager
-from croupier.plugins.blackjack.play import Event, Observation
-from croupier.plugins.blackjack.players import StrategyPlayer, local_strategy
-from croupier.plugins.blackjack.table import Table
+from croupier.engine.gametable import GameStrategyPlayer, GameTable
+from croupier.plugins.blackjack.game import blackjack_game, game_strategy
+from croupier.plugins.blackjack.play import Observation
+from croupier.plugins.blackjack.strategy import local_strategy
 from croupier.protocol import Server, connect
 from croupier.protocol.journal import open_journal
 
@@ -96,25 +98,37 @@ async def over_tcp(port: int, rounds: int, make: type[Bot]) -> tuple[float, list
     return marks["finished"] - marks["playing"], finals[0]["chips"]
 
 
+class Clocked:
+    """A strategy seen only through ``async decide``: the table asks it through the
+    decision clock, as it asks a remote bot."""
+
+    def __init__(self, inner: GameStrategyPlayer) -> None:
+        self.inner = inner
+
+    async def decide(self, observation: dict[str, Any]) -> dict[str, Any]:
+        return await self.inner.decide(observation)
+
+
 async def in_process(rounds: int) -> tuple[float, list[int]]:
     manager = PluginManager(autoload=False)
     strategy = local_strategy(manager, "lim17", manager.rule_sets.get("vegas-s17").rules)
     rules = manager.rule_sets.get("vegas-s17").rules
     sink: list[dict[str, Any]] = []
 
-    def listener(event: Event) -> None:
-        sink.append(event.to_dict())
+    def listener(event: dict[str, Any]) -> None:
+        sink.append(event)
         if len(sink) > 10_000:
             sink.clear()
 
-    table = Table(manager, rules, SEED, [StrategyPlayer(strategy)] * SEATS, listeners=[listener])
+    seats = [Clocked(GameStrategyPlayer(game_strategy(strategy))) for _ in range(SEATS)]
+    table = GameTable(blackjack_game(manager), rules.to_dict(), SEED, seats, listeners=[listener])
     start = time.perf_counter()
     for _ in range(rounds):
         await table.play_round()
         await trio.sleep(0)  # as the server's table does between rounds
     elapsed = time.perf_counter() - start
     balances = table.ledger.balances
-    return elapsed, [balances[s.account] for s in table.core.seats]
+    return elapsed, [balances[f"seat-{i + 1}"] for i in range(SEATS)]
 
 
 def main() -> None:

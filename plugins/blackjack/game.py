@@ -35,7 +35,6 @@ from croupier.plugins.blackjack.building import resolve_rules
 from croupier.plugins.blackjack.core import ABSENT, BlackjackCore
 from croupier.plugins.blackjack.legacy import LEGACY
 from croupier.plugins.blackjack.play import ACTIONS, Action, Observation
-from croupier.plugins.blackjack.players import Strategy, strategy_action
 from croupier.plugins.blackjack.rules import (
     DOUBLE_RULES,
     OVERBET_RULES,
@@ -44,6 +43,7 @@ from croupier.plugins.blackjack.rules import (
     BlackjackRules,
     rules_from_options,
 )
+from croupier.plugins.blackjack.strategy import Strategy, strategy_action
 
 OPTIONS = (
     Field("decks", "int", "decks in the shoe (1 to 64)"),

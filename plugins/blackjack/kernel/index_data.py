@@ -18,9 +18,9 @@ from croupier.plugins.blackjack.kernel.data import (
     why_not,
 )
 from croupier.plugins.blackjack.kernels import play_table
-from croupier.plugins.blackjack.players import Strategy
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.sim_indices import IndexSim, index_fields
+from croupier.plugins.blackjack.strategy import Strategy
 
 KINDS = ("stand", "hit", "double", "split", "surrender")  # index_kernel.KIND_ACTION's order
 
