@@ -22,9 +22,9 @@ import time
 from croupier.engine import PluginManager
 from croupier.plugins.blackjack.counting import CountPlay, parse_ramp
 from croupier.plugins.blackjack.kernel.index_data import prepare_indices
-from croupier.plugins.blackjack.players import local_strategy
 from croupier.plugins.blackjack.sim_indices import IndexSim
 from croupier.plugins.blackjack.simulate import compiled_job
+from croupier.plugins.blackjack.strategy import local_strategy
 
 
 def main() -> None:

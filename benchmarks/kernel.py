@@ -38,7 +38,7 @@ from croupier.engine import PluginManager
 from croupier.engine.chunks import CHUNK, run_chunks
 from croupier.engine.executor import Executor, open_executor
 from croupier.engine.kernels import KernelJob
-from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.strategy import local_strategy
 
 HERE = Path(__file__).resolve().parent
 
@@ -47,7 +47,7 @@ FIRST_CALL = """
 import time
 start = time.perf_counter()
 from croupier.engine import PluginManager
-from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.strategy import local_strategy
 manager = PluginManager()
 rules = manager.rule_sets.get("vegas-s17").rules
 basic = local_strategy(manager, "basic", rules)

@@ -8,9 +8,10 @@ Setup (gymnasium is a benchmark-only dependency, never croupier's)::
 
 Measured: one seat playing ``lim17`` (hit below 17) and a fixed basic-strategy chart on the
 simulator's fast path (a real 6-deck shoe with cut card, peek, doubles, splits, surrender
-and a ledger), the same ``lim17`` seat through the async :class:`Table` (observations,
-events, time limits), and gymnasium's infinite-deck ``Blackjack-v1`` stepped by the same
-hit-below-17 policy. Ratios are croupier's rate over gymnasium's.
+and a ledger), the same ``lim17`` seat at the engine's :class:`GameTable` asked through
+the decision clock (plain observations, events, time limits: as a remote player is
+asked), and gymnasium's infinite-deck ``Blackjack-v1`` stepped by the same hit-below-17
+policy. Ratios are croupier's rate over gymnasium's.
 
 Then a server's table of 4 in-process strategies (the engine's :class:`GameTable` of the
 blackjack game, four ``lim17`` seats: what ``table.create`` with strategies plays), in
@@ -38,9 +39,10 @@ import trio
 from croupier.engine import PluginManager
 from croupier.engine.games import Plain
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
-from croupier.plugins.blackjack.players import HandView, Strategy, StrategyPlayer
+from croupier.plugins.blackjack.building import build_core
+from croupier.plugins.blackjack.game import game_strategy
 from croupier.plugins.blackjack.simulate import BANKROLL, run_rounds
-from croupier.plugins.blackjack.table import Table, build_core
+from croupier.plugins.blackjack.strategy import HandView, Strategy
 
 # A fixed basic-strategy chart for 4-8 decks, S17, DAS, late surrender (the benchmark's
 # own, written out by hand; croupier's `basic` strategy comes from its solver).
@@ -126,16 +128,6 @@ def croupier_run(manager: PluginManager, strategy: Strategy) -> Callable[[int], 
     return run
 
 
-def table_run(manager: PluginManager, strategy: Strategy) -> Callable[[int], None]:
-    rules = manager.rule_sets.get("vegas-s17").rules
-
-    def run(hands: int) -> None:
-        table = Table(manager, rules, 1, [StrategyPlayer(strategy)], chips=[BANKROLL])
-        trio.run(table.play, hands)
-
-    return run
-
-
 SEATS = 4
 
 
@@ -148,6 +140,20 @@ class Clocked:
 
     async def decide(self, observation: Plain) -> Plain:
         return await self.inner.decide(observation)
+
+
+def table_run(manager: PluginManager, strategy: Strategy) -> Callable[[int], None]:
+    """One seat of ``strategy`` at a vegas-s17 game table, asked through the decision clock."""
+    game = manager.games.get("blackjack")
+    options = game.rules("vegas-s17")
+    seat = game_strategy(strategy)
+
+    def run(hands: int) -> None:
+        players = [Clocked(GameStrategyPlayer(seat))]
+        table = GameTable(game, options, 1, players, chips=[BANKROLL])
+        trio.run(table.play, hands)
+
+    return run
 
 
 def game_table_run(
@@ -205,7 +211,7 @@ def main() -> None:
     rates = {
         "croupier fast path, lim17": best_of(repeat, n, croupier_run(manager, lim17)),
         "croupier fast path, basic chart": best_of(repeat, n, croupier_run(manager, BASIC)),
-        "croupier async Table, lim17": best_of(repeat, n // 10, table_run(manager, lim17)),
+        "croupier async table, lim17": best_of(repeat, n // 10, table_run(manager, lim17)),
     }
     direct = best_of(repeat, n // 10, game_table_run(manager, lambda p: p))
     clocked = best_of(repeat, n // 10, game_table_run(manager, Clocked))

@@ -47,7 +47,7 @@ async def _spawn_true(n: int) -> None:
 
 async def _decide(player: ExecutablePlayer, n: int) -> None:
     for _ in range(n):
-        await player.decide(OBSERVATION)
+        await player.decide(OBSERVATION.to_dict())
 
 
 def per_call(label: str, seconds: float, n: int, limit: float | None = None) -> float:

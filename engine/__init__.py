@@ -73,14 +73,14 @@ if TYPE_CHECKING:
     from croupier.engine.chunks import run_chunks
     from croupier.engine.decisions import ATTEMPTS, DECISION_TIME
     from croupier.engine.executor import Executor
-    from croupier.engine.gametable import GamePlayer, GameTable
+    from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
     from croupier.engine.plugincheck import check_plugins
     from croupier.engine.shoes import Shoe, ShoeRandomizer
 
 _CHUNKS = ("run_chunks",)
 _DECISIONS = ("ATTEMPTS", "DECISION_TIME")
 _EXECUTOR = ("Executor",)
-_GAMETABLE = ("GamePlayer", "GameTable")
+_GAMETABLE = ("GamePlayer", "GameStrategyPlayer", "GameTable")
 _SHOES = ("Shoe", "ShoeRandomizer")
 _PLUGINCHECK = ("check_plugins",)
 
@@ -146,6 +146,7 @@ __all__ = [
     "GameCore",
     "GamePlayer",
     "GameStrategy",
+    "GameStrategyPlayer",
     "GameTable",
     "KernelJob",
     "Ledger",

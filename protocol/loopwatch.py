@@ -3,7 +3,7 @@
 A task sleeps :data:`TICK` seconds over and over; when it wakes late by more than
 :data:`SLACK`, the loop was busy (a long computation, a huge message to decode, the machine
 swapping) and nobody's bytes were read meanwhile. A table gives a bot that much more time
-(``Table(stalls=...)``): an answer that arrived in time but waited in a socket while the
+(``GameTable(stalls=...)``): an answer that arrived in time but waited in a socket while the
 server was not listening must not be a timeout, and a wrong game result.
 """
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
+from croupier.engine import Plain
 from croupier.engine.cards import cards
-from croupier.plugins.blackjack.play import Event
+from croupier.engine.gametable import GameTable
+from croupier.plugins.blackjack.building import resolve_rules
 from croupier.plugins.blackjack.round import TableCore
-from croupier.plugins.blackjack.table import Table, resolve_rules
+from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.tablelog import LOG_NAME, LOG_VERSION
 
 
@@ -50,15 +52,15 @@ def drive(core: TableCore, answers):
 
 
 class EventLog:
-    """A table listener writing an old ``croupier-table`` log: the header, then every
-    event, as JSON lines to ``out``."""
+    """A blackjack game table's listener writing an old ``croupier-table`` log: the header,
+    then every event (its fields, without the words), as JSON lines to ``out``."""
 
-    def __init__(self, table: Table, out: IO[str]) -> None:
+    def __init__(self, table: GameTable, rules: BlackjackRules, out: IO[str]) -> None:
         self.out = out
         header: dict[str, Any] = {"log": LOG_NAME, "version": LOG_VERSION, "seed": table.seed}
-        header |= {"rules": table.rules.to_dict(), "chips": table.starting_chips}
+        header |= {"rules": rules.to_dict(), "chips": table.starting_chips}
         out.write(json.dumps(header) + "\n")
         table.listeners.append(self)
 
-    def __call__(self, event: Event) -> None:
-        self.out.write(json.dumps(event.to_dict()) + "\n")
+    def __call__(self, event: Plain) -> None:
+        self.out.write(json.dumps({k: v for k, v in event.items() if k != "text"}) + "\n")

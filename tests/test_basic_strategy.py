@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from croupier.engine import CroupierError
-from croupier.plugins.blackjack.players import Strategy, local_strategy
 from croupier.plugins.blackjack.simulate import simulate
 from croupier.plugins.blackjack.solver import solve_rules
+from croupier.plugins.blackjack.strategy import Strategy, local_strategy
 
 
 @pytest.mark.slow

@@ -14,9 +14,9 @@ from tablekit import drive, stacked_core
 
 from croupier.engine import CroupierError
 from croupier.plugins.blackjack.play import Action
-from croupier.plugins.blackjack.players import local_strategy
 from croupier.plugins.blackjack.solver.cards import counts_of, parse_cards
 from croupier.plugins.blackjack.solver.classic import ClassicHand, best_total
+from croupier.plugins.blackjack.strategy import local_strategy
 
 
 def code(rank: str, i: int) -> str:

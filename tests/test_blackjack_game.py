@@ -1,5 +1,4 @@
-"""Blackjack behind the game interface: a table of the game plays exactly as the blackjack
-table does (event for event, chip for chip), its logs replay, it passes the plugin checks,
+"""Blackjack behind the game interface: its logs replay, it passes the plugin checks,
 its strategies travel to worker processes, and its bots' shorthand still reads."""
 
 from __future__ import annotations
@@ -15,9 +14,6 @@ from croupier.engine import CroupierError
 from croupier.engine.gamelog import GameEventLog, replay_game
 from croupier.engine.gametable import GameStrategyPlayer, GameTable
 from croupier.engine.plugincheck import check_plugins
-from croupier.plugins.blackjack.players import StrategyPlayer, local_strategy
-from croupier.plugins.blackjack.rules import BlackjackRules, rules_from_options
-from croupier.plugins.blackjack.table import Table
 from tests.test_gametable import Broken, Scripted, Sleeper
 
 
@@ -29,33 +25,6 @@ def autojump_clock():
 @pytest.fixture
 def blackjack(manager):
     return manager.games.get("blackjack")
-
-
-@pytest.mark.parametrize("rule_set", ["vegas-s17", "koth", "single-deck", "classic"])
-async def test_a_game_table_plays_as_the_blackjack_table(manager, blackjack, rule_set):
-    options = blackjack.rules(rule_set)
-    rules = rules_from_options(BlackjackRules(), options)
-    names = ["basic", "lim17", "never-bust"]
-    ours: list[dict] = []
-    game = GameTable(
-        blackjack,
-        options,
-        11,
-        [GameStrategyPlayer(blackjack.strategy(n).at(options)) for n in names],
-        listeners=[ours.append],
-    )
-    theirs: list[dict] = []
-    table = Table(
-        manager,
-        rules,
-        11,
-        [StrategyPlayer(local_strategy(manager, n, rules)) for n in names],
-        listeners=[lambda e: theirs.append(e.to_dict())],
-    )
-    assert await game.play(40) == await table.play(40)
-    assert [{k: v for k, v in e.items() if k != "text"} for e in ours] == theirs
-    assert all(isinstance(e["text"], str) and e["text"] for e in ours)
-    assert game.ledger.balances == table.ledger.balances and game.ledger.conserved()
 
 
 async def test_refusals_and_defaults_name_the_hand_and_the_log_replays(

@@ -10,11 +10,11 @@ from tablekit import drive, stacked_core
 
 from croupier.engine import CroupierError
 from croupier.plugins.blackjack.play import Action
-from croupier.plugins.blackjack.players import local_strategy
 from croupier.plugins.blackjack.simulate import simulate
 from croupier.plugins.blackjack.solver import solve_rules
 from croupier.plugins.blackjack.solver.cards import counts_of, parse_cards
 from croupier.plugins.blackjack.solver.hands import Evaluator, make_hand
+from croupier.plugins.blackjack.strategy import local_strategy
 
 
 def koth(manager, **changes):

@@ -12,7 +12,7 @@ import trio
 from croupier.engine import CroupierError
 from croupier.engine.gametable import GameStrategyPlayer, GameTable
 from croupier.plugins.blackjack.game import game_strategy
-from croupier.plugins.blackjack.players import Strategy
+from croupier.plugins.blackjack.strategy import Strategy
 from croupier.plugins.blackjack.words import describe
 
 

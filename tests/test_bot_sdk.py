@@ -14,7 +14,7 @@ from croupier.clients.bot.samples import Basic, HiLo, sample_bot
 from croupier.engine import CroupierError, PluginManager, UnknownNameError
 from croupier.engine.cards import VALUES, card
 from croupier.plugins.blackjack.play import Event, Observation
-from croupier.plugins.blackjack.players import local_strategy, strategy_action
+from croupier.plugins.blackjack.strategy import local_strategy, strategy_action
 from croupier.plugins.blackjack.values import total_of
 from croupier.protocol import Server
 

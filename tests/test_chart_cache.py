@@ -140,8 +140,8 @@ def test_a_sim_plays_the_same_with_or_without_the_cache(cli, solves, tmp_path, m
 
 def test_a_simulator_job_carries_its_chart(solves, manager, monkeypatch):
     """Worker processes (``--workers``, Dask) are sent the job: it plays without solving."""
-    from croupier.plugins.blackjack.players import local_strategy
     from croupier.plugins.blackjack.simulate import compiled_job
+    from croupier.plugins.blackjack.strategy import local_strategy
 
     rules = BlackjackRules(decks=1)  # a simulator needs a shoe
     job = compiled_job(manager, rules, local_strategy(manager, "basic", rules).for_rules(rules), 1)

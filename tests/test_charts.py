@@ -12,7 +12,7 @@ import pytest
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.cards import VALUES
 from croupier.plugins.blackjack.charts import TablePlay, chart_csv, read_chart_csv
-from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.strategy import local_strategy
 from croupier.plugins.blackjack.values import total_of
 
 HEADER = "hand,2,3,4,5,6,7,8,9,T,A"

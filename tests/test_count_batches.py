@@ -19,8 +19,8 @@ import pytest
 from croupier.engine import PluginManager
 from croupier.plugins.blackjack.count_report import count_report, n0, score
 from croupier.plugins.blackjack.counting import TCS, CountPlay, parse_ramp
-from croupier.plugins.blackjack.players import local_strategy
 from croupier.plugins.blackjack.simulate import compiled_job
+from croupier.plugins.blackjack.strategy import local_strategy
 
 ROUNDS = 150
 

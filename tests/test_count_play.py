@@ -37,8 +37,8 @@ from croupier.plugins.blackjack.kernel.kernel import (
 )
 from croupier.plugins.blackjack.kernel.true_count import quotients
 from croupier.plugins.blackjack.kernels import play_table
-from croupier.plugins.blackjack.players import local_strategy
 from croupier.plugins.blackjack.simulate import compiled_job
+from croupier.plugins.blackjack.strategy import local_strategy
 
 MOVES = {HIT: "hit", STAND: "stand", DOUBLE_A: "double", SPLIT_A: "split", SURRENDER_A: "surrender"}
 UP_NAMES = "A23456789T"  # by rank index: 0 is an ace

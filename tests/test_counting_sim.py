@@ -21,15 +21,15 @@ from croupier.engine import PluginManager
 from croupier.engine.chunks import CHUNK, run_chunks
 from croupier.engine.counts import true_count
 from croupier.engine.executor import open_executor
+from croupier.plugins.blackjack.building import resolve_rules
 from croupier.plugins.blackjack.counting import TCS, CountPlay, parse_ramp
 from croupier.plugins.blackjack.indices import read_indices
 from croupier.plugins.blackjack.kernel.count_data import params
 from croupier.plugins.blackjack.kernel.true_count import dealt_true_counts
 from croupier.plugins.blackjack.kernels import PlayTable, play_table
-from croupier.plugins.blackjack.players import Strategy, local_strategy
 from croupier.plugins.blackjack.round import TableCore
 from croupier.plugins.blackjack.simulate import BANKROLL, compiled_job, run_rounds
-from croupier.plugins.blackjack.table import resolve_rules
+from croupier.plugins.blackjack.strategy import Strategy, local_strategy
 from tests.kernel_reference import SplitMixShoe
 
 SLOW = pytest.mark.slow

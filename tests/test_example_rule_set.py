@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 import trio
+from bjtable import blackjack_table, strategy_seat, typed_events
 
 from croupier.engine import CroupierError, PluginManager
-from croupier.plugins.blackjack.players import StrategyPlayer, local_strategy
 from croupier.plugins.blackjack.simulate import simulate
-from croupier.plugins.blackjack.table import Table
+from croupier.plugins.blackjack.strategy import local_strategy
 from croupier.protocol import Server, connect
 
 PATH = Path(__file__).parent.parent / "examples" / "rule-set-plugin" / "my_table.py"
@@ -37,8 +37,8 @@ def mine() -> PluginManager:
 def test_its_table_plays_its_own_rules(mine):
     rules = mine.rule_sets.get("my-table").rules
     events: list[Any] = []
-    player = StrategyPlayer(local_strategy(mine, "lim15", rules))
-    table = Table(mine, rules, 3, [player], listeners=[events.append])
+    player = strategy_seat(local_strategy(mine, "lim15", rules))
+    table = blackjack_table(mine, rules, 3, [player], listeners=[typed_events(events)])
     trio.run(table.play, 300)
     assert table.ledger.conserved()
     # the dealer's totals per round: the turned hole card, then each card it draws

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 import trio
+from bjtable import blackjack_table, typed_events
 
 from croupier.engine import CroupierError
 from croupier.plugins.blackjack.executable import BotFault, ExecutablePlayer, check_executable
 from croupier.plugins.blackjack.play import Action, Observation
-from croupier.plugins.blackjack.table import Table
 
 BOTS = Path(__file__).parent / "bots"
 
@@ -60,7 +60,7 @@ def play(score: int, hand: str, visible: str, stake: int = 10, chips: int = 190)
     ],
 )
 async def test_fixture_bots_answer_the_contest_arguments(name, observation, expected, tmp_path):
-    assert await bot(name, tmp_path).decide(observation) == expected
+    assert await bot(name, tmp_path).decide(observation.to_dict()) == expected.to_dict()
 
 
 async def test_arguments_are_the_contest_five(tmp_path):
@@ -74,7 +74,8 @@ async def test_arguments_are_the_contest_five(tmp_path):
         **{**observation.to_dict(), "visible": ("KD", "QS", *observation.visible[2:])}
     )
     assert observation.koth_arguments() == ["21", "KJA", "KQKJA3592A", "25", "145"]
-    assert await ExecutablePlayer([str(script)], tmp_path).decide(observation) == Action("stand")
+    answer = await ExecutablePlayer([str(script)], tmp_path).decide(observation.to_dict())
+    assert answer == Action("stand").to_dict()
 
 
 async def test_clean_environment_workdir_and_closed_stdin(tmp_path, monkeypatch):
@@ -115,8 +116,8 @@ async def test_faults_get_the_default_at_a_table(manager, tmp_path):
     names = ["sleeper.sh", "crash.py", "garbage.sh", "silent.sh"]
     players = [bot(n, tmp_path) for n in names]
     events = []
-    table = Table(
-        manager, rules, 5, players, decision_time=0.3, attempts=1, listeners=[events.append]
+    table = blackjack_table(
+        manager, rules, 5, players, decision_time=0.3, attempts=1, listeners=[typed_events(events)]
     )
     assert await table.play(1) == 1
     defaults = {e.seat: e.reason for e in events if e.kind == "default"}

@@ -14,7 +14,7 @@ from croupier.engine import CroupierError
 from croupier.engine.chunks import CHUNK, run_chunks
 from croupier.engine.executor import open_executor
 from croupier.engine.gamesim import game_job
-from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.strategy import local_strategy
 
 TASKS = [(n, 3) for n in range(40)]
 EXPECTED = [n**3 for n in range(40)]

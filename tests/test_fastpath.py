@@ -4,16 +4,16 @@ kept card by card, and both flows when a shoe runs dry in the middle of a round.
 from __future__ import annotations
 
 import trio
+from bjtable import blackjack_table, round_core, strategy_seat
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from croupier.engine import PluginManager, Stream
 from croupier.engine.cards import DECK
 from croupier.engine.shoes import Shoe, shuffle_cards
+from croupier.plugins.blackjack.building import build_core
 from croupier.plugins.blackjack.hands import Hand
-from croupier.plugins.blackjack.players import StrategyPlayer
 from croupier.plugins.blackjack.simulate import run_rounds
-from croupier.plugins.blackjack.table import Table, build_core
 from croupier.plugins.blackjack.values import hand_value
 
 MANAGER = PluginManager(autoload=False)
@@ -142,20 +142,20 @@ def test_both_flows_agree_when_the_shoe_runs_dry_mid_round():
     strategy = MANAGER.strategies.get("never-bust")
     chips = [10**6] * 7
     shuffles: list[int] = []
-    table = Table(
+    table = blackjack_table(
         MANAGER,
         rules,
         6,
-        [StrategyPlayer(strategy)] * 7,
+        [strategy_seat(strategy)] * 7,
         chips=chips,
-        listeners=[lambda e: shuffles.append(e.round) if e.kind == "shuffle" else None],
+        listeners=[lambda e: shuffles.append(e["round"]) if e["kind"] == "shuffle" else None],
     )
     trio.run(table.play, 60)
-    assert table.core.shoe.shuffles > len(shuffles)  # some shuffles happened mid-round
+    assert round_core(table).shoe.shuffles > len(shuffles)  # some shuffles happened mid-round
     core = build_core(MANAGER, rules, 6, chips)
     run_rounds(core, [strategy] * 7, 60)
     assert core.ledger.entries == table.ledger.entries
-    assert core.shoe.shuffles == table.core.shoe.shuffles
+    assert core.shoe.shuffles == round_core(table).shoe.shuffles
     assert core.ledger.conserved()
 
 

@@ -9,7 +9,7 @@ import math
 from croupier.clients.bot.samples import Count, HiLo, sample_bot
 from croupier.engine.cards import VALUES, card
 from croupier.plugins.blackjack.play import Event, Observation
-from croupier.plugins.blackjack.players import local_strategy, strategy_action
+from croupier.plugins.blackjack.strategy import local_strategy, strategy_action
 from croupier.plugins.blackjack.values import total_of
 
 

@@ -12,10 +12,10 @@ import pytest
 from croupier.engine import PluginManager
 from croupier.engine.chunks import CHUNK, chunk_seed, run_chunks
 from croupier.engine.executor import open_executor
-from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.building import resolve_rules
 from croupier.plugins.blackjack.round import TableCore
 from croupier.plugins.blackjack.simulate import BANKROLL, SimStats, run_rounds
-from croupier.plugins.blackjack.table import resolve_rules
+from croupier.plugins.blackjack.strategy import local_strategy
 from tests.kernel_reference import SplitMixShoe
 
 STATS = ("hands", "net", "net_sq", "round_net_sq", "wins", "pushes", "losses")
@@ -97,7 +97,7 @@ def test_the_kernel_refuses_what_it_cannot_play_exactly(manager):
     lim17 = local_strategy(manager, "lim17", s17)
     assert "dealer rule 'koth'" in kernel.prepare(manager, s17.evolve(dealer="koth"), lim17, 1)
     assert "betting scheme 'koth'" in kernel.prepare(manager, s17.evolve(betting="koth"), lim17, 1)
-    from croupier.plugins.blackjack.players import Strategy
+    from croupier.plugins.blackjack.strategy import Strategy
 
     odd = Strategy("odd", "hits on even totals", lambda hand, up, legal: "hit")
     assert "not given as a chart" in kernel.prepare(manager, s17, odd, 1)
@@ -146,7 +146,7 @@ def test_a_shoe_dry_with_nothing_to_reshuffle_ends_the_chunk_as_it_ends_the_engi
     and the kernel's chunk is all -1. Chunks that never run dry are equal."""
     from croupier.engine.errors import CroupierError
     from croupier.plugins.blackjack.kernels import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, PlayTable
-    from croupier.plugins.blackjack.players import Strategy
+    from croupier.plugins.blackjack.strategy import Strategy
 
     rules = manager.rule_sets.get("vegas-s17").rules.evolve(
         decks=1, shoe="fresh-pack", resplit_aces=True, hit_split_aces=True, max_split_hands=8

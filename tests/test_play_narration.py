@@ -4,18 +4,19 @@ even money, defaults, a seat that cannot pay; the dealer's upcard; ASCII lines; 
 from __future__ import annotations
 
 import trio
+from bjtable import Scripted, blackjack_table, typed
 
 from croupier.clients.play.layout import MIN_HEIGHT, MIN_WIDTH, dealer_label, layout
 from croupier.clients.play.view import TableView, Tally
 from croupier.plugins.blackjack.play import Action, Event
-from croupier.plugins.blackjack.players import ScriptedPlayer
-from croupier.plugins.blackjack.table import Table
 
 
 def played(manager, seed, actions, seat_rules="vegas-s17"):
     rules = manager.rule_sets.get(seat_rules).rules
     view = TableView(1, rules.starting_chips, seat_rules)
-    table = Table(manager, rules, seed, [ScriptedPlayer(actions)], listeners=[view.apply])
+    table = blackjack_table(
+        manager, rules, seed, [Scripted(actions)], listeners=[typed(view.apply)]
+    )
     trio.run(table.play, 1)
     return view
 

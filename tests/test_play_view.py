@@ -4,19 +4,20 @@ the key decoder."""
 from __future__ import annotations
 
 import trio
+from bjtable import Scripted, blackjack_table, typed, typed_events
 
 from croupier.clients.play.layout import MIN_HEIGHT, MIN_WIDTH, Prompt, layout, too_small
 from croupier.clients.play.terminal import BACKSPACE, ENTER, ESCAPE, KeyDecoder, decode_keys
 from croupier.clients.play.view import TableView, narrate, total_text
 from croupier.plugins.blackjack.play import Action, Event
-from croupier.plugins.blackjack.players import ScriptedPlayer
-from croupier.plugins.blackjack.table import Table
 
 
 def play(manager, rules_name, seed, actions, rounds=1):
     rules = manager.rule_sets.get(rules_name).rules
     view = TableView(1, rules.starting_chips, rules_name)
-    table = Table(manager, rules, seed, [ScriptedPlayer(actions)], listeners=[view.apply])
+    table = blackjack_table(
+        manager, rules, seed, [Scripted(actions)], listeners=[typed(view.apply)]
+    )
     trio.run(table.play, rounds)
     return view, table
 
@@ -147,7 +148,7 @@ def test_a_round_played_again_after_a_server_restart_counts_once(manager):
     rules = manager.rule_sets.get("classic").rules
     events: list[Event] = []
     moves = [Action("bet", 1), Action("stand")] * 3
-    table = Table(manager, rules, 5, [ScriptedPlayer(moves)], listeners=[events.append])
+    table = blackjack_table(manager, rules, 5, [Scripted(moves)], listeners=[typed_events(events)])
     trio.run(table.play, 3)
     once = TableView(1, 100, "classic")
     for event in events:

@@ -19,7 +19,7 @@ from croupier.engine import (
     UnknownNameError,
     hookimpl,
 )
-from croupier.plugins.blackjack.players import Strategy
+from croupier.plugins.blackjack.strategy import Strategy
 
 
 class Fixed:

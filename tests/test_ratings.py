@@ -137,7 +137,7 @@ def test_the_leaderboard_shows_the_scored_figures_pooled_over_tournaments(manage
     from croupier.engine.tournament import TournamentConfig
     from croupier.engine.tournament_run import run_tournament
     from croupier.plugins.blackjack.entries import StrategyEntry
-    from croupier.plugins.blackjack.players import local_strategy
+    from croupier.plugins.blackjack.strategy import local_strategy
     from croupier.protocol import ratings
     from croupier.protocol.journal.schema import open_for_writing
     from croupier.protocol.leaderboard import board

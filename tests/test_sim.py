@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from croupier.plugins.blackjack.building import resolve_rules
 from croupier.plugins.blackjack.kernels import play_table
-from croupier.plugins.blackjack.players import Strategy
 from croupier.plugins.blackjack.shoe import make_shoe
 from croupier.plugins.blackjack.simulate import simulate
 from croupier.plugins.blackjack.solver.analysis import ChartPlayer, UpcardSolver
 from croupier.plugins.blackjack.solver.chart import Chart
-from croupier.plugins.blackjack.table import resolve_rules
+from croupier.plugins.blackjack.strategy import Strategy
 from croupier.plugins.blackjack.tablerules import BettingScheme, DealerRule
 from croupier.plugins.shoes import shoe_randomizer_name
 

@@ -20,7 +20,6 @@ from croupier.engine.executor import open_executor
 from croupier.plugins.blackjack.counting import TCS
 from croupier.plugins.blackjack.indices import read_indices
 from croupier.plugins.blackjack.kernel.index_data import prepare_indices
-from croupier.plugins.blackjack.players import local_strategy
 from croupier.plugins.blackjack.sim_indices import (
     STATS,
     TC_SCALE,
@@ -31,6 +30,7 @@ from croupier.plugins.blackjack.sim_indices import (
 )
 from croupier.plugins.blackjack.solver.count_gains import Decision, upcard_gains
 from croupier.plugins.blackjack.solver.count_shoes import count_shoes
+from croupier.plugins.blackjack.strategy import local_strategy
 
 KEYS = (
     ("insurance", "any", "A"),

@@ -1,4 +1,5 @@
-"""The async table: time limits, refusals, defaults, events, logs, replay, the fast path."""
+"""A blackjack table on the engine's GameTable: time limits, refusals, defaults, events,
+logs, replay, the fast path. Players answer plain maps, as every player at a table does."""
 
 from __future__ import annotations
 
@@ -8,15 +9,16 @@ import random
 
 import pytest
 import trio
+from bjtable import blackjack_table, round_core, strategy_seat, typed_events
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tablekit import EventLog, StackedShoe
 
 from croupier.engine import CroupierError, PluginManager
+from croupier.plugins.blackjack.building import build_core
 from croupier.plugins.blackjack.play import ACTIONS, Action, Event, Observation
-from croupier.plugins.blackjack.players import StrategyPlayer, local_strategy
 from croupier.plugins.blackjack.simulate import run_rounds
-from croupier.plugins.blackjack.table import Table, build_core
+from croupier.plugins.blackjack.strategy import local_strategy
 from croupier.plugins.blackjack.tablelog import read_log, replay
 
 
@@ -26,20 +28,21 @@ class Stubborn:
     def __init__(self, first: Action | object, times: int = 99) -> None:
         self.first, self.times, self.seen = first, times, []
 
-    async def decide(self, observation: Observation):
+    async def decide(self, plain):
+        observation = Observation.read(plain)
         self.seen.append(observation)
         if observation.phase == "bet":
-            return Action("bet", observation.min_bet)
+            return Action("bet", observation.min_bet).to_dict()
         if self.times:
             self.times -= 1
-            return self.first
-        return Action("stand")
+            return self.first.to_dict() if isinstance(self.first, Action) else self.first
+        return Action("stand").to_dict()
 
 
 class Sleeper:
     async def decide(self, observation):
-        if observation.phase == "bet":
-            return Action("bet", 10)
+        if observation["phase"] == "bet":
+            return Action("bet", 10).to_dict()
         await trio.sleep(3600)
         raise AssertionError("never reached")
 
@@ -52,8 +55,8 @@ class Crasher:
 def stacked_table(manager, player, deal="TS 9D 6H 7C 5S 5D", **kw):
     events = []
     rules = manager.rule_sets.get("vegas-s17").rules
-    table = Table(manager, rules, 1, [player], listeners=[events.append], **kw)
-    table.core.shoe = StackedShoe(deal)
+    table = blackjack_table(manager, rules, 1, [player], listeners=[typed_events(events)], **kw)
+    round_core(table).shoe = StackedShoe(deal)
     return table, events
 
 
@@ -162,7 +165,7 @@ async def test_fast_path_plays_the_same_game_as_the_table(manager):
     rules = manager.rule_sets.get("vegas-s17").rules
     strategy = manager.strategies.get("never-bust")
     chips = [10**6] * 3
-    table = Table(manager, rules, 42, [StrategyPlayer(strategy)] * 3, chips=chips)
+    table = blackjack_table(manager, rules, 42, [strategy_seat(strategy)] * 3, chips=chips)
     await table.play(300)
     core = build_core(manager, rules, 42, chips)
     run_rounds(core, [strategy] * 3, 300)
@@ -176,14 +179,15 @@ class RandomPlayer:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    async def decide(self, obs: Observation) -> Action:
+    async def decide(self, plain) -> dict:
         rng = self.rng
+        obs = Observation.read(plain)
         if rng.random() < 0.15:
-            return Action(rng.choice(ACTIONS), rng.randint(-50, 5000))
+            return Action(rng.choice(ACTIONS), rng.randint(-50, 5000)).to_dict()
         kind = rng.choice(obs.legal)
         if kind == "bet":
-            return Action("bet", rng.randint(obs.min_bet, obs.max_bet))
-        return Action(kind, rng.randint(-30, 30) or 1 if kind == "raise" else 0)
+            return Action("bet", rng.randint(obs.min_bet, obs.max_bet)).to_dict()
+        return Action(kind, rng.randint(-30, 30) or 1 if kind == "raise" else 0).to_dict()
 
 
 MANAGER = PluginManager(autoload=False)
@@ -203,7 +207,7 @@ def test_chips_are_conserved_with_random_players(seed, name, seats, surrender):
     rng = random.Random(seed)
     players = [RandomPlayer(rng) for _ in range(seats)]
     chips = [rng.choice([0, 5, 60, 400, 3000]) for _ in range(seats)]
-    table = Table(manager, rules, seed, players, chips=chips)
+    table = blackjack_table(manager, rules, seed, players, chips=chips)
     trio.run(table.play, 30)
     check_ledger(table.ledger, chips)
 
@@ -212,9 +216,9 @@ async def test_a_log_replays_to_the_same_ledger(manager):
     rules = manager.rule_sets.get("vegas-s17").rules
     rng = random.Random(7)
     players = [RandomPlayer(rng) for _ in range(3)]
-    table = Table(manager, rules, 99, players)
+    table = blackjack_table(manager, rules, 99, players)
     out = io.StringIO()
-    EventLog(table, out)
+    EventLog(table, rules, out)
     await table.play(40)
     lines = out.getvalue().splitlines()
     header, events = read_log(lines)
@@ -231,18 +235,18 @@ async def test_a_log_replays_to_the_same_ledger(manager):
 class OverBettor:
     """Raises by more than it holds at its first decision of a hand, then stands."""
 
-    async def decide(self, observation: Observation) -> Action:
-        if observation.phase == "play" and observation.stake == 10:
-            return Action("raise", 10**6)
-        return Action("stand")
+    async def decide(self, observation) -> dict:
+        if observation["phase"] == "play" and observation["stake"] == 10:
+            return Action("raise", 10**6).to_dict()
+        return Action("stand").to_dict()
 
 
 @pytest.mark.parametrize("overbet", ["stand", "all-in"])
 async def test_an_over_bet_replays_under_either_rule(manager, overbet):
     rules = manager.rule_sets.get("koth").rules.evolve(overbet=overbet)
-    table = Table(manager, rules, 5, [OverBettor()])
+    table = blackjack_table(manager, rules, 5, [OverBettor()])
     out = io.StringIO()
-    EventLog(table, out)
+    EventLog(table, rules, out)
     await table.play(3)
     lines = out.getvalue().splitlines()
     reasons = [json.loads(line).get("reason", "") for line in lines[1:]]
@@ -294,7 +298,9 @@ def test_chips_are_conserved_over_thousands_of_hands(name):
     chips = [10**5] * 7
     events: list = []
     players = [RandomPlayer(rng) for _ in range(7)]
-    table = Table(MANAGER, rules, 5, players, chips=chips, listeners=[events.append])
+    table = blackjack_table(
+        MANAGER, rules, 5, players, chips=chips, listeners=[typed_events(events)]
+    )
     assert trio.run(table.play, 300) == 300
     assert sum(1 for e in events if e.kind == "chips" and e.reason == "bet") == 2100
     check_ledger(table.ledger, chips, events)
@@ -308,14 +314,14 @@ def _whimsical(hand, upcard, legal):
 
 @pytest.mark.parametrize("name", ["vegas-s17", "single-deck", "koth", "classic"])
 async def test_both_flows_agree_on_every_action(name):
-    from croupier.plugins.blackjack.players import Strategy
+    from croupier.plugins.blackjack.strategy import Strategy
 
     rules = MANAGER.rule_sets.get(name).rules.evolve(surrender="late", max_split_hands=1)
     if name != "koth":
         rules = rules.evolve(max_split_hands=4, resplit_aces=True)
     strategy = Strategy("whimsical", "test", _whimsical)
     chips = [10**6] * 4
-    table = Table(MANAGER, rules, 3, [StrategyPlayer(strategy)] * 4, chips=chips)
+    table = blackjack_table(MANAGER, rules, 3, [strategy_seat(strategy)] * 4, chips=chips)
     await table.play(150)
     core = build_core(MANAGER, rules, 3, chips)
     run_rounds(core, [strategy] * 4, 150)
@@ -329,8 +335,6 @@ def test_a_long_tables_ledger_keeps_running_totals_not_every_entry(manager):
     """A table that plays for hours must not grow: the ledger keeps the recent entries and
     running totals, and the totals still account for every chip."""
     from croupier.engine.ledger import RECENT
-    from croupier.plugins.blackjack.simulate import run_rounds
-    from croupier.plugins.blackjack.table import build_core
 
     rules = manager.rule_sets.get("vegas-s17").rules
     core = build_core(manager, rules, 5, [10**9] * 3)
@@ -350,13 +354,15 @@ async def test_a_stopping_tables_decisions_share_one_deadline(autojump_clock):
 
     class Silent:
         async def decide(self, observation):
-            if observation.phase == "bet":
-                return Action("bet", observation.min_bet)
+            if observation["phase"] == "bet":
+                return Action("bet", observation["min_bet"]).to_dict()
             await trio.sleep_forever()
 
     rules = MANAGER.rule_sets.get("vegas-s17").rules.evolve(insurance=False, surrender="none")
     events: list = []
-    table = Table(MANAGER, rules, 8, [Silent()] * 3, decision_time=10, listeners=[events.append])
+    table = blackjack_table(
+        MANAGER, rules, 8, [Silent()] * 3, decision_time=10, listeners=[typed_events(events)]
+    )
     async with trio.open_nursery() as nursery:
         nursery.start_soon(table.play_round)
         await trio.sleep(1)  # seat 1 is thinking
@@ -372,14 +378,13 @@ async def test_a_stopping_tables_decisions_share_one_deadline(autojump_clock):
 async def test_a_decision_does_not_count_time_the_table_could_not_listen(autojump_clock, stalled):
     """A bot that answered in time while the server was frozen (its answer waiting in a
     socket) got a timeout default: a wrong game result. Time the loop lost is given back."""
-    from croupier.plugins.blackjack.play import Action
 
     class Slow:
         async def decide(self, observation):
-            if observation.phase == "bet":
-                return Action("bet", observation.min_bet)
+            if observation["phase"] == "bet":
+                return Action("bet", observation["min_bet"]).to_dict()
             await trio.sleep(2.5)  # 0.5 s late by the clock, in time once stalls are given back
-            return Action("stand")
+            return Action("stand").to_dict()
 
     start = trio.current_time()
 
@@ -388,8 +393,14 @@ async def test_a_decision_does_not_count_time_the_table_could_not_listen(autojum
 
     rules = MANAGER.rule_sets.get("vegas-s17").rules.evolve(insurance=False, surrender="none")
     events: list = []
-    table = Table(
-        MANAGER, rules, 8, [Slow()], decision_time=2, listeners=[events.append], stalls=stalls
+    table = blackjack_table(
+        MANAGER,
+        rules,
+        8,
+        [Slow()],
+        decision_time=2,
+        listeners=[typed_events(events)],
+        stalls=stalls,
     )
     await table.play_round()
     defaults = [e for e in events if e.kind == "default"]

@@ -16,7 +16,7 @@ from croupier.engine.standings import interval, rank, separated, t_quantile
 from croupier.engine.tournament import Tournament, TournamentConfig, seat, table_sizes
 from croupier.engine.tournament_run import replay_tournament, run_tournament
 from croupier.plugins.blackjack.entries import ExecutableEntry, StrategyEntry
-from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.strategy import local_strategy
 
 BOTS = Path(__file__).parent / "bots"
 

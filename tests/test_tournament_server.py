@@ -15,7 +15,7 @@ from croupier.engine.tournament import TournamentConfig
 from croupier.engine.tournament_run import TournamentResult, play_tournament
 from croupier.plugins.blackjack.entries import StrategyEntry
 from croupier.plugins.blackjack.play import Observation
-from croupier.plugins.blackjack.players import strategy_action
+from croupier.plugins.blackjack.strategy import strategy_action
 from croupier.protocol import Code, RpcError, Server, connect
 from tests import memnet
 

@@ -15,8 +15,8 @@ from croupier.engine.cards import HIDDEN, VALUES, card
 from croupier.engine.counts import CountSystem, true_count
 from croupier.plugins.blackjack.indices import IndexEntry
 from croupier.plugins.blackjack.play import Action, Event, Observation
-from croupier.plugins.blackjack.players import Strategy, local_strategy, strategy_action
 from croupier.plugins.blackjack.rules import BlackjackRules, rules_from_options
+from croupier.plugins.blackjack.strategy import Strategy, local_strategy, strategy_action
 from croupier.plugins.blackjack.values import total_of
 
 

@@ -38,8 +38,8 @@ from croupier.plugins.blackjack.kernel.data import (
 )
 from croupier.plugins.blackjack.kernel.kernel import _plans
 from croupier.plugins.blackjack.kernels import play_table
-from croupier.plugins.blackjack.players import Strategy
 from croupier.plugins.blackjack.rules import BlackjackRules, rules_from_options
+from croupier.plugins.blackjack.strategy import Strategy
 
 from .vector_kernel import (
     MOVES,

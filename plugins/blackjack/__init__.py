@@ -1,5 +1,5 @@
 """Blackjack, the game package: its rules, dealer rules and betting schemes, rule sets,
-strategies, table, simulator, compiled kernel, solver and counting; and the plugin that
+strategies, simulator, compiled kernel, solver and counting; and the plugin that
 puts its table behind the engine's game interface, so tables, tournaments, logs and the
 server run blackjack as they run any game.
 
@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from croupier.engine import CroupierError, Family, Game, PluginManager, hookimpl
 from croupier.plugins.blackjack import hookspecs
+from croupier.plugins.blackjack.building import build_core, resolve_rules
 from croupier.plugins.blackjack.game import blackjack_game
 from croupier.plugins.blackjack.indexsets import shipped_sets
 from croupier.plugins.blackjack.indices import IndexEntry, IndexSet, check_index_set
 from croupier.plugins.blackjack.kernels import SimKernel
 from croupier.plugins.blackjack.play import Action, Event, Observation
-from croupier.plugins.blackjack.players import HandView, Player, Strategy, StrategyPlayer
 from croupier.plugins.blackjack.rules import BlackjackRules, RuleSet
-from croupier.plugins.blackjack.table import Table, build_core, resolve_rules
+from croupier.plugins.blackjack.strategy import HandView, Strategy
 from croupier.plugins.blackjack.tablerules import BettingScheme, DealerRule
 
 __all__ = [
@@ -32,12 +32,9 @@ __all__ = [
     "IndexEntry",
     "IndexSet",
     "Observation",
-    "Player",
     "RuleSet",
     "SimKernel",
     "Strategy",
-    "StrategyPlayer",
-    "Table",
     "hookimpl",
 ]
 

@@ -28,7 +28,7 @@ import attrs
 
 from croupier.engine import VALUES, CroupierError, shown
 from croupier.plugins.blackjack.kernels import HARD_ROWS, LETTERS, PAIR_ROWS, SOFT_ROWS, PlayTable
-from croupier.plugins.blackjack.players import HandView, Strategy
+from croupier.plugins.blackjack.strategy import HandView, Strategy
 
 PLAN: dict[str, tuple[str, ...]] = {
     "H": ("hit",),

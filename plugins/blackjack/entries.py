@@ -1,5 +1,5 @@
 """Blackjack's tournament entries: its strategies and the King-of-the-Hill contest's
-executables, seated at a game table (which speaks plain data) through :class:`_Plain`."""
+executables, seated at a game table (plain maps in and out)."""
 
 from __future__ import annotations
 
@@ -8,22 +8,10 @@ from contextlib import ExitStack
 
 import attrs
 
-from croupier.engine import GamePlayer, Plain
+from croupier.engine import GamePlayer, GameStrategyPlayer
 from croupier.plugins.blackjack.executable import BOT_PATH, ExecutablePlayer, bot_environment
-from croupier.plugins.blackjack.play import Action, Observation
-from croupier.plugins.blackjack.players import Player, Strategy, StrategyPlayer
-
-
-class _Plain:
-    """A blackjack player (it reads an Observation, answers an Action) at a game table,
-    which speaks plain data: blackjack's strategies and executables in a tournament."""
-
-    def __init__(self, player: Player) -> None:
-        self.player = player
-
-    async def decide(self, observation: Plain) -> Plain:
-        action = await self.player.decide(Observation.read(dict(observation)))
-        return action.to_dict() if isinstance(action, Action) else action
+from croupier.plugins.blackjack.game import game_strategy
+from croupier.plugins.blackjack.strategy import Strategy
 
 
 @attrs.frozen
@@ -34,7 +22,7 @@ class StrategyEntry:
     strategy: Strategy
 
     def player(self, stack: ExitStack) -> GamePlayer:
-        return _Plain(StrategyPlayer(self.strategy))
+        return GameStrategyPlayer(game_strategy(self.strategy))
 
 
 @attrs.frozen
@@ -53,4 +41,4 @@ class ExecutableEntry:
     def player(self, stack: ExitStack) -> GamePlayer:
         workdir = stack.enter_context(tempfile.TemporaryDirectory(prefix="croupier-bot-"))
         env = bot_environment(workdir, self.path)
-        return _Plain(ExecutablePlayer(self.command, workdir, env=env))
+        return ExecutablePlayer(self.command, workdir, env=env)

@@ -1,4 +1,4 @@
-"""Executable bots: the King-of-the-Hill contest's interface, as a :class:`Player`.
+"""Executable bots: the King-of-the-Hill contest's interface, as a game table's player.
 
 A bot is any executable, or a command line such as ``python2 bot.py``
 (:func:`parse_command_line`), run once per play decision as::
@@ -41,7 +41,7 @@ from pathlib import Path
 import attrs
 import trio
 
-from croupier.engine import CroupierError
+from croupier.engine import CroupierError, Plain
 from croupier.plugins.blackjack.play import Action, Observation
 
 BOT_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -164,12 +164,15 @@ class ExecutablePlayer:
         self.max_output = max_output
         self.runs = 0
 
-    async def decide(self, observation: Observation) -> Action:
-        if observation.phase == "bet":
-            return Action("bet", observation.min_bet)
-        if observation.phase != "play":
-            return Action("decline")
-        return Action.parse(await self.answer(observation.koth_arguments()))
+    async def decide(self, observation: Plain) -> Plain:
+        """A game table's decision (plain maps): the minimum bet, no insurance or early
+        surrender, and the bot's line for each move."""
+        seen = Observation.read(dict(observation))
+        if seen.phase == "bet":
+            return Action("bet", seen.min_bet).to_dict()
+        if seen.phase != "play":
+            return Action("decline").to_dict()
+        return Action.parse(await self.answer(seen.koth_arguments())).to_dict()
 
     async def answer(self, arguments: Sequence[str]) -> str:
         """Run the bot with ``arguments``; its first line of output, or :class:`BotFault`."""

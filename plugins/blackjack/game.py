@@ -38,7 +38,6 @@ from croupier.plugins.blackjack.building import resolve_rules
 from croupier.plugins.blackjack.core import ABSENT, BlackjackCore
 from croupier.plugins.blackjack.legacy import LEGACY
 from croupier.plugins.blackjack.play import ACTIONS, Action
-from croupier.plugins.blackjack.players import Strategy
 from croupier.plugins.blackjack.rules import (
     DOUBLE_RULES,
     OVERBET_RULES,
@@ -47,6 +46,7 @@ from croupier.plugins.blackjack.rules import (
     BlackjackRules,
     rules_from_options,
 )
+from croupier.plugins.blackjack.strategy import Strategy
 from croupier.plugins.blackjack.values import total_of
 
 OPTIONS = (

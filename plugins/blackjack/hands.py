@@ -1,7 +1,7 @@
 """The round engine's working parts: hands, seats, decisions, and the rules for answers.
 
 :class:`Hand` and :class:`Seat` are mutable and internal to a round (strategies read a
-hand through :class:`~croupier.plugins.blackjack.players.HandView`); :class:`Decision` is what the
+hand through :class:`~croupier.plugins.blackjack.strategy.HandView`); :class:`Decision` is what the
 round asks; :func:`check_action` and :func:`default_action` are the one place that says
 what answer is acceptable and what a silent player gets, shared by every driver.
 """

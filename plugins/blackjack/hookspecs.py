@@ -15,8 +15,8 @@ from croupier.engine import hookspec
 if TYPE_CHECKING:
     from croupier.plugins.blackjack.indices import IndexSet
     from croupier.plugins.blackjack.kernels import SimKernel
-    from croupier.plugins.blackjack.players import Strategy
     from croupier.plugins.blackjack.rules import RuleSet
+    from croupier.plugins.blackjack.strategy import Strategy
     from croupier.plugins.blackjack.tablerules import BettingScheme, DealerRule
 
 
@@ -69,11 +69,11 @@ def croupier_strategies() -> Iterable[Strategy]:
     """Contribute built-in player strategies (``lim17``, ``basic``, ...) for seats and bots.
 
     Called once, the first time a strategy is looked up. Return an iterable of
-    :class:`~croupier.plugins.blackjack.players.Strategy` (``name``, ``summary``,
+    :class:`~croupier.plugins.blackjack.strategy.Strategy` (``name``, ``summary``,
     ``play(hand, upcard, legal) -> str``): ``hand`` has ``cards`` (ints), ``total`` and
     ``soft``; ``upcard`` is the dealer's upcard value (1 for an ace); the answer is an action
     kind, and one not in ``legal`` gets the default (stand), like any player's. A strategy
-    bets the minimum and declines insurance; ``StrategyPlayer`` seats it at an async table
+    bets the minimum and declines insurance; a game table seats it as the game's strategy
     and the simulator calls it directly (the fast path).
     """
 

@@ -24,9 +24,9 @@ from croupier.engine import KernelJob
 if TYPE_CHECKING:
     from croupier.engine import PluginManager
     from croupier.plugins.blackjack.counting import CountPlay
-    from croupier.plugins.blackjack.players import PlayRule, Strategy
     from croupier.plugins.blackjack.rules import BlackjackRules
     from croupier.plugins.blackjack.sim_indices import IndexSim
+    from croupier.plugins.blackjack.strategy import PlayRule, Strategy
 
 HARD_ROWS = range(4, 22)
 SOFT_ROWS = range(12, 22)

@@ -5,10 +5,12 @@ must decide and receives the (already validated) :class:`~croupier.plugins.black
 back through ``send``; :meth:`TableCore.play_round_sync` is the same flow as a plain loop
 calling a function. Both are skeletons over the steps of
 :class:`~croupier.plugins.blackjack.steps.RoundSteps`, which hold every rule; neither waits, times
-out or talks to a player. Two drivers use them: the async
-:class:`~croupier.plugins.blackjack.table.Table` (remote bots, people, time limits, retries,
-events) and the synchronous simulator loop (:mod:`croupier.plugins.blackjack.simulate`), so a
-simulation plays exactly the game a table plays.
+out or talks to a player. Two drivers use them: the engine's table,
+:class:`~croupier.engine.gametable.GameTable`, through the game's core
+(:class:`~croupier.plugins.blackjack.core.BlackjackCore`: remote bots, people, time limits,
+retries, events) and the synchronous simulator loop
+(:mod:`croupier.plugins.blackjack.simulate`), so a simulation plays exactly the game a table
+plays.
 
 The round: seats that cannot pay the minimum leave; bets; the deal (one card to each seat
 in order, the dealer's upcard, a second card to each seat, the hole card); early surrender

@@ -30,7 +30,7 @@ import attrs
 from croupier.engine import CountSystem, CroupierError
 from croupier.plugins.blackjack.counting import TC_HIGH, TC_LOW, TCS
 from croupier.plugins.blackjack.indices import IndexEntry
-from croupier.plugins.blackjack.players import local_strategy
+from croupier.plugins.blackjack.strategy import local_strategy
 
 if TYPE_CHECKING:
     from croupier.engine import Executor, PluginManager

@@ -4,8 +4,8 @@
 objects, no observations and no awaits: a strategy reads the engine's own hand and answers with an
 action kind, which is checked against the legal actions exactly as at a table (an illegal
 answer gets the default, stand). Because it plays the same round engine from the same
-stream, a simulation and an async :class:`~croupier.plugins.blackjack.table.Table` seating the same
-strategies produce the same ledger (tested).
+stream, a simulation and a game table (:class:`~croupier.engine.gametable.GameTable`) seating
+the same strategies produce the same ledger (tested).
 
 :func:`simulate` plays ``rounds`` rounds with every seat following one strategy and a flat
 minimum bet, and reports per *initial hand* (a seat's hand before any split): the mean
@@ -35,10 +35,10 @@ from croupier.plugins.blackjack.building import build_core, resolve_rules
 from croupier.plugins.blackjack.count_report import count_report
 from croupier.plugins.blackjack.counting import CountPlay
 from croupier.plugins.blackjack.play import Action
-from croupier.plugins.blackjack.players import Strategy
 from croupier.plugins.blackjack.round import ACT, Hand, Seat, TableCore
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.shoe import make_shoe
+from croupier.plugins.blackjack.strategy import Strategy
 
 BANKROLL = 10**12
 """Chips each simulated seat starts with: enough that no run ever ends for lack of chips."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from croupier.engine import hookimpl
 from croupier.plugins.blackjack.kernels import PlayTable
-from croupier.plugins.blackjack.players import HandView, Strategy
+from croupier.plugins.blackjack.strategy import HandView, Strategy
 
 
 def _lim17(hand: HandView, upcard: int, legal: tuple[str, ...]) -> str:

@@ -40,13 +40,13 @@ from croupier.engine.chunks import chunk_count
 from croupier.engine.executor import default_workers
 from croupier.plugins.blackjack.charts import chart_strategy
 from croupier.plugins.blackjack.counting import ramp_text
-from croupier.plugins.blackjack.players import local_strategy
 from croupier.plugins.blackjack.simulate import (
     NotCompiled,
     compiled_job,
     simulate,
     simulate_compiled,
 )
+from croupier.plugins.blackjack.strategy import local_strategy
 
 MAX_HANDS = 10**13
 

@@ -49,8 +49,8 @@ from croupier.engine.tournament_run import (
 )
 from croupier.plugins.blackjack.entries import ExecutableEntry, StrategyEntry
 from croupier.plugins.blackjack.executable import BOT_PATH, check_executable, parse_command_line
-from croupier.plugins.blackjack.players import Strategy
 from croupier.plugins.blackjack.rules import OVERBET_RULES, BlackjackRules
+from croupier.plugins.blackjack.strategy import Strategy
 
 RULE_SET = "koth"
 

@@ -16,8 +16,8 @@ from croupier.plugins.blackjack.kernel.data import (
     why_not,
 )
 from croupier.plugins.blackjack.kernels import LETTERS, play_table
-from croupier.plugins.blackjack.players import Strategy
 from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.strategy import Strategy
 
 L = {letter: i for i, letter in enumerate(LETTERS)}
 ROUNDING = {"floor": 0, "truncate": 1, "round": 2, "none": 3}

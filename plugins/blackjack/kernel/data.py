@@ -7,8 +7,8 @@ from typing import Any, cast
 
 from croupier.engine import KernelJob, PluginManager
 from croupier.plugins.blackjack.kernels import LETTERS, PlayTable, play_table
-from croupier.plugins.blackjack.players import Strategy
 from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.strategy import Strategy
 from croupier.plugins.blackjack.tablerules import BettingScheme, DealerRule
 
 DEALERS = {"s17": 0, "h17": 1}

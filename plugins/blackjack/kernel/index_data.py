@@ -18,9 +18,9 @@ from croupier.plugins.blackjack.kernel.data import (
     why_not,
 )
 from croupier.plugins.blackjack.kernels import play_table
-from croupier.plugins.blackjack.players import Strategy
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.sim_indices import IndexSim, index_fields
+from croupier.plugins.blackjack.strategy import Strategy
 
 KINDS = ("stand", "hit", "double", "split", "surrender")  # index_kernel.KIND_ACTION's order
 
@@ -100,7 +100,8 @@ def run_index_chunk(data: Any, seed: int, rounds: int) -> Sequence[int]:
     """Measure one chunk (in whatever process this runs in)."""
     import numpy as np
 
-    from croupier.plugins.blackjack.kernel.index_kernel import KIND_ACTION, play_index_chunk
+    from croupier.plugins.blackjack.kernel.index_kernel import KIND_ACTION
+    from croupier.plugins.blackjack.kernel.round_body import play_index_chunk
 
     rules, chart, p, raw, tags, found, slots, at_decision, two_card = data
     first, count, slot_of, kinds, maps, ins = found

@@ -1,15 +1,17 @@
 """The compiled blackjack round (numba), written once and specialised at compile time for
-flat play and for a card counter.
+flat play, for a card counter and for measuring playing indices.
 
-:func:`make_chunk` is a closure factory: ``counting`` is a constant of the function it
-compiles, so numba folds every ``if counting:`` away and the flat instance carries none
-of the count's work (the count's tags, the true count, bets by bucket, deviations,
-per-shoe batches). :func:`play_chunk` (flat) and :func:`play_count_chunk` (counting) are
-its two instances; docs for the round itself are in :mod:`.kernel` (the flat rules, the
-generator, why the round runs in locals) and :mod:`.count_kernel` (the count, the
-bucket and batch totals). The index kernel (:mod:`.index_kernel`) plays a different shape
-of round (one seat, each decision played out twice without reshuffling) on the same
-primitives.
+:func:`make_chunk` is a closure factory: ``counting`` and ``indexing`` are constants of the
+function it compiles, so numba folds every ``if counting:`` and ``if indexing:`` away and
+the flat instance carries none of the count's work (the count's tags, the true count, bets
+by bucket, deviations, per-shoe batches) nor the measurement's (each decision played out
+both ways). :func:`play_chunk` (flat), :func:`play_count_chunk` (counting) and
+:func:`play_index_chunk` (indices) are its three instances; docs for the round itself are
+in :mod:`.kernel` (the flat rules, the generator, why the round runs in locals),
+:mod:`.count_kernel` (the count, the bucket and batch totals) and :mod:`.index_kernel`
+(the measurement: one seat, the chart played throughout, each decision asked about played
+out twice from the cards that follow; a round the shoe cannot finish is abandoned, not
+refilled).
 
 A shoe holds ranks (flat) or card ids ``0..51`` per deck (counting: a tag may depend on
 the suit); both are shuffled by the same Fisher-Yates over the same positions, so they
@@ -42,6 +44,7 @@ from croupier.plugins.blackjack.kernel.count_move import (
     deviate,
     letter_plans,
 )
+from croupier.plugins.blackjack.kernel.index_kernel import TRAILER, _add, _play_out
 from croupier.plugins.blackjack.kernel.kernel import (
     BET,
     CUT,
@@ -76,7 +79,9 @@ from croupier.plugins.blackjack.kernel.true_count import (
     SPOTS_TC,
     WONG_IN,
     WONG_OUT,
+    exact_value,
     quotients,
+    read,
     true_count,
 )
 
@@ -86,10 +91,13 @@ FIRST, SECOND, LIN, NAT, HALF, LIVE_SEAT, LIVE_TOTAL, LIVE_UNITS = range(8)
 FIRST_MOVE, SPLIT_HAND, MAY_SPLIT, ACES_ONLY = 1, 2, 4, 8
 
 
-def make_chunk(counting: bool) -> Callable[..., Any]:
-    """The chunk player for flat play (``counting`` False) or for a counter (True), with
-    :func:`play_count_chunk`'s arguments; it returns ``FIELDS`` or ``COUNT_FIELDS``."""
+def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
+    """The chunk player for flat play (both False), for a counter (``counting``) or for
+    measuring indices (``indexing``), with :func:`play_count_chunk`'s arguments and then
+    :func:`play_index_chunk`'s own; it returns ``FIELDS``, ``COUNT_FIELDS`` or the index
+    totals (:mod:`.index_kernel`)."""
     n_out = len(COUNT_FIELDS) if counting else len(FIELDS)
+    ids = counting or indexing  # the shoe holds card ids and the count is kept
 
     @njit(cache=True, nogil=True, error_model="numpy")
     def chunk(
@@ -105,6 +113,13 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
         dev_count: np.ndarray,
         dev_index: np.ndarray,
         dev_map: np.ndarray,
+        p_raw: np.ndarray,
+        dec_slot: np.ndarray,
+        dec_action: np.ndarray,
+        ins_slot: int,
+        slots: int,
+        at_decision: bool,
+        two_card: bool,
     ) -> np.ndarray:
         out = np.empty(n_out, np.int64)  # all -1 until the end: a chunk not played
         for k in range(n_out):
@@ -118,7 +133,7 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
         for k in range(52):
             rank_of[k] = min(k // 4, 9)
         for k in range(n_cards):
-            fresh[k] = k % 52 if counting else rank_of[k % 52]
+            fresh[k] = k % 52 if ids else rank_of[k % 52]
         shoe = np.empty(n_cards, np.int8)  # shuffled from fresh before the first round
         spare = np.empty(n_cards, np.int8)
         # every rule read once, into locals
@@ -150,7 +165,7 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
             ramp_half[b] = ramp_bet[b] // 2
         # the chart's letter by cell (up * 66 + row), where a deviation starts from
         base = chart_cells(chart)
-        n_dev = len(dev_index)
+        n_dev = len(dev_index) if counting else 0
         dev_at = np.empty(n_dev, np.float64)
         dev_up = np.empty(n_dev, np.bool_)
         dev_to = np.empty(n_dev * 18, np.int64)
@@ -160,7 +175,13 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
             for j in range(18):
                 dev_to[k * 18 + j] = dev_map[k, j]
         # the plan of every letter for every row and state (the deviations' letters)
-        lplans = letter_plans(rules) if counting else plans
+        lplans = letter_plans(rules) if ids else plans
+        # indices: per decision slot and bucket n, sum, sq, tc; then TRAILER's counts
+        tail = slots * BUCKETS * 4
+        measured = np.zeros(tail + len(TRAILER) if indexing else 1, np.int64)
+        fork_live = np.empty(2 * max_hands, np.int64)  # _play_out's scratch
+        round_raw = round_tc = 0.0  # the true count at the round's start (indices)
+        abandoned = False
         irc = int(p[IRC])
         has_wong_in, has_wong_out = p[HAS_WONG_IN] != 0, p[HAS_WONG_OUT] != 0
         wong_in, wong_out = p[WONG_IN], p[WONG_OUT]
@@ -181,7 +202,8 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
         n_naturals = n_busts = n_doubles = n_splits = n_round_sq = 0
         staked = returned = 0  # the house's books, kept apart from the seats' results
         for _round in range(rounds):
-            if pos >= cut or fresh_pack:  # cut card out (or a fresh pack each round)
+            # cut card out (or a fresh pack each round; indices: too few cards to deal)
+            if pos >= cut or fresh_pack or (indexing and pos + 4 > n_cards):
                 if counting:
                     end_shoe(acc, batches)  # the shoe that ends is a batch
                 for k in range(n_cards):
@@ -193,6 +215,11 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
                 playing = not has_wong_in  # in from the start unless Wonging in
             spots = seats
             bucket = 0
+            if indexing:
+                measured[tail] += 1
+                round_raw = read(exact_value(rc, q, n_cards - pos), p_raw)
+                round_tc = read(round_raw, p)
+                abandoned = False
             if counting:  # the bet is made at the true count before the deal
                 tc = true_count(rc, q, n_cards - pos, p)
                 if playing and has_wong_out and tc < wong_out:
@@ -215,8 +242,8 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
                     shuffles, rc = shuffles + 1, irc
                 card = int(shoe[np.uint64(pos)])
                 pos += 1
-                rank = card if not counting else rank_of[np.uint64(card)]
-                if counting:
+                rank = card if not ids else rank_of[np.uint64(card)]
+                if ids:
                     rc += tags[np.uint64(card)]
                 seat[FIRST, s] = rank
             if pos == n_cards:  # dry: reshuffle the discards
@@ -226,8 +253,8 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
                 shuffles, rc = shuffles + 1, irc
             card = int(shoe[np.uint64(pos)])
             pos += 1
-            up = card if not counting else rank_of[np.uint64(card)]
-            if counting:
+            up = card if not ids else rank_of[np.uint64(card)]
+            if ids:
                 rc += tags[np.uint64(card)]
             for s in range(spots):
                 if pos == n_cards:  # dry: reshuffle the discards
@@ -237,8 +264,8 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
                     shuffles, rc = shuffles + 1, irc
                 card = int(shoe[np.uint64(pos)])
                 pos += 1
-                rank = card if not counting else rank_of[np.uint64(card)]
-                if counting:
+                rank = card if not ids else rank_of[np.uint64(card)]
+                if ids:
                     rc += tags[np.uint64(card)]
                 seat[SECOND, s] = rank
             # the hole card is counted when it is turned over, at the round's end
@@ -249,7 +276,7 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
                 shuffles, rc = shuffles + 1, irc
             hole_card = int(shoe[np.uint64(pos)])
             pos += 1
-            hole = hole_card if not counting else rank_of[np.uint64(hole_card)]
+            hole = hole_card if not ids else rank_of[np.uint64(hole_card)]
             dealer_hard = up + hole + 2
             dealer_ace = up == 0 or hole == 0
             dealer_natural = dealer_hard == 11 and dealer_ace
@@ -260,6 +287,12 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
             if counting and insures and up == 0:
                 now_tc = true_count(rc, q, n_cards - pos, p)
                 insure = now_tc >= p[INS_INDEX] if p[INS_DIR] > 0 else now_tc <= p[INS_INDEX]
+            if indexing and ins_slot >= 0 and up == 0:  # +2 or -1 a unit insured
+                tc, raw = round_tc, round_raw
+                if at_decision:
+                    raw = read(exact_value(rc, q, n_cards - pos), p_raw)
+                    tc = read(raw, p)
+                _add(measured, ins_slot, tc, raw, 4 if hole == 9 else -2)
             n_live = 0
             for s in range(spots):
                 c0 = seat[FIRST, s]
@@ -311,6 +344,34 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
                         pair_row = -1
                         if c0 == c1 and splits + 1 < max_hands and (not aces or rsa):
                             pair_row = 44 + c0
+                        if indexing and not split_hand and (c1 >= 0 or not two_card):
+                            # each decision asked about here, played out taken and declined
+                            row = pair_row if pair_row >= 0 else total_row
+                            cell = up_cells + row
+                            state = (flags | MAY_SPLIT) if pair_row >= 0 else flags
+                            tc, raw = round_tc, round_raw
+                            if at_decision and dev_count[cell] > 0:
+                                raw = read(exact_value(rc, q, n_cards - pos), p_raw)
+                                tc = read(raw, p)
+                            for k in range(dev_first[cell], dev_first[cell] + dev_count[cell]):
+                                at_row = row * 16 + state
+                                was = base[cell]  # the chart's letter
+                                taken = lplans[np.uint64(dev_map[k, 9 + was] * 1056 + at_row)]
+                                declined = lplans[np.uint64(dev_map[k, was] * 1056 + at_row)]
+                                if taken != dec_action[k] or declined == taken:
+                                    continue  # not offered on this hand (or no choice)
+                                net_t, at_t = _play_out(
+                                    rules, plans, shoe, rank_of, fork_live, pos, c0, c1, hard,
+                                    ace, up, hole, taken, taken == SPLIT_A,
+                                )  # fmt: skip
+                                net_d, at_d = _play_out(
+                                    rules, plans, shoe, rank_of, fork_live, pos, c0, c1, hard,
+                                    ace, up, hole, declined, False,
+                                )  # fmt: skip
+                                if at_t < 0 or at_d < 0:
+                                    measured[tail + 1] += 1  # a fork the shoe ran out in
+                                    continue
+                                _add(measured, dec_slot[k], tc, raw, net_t - net_d)
                         if not counting or (
                             dev_first[np.uint64(up_cells + total_row)] < 0
                             and (pair_row < 0 or dev_first[np.uint64(up_cells + pair_row)] < 0)
@@ -345,6 +406,9 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
                             returned += stake // 2
                             live = False
                             break
+                        if pos == n_cards and indexing:  # the round is abandoned
+                            abandoned, live, waiting = True, False, 0
+                            break
                         if pos == n_cards:  # dry: reshuffle the discards
                             dry = dry or start == 0
                             counter = _refill(shoe, spare, start, key, counter)
@@ -352,8 +416,8 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
                             shuffles, rc = shuffles + 1, irc
                         card = int(shoe[np.uint64(pos)])
                         pos += 1
-                        rank = card if not counting else rank_of[np.uint64(card)]
-                        if counting:
+                        rank = card if not ids else rank_of[np.uint64(card)]
+                        if ids:
                             rc += tags[np.uint64(card)]
                         if action == SPLIT_A:  # this hand keeps c0, takes a new second card
                             splits += 1
@@ -397,6 +461,9 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
                         break
                     # the next hand split off: its second card now
                     waiting -= 1
+                    if pos == n_cards and indexing:  # the round is abandoned
+                        abandoned = True
+                        break
                     if pos == n_cards:  # dry: reshuffle the discards
                         dry = dry or start == 0
                         counter = _refill(shoe, spare, start, key, counter)
@@ -404,8 +471,8 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
                         shuffles, rc = shuffles + 1, irc
                     card = int(shoe[np.uint64(pos)])
                     pos += 1
-                    c1 = card if not counting else rank_of[np.uint64(card)]
-                    if counting:
+                    c1 = card if not ids else rank_of[np.uint64(card)]
+                    if ids:
                         rc += tags[np.uint64(card)]
                     stake = bet
                     units = unit
@@ -418,11 +485,14 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
                 n_doubles += doubled
                 n_splits += splits > 0
             # the dealer plays when a hand is still live
-            if n_live > 0 and not peeked_natural:
+            if n_live > 0 and not peeked_natural and not (indexing and abandoned):
                 while True:
                     dealer_soft = dealer_ace and dealer_hard <= 11
                     dealer_total = dealer_hard + 10 if dealer_soft else dealer_hard
                     if not (dealer_total < 17 or (dealer_total == 17 and h17 and dealer_soft)):
+                        break
+                    if pos == n_cards and indexing:  # the round is abandoned
+                        abandoned = True
                         break
                     if pos == n_cards:  # dry: reshuffle the discards
                         dry = dry or start == 0
@@ -431,12 +501,16 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
                         shuffles, rc = shuffles + 1, irc
                     card = int(shoe[np.uint64(pos)])
                     pos += 1
-                    rank = card if not counting else rank_of[np.uint64(card)]
-                    if counting:
+                    rank = card if not ids else rank_of[np.uint64(card)]
+                    if ids:
                         rc += tags[np.uint64(card)]
                     dealer_hard += rank + 1
                     dealer_ace = dealer_ace or rank == 0
-            if counting:
+            if indexing and abandoned:  # reshuffled before the next round, not refilled
+                measured[tail + 2] += 1
+                pos = n_cards
+                continue
+            if ids:
                 rc += tags[np.uint64(hole_card)]  # turned over as the round ends
             # settle (casino betting): a live hand wins twice its stake back above the
             # dealer (whose bust counts 0 and natural 22: it beats every live hand)
@@ -476,6 +550,8 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
                     acc[at + np.uint64(6)] += stake_b * spots
             if dry:
                 return out
+        if indexing:
+            return measured
         out[0], out[1], out[2], out[3] = n_hands, n_net, n_net_sq, n_wins
         out[4], out[5], out[6], out[7] = n_pushes, n_losses, n_naturals, n_busts
         out[8], out[9], out[10] = n_doubles, n_splits, staked - returned
@@ -497,13 +573,36 @@ def make_chunk(counting: bool) -> Callable[..., Any]:
 
 
 _flat = make_chunk(False)
-play_count_chunk = make_chunk(True)
-"""Play ``rounds`` rounds counting; the totals named by ``COUNT_FIELDS`` (all -1 if the
-shoe ran dry in a round with nothing to reshuffle). ``p``: the count's parameters
-(true_count); ``tags``: the tag of each card id 0..51; ``ramp``: units of the minimum bet
-by bucket; a cell ``up * 66 + row`` with deviations has ``dev_count`` of them from
-``dev_first``, each taken at or above (``dev_index[k, 1] > 0``) or at or below
-``dev_index[k, 0]``, mapping the letter so far to ``dev_map[k, taken * 9 + letter]``."""
+_count = make_chunk(True)
+_index = make_chunk(False, True)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def play_count_chunk(
+    rules: np.ndarray,
+    chart: np.ndarray,
+    seed: np.uint64,
+    rounds: int,
+    seats: int,
+    p: np.ndarray,
+    tags: np.ndarray,
+    ramp: np.ndarray,
+    dev_first: np.ndarray,
+    dev_count: np.ndarray,
+    dev_index: np.ndarray,
+    dev_map: np.ndarray,
+) -> np.ndarray:
+    """Play ``rounds`` rounds counting; the totals named by ``COUNT_FIELDS`` (all -1 if the
+    shoe ran dry in a round with nothing to reshuffle). ``p``: the count's parameters
+    (true_count); ``tags``: the tag of each card id 0..51; ``ramp``: units of the minimum
+    bet by bucket; a cell ``up * 66 + row`` with deviations has ``dev_count`` of them from
+    ``dev_first``, each taken at or above (``dev_index[k, 1] > 0``) or at or below
+    ``dev_index[k, 0]``, mapping the letter so far to ``dev_map[k, taken * 9 + letter]``.
+    The index measurement's arguments are placeholders."""
+    return _count(  # type: ignore[no-any-return]
+        rules, chart, seed, rounds, seats, p, tags, ramp, dev_first, dev_count, dev_index,
+        dev_map, p, np.zeros(1, np.int64), np.zeros(1, np.int64), -1, 0, False, False,
+    )  # fmt: skip
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -511,19 +610,47 @@ def play_chunk(
     rules: np.ndarray, chart: np.ndarray, seed: np.uint64, rounds: int, seats: int
 ) -> np.ndarray:
     """Play ``rounds`` rounds flat; the totals named by ``FIELDS`` (all -1 if the shoe ran
-    dry in a round with no discards to reshuffle). The count's arguments are placeholders:
-    the flat instance reads none of them but the count's zero parameters."""
+    dry in a round with no discards to reshuffle). The count's and the measurement's
+    arguments are placeholders: the flat instance reads none of them but the count's zero
+    parameters."""
+    p = np.zeros(PARAMS_LEN, np.float64)
     return _flat(  # type: ignore[no-any-return]
-        rules,
-        chart,
-        seed,
-        rounds,
-        seats,
-        np.zeros(PARAMS_LEN, np.float64),
-        np.zeros(52, np.int64),
-        np.zeros(BUCKETS, np.int64),
-        np.full(660, -1, np.int64),
-        np.zeros(660, np.int64),
-        np.zeros((1, 2), np.float64),
-        np.zeros((1, 18), np.int64),
-    )
+        rules, chart, seed, rounds, seats, p, np.zeros(52, np.int64),
+        np.zeros(BUCKETS, np.int64), np.full(660, -1, np.int64), np.zeros(660, np.int64),
+        np.zeros((1, 2), np.float64), np.zeros((1, 18), np.int64), p,
+        np.zeros(1, np.int64), np.zeros(1, np.int64), -1, 0, False, False,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def play_index_chunk(
+    rules: np.ndarray,
+    chart: np.ndarray,
+    seed: np.uint64,
+    rounds: int,
+    p: np.ndarray,
+    p_raw: np.ndarray,
+    tags: np.ndarray,
+    cell_first: np.ndarray,
+    cell_count: np.ndarray,
+    dec_slot: np.ndarray,
+    dec_action: np.ndarray,
+    dec_map: np.ndarray,
+    ins_slot: int,
+    slots: int,
+    at_decision: bool,
+    two_card: bool,
+) -> np.ndarray:
+    """Play ``rounds`` rounds to one seat measuring the decisions (see
+    :mod:`.index_kernel`). A cell ``up * 66 + row`` has ``cell_count`` decisions from
+    ``cell_first``; decision ``k`` adds to ``dec_slot[k]``, is taken by the move
+    ``dec_action[k]`` (``KIND_ACTION`` of its kind: stand, hit, double, split, surrender)
+    and maps the chart's letter to ``dec_map[k, taken * 9 + letter]``; ``ins_slot`` is
+    insurance's slot (-1: none); ``p`` the count's parameters and ``p_raw`` the same
+    unrounded; ``two_card``: decisions on two-card hands only. Returns per slot and bucket
+    ``STATS``, then ``TRAILER``. The count's bets and deviations are placeholders."""
+    return _index(  # type: ignore[no-any-return]
+        rules, chart, seed, rounds, 1, p, tags, np.zeros(BUCKETS, np.int64), cell_first,
+        cell_count, np.zeros((1, 2), np.float64), dec_map, p_raw, dec_slot, dec_action,
+        ins_slot, slots, at_decision, two_card,
+    )  # fmt: skip

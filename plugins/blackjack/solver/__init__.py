@@ -21,12 +21,12 @@ from croupier.engine import (
     source_digest,
 )
 from croupier.plugins.blackjack.kernels import PlayTable
-from croupier.plugins.blackjack.players import HandView, PlayRule, Strategy
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver.analysis import Analysis, solve_rules
 from croupier.plugins.blackjack.solver.chart import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, Chart
 from croupier.plugins.blackjack.solver.classic import ClassicPlayer
 from croupier.plugins.blackjack.solver.problem import solve
+from croupier.plugins.blackjack.strategy import HandView, PlayRule, Strategy
 
 __all__ = ["BASIC", "SOLVER", "Analysis", "Chart", "basic_strategy", "solve", "solve_rules"]
 

@@ -1,14 +1,9 @@
-"""Players: everything that decides at a table, behind one async interface.
+"""A local strategy: a synchronous decision rule for blackjack's ``play`` phase.
 
-A :class:`Player` has one coroutine, ``decide(observation) -> Action``, called for every
-decision of its seat: the bet (phase ``bet``), insurance or even money (``insurance``),
-early surrender (``surrender``) and each move (``play``); ``observation.legal`` lists what
-the table accepts. The table enforces the time limit and validates the answer (see
-:mod:`croupier.plugins.blackjack.table`), so a player needs no defensive code.
-
-A :class:`Strategy` is a local, synchronous decision rule for the ``play`` phase; it bets
-the minimum and declines insurance and early surrender. :class:`StrategyPlayer` seats it at
-an async table; the simulator calls it directly on the engine's own hands (the fast path).
+A :class:`Strategy` bets the minimum and declines insurance and early surrender; the
+engine's table seats it as a game strategy (:func:`~croupier.plugins.blackjack.game.game_strategy`,
+plain maps in and out), and the simulator calls it directly on the engine's own hands (the
+fast path). :func:`strategy_action` is its answer to a typed observation, any phase.
 """
 
 from __future__ import annotations
@@ -26,12 +21,6 @@ from croupier.plugins.blackjack.values import total_of
 
 if TYPE_CHECKING:
     from croupier.engine import PluginManager
-
-
-class Player(Protocol):
-    """Anything that can sit at a table: a strategy, a remote bot, a person, a program."""
-
-    async def decide(self, observation: Observation) -> Action: ...
 
 
 class HandView(Protocol):
@@ -98,30 +87,6 @@ def strategy_action(strategy: Strategy, observation: Observation) -> Action:
     total, soft = total_of(VALUES[c] for c in cards)
     up = VALUES[card(observation.dealer_upcard or "")]
     return Action(strategy.play(_ObservedHand(cards, total, soft), up, observation.legal))
-
-
-class StrategyPlayer:
-    """A :class:`Strategy` seated at an async table."""
-
-    def __init__(self, strategy: Strategy) -> None:
-        self.strategy = strategy
-
-    async def decide(self, observation: Observation) -> Action:
-        return strategy_action(self.strategy, observation)
-
-
-class ScriptedPlayer:
-    """Answers from a list, then stands (replays and tests)."""
-
-    def __init__(self, actions: Sequence[Action]) -> None:
-        self.actions = list(actions)
-        self.asked = 0
-
-    async def decide(self, observation: Observation) -> Action:
-        self.asked += 1
-        if self.actions:
-            return self.actions.pop(0)
-        return Action("stand")
 
 
 def local_strategy(manager: PluginManager, name: str, rules: BlackjackRules) -> Strategy:
