@@ -295,7 +295,9 @@ class _CautiousEntry:
 async def test_any_player_fills_a_seat_and_concurrency_changes_nothing(manager):
     from croupier.engine.tournament_run import play_tournament
 
-    config = koth_config(manager, 3, tourneys=3, rounds=4)
+    # a script may take seconds to start on a loaded machine: a default would change the
+    # result, not the order of play this test is about
+    config = koth_config(manager, 3, tourneys=3, rounds=4, decision_time=120.0)
     entries = [_CautiousEntry("cautious"), *strategies(manager, "lim17", "never-bust")]
     entries += executables("lim15.sh", "lim16.pl")
     one = await play_tournament(manager, config, entries, concurrency=1)

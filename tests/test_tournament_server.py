@@ -80,6 +80,7 @@ async def test_tcp_bots_get_the_standings_of_the_same_strategies_played_locally(
             {
                 "bots": ["lim17", "tcp", "mimic-dealer", "tcp"],
                 **OPEN,
+                "decision_time": 10.0,  # the most allowed: no timeout under load
                 "operator_key": served.operator_key,
             },
         )
