@@ -40,9 +40,22 @@ COSTLIEST = 5
 """How many of a bot's costliest decisions a scorecard keeps (for a replay to show)."""
 
 
+TableKey = int | tuple[int, ...]
+"""Which table a decision was taken at: a server table's id, or a tournament table's
+``(tourney, round, table)``."""
+
+
+def _table_key(value: Any) -> TableKey | None:
+    """A table key back from plain data (a list once it went through JSON or msgpack)."""
+    if value is None or isinstance(value, int):
+        return value
+    return tuple(int(v) for v in value)
+
+
 @attrs.frozen
 class DecisionScore:
-    """One scored decision: plain data for the table's log and the journal."""
+    """One scored decision: plain data for the table's log and the journal. ``table`` and
+    ``round`` say where it was taken, so a replay can show it."""
 
     round: int
     seat: int
@@ -53,6 +66,7 @@ class DecisionScore:
     value_best: float
     staked: int = 0
     edge: float | None = None
+    table: TableKey | None = attrs.field(default=None, converter=_table_key)
 
     @property
     def loss(self) -> float:
@@ -61,10 +75,19 @@ class DecisionScore:
     def to_dict(self) -> dict[str, Any]:
         out = attrs.asdict(self)
         out["loss"] = self.loss
+        if isinstance(self.table, tuple):  # plain data: as JSON and msgpack carry it
+            out["table"] = list(self.table)
         return out
 
     @classmethod
-    def of(cls, round_: int, seat: int, phase: str, valuation: Valuation) -> DecisionScore:
+    def of(
+        cls,
+        round_: int,
+        seat: int,
+        phase: str,
+        valuation: Valuation,
+        table: TableKey | None = None,
+    ) -> DecisionScore:
         return cls(
             round_,
             seat,
@@ -75,6 +98,7 @@ class DecisionScore:
             float(valuation.best_value),
             valuation.staked,
             valuation.edge,
+            table,
         )
 
 
@@ -91,8 +115,21 @@ class _Pending:
 class _Round:
     """One seat's round: chips won, and its scored decisions (in order)."""
 
+    round: int
     plain: float = 0.0
     decisions: list[_Pending] = attrs.field(factory=list)
+
+
+@attrs.frozen
+class ScoredRound:
+    """One seat's round once every question of it is answered: what the journal keeps of
+    it (and what a recovered table's scorecards start from: :meth:`Scorer.restore`)."""
+
+    round: int
+    seat: int
+    plain: float
+    adjusted: float
+    decisions: tuple[DecisionScore, ...]
 
 
 def oracle_for(manager: Any, game: str) -> OracleKind:
@@ -118,12 +155,19 @@ class Scorer:
         balances: Callable[[], Sequence[int]],
         *,
         defer: bool = False,
+        table: TableKey | None = None,
     ) -> None:
         self.oracle = oracle
         self.seats = seats
         self.balances = balances
         self.defer = defer
+        self.table = table
+        """The table's key, carried by every :class:`DecisionScore` (None: not named)."""
         self.rounds: list[dict[int, _Round]] = []
+        self.restored: list[ScoredRound] = []
+        """Rounds scored before a restart (from the journal), before :attr:`rounds`."""
+        self._taken = 0
+        """How many of :attr:`rounds` :meth:`take_settled` has handed out."""
         self._before: Sequence[int] | None = None
         self._current: dict[int, _Round] = {}
 
@@ -137,7 +181,7 @@ class Scorer:
     def decided(self, round_: int, turn: Turn, action: Plain) -> DecisionScore | None:
         """Book a seat's decision (before the game applies it); its score when answered at
         once (None: deferred, or a decision the oracle does not value)."""
-        seat = self._current.setdefault(turn.seat, _Round())
+        seat = self._current.setdefault(turn.seat, _Round(round_))
         question = self.oracle.ask(turn, action)
         if question is None:
             return None
@@ -147,7 +191,7 @@ class Scorer:
         seat.decisions.append(pending)
         if pending.valuation is None:
             return None
-        return DecisionScore.of(round_, turn.seat, pending.phase, pending.valuation)
+        return DecisionScore.of(round_, turn.seat, pending.phase, pending.valuation, self.table)
 
     def adjusted(self, seat: int) -> float | None:
         """``seat``'s luck-adjusted result in the last round booked (None: no round, or the
@@ -200,31 +244,68 @@ class Scorer:
     def decisions(self, seat: int | None = None) -> list[DecisionScore]:
         """Every answered decision (of ``seat``), in the order taken."""
         return [
-            DecisionScore.of(p.round, p.seat, p.phase, p.valuation)
+            DecisionScore.of(p.round, p.seat, p.phase, p.valuation, self.table)
             for p in self._pendings()
             if p.valuation is not None and (seat is None or p.seat == seat)
         ]
+
+    def take_settled(self) -> list[ScoredRound]:
+        """The rounds whose questions are all answered now, not handed out before, in
+        order (a round waits for those before it): what the journal keeps."""
+        out: list[ScoredRound] = []
+        while self._taken < len(self.rounds):
+            round_ = self.rounds[self._taken]
+            if any(p.valuation is None for b in round_.values() for p in b.decisions):
+                break
+            for seat in sorted(round_):
+                booked = round_[seat]
+                out.append(
+                    ScoredRound(
+                        booked.round,
+                        seat,
+                        booked.plain,
+                        _adjusted(booked),
+                        tuple(self._scored(booked)),
+                    )
+                )
+            self._taken += 1
+        return out
+
+    def restore(self, rounds: Sequence[ScoredRound]) -> None:
+        """Start from ``rounds`` scored before a restart (the journal's, in order): the
+        rounds booked here up to the last of them (replayed) are dropped, the later ones
+        stay to be answered and handed out."""
+        through = max((r.round for r in rounds), default=0)
+        self.restored = list(rounds)
+        self.rounds = [r for r in self.rounds if _round_of(r) > through]
+        self._taken = 0
 
     def card(self, seat: int, *, answered: bool = False) -> Scorecard:
         """Seat ``seat``'s scorecard (its questions answered: :meth:`settle`); with
         ``answered``, of the rounds whose questions are all answered so far."""
         card = Scorecard()
+        for done in self.restored:
+            if done.seat == seat:
+                card.add_round(done.plain, done.adjusted, done.decisions)
         for round_ in self.rounds:
             booked = round_.get(seat)
             if booked is None:
                 continue
             if answered and any(p.valuation is None for p in booked.decisions):
                 continue
-            card.add_round(booked.plain, _adjusted(booked), _scored(booked))
+            card.add_round(booked.plain, _adjusted(booked), self._scored(booked))
         return card
 
+    def _scored(self, booked: _Round) -> list[DecisionScore]:
+        return [
+            DecisionScore.of(p.round, p.seat, p.phase, p.valuation, self.table)
+            for p in booked.decisions
+            if p.valuation is not None
+        ]
 
-def _scored(booked: _Round) -> list[DecisionScore]:
-    return [
-        DecisionScore.of(p.round, p.seat, p.phase, p.valuation)
-        for p in booked.decisions
-        if p.valuation is not None
-    ]
+
+def _round_of(round_: Mapping[int, _Round]) -> int:
+    return next(iter(round_.values())).round
 
 
 def _adjusted(booked: _Round) -> float:

@@ -144,6 +144,9 @@ class ServerTable:
         self._pause_scope: trio.CancelScope | None = None
         self.abandon_pending = False
         self.done = trio.Event()
+        self.scores_in = trio.Event()
+        """Set once a scored table has finished and every answer of its oracle is in (and
+        handed to the journal)."""
         self._seat_changed = trio.Event()
 
     # -- seats -----------------------------------------------------------------------------
@@ -274,7 +277,8 @@ class ServerTable:
 
     async def _score(self) -> None:
         """Answer the oracle's questions in a thread, a batch at a time, while the table
-        plays on (the table never waits on scoring); the last after it has finished."""
+        plays on (the table never waits on scoring); the last after it has finished. The
+        rounds whose answers are all in go to the journal as they come."""
         assert self.engine is not None and self.engine.scorer is not None
         scorer = self.engine.scorer
         while True:
@@ -283,8 +287,12 @@ class ServerTable:
             if questions:
                 answers = await trio.to_thread.run_sync(_answer_all, questions)
                 scorer.answer(handle, answers)
+                settled = scorer.take_settled()
+                if settled:  # kept: table.info and the history show them after a restart
+                    self.server.journal.table_scores(self.id, settled)
             elif finished:  # every answer in: any subscriber still listening gets them
                 self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
+                self.scores_in.set()
                 return
             else:
                 with trio.move_on_after(0.5):
@@ -302,6 +310,9 @@ class ServerTable:
         recovery), as this table's: its events come here from now on."""
         engine.listeners = [self._on_event]
         self.engine, self.state, self.played = engine, "playing", played
+        if engine.scorer is not None:  # the rounds not scored before the restart
+            engine.scorer.table = self.id
+            self.server.spawn(self._score, f"table {self.id} scoring")
 
     def start(self, manager: PluginManager) -> None:
         """Seat the players and play in the background. Should the engine refuse the table
@@ -323,6 +334,8 @@ class ServerTable:
                 oracle=oracle,
                 defer_scoring=True,
             )
+            if self.engine.scorer is not None:
+                self.engine.scorer.table = self.id
         except CroupierError:
             self.finish("internal error: the table could not start")
             raise
