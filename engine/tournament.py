@@ -378,6 +378,13 @@ class Tournament:
         ]
 
     def standings(self) -> list[Standing]:
+        """The standings so far; scored, each line holds its bot's scorecard (``skill``)."""
+        lines = self._ranked()
+        if not self.config.scored or not any(card.rounds for card in self.cards):
+            return lines  # (a replayed log: nothing was scored again)
+        return [attrs.evolve(line, skill=self.cards[line.bot].to_dict()) for line in lines]
+
+    def _ranked(self) -> list[Standing]:
         n = len(self.names)
         low = self.config.min_bet
         return rank(

@@ -21,6 +21,7 @@ import trio
 
 from croupier.engine import CroupierError
 from croupier.engine.games import Game
+from croupier.engine.scoring import oracle_for
 from croupier.engine.tournament import (
     FORMATS,
     HANDS,
@@ -131,6 +132,13 @@ class TournamentService(Service):
                         None,
                         doc="the operator key: lets a tournament with tcp seats take a seed",
                     ),
+                    Param(
+                        "scored",
+                        (bool,),
+                        False,
+                        doc="score every decision against the game's oracle (each bot's "
+                        "scorecard in the result and the standings)",
+                    ),
                 ),
                 self.start,
                 "start a tournament (it waits for its tcp bots; it belongs to this "
@@ -232,6 +240,7 @@ class TournamentService(Service):
         game: str | None,
         operator_key: str | None,
         format: str,
+        scored: bool = False,
     ) -> dict[str, Any]:
         server = conn.server
         if server.stopping:
@@ -260,6 +269,8 @@ class TournamentService(Service):
             raise RpcError(Code.BAD_INPUT, "join_time must be in (0, 3600] seconds")
         if format not in FORMATS:
             raise RpcError(Code.BAD_INPUT, f"format is {' or '.join(FORMATS)}, not {format!r}")
+        if scored:
+            oracle_for(server.manager, played.name)  # none: one line (bad-input)
         # a duplicate tourney plays each deal once per rotation of its seats
         rotations = min(len(bots), TABLE_SIZE) if format == "duplicate" else 1
         if tourneys * rotations * rounds * hands * len(bots) > MAX_HANDS:
@@ -282,6 +293,7 @@ class TournamentService(Service):
             "decision_time": decision_time,
             "max_faults": max_faults,
             "format": format,
+            **({"scored": True} if scored else {}),
         }
         rules = played.default_rules(rules, tournament=True)
         config = _game_config(played, rules, options, seed, settings, server)
