@@ -505,3 +505,21 @@ def show_scores(console: Any, result: TournamentResult) -> None:
             ci(card["adjusted_per_round"]),
         )
     console.print(table)
+    for name, card in zip(result.names, result.scores, strict=True):
+        if card["costliest"]:
+            said = "; ".join(where_taken(d) for d in card["costliest"][:3])
+            console.print(f"{name}'s costliest: {said}", highlight=False)
+
+
+def where_taken(decision: dict[str, Any]) -> str:
+    """A costliest decision in words, with where a replay finds it: its table (a
+    tournament table's tourney, round and table; a server table's id) and hand."""
+    table = decision.get("table")
+    if isinstance(table, list) and len(table) == 3:
+        at = f"tourney {table[0]} round {table[1]} table {table[2]}"
+    else:
+        at = f"table {table}"
+    return (
+        f"{at} hand {decision['round']} seat {decision['seat']}: {decision['taken']} "
+        f"(best {decision['best']}) -{decision['loss']:.3f}"
+    )
