@@ -16,7 +16,8 @@ and books per seat and round the chips won (``plain``) and:
   with no covering decision (a natural, a seat the oracle could not value) keeps its plain
   result, which is also unbiased, only noisier.
 - **Bets and their edge**: each bet valued with the exact edge of the round it went
-  into, so a report can show whether a bot's bets followed its edge.
+  into, so a report can show whether a bot's bets followed its edge (a bet an oracle
+  prices dearly, :attr:`Question.bet`, only when :attr:`Scorer.bets` is set).
 
 Answers to the oracle's questions may be computed at once (``defer=False``) or kept and
 computed later (:meth:`Scorer.settle`), off the table's path. :class:`Scorecard` is one
@@ -163,6 +164,9 @@ class Scorer:
         self.defer = defer
         self.table = table
         """The table's key, carried by every :class:`DecisionScore` (None: not named)."""
+        self.bets = False
+        """Value the bets an oracle prices dearly (:attr:`Question.bet`: blackjack's,
+        a whole solve per round) for their edge; else they are left unscored."""
         self.rounds: list[dict[int, _Round]] = []
         self.restored: list[ScoredRound] = []
         """Rounds scored before a restart (from the journal), before :attr:`rounds`."""
@@ -183,7 +187,7 @@ class Scorer:
         once (None: deferred, or a decision the oracle does not value)."""
         seat = self._current.setdefault(turn.seat, _Round(round_))
         question = self.oracle.ask(turn, action)
-        if question is None:
+        if question is None or (question.bet and not self.bets):
             return None
         pending = _Pending(round_, turn.seat, phase_of(turn), question)
         if not self.defer:

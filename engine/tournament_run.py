@@ -89,6 +89,7 @@ async def play_table(
     )
     if table.scorer is not None:  # its decisions say where they were taken
         table.scorer.table = (job.tourney, job.round, job.table)
+        table.scorer.bets = config.score_bets
     header = [game_log_header(table)] if log else []
     await table.play(config.hands)
     chips = tuple(table.ledger.balances[seat_account(i + 1)] for i in range(len(players)))
