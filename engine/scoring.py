@@ -276,12 +276,17 @@ class Scorer:
         return out
 
     def restore(self, rounds: Sequence[ScoredRound]) -> None:
-        """Start from ``rounds`` scored before a restart (the journal's, in order): the
-        rounds booked here up to the last of them (replayed) are dropped, the later ones
-        stay to be answered and handed out."""
-        through = max((r.round for r in rounds), default=0)
+        """Start from ``rounds`` scored before a restart (the journal's, in order): each
+        seat's round booked here (replayed) that they hold is dropped, the others stay to
+        be answered and handed out (a crash may have cut a batch between two seats)."""
+        done = {(r.round, r.seat) for r in rounds}
         self.restored = list(rounds)
-        self.rounds = [r for r in self.rounds if _round_of(r) > through]
+        kept = []
+        for round_ in self.rounds:
+            left = {s: b for s, b in round_.items() if (b.round, s) not in done}
+            if left:
+                kept.append(left)
+        self.rounds = kept
         self._taken = 0
 
     def card(self, seat: int, *, answered: bool = False) -> Scorecard:
@@ -306,10 +311,6 @@ class Scorer:
             for p in booked.decisions
             if p.valuation is not None
         ]
-
-
-def _round_of(round_: Mapping[int, _Round]) -> int:
-    return next(iter(round_.values())).round
 
 
 def _adjusted(booked: _Round) -> float:

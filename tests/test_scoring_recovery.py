@@ -89,8 +89,14 @@ async def test_a_scored_tables_scores_are_in_the_journal_and_its_history(nursery
 
 @pytest.mark.parametrize(
     ("create", "keep", "scored"),
-    [(SCORED, 12, 12), (SCORED, 12, 7), (SCORED, 20, 0), (BLACKJACK, 9, 4)],
-    ids=["baccarat-all-in", "baccarat-lagging", "baccarat-none-in", "blackjack-lagging"],
+    [(SCORED, 12, 12), (SCORED, 12, 7), (SCORED, 20, 0), (SCORED, 12, 6.5), (BLACKJACK, 9, 4)],
+    ids=[
+        "baccarat-all-in",
+        "baccarat-lagging",
+        "baccarat-none-in",
+        "baccarat-cut-between-seats",
+        "blackjack-lagging",
+    ],
 )
 async def test_a_recovered_scored_table_shows_its_scores_and_goes_on_scoring(
     nursery, tmp_path, create, keep, scored
@@ -102,9 +108,10 @@ async def test_a_recovered_scored_table_shows_its_scores_and_goes_on_scoring(
     whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
     table, info = await scored_to_end(whole, nursery, create)
     crash_after(whole, cut, {table: keep})
+    cut_at = "round + (seat - 1) / 2.0 >= ? + 1"  # 6.5: round 7's seat 1 is in, seat 2 not
     with sqlite3.connect(cut) as conn:
-        conn.execute("DELETE FROM scores WHERE round > ?", (scored,))
-        conn.execute("DELETE FROM score_rounds WHERE round > ?", (scored,))
+        conn.execute(f"DELETE FROM scores WHERE {cut_at}", (scored,))
+        conn.execute(f"DELETE FROM score_rounds WHERE {cut_at}", (scored,))
     server = await recover(cut, nursery)
     recovered = tables_of(server).tables[table]
     await recovered.scores_in.wait()

@@ -385,11 +385,13 @@ class Journal(NullJournal):
 
     def table_scores(self, table: int, rounds: Sequence[ScoredRound]) -> None:
         """A scored table's rounds whose questions are all answered, with their decisions
-        (:mod:`croupier.protocol.journal.scores`)."""
-        for params in scores.round_params(table, rounds):
-            self.writer.put(scores.INSERT_ROUND, params)
+        (:mod:`croupier.protocol.journal.scores`). The decisions go first: the writer commits
+        in order, so a seat's round row in the journal means its decisions are there too
+        (a crash may cut a batch anywhere)."""
         for params in scores.decision_params(table, rounds):
             self.writer.put(scores.INSERT_DECISION, params)
+        for params in scores.round_params(table, rounds):
+            self.writer.put(scores.INSERT_ROUND, params)
 
     # -- tournaments -------------------------------------------------------------------------
     def tournament_created(
