@@ -16,6 +16,7 @@ from croupier.engine.tournament import TournamentConfig
 from croupier.engine.tournament_run import GameStrategyEntry, play_tournament
 from croupier.protocol import Code, RpcError, Server, connect
 from croupier.protocol.tournamentrun import result_from_dict, result_to_dict
+from tests import test_recovery_tournaments as recovery
 from tests.test_scoring import _Plain
 
 SETTINGS = {"tourneys": 2, "rounds": 2, "hands": 6, "seed": 19}
@@ -126,3 +127,42 @@ async def test_a_tournament_tables_scores_survive_the_journal(served):
     for result in booked:
         again = result_from_dict(result_to_dict(result))
         assert again.scores == result.scores
+
+
+@pytest.mark.parametrize("keep", [0, 3])
+async def test_a_recovered_scored_tournament_ends_with_the_same_scorecards(nursery, tmp_path, keep):
+    """A crash once ``keep`` tables were recorded: the restarted server books them with
+    their scorecards from the journal, plays the rest scored, and ends with the result of
+    a run that never stopped, scorecards and skill lines included."""
+    whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
+    server = await recovery.serve(nursery, whole)
+    done = trio.Event()
+
+    async def status(method: str, params: Any) -> None:
+        if method == "tournament.status" and params[1]["state"] == "finished":
+            done.set()
+
+    start = {
+        "game": "three-card-poker",
+        "bots": ["optimal", "always-play", "pair-plus", "optimal"],
+        **SETTINGS,
+        "scored": True,
+    }
+    async with connect("127.0.0.1", server.port, name="c", on_notification=status) as c:
+        tid = (await c.call_named("tournament.start", start))["tournament"]
+        with trio.fail_after(60):
+            await done.wait()
+    await recovery.stop(server)
+    state, _, want = recovery.head(whole, tid)
+    assert state == "finished" and want["tables"] > keep and len(want["scores"]) == 4
+    recovery.crash_after(whole, cut, tid, keep)
+    server = await recovery.serve(nursery, cut)
+    found = recovery.tournaments_of(server).tournaments[tid]
+    assert len(found.known) == keep and all(r.scores for r in found.known.values())
+    await found.done.wait()
+    await recovery.stop(server)
+    state, reason, got = recovery.head(cut, tid)
+    assert (state, reason) == ("finished", "played")
+    assert got["scores"] == want["scores"]
+    assert [s.get("skill") for s in got["standings"]] == [s.get("skill") for s in want["standings"]]
+    assert got == want
