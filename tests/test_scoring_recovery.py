@@ -6,6 +6,7 @@ table's events since the shuffle, so the replay must show it every event again).
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -123,3 +124,26 @@ async def test_a_recovered_scored_table_shows_its_scores_and_goes_on_scoring(
     assert after["scores"] == info["scores"]
     assert record["scores"] == info["scores"]
     assert score_rows(cut, table) == score_rows(whole, table)
+
+
+def test_croupier_history_scores_lists_a_tables_costliest_decisions(tmp_path, cli):
+    """Offline, on the journal (the CLI runs its own trio loop: the server runs first)."""
+    path = tmp_path / "j.db"
+
+    async def play() -> tuple[int, dict[str, Any]]:
+        async with trio.open_nursery() as nursery:
+            return await scored_to_end(path, nursery)
+
+    table, info = trio.run(play)
+    status, out, err = cli("history", "scores", str(table), "--data", str(path), "--json")
+    assert status == 0, err
+    found = json.loads(out)
+    assert len(found) == 10 and found[0]["loss"] >= found[-1]["loss"] > 0
+    worst = info["scores"][1]["costliest"][0]  # the tie bettor's, as table.info had it
+    assert found[0] == worst
+    status, out, err = cli("history", "scores", str(table), "--data", str(path), "--top", "0")
+    assert status == 0, err
+    assert "costliest first" in out
+    assert sum(1 for line in out.splitlines() if " tie " in f" {line} ") >= 30
+    status, _, err = cli("history", "scores", "999", "--data", str(path))
+    assert status != 0 and err.count("\n") == 1 and "no table 999" in err
