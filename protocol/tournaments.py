@@ -139,6 +139,13 @@ class TournamentService(Service):
                         doc="score every decision against the game's oracle (each bot's "
                         "scorecard in the result and the standings)",
                     ),
+                    Param(
+                        "score_bets",
+                        (bool,),
+                        False,
+                        doc="scored, value bets too by the exact edge of their round where "
+                        "that is dear (blackjack: a whole solve per round)",
+                    ),
                 ),
                 self.start,
                 "start a tournament (it waits for its tcp bots; it belongs to this "
@@ -241,6 +248,7 @@ class TournamentService(Service):
         operator_key: str | None,
         format: str,
         scored: bool = False,
+        score_bets: bool = False,
     ) -> dict[str, Any]:
         server = conn.server
         if server.stopping:
@@ -271,6 +279,8 @@ class TournamentService(Service):
             raise RpcError(Code.BAD_INPUT, f"format is {' or '.join(FORMATS)}, not {format!r}")
         if scored:
             oracle_for(server.manager, played.name)  # none: one line (bad-input)
+        elif score_bets:
+            raise RpcError(Code.BAD_INPUT, "score_bets goes with scored: true")
         # a duplicate tourney plays each deal once per rotation of its seats
         rotations = min(len(bots), TABLE_SIZE) if format == "duplicate" else 1
         if tourneys * rotations * rounds * hands * len(bots) > MAX_HANDS:
@@ -294,6 +304,7 @@ class TournamentService(Service):
             "max_faults": max_faults,
             "format": format,
             **({"scored": True} if scored else {}),
+            **({"score_bets": True} if score_bets else {}),
         }
         rules = played.default_rules(rules, tournament=True)
         config = _game_config(played, rules, options, seed, settings, server)

@@ -43,7 +43,7 @@ async def test_a_scored_server_tournament_holds_each_bots_scorecard(served):
     manager = served.manager
     game = manager.games.get("three-card-poker")
     options = game.rules(None, {})
-    config = TournamentConfig.of(game, options, scored=True, **SETTINGS)
+    config = TournamentConfig.of(game, options, scored=True, score_bets=True, **SETTINGS)
     local = await play_tournament(
         manager,
         config,
@@ -68,14 +68,18 @@ async def test_a_scored_server_tournament_holds_each_bots_scorecard(served):
         "open": True,
         "operator_key": served.operator_key,
         "scored": True,
+        "score_bets": True,
     }
     async with connect("127.0.0.1", served.port, name="t", on_notification=status) as c:
         with pytest.raises(RpcError) as refused:
             await c.call_named("tournament.start", {**start, "game": "no-oracle-poker"})
         assert refused.value.code == Code.BAD_INPUT
         assert "has no oracle, so its play cannot be scored" in str(refused.value)
+        with pytest.raises(RpcError) as refused:
+            await c.call_named("tournament.start", {**start, "scored": False, "score_bets": True})
+        assert refused.value.code == Code.BAD_INPUT and "score_bets goes with" in str(refused.value)
         info = await c.call_named("tournament.start", start)
-        assert info["settings"]["scored"] is True
+        assert info["settings"]["scored"] is True and info["settings"]["score_bets"] is True
 
         async def decide(tournament: int, observation: Any) -> Any:
             return always_play(observation)
