@@ -9,13 +9,19 @@ from the remaining shoe). For a pair of bots whose true difference is Δ chips a
 (estimated by the difference of their EV loss per round: expected chips are the round's
 value under best play minus the expected losses, the same for both bots), a measure with
 per-round variances σ1², σ2² separates them at 95% after n = 1.96² (σ1² + σ2²) / Δ² rounds
-each. The measures: plain chips, luck-adjusted chips (control variates), EV loss per round.
+each. The measures: plain chips, luck-adjusted chips (control variates), EV loss per round,
+and duplicate chips.
 Pairs: basic against lim17, and basic against basic with one wrong cell (hitting hard 12
 against a 4). The wrong cell comes up in a few rounds in a thousand, so it is measured on
 basic's own rounds: each time basic met hard 12 against a 4, the oracle's loss of hitting
 there is that round's extra loss (the later decisions of the hand are not rescored; basic
-plays them near the best, so this slightly understates the wrong bot's loss). Duplicate
-chips (issue 30's duplicate format) are not measured here: that format has not landed.
+plays them near the best, so this slightly understates the wrong bot's loss).
+
+Duplicate chips (the duplicate format's principle): both bots are dealt the same deals,
+each a fresh shoe from its own seed (``seed * 1_000_000 + i`` for deal ``i``), and the
+measure is the difference of their chips deal by deal: the cards they share cancel, so
+with that difference's variance σd² the pair separates after n = 1.96² σd² / Δ² deals
+each (Δ as above, so the columns compare).
 
 Throughput. A server table of 4 TCP SDK bots playing lim17 (benchmarks/tables_tcp.py's
 setup, its own subprocess) gives decisions played per second; the same seed and seats
@@ -39,6 +45,7 @@ from croupier.engine import PluginManager
 from croupier.engine.confidence import Z95
 from croupier.engine.games import GameStrategy, Plain
 from croupier.engine.gametable import GameStrategyPlayer, GameTable
+from croupier.engine.ledger import seat_account
 from croupier.engine.scoring import Moments, Scorer, _adjusted, oracle_for
 from croupier.plugins.blackjack.oracle import PlayQuestion
 
@@ -123,6 +130,25 @@ def wrong_cell_rounds(scorer: Scorer) -> tuple[Moments, Moments, Moments]:
     return plain, adjusted, loss
 
 
+def duplicate_chips(
+    manager: PluginManager, a: GameStrategy, b: GameStrategy, deals: int, seed: int
+) -> Moments:
+    """Per deal, ``a``'s chips won minus ``b``'s, each playing it alone from the same
+    fresh shoe (deal ``i``'s seed ``seed * 1_000_000 + i``)."""
+    game = manager.games.get("blackjack")
+    options = game.rules(RULE_SET)
+    difference = Moments()
+    for deal in range(deals):
+        won = []
+        for strategy in (a, b):
+            player = GameStrategyPlayer(strategy)
+            table = GameTable(game, options, seed * 1_000_000 + deal, [player], chips=[10**7])
+            trio.run(table.play, 1)
+            won.append(table.ledger.balances[seat_account(1)] - 10**7)
+        difference.add(won[0] - won[1])
+    return difference
+
+
 def _met(scorer: Scorer) -> int:
     return sum(
         1
@@ -147,21 +173,29 @@ def separation(manager: PluginManager, rounds: int, seed: int) -> None:
         print(f"  {name}: {rounds} rounds scored in {time.perf_counter() - start:.1f}s")
     runs["basic-12v4"] = wrong_cell_rounds(scorers["basic"])
     print(f"  basic met hard 12 v 4 in {_met(scorers['basic'])} of {rounds} rounds")
+    strategies = {"basic": basic, "lim17": game.strategy("lim17"), "basic-12v4": wrong_cell(basic)}
+    start = time.perf_counter()
+    duplicate = {
+        b: duplicate_chips(manager, strategies[a], strategies[b], rounds, seed)
+        for a, b in (("basic", "lim17"), ("basic", "basic-12v4"))
+    }
+    print(f"  duplicate deals: {rounds} a bot a pair in {time.perf_counter() - start:.1f}s")
     print(f"{RULE_SET}, {rounds} rounds a bot, seed {seed}; rounds each bot must play to")
     print("separate the pair at 95% (1.96^2 (var1 + var2) / delta^2):")
-    print(f"  {'pair':<22}{'delta/round':>12}{'chips':>14}{'adjusted':>14}{'EV loss':>14}"
-          f"{'chips/EV loss':>15}")  # fmt: skip
+    print(f"  {'pair':<22}{'delta/round':>12}{'chips':>14}{'dup chips':>14}{'adjusted':>14}"
+          f"{'EV loss':>14}{'chips/EV loss':>15}")  # fmt: skip
     for a, b in (("basic", "lim17"), ("basic", "basic-12v4")):
         (pa, aa, la), (pb, ab, lb) = runs[a], runs[b]
         delta = lb.mean - la.mean
         chips = rounds_needed(delta, pa.variance, pb.variance)
         adjusted = rounds_needed(delta, aa.variance, ab.variance)
         loss = rounds_needed(delta, la.variance, lb.variance)
+        paired = rounds_needed(delta, duplicate[b].variance, 0.0)
         print(
-            f"  {a + ' v ' + b:<22}{delta:>12.4f}{chips:>14,.0f}{adjusted:>14,.0f}{loss:>14,.0f}"
-            f"{chips / loss:>15,.0f}"
+            f"  {a + ' v ' + b:<22}{delta:>12.4f}{chips:>14,.0f}{paired:>14,.0f}"
+            f"{adjusted:>14,.0f}{loss:>14,.0f}{chips / loss:>15,.0f}"
         )
-    print("  duplicate chips: not measured (issue 30's duplicate format has not landed)")
+    print("  (dup chips: the deal-by-deal difference of chips on the same fresh shoes)")
 
 
 def throughput(manager: PluginManager, tcp_rounds: int) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from croupier.engine.errors import CroupierError
 from croupier.engine.games import Game, GameCore, Plain, Turn
+from croupier.engine.scoring import Scorer
 
 DRIVER_EVENTS = ("refused", "default")
 """Events about a player's behaviour rather than the game; a replay does not repeat them."""
@@ -47,8 +48,14 @@ class LogReplay:
         seats: int,
         out: list[dict[str, Any]],
         options: Plain | None = None,
+        *,
+        scorer: Scorer | None = None,
     ) -> None:
         self.core = core
+        self.scorer = scorer
+        """Books every decision replayed, as a scored table's did (a recovered scored
+        table: its oracle sees the core's events through the table, and the decisions
+        here)."""
         self.options = options
         """The table's options, when known: answers are then checked against the game's
         schema too (:meth:`~croupier.engine.games.Game.refusal`), not only by the core."""
@@ -96,6 +103,9 @@ class LogReplay:
 
     def _round(self, record: bool) -> bool:
         core = self.core
+        scorer = self.scorer
+        if scorer is not None:
+            scorer.round_starts()
         flow = core.play_round()
         try:
             turn = next(flow)
@@ -112,10 +122,17 @@ class LogReplay:
                         reason = self.game.refusal(self.options, core, turn, action)
                     if reason is not None:
                         raise CroupierError(f"the log's answer for seat {turn.seat}: {reason}")
+                if scorer is not None:
+                    scorer.decided(core.round, turn, action)
                 if record:
-                    self.out.append(action_event(turn, action, core.round))
+                    event = action_event(turn, action, core.round)
+                    if scorer is not None:  # the table's own emit showed it to the oracle
+                        scorer.see(event)
+                    self.out.append(event)
                 turn = flow.send(action)
         except StopIteration as stop:
+            if scorer is not None:
+                scorer.round_ends()
             return bool(stop.value)
 
 

@@ -71,6 +71,10 @@ class Question:
     answer: Callable[[Any], Valuation]
     data: Any
     """Everything ``answer`` needs (picklable: the question may go to another process)."""
+    bet: bool = False
+    """A bet valued only for its edge (no loss, covers nothing) at a high price, such as
+    blackjack's whole solve of the round: a scorer asks it only when told to
+    (:attr:`~croupier.engine.scoring.Scorer.bets`)."""
 
     def valuation(self) -> Valuation:
         return self.answer(self.data)

@@ -16,7 +16,8 @@ and books per seat and round the chips won (``plain``) and:
   with no covering decision (a natural, a seat the oracle could not value) keeps its plain
   result, which is also unbiased, only noisier.
 - **Bets and their edge**: each bet valued with the exact edge of the round it went
-  into, so a report can show whether a bot's bets followed its edge.
+  into, so a report can show whether a bot's bets followed its edge (a bet an oracle
+  prices dearly, :attr:`Question.bet`, only when :attr:`Scorer.bets` is set).
 
 Answers to the oracle's questions may be computed at once (``defer=False``) or kept and
 computed later (:meth:`Scorer.settle`), off the table's path. :class:`Scorecard` is one
@@ -40,9 +41,22 @@ COSTLIEST = 5
 """How many of a bot's costliest decisions a scorecard keeps (for a replay to show)."""
 
 
+TableKey = int | tuple[int, ...]
+"""Which table a decision was taken at: a server table's id, or a tournament table's
+``(tourney, round, table)``."""
+
+
+def _table_key(value: Any) -> TableKey | None:
+    """A table key back from plain data (a list once it went through JSON or msgpack)."""
+    if value is None or isinstance(value, int):
+        return value
+    return tuple(int(v) for v in value)
+
+
 @attrs.frozen
 class DecisionScore:
-    """One scored decision: plain data for the table's log and the journal."""
+    """One scored decision: plain data for the table's log and the journal. ``table`` and
+    ``round`` say where it was taken, so a replay can show it."""
 
     round: int
     seat: int
@@ -53,6 +67,7 @@ class DecisionScore:
     value_best: float
     staked: int = 0
     edge: float | None = None
+    table: TableKey | None = attrs.field(default=None, converter=_table_key)
 
     @property
     def loss(self) -> float:
@@ -61,10 +76,19 @@ class DecisionScore:
     def to_dict(self) -> dict[str, Any]:
         out = attrs.asdict(self)
         out["loss"] = self.loss
+        if isinstance(self.table, tuple):  # plain data: as JSON and msgpack carry it
+            out["table"] = list(self.table)
         return out
 
     @classmethod
-    def of(cls, round_: int, seat: int, phase: str, valuation: Valuation) -> DecisionScore:
+    def of(
+        cls,
+        round_: int,
+        seat: int,
+        phase: str,
+        valuation: Valuation,
+        table: TableKey | None = None,
+    ) -> DecisionScore:
         return cls(
             round_,
             seat,
@@ -75,6 +99,7 @@ class DecisionScore:
             float(valuation.best_value),
             valuation.staked,
             valuation.edge,
+            table,
         )
 
 
@@ -91,8 +116,21 @@ class _Pending:
 class _Round:
     """One seat's round: chips won, and its scored decisions (in order)."""
 
+    round: int
     plain: float = 0.0
     decisions: list[_Pending] = attrs.field(factory=list)
+
+
+@attrs.frozen
+class ScoredRound:
+    """One seat's round once every question of it is answered: what the journal keeps of
+    it (and what a recovered table's scorecards start from: :meth:`Scorer.restore`)."""
+
+    round: int
+    seat: int
+    plain: float
+    adjusted: float
+    decisions: tuple[DecisionScore, ...]
 
 
 def oracle_for(manager: Any, game: str) -> OracleKind:
@@ -118,12 +156,22 @@ class Scorer:
         balances: Callable[[], Sequence[int]],
         *,
         defer: bool = False,
+        table: TableKey | None = None,
     ) -> None:
         self.oracle = oracle
         self.seats = seats
         self.balances = balances
         self.defer = defer
+        self.table = table
+        """The table's key, carried by every :class:`DecisionScore` (None: not named)."""
+        self.bets = False
+        """Value the bets an oracle prices dearly (:attr:`Question.bet`: blackjack's,
+        a whole solve per round) for their edge; else they are left unscored."""
         self.rounds: list[dict[int, _Round]] = []
+        self.restored: list[ScoredRound] = []
+        """Rounds scored before a restart (from the journal), before :attr:`rounds`."""
+        self._taken = 0
+        """How many of :attr:`rounds` :meth:`take_settled` has handed out."""
         self._before: Sequence[int] | None = None
         self._current: dict[int, _Round] = {}
 
@@ -137,9 +185,9 @@ class Scorer:
     def decided(self, round_: int, turn: Turn, action: Plain) -> DecisionScore | None:
         """Book a seat's decision (before the game applies it); its score when answered at
         once (None: deferred, or a decision the oracle does not value)."""
-        seat = self._current.setdefault(turn.seat, _Round())
+        seat = self._current.setdefault(turn.seat, _Round(round_))
         question = self.oracle.ask(turn, action)
-        if question is None:
+        if question is None or (question.bet and not self.bets):
             return None
         pending = _Pending(round_, turn.seat, phase_of(turn), question)
         if not self.defer:
@@ -147,7 +195,7 @@ class Scorer:
         seat.decisions.append(pending)
         if pending.valuation is None:
             return None
-        return DecisionScore.of(round_, turn.seat, pending.phase, pending.valuation)
+        return DecisionScore.of(round_, turn.seat, pending.phase, pending.valuation, self.table)
 
     def adjusted(self, seat: int) -> float | None:
         """``seat``'s luck-adjusted result in the last round booked (None: no round, or the
@@ -200,31 +248,69 @@ class Scorer:
     def decisions(self, seat: int | None = None) -> list[DecisionScore]:
         """Every answered decision (of ``seat``), in the order taken."""
         return [
-            DecisionScore.of(p.round, p.seat, p.phase, p.valuation)
+            DecisionScore.of(p.round, p.seat, p.phase, p.valuation, self.table)
             for p in self._pendings()
             if p.valuation is not None and (seat is None or p.seat == seat)
         ]
+
+    def take_settled(self) -> list[ScoredRound]:
+        """The rounds whose questions are all answered now, not handed out before, in
+        order (a round waits for those before it): what the journal keeps."""
+        out: list[ScoredRound] = []
+        while self._taken < len(self.rounds):
+            round_ = self.rounds[self._taken]
+            if any(p.valuation is None for b in round_.values() for p in b.decisions):
+                break
+            for seat in sorted(round_):
+                booked = round_[seat]
+                out.append(
+                    ScoredRound(
+                        booked.round,
+                        seat,
+                        booked.plain,
+                        _adjusted(booked),
+                        tuple(self._scored(booked)),
+                    )
+                )
+            self._taken += 1
+        return out
+
+    def restore(self, rounds: Sequence[ScoredRound]) -> None:
+        """Start from ``rounds`` scored before a restart (the journal's, in order): each
+        seat's round booked here (replayed) that they hold is dropped, the others stay to
+        be answered and handed out (a crash may have cut a batch between two seats)."""
+        done = {(r.round, r.seat) for r in rounds}
+        self.restored = list(rounds)
+        kept = []
+        for round_ in self.rounds:
+            left = {s: b for s, b in round_.items() if (b.round, s) not in done}
+            if left:
+                kept.append(left)
+        self.rounds = kept
+        self._taken = 0
 
     def card(self, seat: int, *, answered: bool = False) -> Scorecard:
         """Seat ``seat``'s scorecard (its questions answered: :meth:`settle`); with
         ``answered``, of the rounds whose questions are all answered so far."""
         card = Scorecard()
+        for done in self.restored:
+            if done.seat == seat:
+                card.add_round(done.plain, done.adjusted, done.decisions)
         for round_ in self.rounds:
             booked = round_.get(seat)
             if booked is None:
                 continue
             if answered and any(p.valuation is None for p in booked.decisions):
                 continue
-            card.add_round(booked.plain, _adjusted(booked), _scored(booked))
+            card.add_round(booked.plain, _adjusted(booked), self._scored(booked))
         return card
 
-
-def _scored(booked: _Round) -> list[DecisionScore]:
-    return [
-        DecisionScore.of(p.round, p.seat, p.phase, p.valuation)
-        for p in booked.decisions
-        if p.valuation is not None
-    ]
+    def _scored(self, booked: _Round) -> list[DecisionScore]:
+        return [
+            DecisionScore.of(p.round, p.seat, p.phase, p.valuation, self.table)
+            for p in booked.decisions
+            if p.valuation is not None
+        ]
 
 
 def _adjusted(booked: _Round) -> float:

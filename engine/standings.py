@@ -112,6 +112,9 @@ class Standing:
     disqualified: int
     tied: bool = False
     unseparated: tuple[str, ...] = ()
+    skill: dict[str, Any] | None = attrs.field(default=None, eq=False)
+    """The bot's scorecard (:meth:`~croupier.engine.scoring.Scorecard.to_dict`) when the
+    tournament is scored, else None (and left out of :meth:`to_dict`)."""
 
     @property
     def place(self) -> str:
@@ -122,14 +125,16 @@ class Standing:
         data = attrs.asdict(self)
         data["scores"] = list(self.scores)
         data["unseparated"] = list(self.unseparated)
+        if self.skill is None:
+            del data["skill"]
         return data
 
     def facts(self) -> dict[str, Any]:
         """What the bot did, without what is derived from the others (rank, ties,
         separation): what a replay must reproduce whatever the ranking rules."""
         data = self.to_dict()
-        for derived in ("rank", "tied", "unseparated"):
-            data.pop(derived)
+        for derived in ("rank", "tied", "unseparated", "skill"):
+            data.pop(derived, None)
         return data
 
 

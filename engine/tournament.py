@@ -104,6 +104,9 @@ class TournamentConfig:
     scored: bool = False
     """Every decision is scored against the game's oracle (EV loss, luck-adjusted results:
     :mod:`croupier.engine.scoring`); the game must have one."""
+    score_bets: bool = False
+    """Scored, bets too are valued by the exact edge of their round where the oracle
+    prices that dearly (blackjack: a whole solve per round)."""
 
     @classmethod
     def of(cls, game: Game, options: Plain, seed: int, **settings: Any) -> TournamentConfig:
@@ -155,6 +158,8 @@ class TournamentConfig:
         data = attrs.asdict(self, recurse=False)
         if not self.duplicate:  # logs and journals from before formats read the same
             del data["format"]
+        if not self.score_bets:
+            del data["score_bets"]
         return data
 
     @classmethod
@@ -378,6 +383,13 @@ class Tournament:
         ]
 
     def standings(self) -> list[Standing]:
+        """The standings so far; scored, each line holds its bot's scorecard (``skill``)."""
+        lines = self._ranked()
+        if not self.config.scored or not any(card.rounds for card in self.cards):
+            return lines  # (a replayed log: nothing was scored again)
+        return [attrs.evolve(line, skill=self.cards[line.bot].to_dict()) for line in lines]
+
+    def _ranked(self) -> list[Standing]:
         n = len(self.names)
         low = self.config.min_bet
         return rank(

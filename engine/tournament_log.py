@@ -187,7 +187,8 @@ def replay_tournament(manager: PluginManager, lines: Iterable[str]) -> Tournamen
     result = _finish(tournament, None)
     # what each bot did must match; its rank, ties and separation are derived from those
     # (a log from before ties were shown ranked them by entry order)
-    derived = ("rank", "tied", "unseparated")
+    # (the scorecards, ``skill``, are the oracle's: a replay does not score)
+    derived = ("rank", "tied", "unseparated", "skill")
     try:
         facts = sorted(
             ({k: v for k, v in dict(s).items() if k not in derived} for s in logged_standings),
@@ -196,11 +197,16 @@ def replay_tournament(manager: PluginManager, lines: Iterable[str]) -> Tournamen
     except (KeyError, TypeError, ValueError):
         raise CroupierError("the tournament log's standings line holds no standings") from None
     current = all(isinstance(s, dict) and "tied" in s for s in logged_standings)
-    if (current and logged_standings != [s.to_dict() for s in result.standings]) or (
+    replayed = [attrs.evolve(s, skill=None).to_dict() for s in result.standings]
+    if (current and [_unscored(s) for s in logged_standings] != replayed) or (
         facts != sorted((s.facts() for s in result.standings), key=lambda s: int(s["bot"]))
     ):
         raise CroupierError("the log's standings differ from the replay's")
     return result
+
+
+def _unscored(line: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in line.items() if k != "skill"}
 
 
 def _replay_table(

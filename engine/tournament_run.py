@@ -87,6 +87,9 @@ async def play_table(
         oracle=oracle,
         defer_scoring=True,  # the oracle's answers wait until the table has played
     )
+    if table.scorer is not None:  # its decisions say where they were taken
+        table.scorer.table = (job.tourney, job.round, job.table)
+        table.scorer.bets = config.score_bets
     header = [game_log_header(table)] if log else []
     await table.play(config.hands)
     chips = tuple(table.ledger.balances[seat_account(i + 1)] for i in range(len(players)))
@@ -94,7 +97,8 @@ async def play_table(
     scores: tuple[dict[str, Any], ...] = ()
     scored: list[dict[str, Any]] = []
     if table.scorer is not None:
-        table.scorer.settle()
+        # in a thread: a server's loop (and the other tables) go on meanwhile
+        await trio.to_thread.run_sync(table.scorer.settle)
         scores = tuple(table.scorer.card(i + 1).save() for i in range(len(players)))
         if log:
             scored = [{"scored": d.to_dict()} for d in table.scorer.decisions()]

@@ -127,6 +127,16 @@ class HistoryService(Service):
                 watcher=True,
             ),
             Method(
+                "history.scores",
+                (table, *page),
+                self.scores,
+                "a scored table's scored decisions in order (round, seat): each "
+                "{round, seat, phase, taken, best, value_taken, value_best, loss, staked, "
+                "edge, table}; empty for a table that was not scored",
+                returns="[scored decision]",
+                watcher=True,
+            ),
+            Method(
                 "history.tournament",
                 (Param("tournament", (int,), doc="a tournament id"),),
                 self.tournament,
@@ -170,6 +180,11 @@ class HistoryService(Service):
     async def export(self, conn: Connection, table: int, offset: int, limit: int) -> Any:
         return await _read(
             conn, partial(queries.export_lines, table=table, offset=offset, limit=limit)
+        )
+
+    async def scores(self, conn: Connection, table: int, offset: int, limit: int) -> Any:
+        return await _read(
+            conn, partial(queries.table_scores, table=table, offset=offset, limit=limit)
         )
 
     async def tournament(self, conn: Connection, tournament: int) -> Any:

@@ -8,8 +8,9 @@ the upcard, from the shoe less every card seen but the hand's and the upcard (th
 card is unseen), after the splits the seat has made so far: values per chip staked,
 conditioned on what the seat knows (no dealer blackjack once the dealer has peeked),
 times the hand's stake. Insurance is valued exactly from the chance that the hole card is
-a ten. Bets are not valued (a round's edge from a depleted shoe needs the whole solve per
-round): their rounds keep their plain result.
+a ten. A bet is valued by the exact edge of the round it goes into, from the shoe left
+(:mod:`croupier.plugins.blackjack.round_edge`: a whole solve per shoe): it loses nothing,
+and its edge shows whether a bot's bets followed it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from croupier.engine import (
     hookimpl,
     phase_of,
 )
+from croupier.plugins.blackjack.round_edge import BetQuestion, value_bet
 from croupier.plugins.blackjack.rules import BlackjackRules, rules_from_options
 from croupier.plugins.blackjack.solver.analysis import UpcardSolver, check_rules
 from croupier.plugins.blackjack.solver.cards import TEN, Counts, full_shoe, rank_of
@@ -172,6 +174,14 @@ class BlackjackOracle:
             return None
         obs = turn.observation
         taken = str(action.get("kind"))
+        if phase_of(turn) == "bet":  # valued by the round's exact edge (round_edge.py)
+            amount = action.get("amount")
+            if taken != "bet" or isinstance(amount, bool) or not isinstance(amount, int):
+                return None
+            if amount <= 0:  # sitting the round out
+                return None
+            data = BetQuestion(self.options, tuple(self.unseen), amount)
+            return Question(value_bet, data, bet=True)  # a whole solve: only when asked
         upcode = obs.get("dealer_upcard")
         if not isinstance(upcode, str):
             return None

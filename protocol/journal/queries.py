@@ -1,6 +1,7 @@
 """Reading the journal: lists with filters and paging, one table or tournament, a table's
-events, its log for ``replay``, and retention. Plain functions of a SQLite connection,
-shared by the server's history methods and ``croupier history --data`` (offline)."""
+events, its log for ``replay``, a scored table's scores, and retention. Plain functions of
+a SQLite connection, shared by the server's history methods and ``croupier history --data``
+(offline)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from croupier.engine import CroupierError
 from croupier.engine.gamelog import LOG_NAME as GAME_LOG_NAME
 from croupier.engine.gamelog import LOG_VERSION as GAME_LOG_VERSION
 from croupier.protocol.commitment import commitment
+from croupier.protocol.journal import scores
 from croupier.protocol.journal.packing import Unpacker
 
 STATES = ("waiting", "playing", "finished", "running")
@@ -144,12 +146,26 @@ def get_table(conn: sqlite3.Connection, table: int) -> dict[str, Any]:
     rules, settings, chips = conn.execute(
         "SELECT rules, settings, chips FROM tables WHERE id = ?", (table,)
     ).fetchone()
-    return {
+    found = {
         **_table_summary(conn, row),
         "rules": _json(rules),
         "settings": _json(settings),
         "chips": _json(chips),
     }
+    cards = scores.scorecards(conn, table, len(found["seats"]))
+    if cards is not None:
+        found["scores"] = cards
+    return found
+
+
+def table_scores(
+    conn: sqlite3.Connection, table: int, offset: int = 0, limit: int = MAX_PAGE
+) -> list[dict[str, Any]]:
+    """A scored table's scored decisions in order (round, seat), ``limit`` from
+    ``offset``: empty for a table that was not scored."""
+    check_page(limit, offset)
+    get_table(conn, table)  # an unknown table is an error, not an empty list
+    return scores.decision_page(conn, table, offset, limit)
 
 
 def _last_event(conn: sqlite3.Connection, table: int) -> int:
@@ -300,6 +316,8 @@ def prune(conn: sqlite3.Connection, before: float) -> tuple[int, int]:
         conn.execute(f"DELETE FROM events WHERE table_id IN ({old})", (before,))
         conn.execute(f"DELETE FROM seats WHERE table_id IN ({old})", (before,))
         conn.execute(f"DELETE FROM checkpoints WHERE table_id IN ({old})", (before,))
+        conn.execute(f"DELETE FROM scores WHERE table_id IN ({old})", (before,))
+        conn.execute(f"DELETE FROM score_rounds WHERE table_id IN ({old})", (before,))
         tables = conn.execute(
             "DELETE FROM tables WHERE state = 'finished' AND finished < ?", (before,)
         ).rowcount

@@ -12,15 +12,16 @@ import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
+from croupier.engine.scoring import ScoredRound
 from croupier.protocol import botkeys
 from croupier.protocol.botkeys import BotKey
 from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.journal import queries
+from croupier.protocol.journal import queries, scores
 from croupier.protocol.journal.packing import Packed
 from croupier.protocol.journal.writer import JournalWriter, open_writer
 
@@ -125,6 +126,9 @@ class NullJournal:
         pass
 
     def table_finished(self, info: dict[str, Any]) -> None:
+        pass
+
+    def table_scores(self, table: int, rounds: Sequence[ScoredRound]) -> None:
         pass
 
     # -- tournaments -------------------------------------------------------------------------
@@ -378,6 +382,16 @@ class Journal(NullJournal):
                 info["table"],
             ),
         )
+
+    def table_scores(self, table: int, rounds: Sequence[ScoredRound]) -> None:
+        """A scored table's rounds whose questions are all answered, with their decisions
+        (:mod:`croupier.protocol.journal.scores`). The decisions go first: the writer commits
+        in order, so a seat's round row in the journal means its decisions are there too
+        (a crash may cut a batch anywhere)."""
+        for params in scores.decision_params(table, rounds):
+            self.writer.put(scores.INSERT_DECISION, params)
+        for params in scores.round_params(table, rounds):
+            self.writer.put(scores.INSERT_ROUND, params)
 
     # -- tournaments -------------------------------------------------------------------------
     def tournament_created(

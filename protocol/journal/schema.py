@@ -23,7 +23,11 @@ older rows keep their JSON, every reader reads both, and ``croupier journal comp
 re-encodes them.
 ``BOT_KEYS`` (identities) adds ``bot_keys``: each registered bot's name, author and key's
 SHA-256, and when it was revoked; and ``ratings``: every refit of the leaderboard's ratings
-(one row per bot per fit), so their history stays.
+(one row per bot per fit), so their history stays. ``SCORES`` adds each scored table's
+scored decisions (``scores``: table, round, seat, the action taken and its value, the best
+and its value, the loss) and each seat's scored rounds (``score_rounds``: plain and
+luck-adjusted results), written as the oracle's answers come in: ``table.info`` and the
+history show them after a restart, and a recovered scored table goes on from them.
 """
 
 from __future__ import annotations
@@ -171,7 +175,33 @@ CREATE TABLE ratings (            -- each refit of the ratings: its history, one
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, COMPACT, BOT_KEYS)
+SCORES = """
+CREATE TABLE scores (             -- each scored decision of a scored table (engine/scoring.py)
+    table_id INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    position INTEGER NOT NULL,     -- 1, 2, ...: its place among the seat's in the round
+    phase TEXT NOT NULL,
+    taken TEXT NOT NULL,           -- the action taken (its key among the values)
+    best TEXT NOT NULL,            -- the best action
+    value_taken REAL NOT NULL,     -- expected chips of the action taken, under best play after
+    value_best REAL NOT NULL,      -- of the best action
+    loss REAL NOT NULL,            -- value_best - value_taken
+    staked INTEGER NOT NULL,       -- a bet: the chips it staked (else 0)
+    edge REAL,                     -- a bet: the exact edge of the round it went into
+    PRIMARY KEY (table_id, round, seat, position)
+) WITHOUT ROWID;
+CREATE TABLE score_rounds (       -- each scored seat's round: its plain and adjusted result
+    table_id INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    plain REAL NOT NULL,           -- chips won
+    adjusted REAL NOT NULL,        -- luck-adjusted (control variates)
+    PRIMARY KEY (table_id, round, seat)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, COMPACT, BOT_KEYS, SCORES)
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

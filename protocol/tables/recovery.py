@@ -19,6 +19,13 @@ it (its digest, and its round and chips against the journal's row of that round)
 only the rounds after it, checked as above; a checkpoint that fails any check, or rounds
 after it that do not replay, leave a log line saying why and the table is replayed whole.
 
+A **scored** table is always replayed whole, its oracle seeing every event and decision
+again as it did (its values depend on the cards seen since the shuffle), and its scorecards
+start from the rounds the journal has scores of
+(:mod:`croupier.protocol.journal.scores`); the rounds after them (settled, but their answers
+not yet in when the server stopped) are scored again from the replay, and the table goes on
+scoring.
+
 The server serves while it recovers: before it accepts anyone it reads which tables it will
 rebuild (:func:`pending_tables`), and until each is rebuilt a request naming it (or a token
 of one of its seats) is answered ``recovering``, which clients retry; replays yield to the
@@ -49,6 +56,7 @@ from croupier.engine.gamelog import GameTally
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
 from croupier.engine.ledger import seat_account
 from croupier.engine.logreplay import LogReplay
+from croupier.engine.scoring import oracle_for
 from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.journal.recovery import (
     Checkpoint,
@@ -57,6 +65,7 @@ from croupier.protocol.journal.recovery import (
     settled_rounds,
     table_checkpoint,
 )
+from croupier.protocol.journal.scores import scored_rounds
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.server import RpcServer
@@ -173,6 +182,7 @@ async def rebuild_table(
         owner=Ownership.recovered(record.key_sha256),
         game=game,
         options=options,
+        scored=bool(settings.get("scored")),
     )
     for row in record.seats:
         seat = table.seats[row.seat - 1]
@@ -181,7 +191,7 @@ async def rebuild_table(
     if record.state == "waiting":
         return table
     checkpoint = await server.journal.read(partial(table_checkpoint, table=record.id))
-    if checkpoint is not None and game.checkpoints is not None:
+    if checkpoint is not None and game.checkpoints is not None and not table.scored:
         try:
             engine, played = await Replay(server, record, table).run(checkpoint)
         except CroupierError as exc:
@@ -197,6 +207,8 @@ async def rebuild_table(
             server.journal.table_recovered(record.id, record.last_event, record.game)
             return table
     engine, played = await Replay(server, record, table).run(None)
+    if engine.scorer is not None:  # the rounds scored before the restart, as they were
+        engine.scorer.restore(await server.journal.read(partial(scored_rounds, table=record.id)))
     table.resumed(engine, played)
     server.journal.table_recovered(record.id, record.last_event, record.game)
     return table
@@ -211,6 +223,9 @@ class Replay:
     def __init__(self, server: RpcServer, record: TableRecord, table: ServerTable) -> None:
         self.server, self.record, self.table = server, record, table
         self.replayed: list[dict[str, Any]] = []
+        oracle = None
+        if table.scored:  # it sees every event and decision again, as the table did
+            oracle = oracle_for(server.manager, table.game.name).new(table.options)
         self.engine = GameTable(
             table.game,
             table.options,
@@ -220,6 +235,8 @@ class Replay:
             decision_time=table.decision_time,
             listeners=[self.replayed.append],
             stalls=server.loop_watch.stalled,
+            oracle=oracle,
+            defer_scoring=True,
         )
 
     async def run(self, checkpoint: Checkpoint | None) -> tuple[GameTable, int]:
@@ -237,7 +254,7 @@ class Replay:
                 played,
                 record.last_round - played,
             )
-        replay = LogReplay(engine.core, self.table.game, seats, self.replayed)
+        replay = LogReplay(engine.core, self.table.game, seats, self.replayed, scorer=engine.scorer)
         said = trio.current_time()
         while page := await self.server.journal.read(
             partial(settled_rounds, table=record.id, after=after, limit=PAGE)

@@ -107,6 +107,9 @@ class ServerTable:
         self.pause_scope: trio.CancelScope | None = None
         self.abandon_pending = False
         self.done = trio.Event()
+        self.scores_in = trio.Event()
+        """Set once a scored table has finished and every answer of its oracle is in (and
+        handed to the journal)."""
         self._seat_changed = trio.Event()
 
     # -- seats -----------------------------------------------------------------------------
@@ -251,6 +254,9 @@ class ServerTable:
         recovery), as this table's: its events come here from now on."""
         engine.listeners = [self._on_event]
         self.engine, self.state, self.played = engine, "playing", played
+        if engine.scorer is not None:  # the rounds not scored before the restart
+            engine.scorer.table = self.id
+            self.server.spawn(partial(score_decisions, self), f"table {self.id} scoring")
 
     def start(self, manager: PluginManager) -> None:
         """Seat the players and play in the background. Should the engine refuse the table
@@ -272,6 +278,8 @@ class ServerTable:
                 oracle=oracle,
                 defer_scoring=True,
             )
+            if self.engine.scorer is not None:
+                self.engine.scorer.table = self.id
         except CroupierError:
             self.finish("internal error: the table could not start")
             raise

@@ -20,7 +20,8 @@ def _answer_all(questions: list[Question]) -> list[Valuation]:
 
 async def score_decisions(table: ServerTable) -> None:
     """Answer the oracle's questions in a thread, a batch at a time, while the table
-    plays on (the table never waits on scoring); the last after it has finished."""
+    plays on (the table never waits on scoring); the last after it has finished. The
+    rounds whose answers are all in go to the journal as they come."""
     assert table.engine is not None and table.engine.scorer is not None
     scorer = table.engine.scorer
     while True:
@@ -29,8 +30,12 @@ async def score_decisions(table: ServerTable) -> None:
         if questions:
             answers = await trio.to_thread.run_sync(_answer_all, questions)
             scorer.answer(handle, answers)
+            settled = scorer.take_settled()
+            if settled:  # kept: table.info and the history show them after a restart
+                table.server.journal.table_scores(table.id, settled)
         elif finished:  # every answer in: any subscriber still listening gets them
             table.broadcast_status()
+            table.scores_in.set()
             return
         else:
             with trio.move_on_after(0.5):

@@ -17,6 +17,7 @@ def result_to_dict(result: TableResult) -> dict[str, Any]:
         "faults": list(result.faults),
         "decisions": result.decisions,
         "conserved": result.conserved,
+        **({"scores": list(result.scores)} if result.scores else {}),
     }
 
 
@@ -30,4 +31,5 @@ def result_from_dict(data: dict[str, Any]) -> TableResult:
         tuple(data["faults"]),
         int(data["decisions"]),
         bool(data["conserved"]),
+        scores=tuple(dict(s) for s in data.get("scores", ())),
     )

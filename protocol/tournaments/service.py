@@ -86,6 +86,20 @@ class TournamentService(Service):
                         None,
                         doc="the operator key: lets a tournament with tcp seats take a seed",
                     ),
+                    Param(
+                        "scored",
+                        (bool,),
+                        False,
+                        doc="score every decision against the game's oracle (each bot's "
+                        "scorecard in the result and the standings)",
+                    ),
+                    Param(
+                        "score_bets",
+                        (bool,),
+                        False,
+                        doc="scored, value bets too by the exact edge of their round where "
+                        "that is dear (blackjack: a whole solve per round)",
+                    ),
                 ),
                 partial(start_tournament, self),
                 "start a tournament (it waits for its tcp bots; it belongs to this "

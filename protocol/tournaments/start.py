@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from croupier.engine import CroupierError
 from croupier.engine.games import Game
+from croupier.engine.scoring import oracle_for
 from croupier.engine.tournament import FORMATS, TABLE_SIZE, TournamentConfig
 from croupier.protocol.admission import peer_host
 from croupier.protocol.errors import Code, RpcError
@@ -76,6 +77,8 @@ async def start_tournament(
     game: str | None,
     operator_key: str | None,
     format: str,
+    scored: bool = False,
+    score_bets: bool = False,
 ) -> dict[str, Any]:
     """``tournament.start`` for ``conn``: the tournament's info, its key and join key."""
     server = conn.server
@@ -105,6 +108,10 @@ async def start_tournament(
         raise RpcError(Code.BAD_INPUT, "join_time must be in (0, 3600] seconds")
     if format not in FORMATS:
         raise RpcError(Code.BAD_INPUT, f"format is {' or '.join(FORMATS)}, not {format!r}")
+    if scored:
+        oracle_for(server.manager, played.name)  # none: one line (bad-input)
+    elif score_bets:
+        raise RpcError(Code.BAD_INPUT, "score_bets goes with scored: true")
     # a duplicate tourney plays each deal once per rotation of its seats
     rotations = min(len(bots), TABLE_SIZE) if format == "duplicate" else 1
     if tourneys * rotations * rounds * hands * len(bots) > MAX_HANDS:
@@ -127,6 +134,8 @@ async def start_tournament(
         "decision_time": decision_time,
         "max_faults": max_faults,
         "format": format,
+        **({"scored": True} if scored else {}),
+        **({"score_bets": True} if score_bets else {}),
     }
     rules = played.default_rules(rules, tournament=True)
     config = _game_config(played, rules, options, seed, settings, server)

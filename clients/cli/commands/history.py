@@ -38,6 +38,7 @@ OFFLINE: dict[str, Callable[..., Any]] = {
     "history.table": queries.get_table,
     "history.tournament": queries.get_tournament,
     "history.export": queries.export_lines,
+    "history.scores": queries.table_scores,
 }
 
 
@@ -91,6 +92,13 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("id", type=int, metavar="ID")
     common(p)
     p.set_defaults(func=partial(run_one, "tournament"))
+    p = kinds.add_parser(
+        "scores", help="a scored table's scored decisions, costliest first (the hand to replay)"
+    )
+    p.add_argument("id", type=int, metavar="ID")
+    p.add_argument("--top", type=int, default=10, help="the N costliest (default 10; 0: all)")
+    common(p)
+    p.set_defaults(func=run_scores)
     p = kinds.add_parser(
         "export", help="a table's log as JSON lines (croupier's table log replays it)"
     )
@@ -234,6 +242,42 @@ def _scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return value if isinstance(value, str) else str(value)
+
+
+def run_scores(args: argparse.Namespace) -> int:
+    """``history scores ID``: a scored table's decisions by loss, each with its hand."""
+    if args.top < 0:
+        raise CroupierError("--top is 0 (all) or more")
+
+    async def work(call: Call) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        while True:
+            page = await call(
+                "history.scores", {"table": args.id, "offset": len(found), "limit": 1000}
+            )
+            found.extend(page)
+            if len(page) < 1000:
+                return found
+
+    decisions = sorted(with_source(args, work), key=lambda d: -d["loss"])
+    if args.top:
+        decisions = decisions[: args.top]
+    if args.json:
+        print_json(decisions)
+        return 0
+    if not decisions:
+        print(f"table {args.id} has no scored decisions (it was not scored, or none is in yet)")
+        return 0
+    table = Table(title=f"table {args.id}: scored decisions, costliest first")
+    for column in ("hand", "seat", "phase", "taken", "best", "loss"):
+        words = column in ("phase", "taken", "best")
+        table.add_column(column, justify="left" if words else "right")
+    for d in decisions:
+        table.add_row(
+            str(d["round"]), str(d["seat"]), d["phase"], d["taken"], d["best"], f"{d['loss']:.4f}"
+        )
+    stdout_console().print(table)
+    return 0
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -137,6 +137,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="score every decision against the game's oracle: EV loss per decision and per "
         "100 rounds, plain and luck-adjusted results per round, each with a 95%% interval",
     )
+    parser.add_argument(
+        "--score-bets",
+        action="store_true",
+        help="with --score, value every bet by the exact edge of its round too, to show how "
+        "a bot's bets followed the edge (blackjack: a whole solve per round, seconds each)",
+    )
     parser.add_argument("--log", metavar="FILE", help="save the full event log (JSON lines)")
     parser.add_argument(
         "--replay", metavar="FILE", help="replay a saved log, check it, and show its standings"
@@ -279,9 +285,11 @@ def run(args: argparse.Namespace) -> int:
             rules = rules.evolve(overbet=args.overbet)
         entries = entries_for(manager, args.bots, args.bot_path, rules)
         config = contest_config(manager, args, rules)
+    if args.score_bets and not args.score:
+        raise CroupierError("--score-bets goes with --score")
     if args.score:
         oracle_for(manager, config.game)  # a game with no oracle: one line, nothing played
-        config = attrs.evolve(config, scored=True)
+        config = attrs.evolve(config, scored=True, score_bets=args.score_bets)
     return play_local(manager, args, config, entries)
 
 
@@ -505,3 +513,29 @@ def show_scores(console: Any, result: TournamentResult) -> None:
             ci(card["adjusted_per_round"]),
         )
     console.print(table)
+    for name, card in zip(result.names, result.scores, strict=True):
+        bets = card.get("bets")
+        if bets:  # how the stakes followed the edge: flat betting gets the mean edge
+            console.print(
+                f"{name}'s {bets['count']} bets: mean edge {bets['mean_edge']:+.4%}, "
+                f"weighted by stake {bets['staked_edge']:+.4%}",
+                highlight=False,
+            )
+    for name, card in zip(result.names, result.scores, strict=True):
+        if card["costliest"]:
+            said = "; ".join(where_taken(d) for d in card["costliest"][:3])
+            console.print(f"{name}'s costliest: {said}", highlight=False)
+
+
+def where_taken(decision: dict[str, Any]) -> str:
+    """A costliest decision in words, with where a replay finds it: its table (a
+    tournament table's tourney, round and table; a server table's id) and hand."""
+    table = decision.get("table")
+    if isinstance(table, list) and len(table) == 3:
+        at = f"tourney {table[0]} round {table[1]} table {table[2]}"
+    else:
+        at = f"table {table}"
+    return (
+        f"{at} hand {decision['round']} seat {decision['seat']}: {decision['taken']} "
+        f"(best {decision['best']}) -{decision['loss']:.3f}"
+    )
