@@ -15,7 +15,7 @@ from croupier.engine import PluginManager
 from croupier.engine.tournament import TournamentConfig
 from croupier.engine.tournament_run import GameStrategyEntry, play_tournament
 from croupier.protocol import Code, RpcError, Server, connect
-from croupier.protocol.tournamentrun import result_from_dict, result_to_dict
+from croupier.protocol.tournaments.results import result_from_dict, result_to_dict
 from tests import test_recovery_tournaments as recovery
 from tests.test_scoring import _Plain
 
