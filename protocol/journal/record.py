@@ -344,9 +344,9 @@ class Journal(NullJournal):
         first = self._seq.get(table, 0) + 1
         self._seq[table] = first + len(events) - 1
         data: Any = events
-        if self.compact:
+        if self.compact:  # the writer packs it, with the rounds committed beside it
             data = Packed(self._games.get(table, ""), events, chips, self._addresses.get(table, ""))
-            chips = data.chips_column
+            chips = None
         self.writer.put(
             "INSERT INTO events (table_id, first, last, round, chips, data)"
             " VALUES (?, ?, ?, ?, ?, ?)",

@@ -23,7 +23,11 @@ older rows keep their JSON, every reader reads both, and ``croupier journal comp
 re-encodes them.
 ``BOT_KEYS`` (identities) adds ``bot_keys``: each registered bot's name, author and key's
 SHA-256, and when it was revoked; and ``ratings``: every refit of the leaderboard's ratings
-(one row per bot per fit), so their history stays.
+(one row per bot per fit), so their history stays. ``BLOCKS`` (V7): a row of ``events``
+may hold several consecutive settled rounds of its table in one packed block (``round``:
+the last of them; ``first`` and ``last``: the block's first and last event), and
+``dictionaries`` says which were trained on blocks. A croupier before it refuses such a
+journal (a newer schema) rather than misreading its rows.
 """
 
 from __future__ import annotations
@@ -171,7 +175,12 @@ CREATE TABLE ratings (            -- each refit of the ratings: its history, one
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, COMPACT, BOT_KEYS)
+BLOCKS = """
+-- settled rounds in blocks: a row of events may hold several consecutive rounds (packing.py)
+ALTER TABLE dictionaries ADD COLUMN blocks INTEGER NOT NULL DEFAULT 0;  -- 1: trained on blocks
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, COMPACT, BOT_KEYS, BLOCKS)
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
