@@ -5,10 +5,12 @@ a page's start), and a round that cannot be packed keeps its own JSON row."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from typing import Any
 
+from croupier.clients.cli.commands.journal import compact
 from croupier.protocol.journal import Journal
 from croupier.protocol.journal import writer as writer_module
 from croupier.protocol.journal.packing import Packer, Unpacker
@@ -139,3 +141,28 @@ def test_recovery_reads_rounds_from_anywhere_inside_a_block():
         )
         assert round_holding(conn, 1, event=round_ * size - 1) is None  # not a round's end
     assert round_holding(conn, 1, event=10 * size + 1) is None
+
+
+def test_compact_turns_rows_of_one_round_into_blocks_that_read_the_same():
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    migrate(conn, ":memory:", MIGRATIONS)
+    conn.execute(
+        "INSERT INTO tables (id, game, rules, seed, chips, settings, state, created)"
+        " VALUES (1, 'blackjack', '{}', '1', '[]', '{}', 'playing', 0)"
+    )
+    packer, first = Packer(conn), 1
+    for number in range(1, 8):  # as schema 6 (packed) and 4 (JSON) wrote them, a round a row
+        events, chips = blackjack_like(number), [number]
+        data: Any = packer.pack("blackjack", events, chips)
+        if number % 3 == 0:
+            data, chips = json.dumps(events), json.dumps(chips)
+        conn.execute(
+            "INSERT INTO events VALUES (1, ?, ?, ?, ?, ?)",
+            (first, first + len(events) - 1, number, None if number % 3 else chips, data),
+        )
+        first += len(events)
+    before = settled_rounds(conn, 1, after=0, limit=100)
+    assert compact(conn) == 7 and compact(conn) == 0  # nothing left to re-encode
+    ((count, kind),) = conn.execute("SELECT count(*), hex(substr(data, 1, 1)) FROM events")
+    assert (count, kind) == (1, "C6")  # one block
+    assert settled_rounds(conn, 1, after=0, limit=100) == before

@@ -223,11 +223,12 @@ def block_payload(rounds: list[Round]) -> bytes:
 def _template_texts(columns: list[list[Any]], at: int) -> tuple[list[Any], list[int], Any]:
     texts = columns[at]
     verbatim: list[Any] | None = None
-    for i, text in enumerate(texts):
-        if text.__class__ is not str or not text.isprintable():
-            if verbatim is None:
-                verbatim = [None] * len(texts)
-            verbatim[i], texts[i] = text, None
+    if set(map(type, texts)) != {str} or not all(map(str.isprintable, texts)):
+        for i, text in enumerate(texts):
+            if text.__class__ is not str or not text.isprintable():
+                if verbatim is None:
+                    verbatim = [None] * len(texts)
+                verbatim[i], texts[i] = text, None
     marks = []
     for j, column in enumerate(columns[:_FIELDS]):
         if j == at or not any(
