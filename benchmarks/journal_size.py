@@ -11,8 +11,9 @@ every round): no journal (``--data :memory:``), a journal writing rounds as JSON
 (packed rows). For the journals: the file's bytes per settled round once the server has
 closed it (the WAL checkpointed into it; the dictionaries included), and the rows' own
 bytes (``data`` and ``chips``), and how many rounds a row holds (the writer packs a table's
-rounds that one commit writes into one block). The CPU time per round (every thread) is the steadier
-measure of the cost on a shared machine; every run ends with the same chips (checked).
+rounds that one commit writes into one block). The CPU time per round (every thread's, and
+the journal's writer thread's own: it packs and writes the rows) is the steadier measure of
+the cost on a shared machine; every run ends with the same chips (checked).
 """
 
 from __future__ import annotations
@@ -58,8 +59,14 @@ async def play(journal: NullJournal, rounds: int, seats: int) -> dict[str, Any]:
             cpu = time.process_time() - cpu
             final = table.info()
         nursery.cancel_scope.cancel()
+    writer = getattr(journal, "writer", None)
     await journal.aclose()
-    return {"rate": rounds / played, "cpu": cpu / rounds, "chips": final["chips"]}
+    return {
+        "rate": rounds / played,
+        "cpu": cpu / rounds,
+        "writer": 0.0 if writer is None else writer.cpu / rounds,
+        "chips": final["chips"],
+    }
 
 
 def measure(path: Path, rounds: int) -> tuple[float, float, float]:
@@ -116,6 +123,9 @@ def main() -> None:
             f" runs {', '.join(f'{x:.2f}' for x in ratios)}), CPU {1e6 * cpu:.0f} us/round"
             f" ({cpu / statistics.median(b['cpu'] for b in base):.2f})"
         )
+        if name != "none":
+            writer = statistics.median(r["writer"] for r in runs[name])
+            line += f", the writer thread's {1e6 * writer:.0f}"
         if name in sizes:
             disk, rows, per_row = sizes[name]
             line += (

@@ -179,6 +179,8 @@ class JournalWriter:
         self.written = 0
         self.dropped = 0
         self.commits = 0
+        self.cpu = 0.0
+        """Seconds of CPU the writer thread has used so far (as of its last tick)."""
         self.queued = 0
         """Writes queued so far (the event loop's count)."""
         self.done = 0
@@ -323,6 +325,7 @@ class JournalWriter:
                     else:
                         writes.append(item)  # type: ignore[arg-type]
                 self._commit(writes)
+                self.cpu = time.thread_time()
         finally:
             self._wake_all(self.failed or "the journal is closed")
             self.conn.close()
