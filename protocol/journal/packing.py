@@ -62,7 +62,9 @@ little better, on the next 1,000 (about 0.1 and 0.5 s of the writer thread, once
 in a journal); rows before the first are compressed without one."""
 BLOCK_TRAIN_AT = 200
 """A game's dictionary for blocks is trained once, on the blocks of its first 200 rounds
-(trained on 1,500 it packs 2% smaller); blocks before it are compressed without one."""
+(trained on 1,500 it packs 2% smaller); blocks before it are compressed without one. The
+training's parameters are fixed (``k=1024, d=8``): zstandard's search for them, on so few
+samples, chose a dictionary 10% worse (222 against 201 bytes a round, blocks of 6)."""
 
 
 class Packed:
@@ -448,7 +450,9 @@ class Packer:
     ) -> int:
         self._block_samples[game] = []
         try:
-            trained = zstandard.train_dictionary(DICTIONARY_SIZE, samples, level=BLOCK_LEVEL)
+            trained = zstandard.train_dictionary(
+                DICTIONARY_SIZE, samples, level=BLOCK_LEVEL, k=1024, d=8
+            )
         except zstandard.ZstdError:  # too little to learn from: on without a dictionary
             self._blocks[game] = (0, 0)  # try again on the next rounds
             return 0

@@ -31,7 +31,9 @@ they run after every write queued before them, so a client reads what it just sa
   commits, the journal is writable again and play resumes.
 
 Rows go in as multi-row ``INSERT`` statements (:func:`execute_rows`), so a batch takes the
-lock back a few times, not once a row.
+lock back a few times, not once a row. The settled rounds of each table in a transaction go
+in one row, a block packed by this thread (:meth:`JournalWriter._blocks`): a round is
+durable exactly when its transaction commits, as when it had a row of its own.
 """
 
 from __future__ import annotations
