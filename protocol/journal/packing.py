@@ -439,10 +439,11 @@ class Packer:
             self._blocks[game] = (0, seen)
             if seen >= BLOCK_TRAIN_AT and len(samples) >= 8:
                 number = self._train_blocks(game, samples, seen)
-        if number == 0:
-            frame = self._untrained.compress(raw)
-        else:
-            frame = self._compressors[number].compress(raw)
+        try:
+            compressor = self._untrained if number == 0 else self._compressors[number]
+            frame = compressor.compress(raw)
+        except zstandard.ZstdError as exc:  # the writer keeps its rounds as JSON instead
+            raise ValueError(f"a block cannot be compressed ({exc})") from None
         return bytes([BLOCK]) + number.to_bytes(2, "little") + frame
 
     def _train_blocks(
