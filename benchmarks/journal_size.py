@@ -1,5 +1,6 @@
 """The journal's size and cost per round: bytes per 4-seat round on disk with settled rounds
-packed (schema 5) and as JSON (as before it), and hands/s against no journal, same run.
+packed (blocks of rounds, schema 7) and as JSON (as before schema 5), and hands/s against no
+journal, same run.
 
 Run: ``.venv/bin/python benchmarks/journal_size.py [--rounds 5000] [--seats 4] [--repeat 3]``
 
@@ -9,8 +10,10 @@ every round): no journal (``--data :memory:``), a journal writing rounds as JSON
 (``Journal(compact=False)``, the encoding of schema 4 and before), and the default journal
 (packed rows). For the journals: the file's bytes per settled round once the server has
 closed it (the WAL checkpointed into it; the dictionaries included), and the rows' own
-bytes (``data`` and ``chips``). The CPU time per round (every thread) is the steadier
-measure of the cost on a shared machine; every run ends with the same chips (checked).
+bytes (``data`` and ``chips``), and how many rounds a row holds (the writer packs a table's
+rounds that one commit writes into one block). The CPU time per round (every thread's, and
+the journal's writer thread's own: it packs and writes the rows) is the steadier measure of
+the cost on a shared machine; every run ends with the same chips (checked).
 """
 
 from __future__ import annotations
@@ -56,17 +59,23 @@ async def play(journal: NullJournal, rounds: int, seats: int) -> dict[str, Any]:
             cpu = time.process_time() - cpu
             final = table.info()
         nursery.cancel_scope.cancel()
+    writer = getattr(journal, "writer", None)
     await journal.aclose()
-    return {"rate": rounds / played, "cpu": cpu / rounds, "chips": final["chips"]}
+    return {
+        "rate": rounds / played,
+        "cpu": cpu / rounds,
+        "writer": 0.0 if writer is None else writer.cpu / rounds,
+        "chips": final["chips"],
+    }
 
 
-def measure(path: Path, rounds: int) -> tuple[float, float]:
-    """Bytes per round: the file's (closed: no WAL left) and the rows' own."""
+def measure(path: Path, rounds: int) -> tuple[float, float, float]:
+    """Bytes per round: the file's (closed: no WAL left) and the rows' own; rounds per row."""
     with sqlite3.connect(path) as conn:
-        (rows,) = conn.execute(
-            "SELECT sum(length(data) + coalesce(length(chips), 0)) FROM events"
+        size, count = conn.execute(
+            "SELECT sum(length(data) + coalesce(length(chips), 0)), count(*) FROM events"
         ).fetchone()
-    return path.stat().st_size / rounds, rows / rounds
+    return path.stat().st_size / rounds, size / rounds, rounds / count
 
 
 def main() -> None:
@@ -81,7 +90,7 @@ def main() -> None:
     if args.smoke:  # its figures mean nothing
         args.rounds, args.repeat = 300, 1
     runs: dict[str, list[dict[str, Any]]] = {"none": [], "json": [], "packed": []}
-    sizes: dict[str, tuple[float, float]] = {}
+    sizes: dict[str, tuple[float, float, float]] = {}
     with tempfile.TemporaryDirectory() as folder:
         for repeat in range(args.repeat):
             for name in runs:
@@ -114,9 +123,14 @@ def main() -> None:
             f" runs {', '.join(f'{x:.2f}' for x in ratios)}), CPU {1e6 * cpu:.0f} us/round"
             f" ({cpu / statistics.median(b['cpu'] for b in base):.2f})"
         )
+        if name != "none":
+            writer = statistics.median(r["writer"] for r in runs[name])
+            line += f", the writer thread's {1e6 * writer:.0f}"
         if name in sizes:
-            disk, rows = sizes[name]
-            line += f"; {disk:,.0f} bytes/round on disk, rows {rows:,.0f}"
+            disk, rows, per_row = sizes[name]
+            line += (
+                f"; {disk:,.0f} bytes/round on disk, rows {rows:,.0f} ({per_row:.1f} rounds/row)"
+            )
         print(line)
 
 

@@ -207,7 +207,9 @@ def test_the_journal_uses_wal(tmp_path):
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_every_settled_round_is_one_row_with_its_events_and_the_chips(served, journal):
+async def test_settled_rounds_are_blocks_of_consecutive_rounds_with_their_events_and_chips(
+    served, journal
+):
     final = await play_table(served.port, {"seats": 2, "fill": ["lim17"] * 2, "rounds": 6})
     rows = journal.writer.read_sync(
         lambda c: c.execute(
@@ -215,14 +217,20 @@ async def test_every_settled_round_is_one_row_with_its_events_and_the_chips(serv
             (final["table"],),
         ).fetchall()
     )
-    assert [r[0] for r in rows] == [1, 2, 3, 4, 5, 6]
     unpacker = Unpacker(journal.writer.conn)
-    assert all(isinstance(r[4], bytes) and r[3] is None for r in rows)  # packed (schema 5)
+    assert all(isinstance(r[4], bytes) and r[3] is None for r in rows)  # packed (schema 7)
     assert unpacker.row(rows[-1][4], None)[1] == final["chips"]
     assert all(b[1] == a[2] + 1 for a, b in itertools.pairwise(rows))
-    for _round, first, last, _chips, data in rows:
+    numbers = []
+    for round_, first, last, _chips, data in rows:
         events = unpacker.events(data)
         assert len(events) == last - first + 1 and events[-1]["kind"] == "end"
+        rounds = unpacker.rounds(data, None, round_)
+        assert [e for _, found, _ in rounds for e in found] == events
+        assert all(found[-1]["kind"] == "end" and chips for _, found, chips in rounds)
+        assert rounds[-1][0] == round_  # the row's round is its last
+        numbers += [number for number, _, _ in rounds]
+    assert numbers == [1, 2, 3, 4, 5, 6]
 
 
 BEYOND_SQLITE = (2**63, 2**64 - 1)  # msgpack carries them; SQLite's integers stop at 2**63-1

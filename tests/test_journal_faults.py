@@ -23,6 +23,7 @@ from croupier.protocol.journal import (
     token_hash,
 )
 from croupier.protocol.journal import writer as writer_module
+from croupier.protocol.journal.packing import Unpacker
 from croupier.protocol.journal.schema import MIGRATIONS, migrate
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.running import retain
@@ -81,11 +82,15 @@ async def test_a_full_disk_pauses_play_tells_why_and_resumes_once_it_writes(
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         (played,) = conn.execute("SELECT played FROM tables WHERE id = ?", (first["table"],))
         assert played == (3,)
+        unpacker = Unpacker(conn)  # every round once, in order, in blocks of rounds
         rounds = conn.execute(
-            "SELECT round FROM events WHERE table_id = ? AND round IS NOT NULL ORDER BY first",
+            "SELECT round, chips, data FROM events WHERE table_id = ? AND round IS NOT NULL"
+            " ORDER BY first",
             (info["table"],),
         ).fetchall()
-        assert [r for (r,) in rounds] == list(range(1, 301))
+        assert [n for row in rounds for n, _, _ in unpacker.rounds(row[2], row[1], row[0])] == list(
+            range(1, 301)
+        )
         (state,) = conn.execute("SELECT state, played FROM tables WHERE id = ?", (info["table"],))
         assert state == ("finished", 300)
 

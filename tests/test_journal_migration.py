@@ -27,22 +27,23 @@ def v1_copy(src: Path, dst: Path) -> None:
     conn.execute("ATTACH DATABASE ? AS src", (str(src),))
     conn.execute(f"INSERT INTO tables ({V1_TABLES}) SELECT {V1_TABLES} FROM src.tables")
     conn.execute("INSERT INTO seats SELECT * FROM src.seats")
-    unpacker = Unpacker(conn, "src")  # as V1 wrote them: JSON text
-    for table, first, last, round_, chips, data in conn.execute(
-        "SELECT table_id, first, last, round, chips, data FROM src.events"
+    unpacker = Unpacker(conn, "src")  # as V1 wrote them: JSON text, a round a row
+    for table, first, round_, chips, data in conn.execute(
+        "SELECT table_id, first, round, chips, data FROM src.events"
     ).fetchall():
-        events, chips = unpacker.row(data, chips)
-        conn.execute(
-            "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                table,
-                first,
-                last,
-                round_,
-                None if chips is None else json.dumps(chips),
-                json.dumps(events),
-            ),
-        )
+        for number, events, got in unpacker.rounds(data, chips, round_):
+            conn.execute(
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    table,
+                    first,
+                    first + len(events) - 1,
+                    number,
+                    None if got is None else json.dumps(got),
+                    json.dumps(events),
+                ),
+            )
+            first += len(events)
     conn.execute("DETACH DATABASE src")
     conn.close()
 
@@ -55,7 +56,7 @@ async def test_a_v1_journal_is_upgraded_and_its_unfinished_table_recovered(nurse
     before = rows(old, table)
     journal = Journal(str(old))  # upgrades
     with sqlite3.connect(old) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
         assert conn.execute("SELECT key_sha256 FROM tables").fetchall() == [(None,)]
         ((salt,),) = conn.execute("SELECT salt FROM tables").fetchall()  # V3 draws one
         assert len(salt) == 64 and int(salt, 16) >= 0

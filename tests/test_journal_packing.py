@@ -1,6 +1,7 @@
-"""The compact encoding of settled rounds (schema 5): every row decodes to exactly the events
-and chips it was given, whatever their texts hold, with and without a trained dictionary;
-a damaged row or a missing dictionary is one clear error."""
+"""The compact encoding of settled rounds (schema 5; blocks of rounds, schema 7): every row
+and block decodes to exactly the events and chips it was given, whatever their texts hold,
+with and without a trained dictionary; a damaged row or a missing dictionary is one clear
+error."""
 
 from __future__ import annotations
 
@@ -10,10 +11,14 @@ from typing import Any
 import pytest
 
 from croupier.protocol.journal.packing import (
+    BLOCK_TRAIN_AT,
     TRAIN_AT,
     Packer,
     PackError,
     Unpacker,
+    block_payload,
+    dictionary_of,
+    from_block,
     from_columns,
     to_columns,
 )
@@ -139,3 +144,69 @@ def test_a_damaged_row_or_a_missing_dictionary_is_one_clear_error():
 def test_values_msgpack_cannot_carry_are_refused_for_the_writer_to_keep_json():
     with pytest.raises((OverflowError, TypeError, ValueError)):
         Packer(journal()).pack("g", [{"kind": "x", "big": 2**70, "text": "x"}], [1])
+
+
+# -- blocks of rounds (schema 7) --------------------------------------------------------------
+SAME_KEYS = [  # one column of every kind of value, some no words of the text
+    {"kind": "x", "seat": value, "text": f"seat {value} and {value}{value}"}
+    for value in (1, 11, "", None, [1], True, "1", 1, "\x03", 2.5, -4)
+]
+
+
+@pytest.mark.parametrize("event", ODD_EVENTS, ids=range(len(ODD_EVENTS)))
+def test_blocks_give_back_exactly_each_round(event):
+    rounds = [
+        (1, [event, dict(event), blackjack_like(2)[1]], [1, 2]),
+        (2, blackjack_like(2), [3, 4]),
+        (None, [event], None),
+    ]
+    assert from_block(block_payload(rounds)) == rounds
+
+
+def test_a_column_of_mixed_values_and_texts_decodes_exactly():
+    for at in range(len(SAME_KEYS)):  # each value first: the sample that marks a column
+        events = SAME_KEYS[at:] + SAME_KEYS[:at]
+        rounds = [(7, events, [1]), (8, [*events, {"kind": "x", "seat": 3, "text": None}], [2])]
+        assert from_block(block_payload(rounds)) == rounds
+
+
+def test_blocks_decode_exactly_before_and_after_their_dictionary_is_trained():
+    conn = journal()
+    packer = Packer(conn)
+    blobs = []
+    for start in range(1, BLOCK_TRAIN_AT + 60, 5):
+        rounds = [(r, blackjack_like(r), [10**12 - r, r]) for r in range(start, start + 5)]
+        blobs.append((packer.pack_block("blackjack", rounds), rounds))
+    conn.execute("BEGIN")
+    packer.save(conn)
+    conn.execute("COMMIT")
+    packer.saved()
+    numbers = [dictionary_of(blob) for blob, _ in blobs]
+    assert numbers[0] == 0 and numbers[-1] == 1
+    assert conn.execute("SELECT id, game, samples, blocks FROM dictionaries").fetchall() == [
+        (1, "blackjack", BLOCK_TRAIN_AT, 1)
+    ]
+    unpacker = Unpacker(conn)
+    for blob, rounds in blobs:
+        assert unpacker.rounds(blob, None, None) == rounds
+        events, chips = unpacker.row(blob, None)  # a block as one row: all events, last chips
+        assert events == [e for _, found, _ in rounds for e in found] and chips == rounds[-1][2]
+    assert len(blobs[-1][0]) < len(str(blobs[-1][1])) / 15  # 5 rounds with a dictionary
+    again = Packer(conn).pack_block("blackjack", blobs[0][1])  # goes on with it
+    assert dictionary_of(again) == 1 and unpacker.rounds(again, None, None) == blobs[0][1]
+
+
+def test_a_row_of_one_round_reads_as_one_round():
+    unpacker = Unpacker(journal())
+    assert unpacker.rounds('[{"kind": "end"}]', "[1, 2]", 4) == [(4, [{"kind": "end"}], [1, 2])]
+
+
+def test_a_damaged_block_is_one_clear_error():
+    conn = journal()
+    blob = Packer(conn).pack_block("coin", [(1, blackjack_like(1), [1])])
+    unpacker = Unpacker(conn)
+    for damaged in (blob[:-5], blob[:3] + b"\x28\xb5\x2f\xfd" + bytes(20)):
+        with pytest.raises(PackError, match="cannot be decoded"):
+            unpacker.rounds(damaged, None, None)
+        with pytest.raises(PackError, match="cannot be decoded"):
+            unpacker.row(damaged, None)

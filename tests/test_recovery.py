@@ -22,7 +22,7 @@ import trio
 from croupier.engine import PluginManager
 from croupier.protocol import Code, RpcError, Server, connect
 from croupier.protocol.journal import Journal
-from croupier.protocol.journal.packing import Unpacker
+from croupier.protocol.journal.packing import Packer, Unpacker
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.services import default_services
 from croupier.protocol.tables import TableService
@@ -51,20 +51,21 @@ async def serve(nursery: trio.Nursery, journal: Journal, **limits: Any) -> Serve
 
 
 def rows(path: Path, table: int) -> tuple[Any, list[tuple[Any, ...]]]:
-    """A table's row (state, reason, played, result) and its event rows."""
+    """A table's row (state, reason, played, result) and its rounds: each one's first and
+    last event, number, events and chips, whatever rows (blocks of rounds) hold them."""
     with sqlite3.connect(path) as conn:
         head = conn.execute(
             "SELECT state, reason, played, result FROM tables WHERE id = ?", (table,)
         ).fetchone()
         unpacker = Unpacker(conn)  # the events, not their encoding (dictionaries differ)
-        events = [
-            (first, last, round_, *unpacker.row(data, chips))
-            for first, last, round_, chips, data in conn.execute(
-                "SELECT first, last, round, chips, data FROM events WHERE table_id = ?"
-                " ORDER BY first",
-                (table,),
-            )
-        ]
+        events = []
+        for first, round_, chips, data in conn.execute(
+            "SELECT first, round, chips, data FROM events WHERE table_id = ? ORDER BY first",
+            (table,),
+        ):
+            for number, found, got in unpacker.rounds(data, chips, round_):
+                events.append((first, first + len(found) - 1, number, found, got))
+                first += len(found)
     return head, events
 
 
@@ -74,22 +75,40 @@ def starting_chips(path: Path, table: int) -> list[int]:
     return list(json.loads(chips))
 
 
+BLOCK = 3
+"""Rounds per row in a journal :func:`crash_after` leaves (a writer commits a few at once)."""
+
+
 def crash_after(src: Path, dst: Path, keep: dict[int, int]) -> None:
     """``dst``: the journal ``src`` as a crash right after round ``keep[t]`` of each table
-    ``t`` was committed would have left it."""
+    ``t`` was committed would have left it (its rounds up to it in blocks of
+    :data:`BLOCK`)."""
     with sqlite3.connect(src) as a, sqlite3.connect(dst) as b:
         a.backup(b)
-    with sqlite3.connect(dst) as conn:
-        for table, rounds in keep.items():
-            conn.execute(
-                "DELETE FROM events WHERE table_id = ? AND (round IS NULL OR round > ?)",
-                (table, rounds),
-            )
+    for table, rounds in keep.items():
+        kept = [r for r in rows(dst, table)[1] if r[2] is not None and r[2] <= rounds]
+        with sqlite3.connect(dst) as conn:
+            conn.execute("DELETE FROM events WHERE table_id = ?", (table,))
+            for at in range(0, len(kept), BLOCK):
+                write_rounds(conn, table, kept[at : at + BLOCK])
             conn.execute(
                 "UPDATE tables SET state = 'playing', reason = NULL, played = 0, events = 0,"
                 " finished = NULL, result = NULL WHERE id = ?",
                 (table,),
             )
+
+
+def write_rounds(conn: sqlite3.Connection, table: int, rounds: list[tuple[Any, ...]]) -> None:
+    """Rounds (as :func:`rows` gives them) in one packed block, as the writer writes them."""
+    packer = Packer(conn)
+    blob = packer.pack_block("", [(number, found, chips) for _, _, number, found, chips in rounds])
+    packer.save(conn)
+    packer.saved()
+    conn.execute(
+        "INSERT OR REPLACE INTO events (table_id, first, last, round, chips, data)"
+        " VALUES (?, ?, ?, ?, NULL, ?)",
+        (table, rounds[0][0], rounds[-1][1], rounds[-1][2], blob),
+    )
 
 
 async def run_to_end(path: Path, nursery: trio.Nursery, tables: list[dict[str, Any]]) -> list[int]:
@@ -177,16 +196,16 @@ async def test_an_event_changed_in_a_later_page_is_found_and_named(nursery, tmp_
     whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
     (table,) = await run_to_end(whole, nursery, [BLACKJACK])
     crash_after(whole, cut, {table: 12})
-    with sqlite3.connect(cut) as conn:  # round 8's first event says another round
-        first, data = conn.execute(
-            "SELECT first, data FROM events WHERE table_id = ? AND round = 8", (table,)
+    _, kept = rows(cut, table)
+    first = kept[7][0]
+    kept[7][3][0]["round"] = 99  # round 8's first event says another round
+    with sqlite3.connect(cut) as conn:
+        (start,) = conn.execute(
+            "SELECT first FROM events WHERE table_id = ? AND first <= ? ORDER BY first DESC"
+            " LIMIT 1",
+            (table, first),
         ).fetchone()
-        events = Unpacker(conn).events(data)
-        events[0]["round"] = 99
-        conn.execute(
-            "UPDATE events SET data = ? WHERE table_id = ? AND first = ?",
-            (json.dumps(events), table, first),
-        )
+        write_rounds(conn, table, [r for r in kept if r[0] >= start][:BLOCK])
     server = await recover(cut, nursery)
     assert table not in tables_of(server).tables
     await finish(server, [])

@@ -337,8 +337,9 @@ class Journal(NullJournal):
             pending.append(event)
 
     def table_round(self, table: int, round_: int, chips: list[int]) -> None:
-        """Round ``round_`` settled: its events and the chips go in one row (a round is
-        recorded whole or not at all; recovery deals the round in progress again)."""
+        """Round ``round_`` settled: its events and the chips go in one write (a round is
+        recorded whole or not at all; recovery deals the round in progress again), which the
+        writer packs with the table's other rounds of its commit into one block."""
         self._write_events(table, round_, chips)
 
     def _write_events(self, table: int, round_: int | None, chips: list[int] | None) -> None:
@@ -348,9 +349,9 @@ class Journal(NullJournal):
         first = self._seq.get(table, 0) + 1
         self._seq[table] = first + len(events) - 1
         data: Any = events
-        if self.compact:
+        if self.compact:  # the writer packs it, with the rounds committed beside it
             data = Packed(self._games.get(table, ""), events, chips, self._addresses.get(table, ""))
-            chips = data.chips_column
+            chips = None
         self.writer.put(
             "INSERT INTO events (table_id, first, last, round, chips, data)"
             " VALUES (?, ?, ?, ?, ?, ?)",

@@ -73,16 +73,26 @@ def settled_rounds(
     conn: sqlite3.Connection, table: int, after: int, limit: int
 ) -> list[SettledRound]:
     """Up to ``limit`` of ``table``'s settled rounds in order, from the first whose first
-    event comes after event ``after`` (0: from the start)."""
+    event comes after event ``after`` (0: from the start). A row may hold a block of rounds
+    (schema 7): the read starts at the row holding event ``after``, one step down the
+    primary key."""
     unpacker = Unpacker(conn)
-    found = []
+    found: list[SettledRound] = []
+    start = conn.execute(
+        "SELECT first FROM events WHERE table_id = ? AND first <= ? ORDER BY first DESC LIMIT 1",
+        (table, after),
+    ).fetchone()
     for first, round_, chips, data in conn.execute(
-        "SELECT first, round, chips, data FROM events WHERE table_id = ? AND first > ?"
+        "SELECT first, round, chips, data FROM events WHERE table_id = ? AND first >= ?"
         " AND round IS NOT NULL ORDER BY first LIMIT ?",
-        (table, after, limit),
+        (table, 0 if start is None else start[0], limit + 1),
     ):
-        events, chips = unpacker.row(data, chips)
-        found.append(SettledRound(round_, events, chips or [], first))
+        for number, events, got in unpacker.rounds(data, chips, round_):
+            if first > after and number is not None:
+                found.append(SettledRound(number, events, got or [], first))
+                if len(found) == limit:
+                    return found
+            first += len(events)
     return found
 
 
@@ -106,17 +116,20 @@ def table_checkpoint(conn: sqlite3.Connection, table: int) -> Checkpoint | None:
 
 def round_holding(conn: sqlite3.Connection, table: int, event: int) -> SettledRound | None:
     """The settled round of ``table`` whose last event is number ``event``, or None (one step
-    down the events' primary key)."""
+    down the events' primary key to the row holding it, then its rounds)."""
     row = conn.execute(
         "SELECT first, last, round, chips, data FROM events WHERE table_id = ? AND first <= ?"
         " ORDER BY first DESC LIMIT 1",
         (table, event),
     ).fetchone()
-    if row is None or row[1] != event or row[2] is None:
+    if row is None or row[1] < event or row[2] is None:
         return None
     first, _, round_, chips, data = row
-    _, chips = Unpacker(conn).row(data, chips)
-    return SettledRound(round_, [], chips or [], first)
+    for number, events, got in Unpacker(conn).rounds(data, chips, round_):
+        if first + len(events) - 1 == event:
+            return None if number is None else SettledRound(number, [], got or [], first)
+        first += len(events)
+    return None
 
 
 @attrs.frozen

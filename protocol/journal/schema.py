@@ -28,6 +28,10 @@ scored decisions (``scores``: table, round, seat, the action taken and its value
 and its value, the loss) and each seat's scored rounds (``score_rounds``: plain and
 luck-adjusted results), written as the oracle's answers come in: ``table.info`` and the
 history show them after a restart, and a recovered scored table goes on from them.
+``BLOCKS``: a row of ``events`` may hold several consecutive settled rounds of its table in
+one packed block (``round``: the last of them; ``first`` and ``last``: the block's first and last event), and
+``dictionaries`` says which were trained on blocks. A croupier before it refuses such a
+journal (a newer schema) rather than misreading its rows.
 """
 
 from __future__ import annotations
@@ -201,7 +205,12 @@ CREATE TABLE score_rounds (       -- each scored seat's round: its plain and adj
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, COMPACT, BOT_KEYS, SCORES)
+BLOCKS = """
+-- settled rounds in blocks: a row of events may hold several consecutive rounds (packing.py)
+ALTER TABLE dictionaries ADD COLUMN blocks INTEGER NOT NULL DEFAULT 0;  -- 1: trained on blocks
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, COMPACT, BOT_KEYS, SCORES, BLOCKS)
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -31,7 +31,9 @@ they run after every write queued before them, so a client reads what it just sa
   commits, the journal is writable again and play resumes.
 
 Rows go in as multi-row ``INSERT`` statements (:func:`execute_rows`), so a batch takes the
-lock back a few times, not once a row.
+lock back a few times, not once a row. The settled rounds of each table in a transaction go
+in one row, a block packed by this thread (:meth:`JournalWriter._blocks`): a round is
+durable exactly when its transaction commits, as when it had a row of its own.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ import trio
 
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.journal.lock import JournalLock
-from croupier.protocol.journal.packing import ChipsColumn, Packed, Packer
+from croupier.protocol.journal.packing import MAX_BLOCK, Packed, Packer
 from croupier.protocol.journal.schema import JournalError, open_for_writing
 
 log = logging.getLogger("croupier.journal")
@@ -179,6 +181,8 @@ class JournalWriter:
         self.written = 0
         self.dropped = 0
         self.commits = 0
+        self.cpu = 0.0
+        """Seconds of CPU the writer thread has used so far (as of its last tick)."""
         self.queued = 0
         """Writes queued so far (the event loop's count)."""
         self.done = 0
@@ -323,6 +327,7 @@ class JournalWriter:
                     else:
                         writes.append(item)  # type: ignore[arg-type]
                 self._commit(writes)
+                self.cpu = time.thread_time()
         finally:
             self._wake_all(self.failed or "the journal is closed")
             self.conn.close()
@@ -406,11 +411,11 @@ class JournalWriter:
     def _transaction(self, writes: list[Write]) -> None:
         """``writes`` in one transaction: all committed, or none (the error raised)."""
         groups = []
-        for sql, same in itertools.groupby(writes, key=lambda w: w[0]):
+        for sql, same in itertools.groupby(self._blocks(writes), key=lambda w: w[0]):
             rows = []
             for _, params in same:
                 try:
-                    rows.append(tuple(self._encode(p) for p in params))
+                    rows.append(tuple(_encode(p) for p in params))
                 except (TypeError, ValueError) as exc:  # a bug upstream: lose that row only
                     log.error("journal: a row cannot be written and is left out: %s", exc)
             groups.append((sql, rows))
@@ -427,25 +432,70 @@ class JournalWriter:
             raise
         self.packer.saved()
 
-    def _encode(self, value: Any) -> Any:
-        """A parameter as SQLite takes it: a settled round packed (as JSON if it cannot be),
-        anything else as :func:`_encode` has it."""
-        if isinstance(value, Packed):
-            return self._pack(value)
-        if isinstance(value, ChipsColumn):
-            packed = isinstance(self._pack(value.row), bytes)
-            return None if packed or value.row.chips is None else _encode(value.row.chips)
-        return _encode(value)
+    def _blocks(self, writes: list[Write]) -> list[Write]:
+        """``writes`` with the settled rounds (:class:`Packed`) of each table that follow
+        one another packed into one row, a block (at most :data:`MAX_BLOCK` rounds): what one
+        transaction commits, so a round is durable exactly when its own row would have been.
+        A block goes where its first round was (its other rows had no write depending on
+        them: the transaction commits them all at once)."""
+        out: list[Write | list[Write]] = []
+        open_: dict[int, list[Write]] = {}
+        for write in writes:
+            params = write[1]
+            if len(params) != 6 or not isinstance(params[5], Packed):
+                out.append(write)
+                continue
+            table, first, _, round_ = params[:4]
+            block = open_.get(table)
+            if (
+                round_ is None
+                or block is None
+                or block[-1][1][2] + 1 != first
+                or len(block) >= MAX_BLOCK
+            ):
+                block = [write]
+                out.append(block)
+                if round_ is None:  # events after the last settled round: a row of their own
+                    open_.pop(table, None)
+                else:
+                    open_[table] = block
+            else:
+                block.append(write)
+        packed: list[Write] = []
+        for item in out:
+            if isinstance(item, list):
+                packed.extend(self._pack_block(item))
+            else:
+                packed.append(item)
+        return packed
 
-    def _pack(self, row: Packed) -> bytes | str:
-        if row.data is None:
-            try:
-                row.data = self.packer.pack(row.game, row.events, row.chips)
-            except (TypeError, ValueError, OverflowError):  # e.g. an int beyond 64 bits
-                row.data = _encode(row.events)
-            if row.address:
-                self.usage[row.address] = self.usage.get(row.address, 0) + len(row.data)
-        return row.data
+    def _pack_block(self, block: list[Write]) -> list[Write]:
+        """One row for the rounds of ``block`` (or, should they not pack, one row per round,
+        JSON where a round cannot be packed)."""
+        rows: list[Packed] = [write[1][5] for write in block]
+        sql, (table, first, _, _, _, _) = block[0]
+        _, (_, _, last, round_, _, _) = block[-1]
+        try:
+            data: bytes | str = self.packer.pack_block(
+                rows[0].game,
+                [(w[1][3], r.events, r.chips) for w, r in zip(block, rows, strict=True)],
+            )
+        except (TypeError, ValueError, OverflowError):  # e.g. an int beyond 64 bits
+            if len(block) > 1:
+                return [one for write in block for one in self._pack_block([write])]
+            data = _encode(rows[0].events)
+            self._count(rows, len(data))
+            return [(sql, (table, first, last, round_, rows[0].chips, data))]
+        self._count(rows, len(data))
+        return [(sql, (table, first, last, round_, None, data))]
+
+    def _count(self, rows: list[Packed], size: int) -> None:
+        """Count a row's bytes against its rounds' addresses (the journal quota), once."""
+        share = size / len(rows)
+        for row in rows:
+            if row.address and not row.counted:
+                self.usage[row.address] = self.usage.get(row.address, 0) + int(share)
+            row.counted = True
 
 
 def open_writer(path: str, synchronous: str = "NORMAL") -> JournalWriter:

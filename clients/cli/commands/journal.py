@@ -3,8 +3,9 @@
 - ``check PATH``: SQLite's ``integrity_check``, then every table replayed from its seed and
   its recorded actions against its recorded chips: one line per table, exit 1 if anything
   is bad. Read-only; it runs beside a server.
-- ``compact PATH``: re-encode the rows an older croupier wrote as JSON into packed rows
-  (schema 5, :mod:`croupier.protocol.journal.packing`), then ``VACUUM``: the file shrinks.
+- ``compact PATH``: re-encode the rows an older croupier wrote a round each (JSON, or packed
+  as schema 5 and 6 did) into packed blocks of up to 64 consecutive rounds (schema 7,
+  :mod:`croupier.protocol.journal.packing`), then ``VACUUM``: the file shrinks.
   It takes the journal's lock, so it refuses while a server has the journal.
 - ``backup PATH DEST``: a consistent copy made with SQLite's online backup API while the
   server runs (WAL: the server goes on writing meanwhile), checked after.
@@ -24,7 +25,7 @@ from croupier.engine import CroupierError
 from croupier.engine.gamelog import LOG_NAME, LOG_VERSION, replay_game
 from croupier.engine.ledger import seat_account
 from croupier.protocol.journal.lock import JournalLock
-from croupier.protocol.journal.packing import Packer, Unpacker
+from croupier.protocol.journal.packing import MAX_BLOCK, Packer, Unpacker
 from croupier.protocol.journal.schema import JournalError, open_for_reading, open_for_writing
 
 BATCH = 1_000
@@ -45,7 +46,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("path", nargs="?", default=default, metavar="PATH", help=f"default {default}")
     p.set_defaults(func=run_check)
     p = tools.add_parser(
-        "compact", help="re-encode old JSON rows packed, then VACUUM (the server stopped)"
+        "compact",
+        help="older rows of one round each packed into blocks, then VACUUM (the server stopped)",
     )
     p.add_argument("path", nargs="?", default=default, metavar="PATH", help=f"default {default}")
     p.set_defaults(func=run_compact)
@@ -58,9 +60,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 # -- check -----------------------------------------------------------------------------------
 def check_table(
     conn: sqlite3.Connection, unpacker: Unpacker, row: tuple[Any, ...], manager: Any
-) -> str | None:
-    """Why table ``row`` is bad, or None: it replays from its seed to its recorded chips."""
+) -> tuple[int, str | None]:
+    """Its settled rounds, and why table ``row`` is bad, or None: it replays from its seed
+    to its recorded chips."""
     table, game, rules, seed, chips, state, result = row
+    settled = 0
     try:
         header = {
             "log": LOG_NAME,
@@ -75,24 +79,25 @@ def check_table(
         for round_, data, row_chips in conn.execute(
             "SELECT round, data, chips FROM events WHERE table_id = ? ORDER BY first", (table,)
         ):
-            found, got = unpacker.row(data, row_chips)
-            events.extend(found)
-            if round_ is not None:
-                last_chips = got
+            for number, found, got in unpacker.rounds(data, row_chips, round_):
+                events.extend(found)
+                if number is not None:
+                    last_chips = got
+                    settled += 1
     except (ValueError, TypeError, CroupierError) as exc:
-        return f"its rows cannot be read ({exc})"
+        return settled, f"its rows cannot be read ({exc})"
     lines = [json.dumps(header), *map(json.dumps, events)]
     try:
         core = replay_game(manager, lines)
     except CroupierError as exc:
-        return f"it does not replay: {exc}"
+        return settled, f"it does not replay: {exc}"
     ledger = [core.ledger.balances[seat_account(i)] for i in range(1, len(header["chips"]) + 1)]
     expected = last_chips
     if state == "finished" and result is not None:
         expected = json.loads(result).get("chips")
     if expected is not None and ledger != expected:
-        return f"its replay ends with chips {ledger}, the journal has {expected}"
-    return None
+        return settled, f"its replay ends with chips {ledger}, the journal has {expected}"
+    return settled, None
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -111,10 +116,7 @@ def run_check(args: argparse.Namespace) -> int:
             "SELECT id, game, rules, seed, chips, state, result FROM tables ORDER BY id"
         ).fetchall()
         for row in rows:
-            rounds = conn.execute(
-                "SELECT count(round) FROM events WHERE table_id = ?", (row[0],)
-            ).fetchone()[0]
-            why = check_table(conn, unpacker, row, manager)
+            rounds, why = check_table(conn, unpacker, row, manager)
             said = f"table {row[0]} ({row[1]}, {row[5]}, {rounds} rounds)"
             if why is None:
                 print(f"{said}: ok")
@@ -153,41 +155,69 @@ def run_compact(args: argparse.Namespace) -> int:
     return 0
 
 
+OLD_ROWS = "(typeof(data) = 'text' OR (typeof(data) = 'blob' AND substr(data, 1, 1) = x'C5'))"
+"""Rows of one round each, as a croupier before schema 7 wrote them (JSON, or packed)."""
+
+
 def compact(conn: sqlite3.Connection) -> int:
-    """Re-encode every JSON row of ``conn``'s events packed, a batch per transaction; how
-    many."""
+    """Re-encode every row of one round (:data:`OLD_ROWS`) of ``conn``'s events into packed
+    blocks of consecutive rounds (up to :data:`MAX_BLOCK`), a page of rows per transaction;
+    how many rows."""
     games = dict(conn.execute("SELECT id, game FROM tables").fetchall())
     packer, unpacker = Packer(conn), Unpacker(conn)
     done, after = 0, (-1, -1)
     while True:
         rows = conn.execute(
-            "SELECT table_id, first, chips, data FROM events WHERE (table_id, first) > (?, ?)"
-            " AND typeof(data) = 'text' ORDER BY table_id, first LIMIT ?",
+            "SELECT table_id, first, last, round, chips, data FROM events"
+            f" WHERE (table_id, first) > (?, ?) AND {OLD_ROWS} ORDER BY table_id, first LIMIT ?",
             (*after, BATCH),
         ).fetchall()
         if not rows:
             return done
-        updates = []
-        for table, first, chips, data in rows:
+        blocks: list[list[tuple[Any, ...]]] = []
+        for row in rows:
+            block = blocks[-1] if blocks else None
+            if (
+                block is None
+                or block[-1][0] != row[0]  # another table
+                or block[-1][2] + 1 != row[1]  # a row between them is a block already
+                or block[-1][3] is None
+                or row[3] is None  # events after the last settled round: a row of their own
+                or len(block) >= MAX_BLOCK
+            ):
+                blocks.append([row])
+            else:
+                block.append(row)
+        writes = []
+        for block in blocks:
+            table, first = block[0][0], block[0][1]
             try:
-                events, chips_now = unpacker.row(data, chips)
-                blob = packer.pack(games.get(table, ""), events, chips_now)
+                rounds = [r for _, _, _, n, c, d in block for r in unpacker.rounds(d, c, n)]
+                blob = packer.pack_block(games.get(table, ""), rounds)
             except (ValueError, TypeError, OverflowError):
-                continue  # a row it cannot pack stays as it is (check names a bad one)
-            updates.append((blob, table, first))
+                continue  # rows it cannot pack stay as they are (check names a bad one)
+            writes.append(
+                (table, first, block[-1][1], (table, first, block[-1][2], block[-1][3], blob))
+            )
+            done += len(block)
         conn.execute("BEGIN IMMEDIATE")
         try:
             packer.save(conn)
-            conn.executemany(
-                "UPDATE events SET data = ?, chips = NULL WHERE table_id = ? AND first = ?",
-                updates,
-            )
+            for table, first, last_first, block_row in writes:
+                conn.execute(
+                    "DELETE FROM events WHERE table_id = ? AND first >= ? AND first <= ?",
+                    (table, first, last_first),
+                )
+                conn.execute(
+                    "INSERT INTO events (table_id, first, last, round, chips, data)"
+                    " VALUES (?, ?, ?, ?, NULL, ?)",
+                    block_row,
+                )
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
         packer.saved()
-        done += len(updates)
         after = rows[-1][0], rows[-1][1]
 
 
