@@ -29,9 +29,9 @@ and its value, the loss) and each seat's scored rounds (``score_rounds``: plain 
 luck-adjusted results), written as the oracle's answers come in: ``table.info`` and the
 history show them after a restart, and a recovered scored table goes on from them.
 ``BLOCKS``: a row of ``events`` may hold several consecutive settled rounds of its table in
-one packed block (``round``: the last of them; ``first`` and ``last``: the block's first and last event), and
-``dictionaries`` says which were trained on blocks. A croupier before it refuses such a
-journal (a newer schema) rather than misreading its rows.
+one packed block (``round``: the last of them; ``first`` and ``last``: the block's first
+and last event), and ``dictionaries`` says which were trained on blocks. A croupier before
+it refuses such a journal (a newer schema) rather than misreading its rows.
 """
 
 from __future__ import annotations
