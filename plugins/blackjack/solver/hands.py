@@ -39,6 +39,9 @@ from croupier.plugins.blackjack.solver.stand import (
 from croupier.plugins.blackjack.solver.stand import (
     stand_row as stand_row,
 )
+from croupier.plugins.blackjack.solver.stand import (
+    stand_table as stand_table,
+)
 
 FloatArray = npt.NDArray[np.float64]
 INFINITE_PROBS = (1 / 13,) * 9 + (4 / 13,)
