@@ -43,6 +43,7 @@ from croupier.plugins.blackjack.solver.split import (
     PostSplitPlay,
     SplitShoes,
     named_strategy,
+    split_limit,
     split_value,
 )
 from croupier.plugins.blackjack.solver.stand import Objective, in_chips
@@ -119,14 +120,18 @@ class UpcardSolver:
         if shoe is None:
             shoe = shoe_of(rules)
         self.shoe = shoe
-        stands = StandRows()
-        self.main = Evaluator(rules, upcard, shoe, objective, stands=stands)
         self.splitting = can_split(rules, objective)
+        ranks = range(10) if split_ranks is None else sorted(split_ranks)
+        # the shoes whose stand rows are shared: the main one, and each split's with 1 +
+        # a pair cards out besides the hand's own (a <= 2 limit - 3, see split.py)
+        limits = [split_limit(x, rules.max_split_hands, rules.resplit_aces) for x in ranks]
+        stands = StandRows(1 + sum(2 * limit - 2 for limit in limits) if self.splitting else 1)
+        self.main = Evaluator(rules, upcard, shoe, objective, stands=stands)
         if split_strategy not in (*SPLIT_STRATEGIES, "first-hand"):
             named_strategy(split_strategy, self.main)  # the one-line error
         self.split_strategy = split_strategy
         self.splits: dict[int, SplitShoes] = {}
-        for x in range(10) if split_ranks is None else sorted(split_ranks):
+        for x in ranks:
             if self.splitting and (shoe is None or shoe[x] - (upcard == x) >= 2):
                 self.splits[x] = SplitShoes(rules, upcard, shoe, x, objective, stands)
 

@@ -99,10 +99,12 @@ class StandRows:
     the same shoe to the last bit; a mean shoe's fractional counts keep their rows apart.
     """
 
-    CAPACITY = 32  # shoes (the main one and (x, k)); an evaluator past it keeps its own
     DEPTH = 22  # k below this
 
-    def __init__(self) -> None:
+    def __init__(self, capacity: int = 32) -> None:
+        """``capacity``: the shoes it holds (the main one and each (x, k)); an evaluator
+        of a shoe beyond it keeps rows of its own."""
+        self.capacity = capacity
         self._key: tuple[object, ...] | None = None
         self._slots: dict[tuple[int, int], int] = {}
 
@@ -118,12 +120,13 @@ class StandRows:
         key = (tuple(shoe), upcard, objective, id(flat))
         if self._key is None:
             self._key = key
-            self._allocate(self.CAPACITY)
+            self._allocate(self.capacity)
             self._share = all(float(n).is_integer() for n in shoe)
         ranks = [r for r in range(10) if extra[r]]
         x, k = (ranks[0], extra[ranks[0]]) if len(ranks) == 1 else (0, 0)
         fits = len(ranks) <= 1 and k < self.DEPTH
-        fits = fits and len(self._slots) + k + 1 <= self.CAPACITY
+        missing = [j for j in range(k + 1) if ((x, j) if j else (-1, 0)) not in self._slots]
+        fits = fits and len(self._slots) + len(missing) <= self.capacity
         if self._key != key or not fits:  # rows of its own
             alone = StandRows()
             alone._allocate(1)
