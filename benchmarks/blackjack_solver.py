@@ -4,13 +4,11 @@ Run as ``.venv/bin/python benchmarks/blackjack_solver.py`` (``--smoke``: 1 deck 
 infinite one, once: CI's run). For an infinite deck and for
 1, 2, 6 and 8 decks (S17, DAS, split to 4, late surrender, 3:2, peek) it prints:
 
-* ``first``: the first solve in this process (includes compiling the dealer's programs);
-* ``best``: the best of three further solves;
-* ``dealer``: the best time of the dealer-distribution pass alone (every composition the
-  player can hold against every upcard), the floor under any exact composition-dependent
-  solver built this way, and ``x floor`` = best / dealer (an infinite deck has one dealer
-  distribution per upcard, so no floor worth the name);
-* the issue's target and best / target (below 1 meets it).
+* ``first``: the first solve in this process (includes loading the compiled code from
+  numba's cache files, or compiling it when there are none);
+* ``best``: the best of three further solves, and ``cpu``: their best CPU time;
+* the issue's target and best / target (below 1 meets it);
+* the load average beside it (the machine may be shared).
 
 ``--farmer PATH`` compares with Eric Farmer's combinatorial analyser in the same run: PATH
 is his ``strategy`` program built from its public source (github.com/possiblywrong/
@@ -28,6 +26,7 @@ prints croupier's figures alone.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import resource
 import subprocess
@@ -37,7 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from croupier.plugins.blackjack.rules import BlackjackRules
-from croupier.plugins.blackjack.solver.analysis import UpcardSolver, solve_rules
+from croupier.plugins.blackjack.solver.analysis import solve_rules
 
 TARGETS = {None: 0.1, 6: 2.0}
 REPEATS = 3
@@ -111,24 +110,22 @@ def main() -> int:
     args = parser.parse_args()
     smoke = args.smoke
     repeats = 1 if smoke else REPEATS
-    print(f"{'decks':>6} {'first s':>8} {'best s':>8} {'dealer s':>9} {'x floor':>8}  target")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"{'decks':>6} {'first s':>8} {'best s':>8} {'cpu s':>8}  target")
     for decks in (None, 1) if smoke else (None, 1, 2, 6, 8):
         rules = BlackjackRules(decks=decks)
         first = timed(lambda rules=rules: solve_rules(rules))
         best = min(timed(lambda rules=rules: solve_rules(rules)) for _ in range(repeats))
-        floor = min(
-            timed(lambda rules=rules: [UpcardSolver(rules, u, "ev") for u in range(10)])
-            for _ in range(repeats)
-        )
+        cpu = min(_cpu(lambda rules=rules: solve_rules(rules)) for _ in range(repeats))
         edge = solve_rules(rules)
         target = TARGETS.get(decks)
         against = f"{target:.1f} s ({best / target:.2f}x)" if target else "-"
         name = "inf" if decks is None else str(decks)
-        ratio = f"{best / floor:8.1f}" if decks is not None else f"{'-':>8}"
         print(
-            f"{name:>6} {first:8.3f} {best:8.3f} {floor:9.3f} {ratio}  {against}"
+            f"{name:>6} {first:8.3f} {best:8.3f} {cpu:8.3f}  {against}"
             f"   edge CD {100 * edge.edge_cd:+.4f}% TD {100 * edge.edge_td:+.4f}%"
         )
+    print(f"load average {os.getloadavg()[0]:.1f}")
     if args.farmer is None:
         print("no --farmer PATH: Farmer's CA not compared (croupier's figures alone)")
         return 0

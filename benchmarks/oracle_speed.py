@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import time
 
@@ -65,6 +66,7 @@ def main() -> None:
     played = table.tally.decisions / playing
     scored = questions / scoring
     print(f"{RULE_SET}, {SEATS} lim17 seats, {args.rounds} rounds, seed {args.seed}:")
+    print(f"  load average               {os.getloadavg()[0]:10.1f}  ({os.cpu_count()} cores)")
     print(f"  decisions played/s (CPU)   {played:10.0f}")
     print(f"  decisions scored/s (CPU)   {scored:10.1f}  ({questions} questions)")
     print(f"  scored / played            {scored / played:10.3f}")

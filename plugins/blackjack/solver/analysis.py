@@ -1,8 +1,8 @@
 """The whole game for one rule set: every starting hand's action values, the chart, the edge.
 
 For each upcard the solver builds one :class:`~.hands.Evaluator` for unsplit hands and one
-per pair rank for split hands, precomputes the dealer's distributions for every
-composition the player can hold (one vectorised pass per upcard in a finite shoe), then:
+per pair rank for split hands, sharing one store of stand rows (a finite shoe's dealer
+distributions, computed compiled when a hand first needs one, see :mod:`.recursion`), then:
 
 * values every action of every two-card hand composition-dependently (CD);
 * derives the total-dependent (TD) chart: for each row and upcard, the action with the best
@@ -13,11 +13,9 @@ composition the player can hold (one vectorised pass per upcard in a finite shoe
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Collection, Iterator
 
 import attrs
-import numpy as np
 
 from croupier.engine import CroupierError
 from croupier.plugins.blackjack.rules import BlackjackRules, format_payout
@@ -32,20 +30,20 @@ from croupier.plugins.blackjack.solver.compositions import (
 from croupier.plugins.blackjack.solver.compositions import (
     deal_probability,
     pair_counts,
-    player_keys,
 )
 from croupier.plugins.blackjack.solver.hands import (
+    ByTotals,
     Evaluator,
     Hand,
     HitRule,
     StandRows,
-    precompute,
 )
 from croupier.plugins.blackjack.solver.split import (
     SPLIT_STRATEGIES,
     PostSplitPlay,
     SplitShoes,
     named_strategy,
+    split_limit,
     split_value,
 )
 from croupier.plugins.blackjack.solver.stand import Objective, in_chips
@@ -98,12 +96,6 @@ def can_split(rules: BlackjackRules, objective: Objective) -> bool:
     return in_chips(objective) and rules.max_split_hands >= 2
 
 
-def split_removals(shoes: SplitShoes) -> int:
-    """How many shoes (``a`` = 0, 1, ...) a split's exact value reads: up to
-    ``2 (limit - 2)`` further pair cards out, as many as the shoe holds."""
-    return math.ceil(min(2 * (shoes.limit - 2), shoes.pairs)) + 1
-
-
 class UpcardSolver:
     """Everything about one upcard: evaluators, CD action values, split values."""
 
@@ -128,66 +120,20 @@ class UpcardSolver:
         if shoe is None:
             shoe = shoe_of(rules)
         self.shoe = shoe
-        stands: StandRows = {}
-        self.main = Evaluator(rules, upcard, shoe, objective, stands=stands)
         self.splitting = can_split(rules, objective)
+        ranks = range(10) if split_ranks is None else sorted(split_ranks)
+        # the shoes whose stand rows are shared: the main one, and each split's with 1 +
+        # a pair cards out besides the hand's own (a <= 2 limit - 3, see split.py)
+        limits = [split_limit(x, rules.max_split_hands, rules.resplit_aces) for x in ranks]
+        stands = StandRows(1 + sum(2 * limit - 2 for limit in limits) if self.splitting else 1)
+        self.main = Evaluator(rules, upcard, shoe, objective, stands=stands)
         if split_strategy not in (*SPLIT_STRATEGIES, "first-hand"):
             named_strategy(split_strategy, self.main)  # the one-line error
         self.split_strategy = split_strategy
         self.splits: dict[int, SplitShoes] = {}
-        for x in range(10) if split_ranks is None else sorted(split_ranks):
+        for x in ranks:
             if self.splitting and (shoe is None or shoe[x] - (upcard == x) >= 2):
                 self.splits[x] = SplitShoes(rules, upcard, shoe, x, objective, stands)
-        if shoe is not None and precompute_all:
-            limit = list(shoe)
-            limit[upcard] -= 1
-            capped = tuple(min(math.ceil(n), 21 // (r + 1) + 1) for r, n in enumerate(limit))
-            keys, removed = player_keys(capped, tuple(self.splits))
-            stands.update(precompute(rules, upcard, shoe, objective, removed))
-            deeper = set()
-            for x, shoes in self.splits.items():
-                reached = self._reached(x, shoes)
-                for a in range(1, split_removals(shoes)):
-                    out = 1 + a  # pair cards out besides the hand's own
-                    for c in reached:
-                        if c[x] + out <= limit[x]:
-                            deeper.add((*c[:x], c[x] + out, *c[x + 1 :]))
-            deeper -= keys
-            if deeper:
-                removed = np.array(sorted(deeper), dtype=np.int64)
-                stands.update(precompute(rules, upcard, shoe, objective, removed))
-
-    def _reached(self, x: int, shoes: SplitShoes) -> set[Counts]:
-        """Split hands of ``x`` that the post-split strategy can stand on: reached by
-        hitting where its decisions hit (and at any total below 12; CDPN weighs hitting
-        everywhere), and every three-card hand (a double). The shoes with further pair
-        cards out get their dealer distributions in one batch for these; any other hand
-        is computed when met."""
-        judge = self.main if self.split_strategy == "cdz-" else shoes.context(0)
-        everywhere = self.split_strategy == "cdpn"
-        base = shoes.context(0)
-        found: set[Counts] = set()
-        start = shoes.first_card()
-        todo = [start.add(r) for _, r in base.draws(start)]
-        found.update(h.counts for h in todo if h.counts is not None)
-        doubled: set[Counts] = set()
-        for hand in todo:
-            for _, r in base.draws(hand):
-                child = hand.add(r)
-                if child.hard <= 21 and child.counts is not None:
-                    doubled.add(child.counts)
-        while todo:
-            hand = todo.pop()
-            if hand.total >= 21:
-                continue
-            if hand.total >= 12 and not everywhere and judge.best_continuation(hand)[1] != "hit":
-                continue
-            for _, r in base.draws(hand):
-                child = hand.add(r)
-                if child.hard <= 21 and child.counts is not None and child.counts not in found:
-                    found.add(child.counts)
-                    todo.append(child)
-        return found | doubled
 
     def hands(self) -> Iterator[tuple[int, int, float]]:
         """Two-card hands (c1 <= c2) with P(c1, c2 and this upcard), in any order."""
@@ -354,15 +300,21 @@ class ChartPlayer:
         self.chart = chart
         self.solver = solver
         self._memo: dict[int, dict[object, float]] = {}
+        self._rules: dict[int, ByTotals] = {}
 
     def hits(self, upcard: int) -> HitRule:
-        """The chart's hit-or-stand rule for hands past their first decision."""
+        """The chart's hit-or-stand rule for hands past their first decision (by the
+        hand's total and softness: compiled)."""
+        found = self._rules.get(upcard)
+        if found is None:
 
-        def rule(hand: Hand) -> bool:
-            letter = (self.chart.soft if hand.soft else self.chart.hard)[hand.total][upcard]
-            return _PLAN_HITS[letter]
+            def rule(total: int, soft: bool) -> bool:
+                row = (self.chart.soft if soft else self.chart.hard).get(total)
+                return row is not None and _PLAN_HITS[row[upcard]]
 
-        return rule
+            found = ByTotals(rule)
+            self._rules[upcard] = found
+        return found
 
     def continuation(self, ev: Evaluator, hand: Hand) -> float:
         """Value of a hand that may only hit or stand, played by the chart."""

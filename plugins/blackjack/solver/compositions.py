@@ -2,9 +2,8 @@
 
 Split from :mod:`croupier.plugins.blackjack.solver.analysis` (which imports them from
 here): the pure counting behind the solve. :func:`compositions` lists the multisets of
-ranks with a hard sum of at most 21 within a shoe, :func:`player_keys` every composition a
-player (or a split hand) can hold, for which the dealer's distributions are precomputed,
-and :func:`deal_probability` the chance of a sequence of cards from the full shoe.
+ranks with a hard sum of at most 21 within a shoe and :func:`deal_probability` the
+chance of a sequence of cards from the full shoe.
 """
 
 from __future__ import annotations
@@ -71,20 +70,3 @@ def _walk_compositions(limit: Counts, must: int | None) -> Iterator[Counts]:
 
 def pair_counts(rank: int) -> Counts:
     return tuple(1 if r == rank else 0 for r in range(10))
-
-
-@cache
-def player_keys(limit: Counts, pairs: tuple[int, ...]) -> tuple[frozenset[Counts], IntArray]:
-    """The cards a player can hold (two or more, hard sum at most 21, within ``limit``),
-    and those of a split hand of each rank in ``pairs`` with its pair card out, as a set
-    and as sorted rows of counts (read-only). Counts in ``limit`` above what a hand of 21
-    can hold change nothing, so callers cap them (one above, for the pair card) and the
-    shoes of one size share an entry."""
-    keys = {c for c in compositions(limit) if sum(c) >= 2}
-    for x in pairs:
-        pair_limit = [*limit[:x], limit[x] - 1, *limit[x + 1 :]]
-        for c in compositions(tuple(pair_limit), must=x):
-            keys.add((*c[:x], c[x] + 1, *c[x + 1 :]))
-    removed = np.array(sorted(keys), dtype=np.int64).reshape(len(keys), 10)
-    removed.flags.writeable = False
-    return frozenset(keys), removed

@@ -24,24 +24,23 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.plugins.blackjack.rules import BlackjackRules
-from croupier.plugins.blackjack.solver import dealer
+from croupier.plugins.blackjack.solver import dealer, recursion
 from croupier.plugins.blackjack.solver.cards import ACE, TEN, Counts, Shoe, total
+from croupier.plugins.blackjack.solver.recursion import StandRows as StandRows
+from croupier.plugins.blackjack.solver.stand import (
+    OBJECTIVE_CODES,
+    Objective,
+    in_chips,
+    stand_value,
+)
 from croupier.plugins.blackjack.solver.stand import (
     STAND_TOTALS as STAND_TOTALS,
 )
 from croupier.plugins.blackjack.solver.stand import (
-    Objective,
-    finite_stand_row,
-    in_chips,
-    stand_column,
-    stand_table,
-    stand_value,
-)
-from croupier.plugins.blackjack.solver.stand import (
-    StandRows as StandRows,
-)
-from croupier.plugins.blackjack.solver.stand import (
     stand_row as stand_row,
+)
+from croupier.plugins.blackjack.solver.stand import (
+    stand_table as stand_table,
 )
 
 FloatArray = npt.NDArray[np.float64]
@@ -95,6 +94,28 @@ class Hand:
         return self.counts if self.counts is not None else (self.hard, self.ace)
 
 
+class ByTotals:
+    """A hit rule by the hand's total and softness alone (a chart's rows): compiled."""
+
+    def __init__(self, hits: Callable[[int, bool], bool]) -> None:
+        self.table = recursion.rule_table(hits)
+
+    def __call__(self, hand: Hand) -> bool:
+        return bool(self.table[int(hand.soft), hand.total])
+
+
+class OptimalIn:
+    """A hit rule that hits where hitting (and playing on optimally) beats standing in the
+    judge's shoe (a post-split strategy's decisions): compiled for a judge of a finite
+    shoe and the same upcard."""
+
+    def __init__(self, judge: Evaluator) -> None:
+        self.judge = judge
+
+    def __call__(self, hand: Hand) -> bool:
+        return self.judge.best_continuation(hand)[1] == "hit"
+
+
 def make_hand(cards: Sequence[int], finite: bool) -> Hand:
     counts = tuple(sum(1 for c in cards if c == r) for r in range(10)) if finite else None
     return Hand(sum(cards) + len(cards), ACE in cards, counts)
@@ -118,9 +139,9 @@ class Evaluator:
 
     ``shoe`` is the full shoe's counts (or None for an infinite deck); ``extra`` the counts
     of known cards other than the upcard and the hand (e.g. the other card of a split pair).
-    ``stands`` shares stand values between evaluators of one upcard and objective: a
-    :data:`StandRows` keyed by the code of the hand's counts plus ``extra`` (the cards out
-    besides the upcard), filled in advance by :func:`precompute` and on demand.
+    ``stands`` shares stand rows between the evaluators of one upcard, objective and shoe
+    (the main one and a split's, see :class:`.recursion.StandRows`). A finite shoe's
+    hit, play-on and double values run compiled (:mod:`.recursion`).
     """
 
     def __init__(
@@ -137,7 +158,6 @@ class Evaluator:
         self.objective = objective
         self.mode = bj_mode(rules, objective)
         self.extra = extra
-        self._extra_code = encode(extra)
         self.finite = shoe is not None
         if shoe is not None:
             left = list(shoe)
@@ -147,7 +167,6 @@ class Evaluator:
             if min(left) < 0:
                 raise ValueError("more cards removed than the shoe holds")
             self.left: Shoe = tuple(left)
-        self.stands: StandRows = stands if stands is not None else {}
         self._cont: dict[object, float] = {}
         self._hole = (
             (TEN if upcard == ACE else ACE)
@@ -157,6 +176,14 @@ class Evaluator:
         self._stand: dict[object, float] = {}
         self._flat = dealer.flat_program(upcard, rules.hits_soft_17, self.mode)
         self._infinite_dist: list[float] | None = None
+        # the compiled recursion's state (finite shoes): stand rows and memos per hand index
+        self._objective_code = OBJECTIVE_CODES[objective]
+        self._hole_code = -1 if self._hole is None else self._hole
+        if shoe is not None:
+            store = stands if stands is not None else StandRows()
+            self._shoe = store.state(shoe, upcard, extra, self._objective_code, self._flat)
+            self._optimal = recursion.new_memo()
+            self._memos: dict[int, tuple[dict[object, float], recursion.MemoState]] = {}
 
     # -- the shoe -----------------------------------------------------------------------
 
@@ -212,15 +239,57 @@ class Evaluator:
 
     def _stand_finite(self, counts: Counts, code: int, player: int) -> float:
         """The stand value of a finite hand (``code`` = encode(counts), total ``player``)."""
-        key = code + self._extra_code
-        row = self.stands.get(key)
-        if row is None:
-            shoe = tuple(map(sub, self.left, counts))
-            row = finite_stand_row(self._flat, shoe, self.objective)
-            self.stands[key] = row
-        value = row[stand_column(player)]
+        value = float(
+            recursion.stand_at(
+                recursion.INDEX[code],
+                recursion.TABLES,
+                self._flat,
+                self._shoe,
+                self._objective_code,
+            )
+        )
         self._stand[code] = value
         return value
+
+    def _compiled(
+        self, hits: HitRule | None, memo: dict[object, float]
+    ) -> (
+        tuple[
+            int, recursion.RuleTable, recursion.MemoState, recursion.ShoeState, recursion.MemoState
+        ]
+        | None
+    ):
+        """The compiled form of a way of playing on (rule, table, memo, judge's shoe and
+        memo), or None for a rule only Python can follow."""
+        if hits is None:
+            state = self._optimal if memo is self._cont else self._memo_state(memo)
+            return recursion.OPTIMAL, recursion.NO_TABLE, state, self._shoe, self._optimal
+        if isinstance(hits, ByTotals):
+            return (
+                recursion.BY_TOTALS,
+                hits.table,
+                self._memo_state(memo),
+                self._shoe,
+                self._optimal,
+            )
+        judge = hits.judge if isinstance(hits, OptimalIn) else None
+        if (
+            judge is not None
+            and judge.finite
+            and judge._flat is self._flat
+            and judge.objective == self.objective
+        ):
+            # the same upcard, dealer and BJ mode
+            state = self._memo_state(memo)
+            return recursion.AS_JUDGE, recursion.NO_TABLE, state, judge._shoe, judge._optimal
+        return None
+
+    def _memo_state(self, memo: dict[object, float]) -> recursion.MemoState:
+        found = self._memos.get(id(memo))
+        if found is None:
+            found = (memo, recursion.new_memo())  # the dict is kept: its id stays its own
+            self._memos[id(memo)] = found
+        return found[1]
 
     # -- values -------------------------------------------------------------------------
 
@@ -260,6 +329,24 @@ class Evaluator:
             return self.bust(hand)
         if self.finite:
             assert hand.counts is not None
+            compiled = self._compiled(hits, memo)
+            if compiled is not None:
+                rule, table, state, judge_shoe, judge_memo = compiled
+                return float(
+                    recursion.play_on(
+                        recursion.INDEX[hand.code],
+                        recursion.TABLES,
+                        self._flat,
+                        self._shoe,
+                        self._objective_code,
+                        self._hole_code,
+                        rule,
+                        table,
+                        state,
+                        judge_shoe,
+                        judge_memo,
+                    )
+                )
             found = memo.get(hand.code)
             if found is None:
                 found = self._play_coded(hand.counts, hand.code, hand.hard, hand.ace, hits, memo)
@@ -281,6 +368,24 @@ class Evaluator:
         """Take one card, then play on as :meth:`play_on`."""
         if self.finite:
             assert hand.counts is not None
+            compiled = self._compiled(hits, memo)
+            if compiled is not None:
+                rule, table, state, judge_shoe, judge_memo = compiled
+                return float(
+                    recursion.hit_then(
+                        recursion.INDEX[hand.code],
+                        recursion.TABLES,
+                        self._flat,
+                        self._shoe,
+                        self._objective_code,
+                        self._hole_code,
+                        rule,
+                        table,
+                        state,
+                        judge_shoe,
+                        judge_memo,
+                    )
+                )
             return self._hit_coded(hand.counts, hand.code, hand.hard, hand.ace, hits, memo)
         return sum(p * self.play_on(hand.add(r), hits, memo) for p, r in self.draws(hand))
 
@@ -347,6 +452,20 @@ class Evaluator:
 
     def double(self, hand: Hand) -> float:
         """Double the bet and take exactly one card."""
+        if self.finite:
+            assert hand.counts is not None
+            if hand.hard > 21:
+                raise ValueError("a bust hand cannot double")
+            return float(
+                recursion.double(
+                    recursion.INDEX[hand.code],
+                    recursion.TABLES,
+                    self._flat,
+                    self._shoe,
+                    self._objective_code,
+                    self._hole_code,
+                )
+            )
         return 2.0 * sum(p * self.stand(hand.add(r)) for p, r in self.draws(hand))
 
     def surrender(self, hand: Hand) -> float:
@@ -380,22 +499,3 @@ class Evaluator:
         if self.mode == "peek":
             return value - self.p_blackjack(hand)
         return value
-
-
-def precompute(
-    rules: BlackjackRules,
-    upcard: int,
-    shoe: Shoe,
-    objective: Objective,
-    removed: npt.NDArray[np.int64],
-) -> StandRows:
-    """Stand rows for many removed-card multisets at once (finite shoe): ``removed`` holds
-    one multiset of counts a row (M, 10); one batched dealer pass, then
-    :func:`stand_table`."""
-    mode = bj_mode(rules, objective)
-    base = np.array(shoe, dtype=np.float64)  # counts may be fractional (a mean shoe)
-    base[upcard] -= 1
-    table = dealer.distributions(upcard, rules.hits_soft_17, mode, base[None, :] - removed)
-    codes = removed @ np.array(RANK_CODES, dtype=np.int64)
-    rows: list[list[float]] = stand_table(table, objective).tolist()
-    return dict(zip(codes.tolist(), rows, strict=True))

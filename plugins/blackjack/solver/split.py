@@ -42,6 +42,7 @@ from croupier.plugins.blackjack.solver.hands import (
     INFINITE_PROBS,
     Evaluator,
     Hand,
+    OptimalIn,
     StandRows,
 )
 from croupier.plugins.blackjack.solver.stand import Objective
@@ -78,11 +79,10 @@ class SplitShoes:
         self.shoe = shoe
         self.rank = rank
         self.objective: Objective = objective
-        self.stands: StandRows = stands if stands is not None else {}
+        self.stands = stands if stands is not None else StandRows()
         self.limit = split_limit(rank, rules.max_split_hands, rules.resplit_aces)
         self._contexts: dict[int, Evaluator] = {}
         self.memos: dict[tuple[int, str], dict[object, float]] = {}
-        self.decisions: dict[str, dict[object, bool]] = {}
         self.pairs: float = 0  # a mean shoe's counts are fractional
         self.size: float = 0
         if shoe is not None:
@@ -280,14 +280,7 @@ def decided_by(decider: Callable[[SplitShoes], Evaluator], name: str, das: bool 
 
     def strategy(shoes: SplitShoes) -> PostSplitPlay:
         judge = decider(shoes)
-        decisions = shoes.decisions.setdefault(name, {})
-
-        def hits(hand: Hand) -> bool:
-            found = decisions.get(hand.key)
-            if found is None:
-                found = judge.best_continuation(hand)[1] == "hit"
-                decisions[hand.key] = found
-            return found
+        hits = OptimalIn(judge)  # the judge's hit-or-stand decisions (compiled)
 
         def doubles(hand: Hand) -> bool:
             return das and judge.double(hand) > judge.best_continuation(hand)[0]

@@ -52,12 +52,6 @@ def stand_value(player: int, dist: Sequence[float], objective: Objective) -> flo
 
 # the player totals whose stand values differ: 16 (any total below 17) and 17..21
 STAND_TOTALS = (16, 17, 18, 19, 20, 21)
-StandRows = dict[int, list[float]]  # encode(hand counts + extra) -> values at STAND_TOTALS
-
-
-def stand_column(player: int) -> int:
-    """The column of ``player``'s total in a stand row (see ``STAND_TOTALS``)."""
-    return player - 16 if player > 16 else 0
 
 
 def stand_row(dist: Sequence[float], objective: Objective) -> list[float]:
