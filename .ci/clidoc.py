@@ -10,6 +10,7 @@ fails when docs/cli.md differs from what this prints. Run it after changing an o
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -92,7 +93,17 @@ def section(name: str, summary: str, parser: argparse.ArgumentParser) -> list[st
 
 
 def render() -> str:
-    parser = build_parser()
+    """The page, the same on every machine: defaults read from the environment (the
+    journal's place) are shown as a user's would be, under ``~``."""
+    saved = {name: os.environ.pop(name, None) for name in ("CROUPIER_DATA", "XDG_DATA_HOME")}
+    os.environ["XDG_DATA_HOME"] = "~/.local/share"
+    try:
+        parser = build_parser()
+    finally:
+        for name, value in saved.items():
+            os.environ.pop(name, None)
+            if value is not None:
+                os.environ[name] = value
     lines = [HEADER]
     commands = subcommands(parser)
     lines += ["| command | what it does |", "| --- | --- |"]
