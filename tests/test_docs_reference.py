@@ -6,6 +6,7 @@ checked by tests/test_protocol_docs.py."""
 from __future__ import annotations
 
 import argparse
+import re
 import runpy
 from pathlib import Path
 
@@ -73,3 +74,25 @@ def test_every_cli_option_has_help_and_is_in_the_reference() -> None:
             for option in action.option_strings:
                 assert f"`{option}" in text or f", {option}" in text, (command.prog, option)
     assert seen > 200  # every command's options were walked
+
+
+def headings(path: Path) -> set[str]:
+    """GitHub's anchors of a page's headings."""
+    found = re.findall(r"^#+ (.*)$", path.read_text(), re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in found}
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/index.md", "docs/tutorial-game.md"])
+def test_the_maps_links_lead_somewhere(page: str) -> None:
+    """The front page's, the index's and a tutorial's links name pages and headings that exist."""
+    source = ROOT / page
+    links = re.findall(r"\]\(([^)\s]+)\)", source.read_text())
+    assert len(links) >= 5
+    for link in links:
+        if link.startswith("http"):
+            continue
+        path, _, anchor = link.partition("#")
+        target = (source.parent / path).resolve() if path else source
+        assert target.exists(), (page, link)
+        if anchor and target.suffix == ".md":
+            assert anchor in headings(target), (page, link)
