@@ -1,5 +1,5 @@
 """Shared fixtures. Tests are hermetic: third-party plugins are not autoloaded unless a test
-asks for them (the example plugin is installed by the test command, see README).
+asks for them (the example plugin is installed by the test command, .ci/run).
 A plain `pytest` skips tests marked `slow` (pyproject.toml); `pytest -m ''` and .ci/run run all."""
 
 from __future__ import annotations

@@ -72,11 +72,33 @@ def add_rules_arguments(
     group.add_argument(
         "--split-hands", dest="max_split_hands", type=int, help="most hands a player may split to"
     )
-    group.add_argument("--resplit-aces", dest="resplit_aces", action="store_true", default=None)
-    group.add_argument("--no-resplit-aces", dest="resplit_aces", action="store_false")
-    group.add_argument("--hit-split-aces", dest="hit_split_aces", action="store_true", default=None)
-    group.add_argument("--no-hit-split-aces", dest="hit_split_aces", action="store_false")
-    group.add_argument("--surrender", choices=SURRENDER_RULES)
+    group.add_argument(
+        "--resplit-aces",
+        dest="resplit_aces",
+        action="store_true",
+        default=None,
+        help="split aces may be split again",
+    )
+    group.add_argument(
+        "--no-resplit-aces",
+        dest="resplit_aces",
+        action="store_false",
+        help="split aces may not be split again",
+    )
+    group.add_argument(
+        "--hit-split-aces",
+        dest="hit_split_aces",
+        action="store_true",
+        default=None,
+        help="split aces may draw more than one card",
+    )
+    group.add_argument(
+        "--no-hit-split-aces",
+        dest="hit_split_aces",
+        action="store_false",
+        help="split aces get one card each",
+    )
+    group.add_argument("--surrender", choices=SURRENDER_RULES, help="which surrender is offered")
     group.add_argument(
         "--payout",
         dest="blackjack_pays",
@@ -96,8 +118,8 @@ def add_rules_arguments(
         action="store_false",
         help="no hole-card peek (European no-hole-card)",
     )
-    group.add_argument("--min-bet", type=int)
-    group.add_argument("--max-bet", type=int)
+    group.add_argument("--min-bet", type=int, help="the smallest bet")
+    group.add_argument("--max-bet", type=int, help="the largest bet")
     group.add_argument("--chips", dest="starting_chips", type=int, help="starting chips")
 
 

@@ -85,11 +85,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         common(p)
         p.set_defaults(func=partial(run_list, name))
     p = kinds.add_parser("table", help="one table: settings, seats, result")
-    p.add_argument("id", type=int, metavar="ID")
+    p.add_argument("id", type=int, metavar="ID", help="the id the server gave it")
     common(p)
     p.set_defaults(func=partial(run_one, "table"))
     p = kinds.add_parser("tournament", help="one tournament: settings, entries, result")
-    p.add_argument("id", type=int, metavar="ID")
+    p.add_argument("id", type=int, metavar="ID", help="the id the server gave it")
     common(p)
     p.set_defaults(func=partial(run_one, "tournament"))
     p = kinds.add_parser(
@@ -102,7 +102,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p = kinds.add_parser(
         "export", help="a table's log as JSON lines (croupier's table log replays it)"
     )
-    p.add_argument("id", type=int, metavar="ID")
+    p.add_argument("id", type=int, metavar="ID", help="the id the server gave it")
     p.add_argument("--output", "-o", metavar="FILE", help="write it to FILE (default stdout)")
     common(p)
     p.set_defaults(func=run_export)

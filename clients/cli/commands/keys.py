@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     add.add_argument("--author", metavar="TEXT", help="who wrote it")
     listing = actions.add_parser("list", help="the registered bots (never their keys)")
     revoke = actions.add_parser("revoke", help="refuse a bot's key from now on")
-    revoke.add_argument("name", metavar="NAME")
+    revoke.add_argument("name", metavar="NAME", help="the registered name to refuse")
     for each in (add, listing, revoke):
         where = each.add_mutually_exclusive_group()
         where.add_argument(
