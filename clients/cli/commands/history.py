@@ -95,7 +95,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p = kinds.add_parser(
         "scores", help="a scored table's scored decisions, costliest first (the hand to replay)"
     )
-    p.add_argument("id", type=int, metavar="ID")
+    p.add_argument("id", type=int, metavar="ID", help="the scored table's id")
     p.add_argument("--top", type=int, default=10, help="the N costliest (default 10; 0: all)")
     common(p)
     p.set_defaults(func=run_scores)
