@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from croupier.engine.batch_means import BatchSums, naive_variance
 from croupier.engine.cards import CODES, HIDDEN, RANKS, SUITS, VALUES, card, cards
 from croupier.engine.cards import name as card_name
+from croupier.engine.compiled import COMPILED_FROM, Indices, compiled, run_loop, symbols_of
 from croupier.engine.counts import DECK as DECK_SIZE
 from croupier.engine.counts import CountSystem, true_count
 from croupier.engine.draws import UniformDraws
@@ -124,6 +125,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "ATTEMPTS",
     "CODES",
+    "COMPILED_FROM",
     "DECISION_TIME",
     "DECK_SIZE",
     "DRIVER_EVENTS",
@@ -148,6 +150,7 @@ __all__ = [
     "GameStrategy",
     "GameStrategyPlayer",
     "GameTable",
+    "Indices",
     "KernelJob",
     "Ledger",
     "LedgerEntry",
@@ -187,6 +190,7 @@ __all__ = [
     "cards",
     "check_plugins",
     "collect_stats",
+    "compiled",
     "draw_seed",
     "hookimpl",
     "hookspec",
@@ -198,9 +202,11 @@ __all__ = [
     "read_json_log",
     "reuse",
     "run_chunks",
+    "run_loop",
     "seat_account",
     "shown",
     "source_digest",
     "staked_on",
+    "symbols_of",
     "true_count",
 ]

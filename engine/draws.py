@@ -16,22 +16,30 @@ Each block of 4096 bytes is ``stream.randbytes(4096)``; draws come out in stream
 
 from __future__ import annotations
 
-import sys
-from array import array
+import math
 from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from croupier.engine.seeds import Stream
 
 BLOCK_BYTES = 4096
 MAX_N = 1 << 32
 
-_WORD_CODE = next(code for code in ("I", "L") if array(code).itemsize == 4)
+Draws = npt.NDArray[Any]
+"""An array of draws: uint8 for ``n <= 256``, uint16 up to 65536, else uint32."""
 
 
 class UniformDraws:
-    """Uniform integers in ``[0, n)`` from ``stream``, read in fixed blocks (see module)."""
+    """Uniform integers in ``[0, n)`` from ``stream``, read in fixed blocks (see module).
 
-    __slots__ = ("_buf", "_convert", "_pos", "n", "stream")
+    The draws not handed out yet are kept as a numpy array, so a compiled randomizer can
+    read them in bulk (:meth:`peek`, :meth:`advance`) and a Python one as ints.
+    """
+
+    __slots__ = ("_buf", "_convert", "_per_block", "_pos", "n", "stream")
     MAX_N = MAX_N
 
     def __init__(self, stream: Stream, n: int) -> None:
@@ -39,49 +47,76 @@ class UniformDraws:
             raise ValueError(f"UniformDraws needs 0 < n <= 2**32, not {n}")
         self.stream = stream
         self.n = n
-        self._buf: list[int] = []
         self._pos = 0
         if n <= 256:
+            self._buf: Draws = np.empty(0, np.uint8)
             limit = 256 - 256 % n
             table = bytes(b % n if b < limit else 0 for b in range(256))
             reject = bytes(range(limit, 256))
+            self._per_block = BLOCK_BYTES
 
-            def convert(data: bytes) -> list[int]:
-                return list(data.translate(table, reject))
+            def convert(data: bytes) -> Draws:
+                return np.frombuffer(data.translate(table, reject), np.uint8)
 
         else:
-            size, code = (2, "H") if n <= 65536 else (4, _WORD_CODE)
-            limit = (1 << (8 * size)) - (1 << (8 * size)) % n
+            size, dtype = (2, np.dtype("<u2")) if n <= 65536 else (4, np.dtype("<u4"))
+            self._buf = np.empty(0, dtype.newbyteorder("="))
+            self._per_block = BLOCK_BYTES // size
+            span = 1 << (8 * size)
+            limit = span - span % n
 
-            def convert(data: bytes) -> list[int]:
-                words = array(code, data)
-                if sys.byteorder == "big":
-                    words.byteswap()
-                return [w % n for w in words if w < limit]
+            def convert(data: bytes) -> Draws:
+                words: Draws = np.frombuffer(data, dtype).astype(dtype.newbyteorder("="))
+                if n == span:  # every word is a draw, itself
+                    return words
+                return words[words < limit] % n
 
         self._convert = convert
 
     def _refill(self, need: int) -> None:
-        """Make at least ``need`` draws available, reading whole blocks only."""
-        rest = self._buf[self._pos :]
-        while len(rest) < need:
-            rest.extend(self._convert(self.stream.randbytes(BLOCK_BYTES)))
-        self._buf = rest
+        """Make at least ``need`` draws available, reading whole blocks only, and never
+        more blocks than reading them one at a time until enough would (so the stream is
+        left where that would leave it)."""
+        parts = [self._buf[self._pos :]]
+        have = len(parts[0])
+        while have < need:
+            blocks = math.ceil((need - have) / self._per_block)  # as if none were skipped
+            fresh = self._convert(self.stream.randbytes(blocks * BLOCK_BYTES))
+            parts.append(fresh)
+            have += len(fresh)
+        self._buf = np.concatenate(parts)
         self._pos = 0
 
     def take(self, count: int) -> list[int]:
         """The next ``count`` draws."""
+        return self.take_array(count).tolist()  # type: ignore[no-any-return]
+
+    def take_array(self, count: int) -> Draws:
+        """The next ``count`` draws, as an array (read only)."""
         if len(self._buf) - self._pos < count:
             self._refill(count)
         start = self._pos
         self._pos = start + count
         return self._buf[start : self._pos]
 
+    def peek(self, count: int) -> Draws:
+        """Every draw not handed out yet, at least ``count`` of them, without using any:
+        a compiled randomizer reads them, then says how many it used (:meth:`advance`)."""
+        if len(self._buf) - self._pos < count:
+            self._refill(count)
+        return self._buf[self._pos :]
+
+    def advance(self, count: int) -> None:
+        """Mark the next ``count`` draws (of those :meth:`peek` returned) as used."""
+        if count > len(self._buf) - self._pos:
+            raise ValueError("advance past the draws peeked")
+        self._pos += count
+
     def next(self) -> int:
         """The next draw."""
         if self._pos >= len(self._buf):
             self._refill(1)
-        value = self._buf[self._pos]
+        value = int(self._buf[self._pos])
         self._pos += 1
         return value
 
@@ -96,4 +131,4 @@ class UniformDraws:
                 self._refill(1)
             buf, start = self._buf, self._pos
             self._pos = len(buf)
-            yield from buf[start:] if start else buf
+            yield from buf[start:].tolist()

@@ -94,13 +94,19 @@ class Stream:
 
     # -- bytes -----------------------------------------------------------------------------
     def _blocks(self, count: int) -> bytes:
-        key = self._key
         start = self._counter
         self._counter = start + count
-        blake = hashlib.blake2b
-        return b"".join(
-            blake(c.to_bytes(8, "little"), key=key).digest() for c in range(start, start + count)
-        )
+        if count == 1:
+            return hashlib.blake2b(start.to_bytes(8, "little"), key=self._key).digest()
+        # copies of one hash already keyed: keying costs a compression, as much as a block
+        copy = hashlib.blake2b(key=self._key).copy
+        out: list[bytes] = []
+        append = out.append
+        for c in range(start, start + count):
+            h = copy()
+            h.update(c.to_bytes(8, "little"))
+            append(h.digest())
+        return b"".join(out)
 
     def randbytes(self, n: int) -> bytes:
         """The next ``n`` bytes of the stream."""

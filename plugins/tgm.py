@@ -25,10 +25,19 @@ disagreements between implementations are in docs/randomizers.md):
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
-from croupier.engine import RandomizerKind, Stream, UniformDraws, hookimpl
+from croupier.engine import (
+    Indices,
+    RandomizerKind,
+    Stream,
+    UniformDraws,
+    hookimpl,
+    run_loop,
+    symbols_of,
+)
 from croupier.plugins.tgm3_cambridge import Tgm3Cambridge
+from croupier.plugins.tgm_loops import deal_history, deal_tgm3
 
 PIECES = ("I", "J", "L", "O", "S", "T", "Z")
 _INDEX = {piece: i for i, piece in enumerate(PIECES)}
@@ -54,18 +63,22 @@ class _FirstThenHistory(ABC):
         self.roll_failures = 0
 
     def deal(self, n: int) -> list[str]:
-        out: list[int] = []
+        first = None
         if n > 0 and not self._started:
             self._started = True
             first = FIRST[self._first_stream.randbelow(len(FIRST))]
             self._history = [*self._history[1:], first]
-            out.append(first)
-        self._deal_into(out, n - len(out))
-        return list(map(PIECES.__getitem__, out))
+            n -= 1
+        pieces, fails = self._deal(n)
+        self.roll_failures += fails
+        out = symbols_of(PIECES, pieces)
+        if first is not None:
+            out.insert(0, PIECES[first])
+        return out
 
     @abstractmethod
-    def _deal_into(self, out: list[int], n: int) -> None:
-        """Append ``n`` more pieces (as indices into PIECES) to ``out``."""
+    def _deal(self, n: int) -> tuple[Indices, int]:
+        """``n`` more pieces (indices into PIECES) and their roll failures."""
 
 
 class TgmHistory(_FirstThenHistory):
@@ -77,35 +90,11 @@ class TgmHistory(_FirstThenHistory):
     def __init__(self, stream: Stream, start: Sequence[int], rolls: int | None) -> None:
         super().__init__(stream, start)
         self.rolls = rolls
-        self._rolls: Iterator[int] = UniformDraws(stream, len(PIECES)).iterate()
+        self._rolls = UniformDraws(stream, len(PIECES))
 
-    def _deal_into(self, out: list[int], n: int) -> None:
-        roll = self._rolls.__next__
-        h0, h1, h2, h3 = self._history
-        fails = 0
-        append = out.append
-        if self.rolls is None:
-            for _ in range(n):
-                p = roll()
-                while p in (h0, h1, h2, h3):
-                    p = roll()
-                append(p)
-                h0, h1, h2, h3 = h1, h2, h3, p
-        else:
-            tries = range(self.rolls - 1)
-            for _ in range(n):
-                p = roll()
-                for _ in tries:
-                    if p not in (h0, h1, h2, h3):
-                        break
-                    p = roll()
-                else:
-                    if p in (h0, h1, h2, h3):
-                        fails += 1
-                append(p)
-                h0, h1, h2, h3 = h1, h2, h3, p
-        self._history = [h0, h1, h2, h3]
-        self.roll_failures += fails
+    def _deal(self, n: int) -> tuple[Indices, int]:
+        # about 2 rolls a piece: half of the history's 4 slots are usually distinct pieces
+        return run_loop(deal_history, self._rolls, n, 2.5, self._history, self.rolls or 0)
 
 
 class Tgm3(_FirstThenHistory):
@@ -117,30 +106,11 @@ class Tgm3(_FirstThenHistory):
         super().__init__(stream, _pieces("S,Z,S,Z"))
         self.pool = list(range(len(PIECES))) * 5
         self.drought = list(_pieces("J,I,Z,L,O,T,S"))
-        self._slots: Iterator[int] = UniformDraws(stream, len(self.pool)).iterate()
+        self._slots = UniformDraws(stream, len(self.pool))
 
-    def _deal_into(self, out: list[int], n: int) -> None:
-        slot = self._slots.__next__
-        pool, drought, history = self.pool, self.drought, self._history
-        last = self.ROLLS - 1
-        fails = 0
-        for _ in range(n):
-            for attempt in range(self.ROLLS):
-                i = slot()
-                p = pool[i]
-                if p not in history:
-                    break
-                if attempt == last:
-                    fails += 1
-                    break
-                pool[i] = drought[0]
-            drought.remove(p)
-            drought.append(p)
-            pool[i] = drought[0]
-            del history[0]
-            history.append(p)
-            out.append(p)
-        self.roll_failures += fails
+    def _deal(self, n: int) -> tuple[Indices, int]:
+        # a piece is begun with 6 slots in hand, so the last few need that many peeked
+        return run_loop(deal_tgm3, self._slots, n, 1.5, self.pool, self.drought, self._history)
 
 
 @hookimpl

@@ -30,7 +30,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from croupier.engine import Stream, UniformDraws
+from croupier.engine import COMPILED_FROM, Stream, UniformDraws, run_loop, symbols_of
+from croupier.plugins.tgm3_cambridge_loop import deal_cambridge
 
 PIECES = ("I", "J", "L", "O", "S", "T", "Z")
 _INDEX = {piece: i for i, piece in enumerate(PIECES)}
@@ -53,7 +54,9 @@ class Tgm3Cambridge:
 
     def __init__(self, stream: Stream) -> None:
         self._first_stream = stream.child("first")
-        self._slots: Iterator[int] = UniformDraws(stream, 35).iterate()
+        self._draws = UniformDraws(stream, 35)
+        self._slots: Iterator[int] = iter(self._draws.next, -1)  # one by one: see deal
+        self._own_slots = self._slots
         self.pool = [p for p in ORDER for _ in range(5)]
         self.history = [_INDEX[p] for p in "ZSZS"]
         self.droughts = [4] * len(PIECES)
@@ -67,6 +70,27 @@ class Tgm3Cambridge:
 
     def deal(self, n: int) -> list[str]:
         out: list[int] = []
+        if n >= COMPILED_FROM and self._slots is self._own_slots:
+            if not self.started:
+                out.append(self._next())
+            extra = [0]
+            pieces, fails = run_loop(
+                deal_cambridge,
+                self._draws,
+                n - len(out),
+                3.0,
+                self.pool,
+                self.history,
+                self.droughts,
+                list(_LATEST_FIRST),
+                extra,
+            )
+            self.roll_failures += fails
+            self.six_rejections += extra[0]
+            dealt = symbols_of(PIECES, pieces)
+            if out:
+                dealt.insert(0, PIECES[out[0]])
+            return dealt
         for _ in range(n):
             out.append(self._next())
         return list(map(PIECES.__getitem__, out))

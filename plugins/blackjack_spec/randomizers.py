@@ -21,8 +21,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
-from croupier.engine import Stream, UniformDraws
+import numpy as np
+
+from croupier.engine import (
+    COMPILED_FROM,
+    Indices,
+    Stream,
+    UniformDraws,
+    compiled,
+    run_loop,
+    symbols_of,
+)
+from croupier.plugins.blackjack_spec.loops import deal_history, decode_bags, sample_bags
 
 CACHE_LIMIT = 4_000_000
 """Roughly how many slots a history randomizer may cache before it forgets its states."""
@@ -43,7 +55,9 @@ class ListRandomizer:
         self._draws = UniformDraws(stream, len(self.entries))
 
     def deal(self, n: int) -> list[str]:
-        return list(map(self.entries.__getitem__, self._draws.take(n)))
+        if n < 64:
+            return list(map(self.entries.__getitem__, self._draws.take(n)))
+        return symbols_of(self.entries, self._draws.take_array(n))
 
     def observe_first(self, symbol: str) -> None:
         """A ``first`` piece was dealt in this randomizer's place: nothing to remember."""
@@ -61,7 +75,7 @@ class BagRandomizer:
         self._draws = UniformDraws(stream, size) if size <= UniformDraws.MAX_N else None
         self._cache: dict[int, tuple[str, ...]] | None = {} if size <= 40_320 else None
         self._pending: list[str] = []
-        self._work = list(self.entries)
+        self._work = list(range(len(self.entries)))  # entry indices
 
     def _bag(self) -> tuple[str, ...]:
         if self._draws is None:
@@ -72,7 +86,7 @@ class BagRandomizer:
             for i in range(self.count):
                 j = i + randbelow(size - i)
                 work[i], work[j] = work[j], work[i]
-            return tuple(work[: self.count])
+            return tuple(self.entries[k] for k in work[: self.count])
         u = self._draws.next()
         cache = self._cache
         if cache is not None and u in cache:
@@ -87,6 +101,13 @@ class BagRandomizer:
             cache[u] = dealt
         return dealt
 
+    def _decoded(self, bags: int) -> list[str]:
+        """``bags`` bags as :meth:`_bag` decodes them, in a compiled loop (big batches)."""
+        assert self._draws is not None
+        out = np.empty(bags * self.count, np.int64)
+        compiled(decode_bags)(self._draws.take_array(bags), out, len(self.entries), self.count)
+        return symbols_of(self.entries, out)
+
     def _sampled_bags(self, bags: int) -> list[str]:
         """``bags`` bags by :meth:`_bag`'s partial Fisher-Yates, their pieces in one list,
         reading the stream's bytes in bulk: per swap the bytes ``Stream.randbelow`` reads
@@ -95,47 +116,40 @@ class BagRandomizer:
         chain per piece was 80% of the 14-bag's time.)"""
         stream, work, count = self._stream, self._work, self.count
         size = len(work)
-        steps = []  # (range, bytes per try, mask) per swap of a bag
-        for i in range(count):
-            m = size - i
-            k = (m - 1).bit_length()
-            steps.append((m, (k + 7) // 8, (1 << k) - 1))
+        ranges = [size - i for i in range(count)]
+        widths = [((m - 1).bit_length() + 7) // 8 for m in ranges]
+        big = bags * count >= COMPILED_FROM
+        loop = compiled(sample_bags) if big else sample_bags
+        state: Any = np.array(work, np.int64) if big else work
+        out: Any = np.empty(bags * count, np.int64) if big else [0] * (bags * count)
+        steps: Any = (np.array(ranges), np.array(widths)) if big else (ranges, widths)
         start = stream.position
-        buf = stream.randbytes(2 * bags * sum(b for _, b, _ in steps) + 64)
-        p = 0
-        out: list[str] = []
-        extend = out.extend
-        from_bytes = int.from_bytes
-        for _ in range(bags):
-            for i, (m, nbytes, mask) in enumerate(steps):
-                if m == 1:
-                    continue  # randbelow(1) is 0 and reads nothing
-                while True:
-                    if p + nbytes > len(buf):
-                        buf = buf[p:] + stream.randbytes(64 * nbytes + len(buf))
-                        start, p = start + p, 0
-                    if nbytes == 1:
-                        r = buf[p] & mask
-                    else:
-                        r = from_bytes(buf[p : p + nbytes], "little") & mask
-                    p += nbytes
-                    if r < m:
-                        break
-                j = i + r
-                work[i], work[j] = work[j], work[i]
-            extend(work[:count])
-        stream.seek(start + p)
-        return out
+        buf = stream.randbytes(2 * bags * sum(widths) + 64)
+        done = 0
+        while True:
+            data = np.frombuffer(buf, np.uint8) if big else buf
+            done, used = loop(data, out, done, bags, state, *steps)
+            start += used
+            if done == bags:
+                break
+            buf = buf[used:] + stream.randbytes(64 * max(widths) + len(buf))
+        stream.seek(start)
+        if big:
+            work[:] = state.tolist()
+        return symbols_of(self.entries, out)
 
     def deal(self, n: int) -> list[str]:
         out = self._pending[:n]
         self._pending = self._pending[n:]
-        if self._draws is None and len(out) < n:  # every bag at once
-            bags = -(-(n - len(out)) // self.count)
-            pieces = self._sampled_bags(bags)
-            need = n - len(out)
-            out.extend(pieces[:need])
+        need = n - len(out)
+        if need > 0 and (self._draws is None or need >= COMPILED_FROM):  # every bag at once
+            bags = -(-need // self.count)
+            pieces = self._sampled_bags(bags) if self._draws is None else self._decoded(bags)
             self._pending = pieces[need:]
+            del pieces[need:]
+            if not out:
+                return pieces
+            out.extend(pieces)
             return out
         while len(out) < n:
             bag = self._bag()
@@ -287,8 +301,41 @@ class HistoryRandomizer:
 
     # -- dealing ---------------------------------------------------------------------------
     def deal(self, n: int) -> list[str]:
+        if n >= COMPILED_FROM and self._draws is not None:
+            return symbols_of(self.entries, self._deal_compiled(n))
         out = self._deal_rolls(n) if self.rolls is not None else self._deal_reject(n)
         return list(map(self.entries.__getitem__, out))
+
+    def _deal_compiled(self, n: int) -> Indices:
+        """``n`` entries by :func:`.loops.deal_history`, compiled: the same draws read the
+        same way as :meth:`_deal_rolls` and :meth:`_deal_reject`, without the state cache."""
+        assert self._draws is not None
+        size, cap = len(self.entries), self.history
+        state = self._states[self._state]
+        history = [*state, *[0] * (cap - len(state))]
+        length = [len(state)]
+        if self.rolls is None:
+            free = fallback = [0] * (size + 1)
+            per_piece = 2.0  # skipped draws: about 2 draws a piece for 7 entries, 4 history
+        else:
+            weights = [roll_weights(size, b, self.rolls) for b in range(size + 1)]
+            free, fallback = [w[0] for w in weights], [w[1] for w in weights]
+            per_piece = 1.0
+        out, fails = run_loop(
+            deal_history,
+            self._draws,
+            n,
+            per_piece,
+            history,
+            length,
+            [0] * size,
+            free,
+            fallback,
+            self.rolls or 0,
+        )
+        self.roll_failures += fails
+        self._state = self._intern(tuple(history[: length[0]]))
+        return out
 
     def _uniforms(self, n: int) -> list[int]:
         if self._draws is not None:
