@@ -19,10 +19,8 @@ from typing import TYPE_CHECKING, Any
 from croupier.engine.batch_means import BatchSums, naive_variance
 from croupier.engine.cards import CODES, HIDDEN, RANKS, SUITS, VALUES, card, cards
 from croupier.engine.cards import name as card_name
-from croupier.engine.compiled import COMPILED_FROM, Indices, compiled, run_loop, symbols_of
 from croupier.engine.counts import DECK as DECK_SIZE
 from croupier.engine.counts import CountSystem, true_count
-from croupier.engine.draws import UniformDraws
 from croupier.engine.errors import (
     CroupierError,
     DuplicateNameError,
@@ -73,12 +71,16 @@ from croupier.engine.wirecompat import WireCompat
 if TYPE_CHECKING:
     from croupier.engine.chunks import run_chunks
     from croupier.engine.decisions import ATTEMPTS, DECISION_TIME
+    from croupier.engine.draws import UniformDraws
     from croupier.engine.executor import Executor
     from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
+    from croupier.engine.loops import COMPILED_FROM, Indices, compiled, run_loop, symbols_of
     from croupier.engine.plugincheck import check_plugins
     from croupier.engine.shoes import Shoe, ShoeRandomizer
 
 _CHUNKS = ("run_chunks",)
+_COMPILED = ("COMPILED_FROM", "Indices", "compiled", "run_loop", "symbols_of")
+_DRAWS = ("UniformDraws",)
 _DECISIONS = ("ATTEMPTS", "DECISION_TIME")
 _EXECUTOR = ("Executor",)
 _GAMETABLE = ("GamePlayer", "GameStrategyPlayer", "GameTable")
@@ -92,6 +94,14 @@ def __getattr__(name: str) -> Any:
         from croupier.engine import chunks
 
         value = getattr(chunks, name)
+    elif name in _COMPILED:
+        from croupier.engine import loops
+
+        value = getattr(loops, name)
+    elif name in _DRAWS:
+        from croupier.engine import draws
+
+        value = getattr(draws, name)
     elif name in _DECISIONS:
         from croupier.engine import decisions
 

@@ -1,4 +1,4 @@
-"""Big batches deal through compiled loops (engine/compiled.py), small ones in Python: the
+"""Big batches deal through compiled loops (engine/loops.py), small ones in Python: the
 same seed must deal the same pieces, and count the same roll failures, either way."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from croupier.engine import PluginManager, Stream
-from croupier.engine.compiled import COMPILED_FROM
 from croupier.engine.draws import UniformDraws
+from croupier.engine.loops import COMPILED_FROM
 
 PM = PluginManager(autoload=False)
 NAMES = sorted(kind.name for kind in PM.randomizers)

@@ -1,10 +1,10 @@
 """The Blackjack language's deal loops for big batches, compiled by numba
-(:func:`croupier.engine.compiled.compiled`) from these plain functions.
+(:func:`croupier.engine.loops.compiled`) from these plain functions.
 
 Each reads exactly the draws (or bytes) its randomizer's Python path reads, in the same
 order (see :mod:`.randomizers`), so a seed deals the same pieces whatever the batches; the
 tests compare the two paths. A loop that may run short of draws in the middle of a piece
-or bag leaves that piece for the next call (see :func:`~croupier.engine.compiled.run_loop`).
+or bag leaves that piece for the next call (see :func:`~croupier.engine.loops.run_loop`).
 """
 
 from __future__ import annotations
