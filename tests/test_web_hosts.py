@@ -187,7 +187,10 @@ async def test_a_watcher_only_watches(nursery, virtual_clock):
     server = Server(PluginManager(autoload=False), default_game="blackjack", seed=3)
     net = await memnet.serve(nursery, server)
     async with net.connect(name="owner") as owner, net.connect(name="w", role="watcher") as w:
-        table = await owner.call_named("table.create", {"fill": ["lim17"], "rounds": 10**6})
+        table = await owner.call_named(
+            "table.create",
+            {"fill": ["lim17"], "rounds": 10**6, "options": {"starting_chips": 10**9}},
+        )
         for method, params in CHANGES.items():
             with pytest.raises(RpcError) as refused:
                 await w.call(method, *params)

@@ -109,7 +109,8 @@ def test_the_msgpack_codec_reads_and_writes_what_python_does(served, page):
 def test_the_lobby_lists_a_running_table(served, page):
     created = served.call(
         "table.create",
-        named={"seats": 3, "fill": ["lim17", "never-bust", "mimic-dealer"], "rounds": 1_000_000},
+        named={"seats": 3, "fill": ["lim17", "never-bust", "mimic-dealer"], "rounds": 1_000_000}
+        | {"options": {"starting_chips": 10**9}},  # never broke: it plays on
     )
     try:
         page.goto(served.url + "/")
@@ -153,7 +154,8 @@ def test_the_lobby_on_a_phone_cuts_no_word_or_number(served, page):
     )
     other = served.call(
         "table.create",
-        named={"seats": 3, "fill": ["lim17", "never-bust", "mimic-dealer"]} | {"rounds": 1_000_000},
+        named={"seats": 3, "fill": ["lim17", "never-bust", "mimic-dealer"]}
+        | {"rounds": 1_000_000, "options": {"starting_chips": 10**9}},  # never broke: it plays on
     )
     tournament = served.call(
         "tournament.start",
@@ -197,7 +199,9 @@ def test_the_lobby_says_when_the_server_is_slow_and_catches_up(served, page):
         ws.on_message(from_page)
 
     created = served.call(
-        "table.create", named={"seats": 1, "fill": ["lim17"], "rounds": 1_000_000}
+        "table.create",
+        named={"seats": 1, "fill": ["lim17"], "rounds": 1_000_000}
+        | {"options": {"starting_chips": 10**9}},  # never broke: it plays on
     )
     try:
         page.clock.install()

@@ -195,9 +195,11 @@ class _Play:
         minimum bet, no insurance, no early surrender, and the strategy's play."""
         phase = observation["phase"]
         if phase == "play":
-            cards = tuple([_card(c) for c in observation["hands"][observation["hand"]]])
+            # read as Observation.read reads it: absent fields take their defaults
+            hands = observation.get("hands") or ((),)
+            cards = tuple([_card(c) for c in hands[observation.get("hand", 0)]])
             total, soft = total_of([VALUES[c] for c in cards])
-            up = VALUES[_card(observation["dealer_upcard"] or "")]
+            up = VALUES[_card(observation.get("dealer_upcard") or "")]
             legal = tuple(observation["legal"])
             kind = self.strategy.play(_SeenHand(cards, total, soft), up, legal)
             if kind not in ACTIONS:  # as Action(kind) says it
