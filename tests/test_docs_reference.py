@@ -76,6 +76,16 @@ def test_every_cli_option_has_help_and_is_in_the_reference() -> None:
     assert seen > 200  # every command's options were walked
 
 
+def test_no_help_shows_a_doubled_percent_sign() -> None:
+    """argparse %-formats an option's help but not a description: ``%%`` there is shown."""
+    from croupier.clients.cli.main import _parsers, build_parser
+
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    doubled = [c.prog for c in _parsers(commands) if "%%" in c.format_help()]
+    assert doubled == []
+
+
 def headings(path: Path) -> set[str]:
     """GitHub's anchors of a page's headings."""
     found = re.findall(r"^#+ (.*)$", path.read_text(), re.M)

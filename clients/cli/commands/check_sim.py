@@ -34,11 +34,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="is a blackjack simulator's reported EV consistent with the exact value?",
         description=(
             "Take a simulator's reported result for a rule set and a strategy (EV per hand, "
-            "its SD or 95%% interval, hands played) and say whether it is consistent with "
+            "its SD or 95% interval, hands played) and say whether it is consistent with "
             "the exact EV from croupier's solver: z-score, two-sided p-value, verdict, and "
             "how many hands would detect a given error. Amounts are per hand (per round, "
             "splits included) in units of the initial bet (-0.0034), or in percent with a "
-            "%% sign (-0.34%%). See docs/check-sim.md."
+            "% sign (-0.34%). See docs/check-sim.md."
         ),
     )
     add_rules_arguments(parser)
