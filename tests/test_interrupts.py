@@ -132,7 +132,7 @@ def test_a_second_signal_exits_at_once_with_its_children(signum):
 def _stopped(args: tuple[str, ...], shown: str, signum: int) -> tuple[str, int, list[int]]:
     """``croupier ARGS`` signalled once the screen shows ``shown``: its screen, status and
     its descendants still running."""
-    term = Term(*args, cols=160)
+    term = Term(*args, rows=80, cols=160)  # tall: the partial line never scrolls off
     term.wait_for(shown)
     family = psutil.Process(term.child.pid).children(recursive=True)
     term.child.kill(signum)
