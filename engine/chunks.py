@@ -9,7 +9,8 @@ rounds only (never on timing), and integer sums do not depend on the order they 
 in, so a run gives the same totals on one process, on every core, or on a cluster.
 
 The driver knows nothing of the game: a :class:`~croupier.engine.kernels.KernelJob` brings
-the function that plays a chunk and the data it needs; an
+the function that plays a chunk and the data it needs (and, for a short run, the same chunk
+without compiled code: :attr:`~croupier.engine.kernels.KernelJob.plain`); an
 :class:`~croupier.engine.executor.Executor` says where chunks run. Ctrl-C (``KeyboardInterrupt``)
 stops at once and returns the chunks finished so far, marked partial: the first ``k``
 chunks (a chunk finished after one still running is dropped), so that the partial result
@@ -91,9 +92,14 @@ def run_chunks(
     waiting: dict[int, list[int]] = {}  # finished after a chunk still running
     sizes = list(chunk_sizes(rounds, job.chunk))
     tasks = ((job, chunk_seed(seed, index), size) for index, size in enumerate(sizes))
+    plain = job.plain is not None and rounds <= job.plain_up_to
+    if plain:  # a short run plays here, without compiled code: the same totals
+        executor = None
     here = executor or Executor(None, 1, "this process")
     try:
-        with closing(here.map(_play, tasks)) as results:  # Ctrl-C cancels what is queued
+        with closing(
+            here.map(_play_plain if plain else _play, tasks)
+        ) as results:  # Ctrl-C cancels what is queued
             for index, values in results:
                 _check(job, values, index)
                 for name, value in zip(job.fields, values, strict=True):
@@ -113,3 +119,8 @@ def run_chunks(
 
 def _play(job: KernelJob, seed: int, rounds: int) -> list[int]:
     return list(job.run(job.data, seed, rounds))
+
+
+def _play_plain(job: KernelJob, seed: int, rounds: int) -> list[int]:
+    assert job.plain is not None
+    return list(job.plain(seed, rounds))

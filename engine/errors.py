@@ -20,6 +20,10 @@ class PlayerAbsent(CroupierError):
     action, a betting game's sit-out, rather than betting for someone who is not there."""
 
 
+class ShoeRanOut(CroupierError):
+    """A shoe ran out of cards within one round, with no discards to reshuffle."""
+
+
 def one_line(exc: BaseException, limit: int = 200) -> str:
     """An exception as one short line, ``Type: first line of the message`` (whatever a
     player or a plugin raised; for events, logs and one-line errors)."""

@@ -24,3 +24,10 @@ class KernelJob:
     for a compiled kernel); a job that plays in Python gives fewer, so that a chunk is
     seconds of work and progress, workers and Ctrl-C see it. A fixed number, never a
     measured one: a run's chunks, and so its result, depend on the seed and rounds only."""
+    plain: Callable[[int, int], Sequence[int]] | None = None
+    """The same chunk played without compiled code, ``plain(seed, rounds)``, returning the
+    same totals (a picklable callable): importing numba and loading a kernel's machine code
+    cost a process about a second, far more than a run of a few thousand rounds."""
+    plain_up_to: int = 0
+    """The longest run (in rounds) that :attr:`plain` plays: a fixed number the job
+    chooses from its cost per round, never a measured one (see :attr:`chunk`)."""

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
 from croupier.engine.cards import CODES, DECK
-from croupier.engine.errors import CroupierError
+from croupier.engine.errors import CroupierError, ShoeRanOut
 from croupier.engine.seeds import Stream
 
 _MASK = 0xFFFFFFFF
@@ -94,6 +94,7 @@ class Shoe:
         "every_round",
         "kind",
         "refill",
+        "shuffler",
         "shuffles",
         "take",
     )
@@ -107,13 +108,18 @@ class Shoe:
         penetration: float = 0.75,
         every_round: bool = False,
         refill: bool = False,
+        shuffler: Callable[[list[int]], None] | None = None,
     ) -> None:
+        """``shuffler`` shuffles a list of cards in place (default: :func:`shuffle_cards`
+        from ``stream``); a simulator that must deal exactly the cards of another
+        implementation gives that one's shuffle."""
         if not 1 <= decks <= 64:
             raise CroupierError(f"a shoe holds 1 to 64 decks, not {decks}")
         self.kind = kind
         self.decks = decks
         self.every_round = every_round
         self.refill = refill
+        self.shuffler = shuffler
         self._stream = stream
         self._cards: list[int] = list(DECK) * decks  # the arrangement being dealt, in order
         self._stack: list[int] = []  # its cards not dealt yet, reversed: an unshuffled shoe
@@ -200,10 +206,16 @@ class Shoe:
 
     def _shuffle_all(self) -> None:
         cards = list(DECK) * self.decks
-        shuffle_cards(cards, self._stream)
+        self._shuffle(cards)
         self._deal_from(cards, 0)
         self._round_start = 0
         self.shuffles += 1
+
+    def _shuffle(self, cards: list[int]) -> None:
+        if self.shuffler is None:
+            shuffle_cards(cards, self._stream)
+        else:
+            self.shuffler(cards)
 
     def draw(self) -> int:
         """The next card."""
@@ -216,7 +228,7 @@ class Shoe:
     def _run_dry(self) -> None:
         if self.refill:  # the contest: append a fresh shuffled deck
             fresh = list(DECK)
-            shuffle_cards(fresh, self._stream)
+            self._shuffle(fresh)
             self._deal_from(fresh, 0)
             self._round_start = 0
             self.decks_added += 1
@@ -224,8 +236,8 @@ class Shoe:
         in_play = self._cards[self._round_start : self._pos]
         discards = self._cards[: self._round_start]
         if not discards:
-            raise CroupierError("the shoe ran out of cards in one round; use more decks")
-        shuffle_cards(discards, self._stream)
+            raise ShoeRanOut("the shoe ran out of cards in one round; use more decks")
+        self._shuffle(discards)
         self._deal_from(in_play + discards, len(in_play))
         self._round_start = 0
         self.shuffles += 1

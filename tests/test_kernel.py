@@ -176,3 +176,43 @@ def test_a_shoe_dry_with_nothing_to_reshuffle_ends_the_chunk_as_it_ends_the_engi
             assert kernel_totals(manager, rules, greedy, key, 20, 7) == engine
             outcomes.append("played")
     assert "dry" in outcomes and "played" in outcomes
+
+
+@pytest.mark.parametrize(("rule_set", "options", "strategy", "seats"), CASES)
+def test_a_short_run_plays_the_kernels_chunk_in_plain_python(
+    manager, rule_set, options, strategy, seats
+):
+    """The job's plain chunk (the round engine on the kernel's shoe, for runs too short to
+    pay for loading compiled code) returns every total the kernel returns, shuffles and
+    the house's net included; the driver takes it for runs up to ``plain_up_to`` rounds."""
+    import attrs
+
+    rules = manager.rule_sets.get(rule_set).rules.evolve(**options)
+    played = local_strategy(manager, strategy, rules)
+    job = manager.sim_kernels.get("blackjack").prepare(manager, rules, played, seats)
+    assert job.plain is not None and job.plain_up_to * seats <= 20_000
+    for key in (3, 2**64 - 2):
+        rounds = 3000 // seats
+        assert list(job.plain(key, rounds)) == list(job.run(job.data, key, rounds))
+    short = min(job.plain_up_to, 4000 // seats)
+    compiled = attrs.evolve(job, plain=None)
+    assert run_chunks(job, 5, short) == run_chunks(compiled, 5, short)
+
+
+def test_a_short_run_whose_shoe_runs_dry_in_a_round_ends_as_the_kernels_does(
+    manager, monkeypatch
+):
+    """A shoe with nothing left to reshuffle mid-round: the kernel's chunk is all -1 (the
+    driver then says the chunk could not be played), and so is the plain chunk's."""
+    from croupier.engine import ShoeRanOut
+    from croupier.plugins.blackjack.kernel import plain
+
+    def dry(*args, **kwargs):
+        raise ShoeRanOut("the shoe ran out of cards in one round; use more decks")
+
+    rules = manager.rule_sets.get("single-deck").rules
+    job = manager.sim_kernels.get("blackjack").prepare(
+        manager, rules, local_strategy(manager, "lim17", rules), 7
+    )
+    monkeypatch.setattr(plain, "run_rounds", dry)
+    assert list(job.plain(11, 50)) == [-1] * len(job.fields)

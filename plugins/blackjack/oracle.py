@@ -23,12 +23,10 @@ import attrs
 
 from croupier.engine import (
     CroupierError,
-    OracleKind,
     Plain,
     Question,
     Turn,
     Valuation,
-    hookimpl,
     phase_of,
 )
 from croupier.plugins.blackjack.round_edge import BetQuestion, value_bet
@@ -215,15 +213,3 @@ class BlackjackOracle:
             covers and len(hands) == 1,
         )
         return Question(value_play, question)
-
-
-ORACLE = OracleKind(
-    "blackjack",
-    "composition-dependent EVs of every play from the shoe left, splits included",
-    BlackjackOracle,
-)
-
-
-@hookimpl
-def croupier_oracles() -> tuple[OracleKind, ...]:
-    return (ORACLE,)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from croupier.plugins.blackjack.kernel.count_batches import BUCKETS as BATCH_BUCKETS
 from croupier.plugins.blackjack.kernel.count_batches import SHOE_FIELDS, TOTAL_FIELDS
-from croupier.plugins.blackjack.kernel.kernel import FIELDS
+from croupier.plugins.blackjack.kernel.fields import FIELDS
 
 TC_LOW, TC_HIGH = -10, 15
 BUCKETS = TC_HIGH - TC_LOW + 1

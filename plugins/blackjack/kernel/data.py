@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from croupier.engine import KernelJob, PluginManager
+from croupier.plugins.blackjack.building import resolve_rules
+from croupier.plugins.blackjack.kernel.fields import FIELDS
 from croupier.plugins.blackjack.kernels import LETTERS, PlayTable, play_table
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.strategy import Strategy
@@ -123,9 +125,10 @@ def prepare(
     dealer = compiled_dealer(manager, rules.dealer)
     assert table is not None and dealer is not None
     data = (rules_vector(rules, dealer), chart_array(table), seats)
-    from croupier.plugins.blackjack.kernel.kernel import FIELDS
+    from croupier.plugins.blackjack.kernel.plain import PLAIN_HANDS, PlainChunk
 
-    return KernelJob(run_chunk, data, FIELDS)
+    plain = PlainChunk(rules, *resolve_rules(manager, rules), strategy, seats)
+    return KernelJob(run_chunk, data, FIELDS, plain=plain, plain_up_to=PLAIN_HANDS // seats)
 
 
 def run_chunk(data: Any, seed: int, rounds: int) -> Sequence[int]:

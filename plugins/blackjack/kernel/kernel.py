@@ -29,6 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from croupier.plugins.blackjack.kernel.fields import FIELDS as FIELDS  # its totals
+
 # rules vector (int64): the indices of its entries
 DECKS, CUT, H17, DOUBLE, DAS, MAX_HANDS, RSA, HSA, SURRENDER, PEEK, BET, NUM, DEN, FRESH = range(14)
 RULES_LEN = 14
@@ -40,24 +42,6 @@ HIT, STAND, DOUBLE_A, SPLIT_A, SURRENDER_A = range(5)
 # what a hand may do, as bits of the index into the table of plans (see _plans)
 FIRST_MOVE, SPLIT_HAND, MAY_SPLIT, ACES_ONLY = 1, 2, 4, 8
 
-FIELDS = (
-    "hands",
-    "net",
-    "net_sq",
-    "wins",
-    "pushes",
-    "losses",
-    "naturals",
-    "busts",
-    "doubles",
-    "splits",
-    "house",
-    "shuffles",
-    "round_net_sq",
-)
-"""The totals :func:`play_chunk` returns, in chips and counts (``house``: the house's net,
-which must be minus the players' net: a double-entry check; ``round_net_sq``: the sum over
-rounds of the square of the seats' net together, for intervals)."""
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

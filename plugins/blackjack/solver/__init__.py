@@ -3,17 +3,25 @@
 Contributes the ``blackjack`` solver (problem and solution are plain data, see
 :mod:`.problem`). Python users can call :func:`solve_rules` for an :class:`Analysis`
 whose ``chart`` is a :class:`Chart` that decides like a player.
+
+Registering the plugin imports no solver code (the dynamic programme and numba load in
+about half a second): :func:`solve`, :func:`solve_rules` and :class:`Analysis` are imported
+on first use, so a command that never solves (a simulation whose chart is cached) never
+pays for them.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from croupier.engine import (
     VALUES,
     CroupierError,
+    Problem,
+    Solution,
     Solver,
     hookimpl,
     package_of,
@@ -22,18 +30,39 @@ from croupier.engine import (
 )
 from croupier.plugins.blackjack.kernels import PlayTable
 from croupier.plugins.blackjack.rules import BlackjackRules
-from croupier.plugins.blackjack.solver.analysis import Analysis, solve_rules
 from croupier.plugins.blackjack.solver.chart import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, Chart
-from croupier.plugins.blackjack.solver.classic import ClassicPlayer
-from croupier.plugins.blackjack.solver.problem import solve
 from croupier.plugins.blackjack.strategy import HandView, PlayRule, Strategy
 
+if TYPE_CHECKING:
+    from croupier.plugins.blackjack.solver.analysis import Analysis, solve_rules
+    from croupier.plugins.blackjack.solver.classic import ClassicPlayer
+    from croupier.plugins.blackjack.solver.problem import solve
+
 __all__ = ["BASIC", "SOLVER", "Analysis", "Chart", "basic_strategy", "solve", "solve_rules"]
+
+_LAZY = {"Analysis": "analysis", "solve_rules": "analysis", "solve": "problem"}
+
+
+def __getattr__(name: str) -> Any:
+    """The solver's entry points, imported on first use (see the module's text)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+
+
+def _solve(problem: Problem) -> Solution:
+    """The ``blackjack`` solver's function (:func:`.problem.solve`, imported on first use)."""
+    from croupier.plugins.blackjack.solver.problem import solve
+
+    return solve(problem)
+
 
 SOLVER = Solver(
     "blackjack",
     "exact blackjack EVs, basic-strategy charts, house edges, dealer probabilities",
-    solve,
+    _solve,
     problem_doc=(
         "rules: rule options (decks: null or 'inf' for an infinite deck); "
         "objective: 'ev' | 'win-probability'; chart: bool; hand: 'T,6' with upcard: 'T'; "
@@ -61,10 +90,16 @@ def basic_strategy(rules: BlackjackRules) -> Chart:
         CHART_CACHE,
         code,
         rules.to_dict(),
-        lambda: solve_rules(rules).chart.to_dict(),
+        lambda: _solved_chart(rules),
         _whole_chart,
     )
     return chart
+
+
+def _solved_chart(rules: BlackjackRules) -> dict[str, Any]:
+    from croupier.plugins.blackjack.solver.analysis import solve_rules
+
+    return solve_rules(rules).chart.to_dict()
 
 
 def _whole_chart(data: object) -> Chart:
@@ -110,6 +145,8 @@ class _BasicPlay:
 
 @lru_cache(maxsize=4)
 def _classic_player(rules: BlackjackRules) -> ClassicPlayer:
+    from croupier.plugins.blackjack.solver.classic import ClassicPlayer
+
     return ClassicPlayer(rules)
 
 
