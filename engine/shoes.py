@@ -267,10 +267,24 @@ class ShoeRandomizer:
         self.shoe = shoe
 
     def deal(self, n: int) -> list[str]:
+        """The next ``n`` cards' codes: as if drawn one by one, the shoe started again
+        before a card whenever it is empty or (a casino shoe) its cut card is out; dealt
+        a run at a time, every card between two shuffles in one slice of the shoe."""
         out: list[str] = []
         shoe = self.shoe
-        for _ in range(n):
-            if shoe.remaining == 0 or (shoe.kind == "casino" and shoe.due()):
+        casino = shoe.kind == "casino"
+        stack = shoe._stack
+        while len(out) < n:
+            if not stack or (casino and shoe.due()):
                 shoe.start_round()
-            out.append(CODES[shoe.draw()])
+            if not stack:  # a shoe that refills: draw() adds the fresh deck
+                out.append(CODES[shoe.draw()])
+                continue
+            run = min(n - len(out), len(stack))
+            if casino:
+                run = min(run, shoe._cut - shoe._pos)
+            cards = stack[-run:]
+            del stack[-run:]
+            cards.reverse()
+            out += map(CODES.__getitem__, cards)
         return out

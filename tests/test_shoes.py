@@ -98,6 +98,29 @@ def test_shoe_randomizers_batch_freely(manager, name):
     assert isinstance(manager.randomizer(name, Stream(9)), ShoeRandomizer)
 
 
+def one_by_one(shoe: Shoe, n: int) -> list[str]:
+    """The definition: before each card, the shoe starts again when it is empty or (a
+    casino shoe) its cut card is out; then one card is drawn."""
+    out = []
+    for _ in range(n):
+        if shoe.remaining == 0 or (shoe.kind == "casino" and shoe.due()):
+            shoe.start_round()
+        out.append(CODES[shoe.draw()])
+    return out
+
+
+@pytest.mark.parametrize("name", ["casino-shoe", "koth-shoe", "fresh-pack-shoe"])
+@pytest.mark.parametrize("sizes", [[5000], [1, 2, 3, 233, 1, 79, 400, 0, 52], [311, 1, 312, 624]])
+def test_a_shoe_randomizer_deals_as_one_card_at_a_time(manager, name, sizes):
+    """Dealt a run at a time (every card between two shuffles in one slice), a shoe
+    randomizer deals exactly the cards of drawing them one by one, whatever the batches."""
+    runs = manager.randomizer(name, Stream(17))
+    reference = manager.randomizer(name, Stream(17)).shoe
+    for size in sizes:
+        assert runs.deal(size) == one_by_one(reference, size)
+    assert runs.shoe.shuffles == reference.shuffles > 0
+
+
 def test_shuffle_follows_its_definition():
     # The last position takes the card at j = (w * 52) >> 32, w the stream's first 32-bit
     # little-endian word (w is far from the rejection zone for this seed).
