@@ -5,6 +5,7 @@ A plain `pytest` skips tests marked `slow` (pyproject.toml); `pytest -m ''` and 
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -15,6 +16,11 @@ import trio
 
 from tests.webkit import browser, failure_sections, page, served  # noqa: F401 (the browser tests' fixtures)
 
+# Bytecode is a cache, so the suite writes it even where PYTHONDONTWRITEBYTECODE is set (as on
+# CI machines): without it pytest rewrote every test module's asserts again on each run (8 s of
+# each worker's start), and each `croupier` a test runs compiled croupier's modules again.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 os.environ.setdefault("CROUPIER_DISABLE_PLUGIN_AUTOLOAD", "1")
 os.environ.setdefault("CROUPIER_DATA", ":memory:")  # croupier serve keeps no journal unless told
 # solutions the CLI keeps for reuse go to a cache of this run, not the user's

@@ -51,6 +51,7 @@ def test_hand_values_agree_with_the_brute_force(shoe, cards, up, changes):
         assert "double" not in got and "surrender" not in got
 
 
+@pytest.mark.slow  # 15 s; tests/test_blackjack_split.py checks each split by brute force
 def test_split_agrees_with_the_real_split_game():
     """8,8 against a T from a depleted shoe, split to 3 hands, CDZ- decisions taken in the
     shoe before the split (the hand's cards and the upcard out)."""

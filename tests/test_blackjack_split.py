@@ -341,6 +341,7 @@ def perfect_split_game(shoe, rank, up, rules):
     return game(worlds, (), (), [rank], 1, 1, 2)
 
 
+@pytest.mark.slow  # 8 s; each mode agrees with its own brute force in the tests above
 def test_perfect_play_bounds_every_post_split_mode():
     """Each post-split mode is a strategy the perfect player could follow, so none may be
     worth more than perfect play (and, one split allowed, the perfect player's edge over

@@ -8,7 +8,6 @@ import time
 
 import attrs
 import pytest
-from distributed import Client
 
 from croupier.engine import CroupierError
 from croupier.engine.chunks import CHUNK, run_chunks
@@ -24,6 +23,8 @@ EXPECTED = [n**3 for n in range(40)]
 def executor(request, dask_cluster):
     where = request.param
     if where == "cluster":
+        from distributed import Client  # imported here: it costs each worker's collection
+
         with Client(dask_cluster) as client, open_executor(cluster=client) as pool:
             yield pool
     else:

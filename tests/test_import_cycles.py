@@ -19,6 +19,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("engine", "plugins", "protocol", "clients")
 SERVICES = (
@@ -81,8 +83,17 @@ def imported(name: str, types: bool = False) -> set[str]:
     return found - {name}
 
 
-GRAPH = {name: imported(name) for name in MODULES}
-TYPED_GRAPH = {name: imported(name, types=True) for name in MODULES}
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    """Each module's run-time imports (built when a test asks: parsing every module takes
+    seconds, which collecting the suite on each worker would pay)."""
+    return {name: imported(name) for name in MODULES}
+
+
+@pytest.fixture(scope="module")
+def typed_graph() -> dict[str, set[str]]:
+    """Each module's imports, those for the type checker included."""
+    return {name: imported(name, types=True) for name in MODULES}
 
 
 def service_of(name: str) -> str | None:
@@ -173,34 +184,34 @@ def test_package_circles_are_found():
     ]
 
 
-def test_no_module_imports_itself_through_others():
-    assert circles(GRAPH) == []
+def test_no_module_imports_itself_through_others(graph):
+    assert circles(graph) == []
 
 
-def test_the_transport_imports_no_service():
+def test_the_transport_imports_no_service(graph):
     transport: set[str] = set()
     todo = ["croupier.protocol.server"]
     while todo:
         name = todo.pop()
         if name not in transport:
             transport.add(name)
-            todo += GRAPH[name]
+            todo += graph[name]
     assert "croupier.protocol.session" in transport  # the closure is the transport's
     assert sorted(name for name in transport if service_of(name) or name == COMPOSITION_ROOT) == []
 
 
-def test_every_service_is_there():
+def test_every_service_is_there(typed_graph):
     """A service renamed or moved is renamed here too (else the tests below check nothing)."""
     assert sorted(s for s in SERVICES if s not in MODULES) == []
-    assert {service_of(name) for name in TYPED_GRAPH[COMPOSITION_ROOT]} >= set(SERVICES)
+    assert {service_of(name) for name in typed_graph[COMPOSITION_ROOT]} >= set(SERVICES)
 
 
-def test_no_service_imports_another():
+def test_no_service_imports_another(typed_graph):
     """Each service's modules (its recovery included) import no other service's module and
     not the composition root, not even for a type."""
     crossing = sorted(
         f"{name} -> {target}"
-        for name, targets in TYPED_GRAPH.items()
+        for name, targets in typed_graph.items()
         if service_of(name) is not None
         for target in targets
         if service_of(target) not in (None, service_of(name)) or target == COMPOSITION_ROOT
@@ -208,5 +219,5 @@ def test_no_service_imports_another():
     assert crossing == []
 
 
-def test_no_package_of_protocol_imports_itself_through_others():
-    assert circles(collapsed(GRAPH)) == []
+def test_no_package_of_protocol_imports_itself_through_others(graph):
+    assert circles(collapsed(graph)) == []

@@ -245,6 +245,7 @@ async def test_a_join_answered_journal_failed_leaves_the_seat_free(nursery, tmp_
     await journal.aclose()
 
 
+@pytest.mark.slow  # 9 s; a table's pause and resumption: the full-disk test above
 async def test_a_tournament_pauses_while_its_journal_cannot_write_and_plays_on_after(
     nursery, tmp_path, monkeypatch
 ):

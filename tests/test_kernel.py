@@ -191,6 +191,7 @@ def test_a_short_run_plays_the_kernels_chunk_in_plain_python(
     played = local_strategy(manager, strategy, rules)
     job = manager.sim_kernels.get("blackjack").prepare(manager, rules, played, seats)
     assert job.plain is not None and job.plain_up_to * seats <= 20_000
+    assert (job.plain_up_to == 0) == (rules.shoe == "fresh-pack")  # shuffled every round
     for key in (3, 2**64 - 2):
         rounds = 3000 // seats
         assert list(job.plain(key, rounds)) == list(job.run(job.data, key, rounds))
@@ -199,9 +200,7 @@ def test_a_short_run_plays_the_kernels_chunk_in_plain_python(
     assert run_chunks(job, 5, short) == run_chunks(compiled, 5, short)
 
 
-def test_a_short_run_whose_shoe_runs_dry_in_a_round_ends_as_the_kernels_does(
-    manager, monkeypatch
-):
+def test_a_short_run_whose_shoe_runs_dry_in_a_round_ends_as_the_kernels_does(manager, monkeypatch):
     """A shoe with nothing left to reshuffle mid-round: the kernel's chunk is all -1 (the
     driver then says the chunk could not be played), and so is the plain chunk's."""
     from croupier.engine import ShoeRanOut

@@ -177,13 +177,19 @@ def brute_force(rules: BlackjackRules, chart: Chart) -> dict[float, float]:
 
 
 CASES = [
-    {},  # 3:2, S17, DAS, split to 4 hands, late surrender, peek
+    pytest.param(  # 3:2, S17, DAS, split to 4 hands, late surrender, peek (40 s; the last
+        {},  # case below exercises the same splitting without the fourth hand)
+        marks=pytest.mark.slow,
+    ),
     {"dealer": "h17", "double_after_split": False, "resplit_aces": True, "surrender": "none"},
     pytest.param(  # hitting and resplitting aces: the slow brute force
         {"hit_split_aces": True, "resplit_aces": True, "double": "10-11", "blackjack_pays": "6:5"},
         marks=pytest.mark.slow,
     ),
-    {"peek": False, "surrender": "none", "max_split_hands": 3},
+    pytest.param(  # 12 s; no peek and 3 hands are each checked by the exact solver's tests
+        {"peek": False, "surrender": "none", "max_split_hands": 3},
+        marks=pytest.mark.slow,
+    ),
 ]
 
 
@@ -200,6 +206,7 @@ def test_infinite_deck_distribution_equals_brute_force(options: dict[str, object
         assert max(exact) == 8.0  # four split hands, all doubled and won
 
 
+@pytest.mark.slow  # 11 s; the infinite deck's distribution above is checked outcome by outcome
 def test_finite_shoe_mean_is_the_solver_ev() -> None:
     rules = BlackjackRules().evolve(decks=2)
     analysis = solve_rules(rules)
@@ -209,6 +216,7 @@ def test_finite_shoe_mean_is_the_solver_ev() -> None:
     assert dist.mean == pytest.approx(chart_ev(rules, analysis.chart), abs=1e-13)
 
 
+@pytest.mark.slow  # 400,000 hands; tests/test_kernel.py checks the kernel round for round
 def test_simulated_sd_is_within_its_interval_of_the_exact_sd(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -27,7 +27,11 @@ def _without_ran_on(out):
     return json.dumps(report, sort_keys=True), where
 
 
-@pytest.mark.parametrize("argv", [FLAT, COUNTING], ids=["flat", "counting"])
+@pytest.mark.parametrize(
+    "argv",  # counting's chunks are as reproducible: tests/test_counting_sim.py, one or two
+    [FLAT, pytest.param(COUNTING, marks=pytest.mark.slow)],  # processes, in the fast tier
+    ids=["flat", "counting"],
+)
 def test_workers_and_threads_print_the_same_json(cli, argv):
     runs = {
         "one": _json(cli, *argv, "--workers", "1"),

@@ -125,10 +125,10 @@ def prepare(
     dealer = compiled_dealer(manager, rules.dealer)
     assert table is not None and dealer is not None
     data = (rules_vector(rules, dealer), chart_array(table), seats)
-    from croupier.plugins.blackjack.kernel.plain import PLAIN_HANDS, PlainChunk
+    from croupier.plugins.blackjack.kernel.plain import PlainChunk, plain_rounds
 
     plain = PlainChunk(rules, *resolve_rules(manager, rules), strategy, seats)
-    return KernelJob(run_chunk, data, FIELDS, plain=plain, plain_up_to=PLAIN_HANDS // seats)
+    return KernelJob(run_chunk, data, FIELDS, plain=plain, plain_up_to=plain_rounds(rules, seats))
 
 
 def run_chunk(data: Any, seed: int, rounds: int) -> Sequence[int]:

@@ -30,6 +30,14 @@ PLAIN_HANDS = 20_000
 with a chart, where loading the kernel costs about a second (a fixed number, so a run's
 path, like its result, depends on its arguments only)."""
 
+
+def plain_rounds(rules: BlackjackRules, seats: int) -> int:
+    """The longest run :class:`PlainChunk` plays for these rules: :data:`PLAIN_HANDS`
+    hands, and none for a shoe shuffled every round (the shuffle in Python would cost more
+    than the round)."""
+    return 0 if rules.shoe == "fresh-pack" else PLAIN_HANDS // seats
+
+
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 
