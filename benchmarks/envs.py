@@ -39,7 +39,7 @@ first valuation (its tables are made then: a second or more, once per process)."
 
 def rate(step: Callable[[], int], seconds: float) -> float:
     """Steps per second of ``step`` (which returns how many steps it took)."""
-    for _ in range(WARM):
+    for _ in range(WARM if seconds >= 1 else 1):  # a smoke run: one
         step()
     done, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
