@@ -214,6 +214,20 @@ def test_an_unknown_game_and_an_illegal_action_get_one_line():
         env.step(99)
 
 
+def test_the_mask_an_agent_writes_to_or_an_old_turns_mask_lets_no_illegal_action_through():
+    env = CroupierEnv("blackjack")
+    obs, info = env.reset(seed=1)
+    bet, hit = env.action_index({"kind": "bet", "amount": 10}), env.action_index({"kind": "hit"})
+    assert info["action_mask"][bet] and obs["action_mask"] is info["action_mask"]
+    info["action_mask"][:] = 1  # the agent's copy: the env keeps what the game accepted
+    with pytest.raises(CroupierError, match=r"\(hit\) is refused: hit is not legal now"):
+        env.step(hit)
+    _, _, _, _, info = env.step(bet)  # seed 1 deals a hand to play: a bet is legal no more
+    assert env.turn is not None and env.turn.phase == "play" and not info["action_mask"][bet]
+    with pytest.raises(CroupierError, match=r"\(bet 10\) is refused: bet is not legal"):
+        env.step(bet)
+
+
 @pytest.mark.parametrize("game", ["blackjack", "three-card-poker"])
 def test_every_seat_of_the_aec_env_earns_what_it_earns_at_croupiers_table(game):
     """Random masked actions for three agents, replayed seat by seat at a GameTable of the

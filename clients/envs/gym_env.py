@@ -69,6 +69,9 @@ class CroupierEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.table: EnvTable | None = None
         self.turn: Turn | None = None
         self.mask = np.zeros(len(self.table_actions.actions), np.int8)
+        self.accepted: list[int] = []
+        """The numbers of the actions the game accepts at :attr:`turn` (the mask's ones,
+        kept apart from the mask the agent is given, which it may write to)."""
 
     @property
     def seat(self) -> int:
@@ -88,33 +91,39 @@ class CroupierEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def step(
         self, action: np.int64 | int
     ) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
-        if self.table is None or self.turn is None:
+        table, turn = self.table, self.turn
+        if table is None or turn is None:
             raise CroupierError("the episode is over: call reset() first")
         chosen = self.table_actions.choose(
-            action, self.turn.legal, self.turn.default, self.table.check, self.illegal
+            action, turn.legal, turn.default, table.check, self.illegal, self.accepted
         )
-        self.turn = self.table.advance(chosen)
-        outcome = self.table.take_outcome()
+        self.turn = table.advance(chosen)
+        outcome = table.take_outcome()
         obs, info = self._observe(outcome)
-        terminated = self.turn is None and self.table.broke(self.seat)
-        truncated = self.turn is None and not terminated
+        terminated = truncated = False
+        if self.turn is None:
+            terminated = table.broke(self.seat)
+            truncated = not terminated
         return obs, outcome.reward(self.setup.reward, self.seat), terminated, truncated, info
 
     def _observe(self, outcome: Outcome) -> tuple[dict[str, Any], dict[str, Any]]:
-        assert self.table is not None
-        if self.turn is None:
-            self.mask = np.zeros(len(self.table_actions.actions), np.int8)
+        table, turn, seat = self.table, self.turn, self.seat
+        assert table is not None
+        if turn is None:
+            self.accepted = []
             seen = None
         else:
-            self.mask = self.table_actions.mask(self.turn.legal, self.table.check)
-            seen = self.turn.observation
-        info = {
-            "action_mask": self.mask,
-            **outcome.info(self.seat, self.table.scorer is not None),
-            "seed": self.table.seed,
-            "round": self.table.core.round,
-            "chips": self.table.chips(self.seat),
-        }
+            core = table.core
+            self.accepted = self.table_actions.accepted(
+                turn.legal, lambda action: core.check(turn, action)
+            )
+            seen = turn.observation
+        self.mask = self.table_actions.mask_of(self.accepted)
+        info: dict[str, Any] = {"action_mask": self.mask}
+        info.update(outcome.info(seat, table.scorer is not None))
+        info["seed"] = table.seed
+        info["round"] = table.core.round
+        info["chips"] = table.chips(seat)
         return self.coder.encode(seen, self.mask), info
 
     def action(self, index: int) -> dict[str, Any]:

@@ -49,6 +49,8 @@ class Outcome:
             return 0.0 - sum(d.loss for d in self.decisions if d.seat == seat)
         if kind == "adjusted":
             return 0.0 + sum(r.get(seat, 0.0) for r in self.adjusted)
+        if not self.rounds:
+            return 0.0
         return float(sum(r.get(seat, 0) for r in self.rounds))
 
     def info(self, seat: int, scored: bool) -> dict[str, Any]:
@@ -56,7 +58,8 @@ class Outcome:
         ``adjusted`` (per round, as ``rounds``) and ``decisions`` (each scored decision as
         the arena logs it: values of the action taken and of the best, the loss)."""
         out: dict[str, Any] = {"rounds": [r[seat] for r in self.rounds if seat in r]}
-        if scored:
-            out["adjusted"] = [r[seat] for r in self.adjusted if seat in r]
-            out["decisions"] = [d.to_dict() for d in self.decisions if d.seat == seat]
+        if not scored:
+            return out
+        out["adjusted"] = [r[seat] for r in self.adjusted if seat in r]
+        out["decisions"] = [d.to_dict() for d in self.decisions if d.seat == seat]
         return out

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import string
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -41,6 +41,14 @@ class ActionTable:
     """Every action of a game's schema at a table, numbered: the Discrete action space."""
 
     actions: tuple[Plain, ...]
+    by_kind: dict[str, tuple[int, ...]] = attrs.field(init=False, eq=False, repr=False)
+    """The numbers of each kind's actions (a step checks only the legal kinds')."""
+
+    def __attrs_post_init__(self) -> None:
+        found: dict[str, list[int]] = {}
+        for i, action in enumerate(self.actions):
+            found.setdefault(action["kind"], []).append(i)
+        object.__setattr__(self, "by_kind", {k: tuple(v) for k, v in found.items()})
 
     @classmethod
     def of(cls, setup: EnvOptions) -> ActionTable:
@@ -59,12 +67,21 @@ class ActionTable:
     def space(self) -> spaces.Discrete:
         return spaces.Discrete(len(self.actions))
 
+    def accepted(self, legal: Sequence[str], check: Check) -> list[int]:
+        """The numbers of the actions the game accepts now (kind legal, ``check`` passes)."""
+        actions = self.actions
+        by_kind = self.by_kind
+        return [i for kind in legal for i in by_kind.get(kind, ()) if check(actions[i]) is None]
+
     def mask(self, legal: Sequence[str], check: Check) -> np.ndarray:
         """1 for each action the game accepts now (its kind legal and ``check`` passes)."""
+        return self.mask_of(self.accepted(legal, check))
+
+    def mask_of(self, accepted: Sequence[int]) -> np.ndarray:
+        """The mask with 1 at each of the numbers ``accepted``."""
         out = np.zeros(len(self.actions), np.int8)
-        for i, action in enumerate(self.actions):
-            if action["kind"] in legal and check(action) is None:
-                out[i] = 1
+        for i in accepted:  # a few: quicker than a fancy index
+            out[i] = 1
         return out
 
     def choose(
@@ -74,15 +91,19 @@ class ActionTable:
         default: Plain,
         check: Check,
         illegal: str = "raise",
+        accepted: Container[int] = (),
     ) -> Plain:
         """The game's action numbered ``action`` at a turn with ``legal`` kinds: one refused
-        by the game raises one line (``illegal="raise"``) or gives ``default`` ("default")."""
+        by the game raises one line (``illegal="raise"``) or gives ``default`` ("default").
+        ``accepted``: numbers the game accepted at this turn already (not asked again)."""
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise CroupierError(f"an action is a whole number, not {action!r}")
         index = int(action)
         if not 0 <= index < len(self.actions):
             raise CroupierError(f"action {index} is not in 0..{len(self.actions) - 1}")
         chosen = self.actions[index]
+        if index in accepted:
+            return chosen
         why = f"{chosen['kind']} is not legal now" if chosen["kind"] not in legal else None
         why = why or check(chosen)
         if why is None:
@@ -182,11 +203,18 @@ def _encoder(field: Field, kind: str) -> Encoder:
     if kind == "float":
         return lambda v: np.array(0.0 if v is None else v, np.float64)
     if kind == "bool":
-        return lambda v: int(bool(v))
+        return lambda v: 1 if v else 0
     if kind == "str" and field.choices:
         index = {c: i + 1 for i, c in enumerate(field.choices)}
         return lambda v: 0 if v is None else index[v]
     if kind == "str":
-        return lambda v: "" if v is None else str(v)[:TEXT]
+        return _text_value
     inner = _encoder(field, kind[5:-1])
-    return lambda v: tuple(inner(x) for x in (v or ()))
+    return lambda v: tuple(map(inner, v)) if v else ()
+
+
+def _text_value(v: Any) -> str:
+    """A text field's value: its text, at most :data:`TEXT` characters ("": nil)."""
+    if type(v) is str and len(v) <= TEXT:
+        return v
+    return "" if v is None else str(v)[:TEXT]

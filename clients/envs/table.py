@@ -29,6 +29,9 @@ from croupier.engine.ledger import seat_account
 from croupier.engine.oracle import TableOracle
 from croupier.engine.scoring import Scorer
 
+NOTHING = Outcome()
+"""What a step that finished nothing brought (shared: never added to)."""
+
 
 class EnvTable:
     """Seats ``1..seats``; ``strategies`` maps the seats that agents do not play."""
@@ -167,5 +170,8 @@ class EnvTable:
 
     def take_outcome(self) -> Outcome:
         """The rounds finished and decisions scored since the last call."""
-        out, self.outcome = self.outcome, Outcome()
+        out = self.outcome
+        if not (out.rounds or out.decisions or out.adjusted):
+            return NOTHING  # most steps: no allocation
+        self.outcome = Outcome()
         return out
