@@ -99,11 +99,3 @@ def game_options(
         if line.name == game.name and line.read is not None:
             out.update(line.read(command, args))
     return out
-
-
-def refuse_foreign(command: str, game: str, args: argparse.Namespace) -> None:
-    """Another game's option given with ``game`` (its own path reads its options itself)."""
-    for owner, actions in getattr(args, DEST, {}).items():
-        if owner != game:
-            for _, flags in given(actions, args):
-                usage_error(args, f"{flags} is a {owner} option, not {game}'s ({command})")

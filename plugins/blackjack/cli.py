@@ -38,20 +38,6 @@ OVERRIDES = (
 )
 """The rules the options override, by the name of the rule (and of the option's dest)."""
 
-COUNTING = (
-    "count",
-    "ramp",
-    "wong_in",
-    "wong_out",
-    "indices",
-    "spots_at",
-    "bankroll",
-    "hands_per_hour",
-    "csv",
-    "plot",
-)
-"""The dests of ``sim``'s card-counting options."""
-
 
 def decks_type(text: str) -> int | str:
     """A deck count, or ``inf`` for an infinite deck (kept as the string until applied)."""
