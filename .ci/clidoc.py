@@ -16,6 +16,7 @@ from pathlib import Path
 
 from croupier.clients.cli.main import build_parser
 
+AUTOLOAD = "CROUPIER_DISABLE_PLUGIN_AUTOLOAD"
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "cli.md"
 
@@ -66,22 +67,33 @@ def subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, str, argpars
     return found
 
 
-def section(name: str, summary: str, parser: argparse.ArgumentParser) -> list[str]:
+def option_rows(parser: argparse.ArgumentParser, actions: list[argparse.Action]) -> list[str]:
+    """One table row per option."""
     formatter = parser._get_formatter()
+    rows = []
+    for action in actions:
+        if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
+            continue
+        helped = formatter._expand_help(action) if action.help else ""
+        rows.append(f"| `{cell(invocation(formatter, action))}` | {cell(helped)} |")
+    return rows
+
+
+def section(name: str, summary: str, parser: argparse.ArgumentParser) -> list[str]:
     lines = [f"## `{parser.prog}`", ""]
     text = parser.description or summary
     if "%(prog)" in text:  # as argparse shows it
         text = text % {"prog": parser.prog}
     if text:
         lines += [" ".join(text.split()), ""]
-    rows = []
-    for action in parser._actions:
-        if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
-            continue
-        helped = formatter._expand_help(action) if action.help else ""
-        rows.append(f"| `{cell(invocation(formatter, action))}` | {cell(helped)} |")
+    games: dict[str, list[argparse.Action]] = parser.get_default("game_options") or {}
+    theirs = {id(action) for actions in games.values() for action in actions}
+    rows = option_rows(parser, [a for a in parser._actions if id(a) not in theirs])
     if rows:
         lines += ["| option | what it does |", "| --- | --- |", *rows, ""]
+    for game, actions in games.items():  # each game's own options (croupier_command_lines)
+        lines += [f"{game}'s options (`--game {game}`):", ""]
+        lines += ["| option | what it does |", "| --- | --- |", *option_rows(parser, actions), ""]
     subs = subcommands(parser)
     if subs:
         lines += ["| command | what it does |", "| --- | --- |"]
@@ -94,9 +106,12 @@ def section(name: str, summary: str, parser: argparse.ArgumentParser) -> list[st
 
 def render() -> str:
     """The page, the same on every machine: defaults read from the environment (the
-    journal's place) are shown as a user's would be, under ``~``."""
-    saved = {name: os.environ.pop(name, None) for name in ("CROUPIER_DATA", "XDG_DATA_HOME")}
+    journal's place) are shown as a user's would be, under ``~``, and third-party plugins'
+    options are left out."""
+    names = ("CROUPIER_DATA", "XDG_DATA_HOME", AUTOLOAD)
+    saved = {name: os.environ.pop(name, None) for name in names}
     os.environ["XDG_DATA_HOME"] = "~/.local/share"
+    os.environ[AUTOLOAD] = "1"  # the built-in games' options only, whatever is installed
     try:
         parser = build_parser()
     finally:

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from croupier.engine.batch_means import BatchSums, naive_variance
 from croupier.engine.cards import CODES, HIDDEN, RANKS, SUITS, VALUES, card, cards
 from croupier.engine.cards import name as card_name
+from croupier.engine.commandline import CommandKit, CommandLine
+from croupier.engine.confidence import wilson_interval
 from croupier.engine.counts import DECK as DECK_SIZE
 from croupier.engine.counts import CountSystem, true_count
 from croupier.engine.errors import (
@@ -73,7 +75,7 @@ if TYPE_CHECKING:
     from croupier.engine.chunks import run_chunks
     from croupier.engine.decisions import ATTEMPTS, DECISION_TIME
     from croupier.engine.draws import UniformDraws
-    from croupier.engine.executor import Executor
+    from croupier.engine.executor import Executor, default_workers
     from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
     from croupier.engine.loops import COMPILED_FROM, Indices, compiled, run_loop, symbols_of
     from croupier.engine.plugincheck import check_plugins
@@ -83,7 +85,7 @@ _CHUNKS = ("run_chunks",)
 _COMPILED = ("COMPILED_FROM", "Indices", "compiled", "run_loop", "symbols_of")
 _DRAWS = ("UniformDraws",)
 _DECISIONS = ("ATTEMPTS", "DECISION_TIME")
-_EXECUTOR = ("Executor",)
+_EXECUTOR = ("Executor", "default_workers")
 _GAMETABLE = ("GamePlayer", "GameStrategyPlayer", "GameTable")
 _SHOES = ("Shoe", "ShoeRandomizer")
 _PLUGINCHECK = ("check_plugins",)
@@ -147,6 +149,8 @@ __all__ = [
     "ActionSpec",
     "BatchSums",
     "Checkpoints",
+    "CommandKit",
+    "CommandLine",
     "CountSystem",
     "CroupierError",
     "DecisionScore",
@@ -203,6 +207,7 @@ __all__ = [
     "check_plugins",
     "collect_stats",
     "compiled",
+    "default_workers",
     "draw_seed",
     "hookimpl",
     "hookspec",
@@ -221,4 +226,5 @@ __all__ = [
     "staked_on",
     "symbols_of",
     "true_count",
+    "wilson_interval",
 ]

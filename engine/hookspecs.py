@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from croupier.engine.commandline import CommandLine
     from croupier.engine.counts import CountSystem
     from croupier.engine.families import Family
     from croupier.engine.games import Game
@@ -134,4 +135,18 @@ def croupier_oracles() -> Iterable[OracleKind]:
     ``new(options)`` makes one table's oracle, which sees the table's public events and
     turns each decision into a plain question with a pure answer (see
     :mod:`croupier.engine.oracle`). A game without one still plays, unscored.
+    """
+
+
+@hookspec
+def croupier_command_lines() -> Iterable[CommandLine]:
+    """Contribute a game's own command-line options, as pytest's ``pytest_addoption``.
+
+    Called once, when ``croupier sim``, ``solve`` or ``tournament`` builds its parser.
+    Return an iterable of :class:`~croupier.engine.commandline.CommandLine`, each named
+    after its game: ``options(command, group)`` adds the game's argparse options for
+    ``command`` (``"sim"``, ``"tournament"``) to a ``--help`` group titled after the game,
+    ``read(command, args)`` returns the game options they set (merged under ``--set``), and
+    ``solve(parser, kit)`` fills ``croupier solve NAME``. One game's option given with
+    another ``--game`` is a one-line usage error, unless it names an option of that game.
     """

@@ -19,6 +19,7 @@ import attrs
 import pluggy
 
 from croupier.engine import hookspecs
+from croupier.engine.commandline import CommandLine
 from croupier.engine.counts import CountSystem
 from croupier.engine.errors import (
     CroupierError,
@@ -52,6 +53,7 @@ ENGINE_FAMILIES: tuple[Family, ...] = (
     Family("croupier_games", "game", Game, "games"),
     Family("croupier_count_systems", "count system", CountSystem, "count_systems"),
     Family("croupier_oracles", "oracle", OracleKind, "oracles"),
+    Family("croupier_command_lines", "command line", CommandLine, "command_lines"),
 )
 """The families every game shares; plugins declare their own (``croupier_families``)."""
 

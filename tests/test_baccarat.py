@@ -206,7 +206,6 @@ def test_sim_game_cli_is_reproducible_across_workers(cli, monkeypatch):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (("--h17",), "--h17/--s17 is a blackjack rule; baccarat's options are commission,"),
         (("--set", "commission"), "--set takes NAME=VALUE"),
         (("--set", "commission=2%"), "commission is 5% or none, not '2%'"),
         (("--strategy", "lim17"), "baccarat has no strategy 'lim17'; known: player, banker, tie"),

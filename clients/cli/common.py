@@ -109,9 +109,15 @@ def _finite(data: Any) -> Any:
     return data
 
 
+def load_plugins() -> PluginManager:
+    """The plugin manager, its families not yet built (a command's parser asks it for the
+    games' options: ``croupier_command_lines``)."""
+    return PluginManager()
+
+
 def get_manager() -> PluginManager:
     """Load the plugins; every skipped third-party plugin is one warning line on stderr."""
-    manager = PluginManager()
+    manager = load_plugins()
     manager.load_all()  # every family now, so that every failure is reported here, once
     for failure in manager.failures:
         print(f"croupier: warning: {failure.message}", file=sys.stderr)

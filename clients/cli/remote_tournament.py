@@ -31,10 +31,11 @@ def start_params(manager: PluginManager, args: argparse.Namespace) -> dict[str, 
     so a typo is the same one-line error as in a local run)."""
     extra: dict[str, Any] = {}
     if args.game != "blackjack":
-        from croupier.clients.cli.simgame import find_game, game_overrides
+        from croupier.clients.cli.gameoptions import game_options
+        from croupier.clients.cli.simgame import find_game, set_options
 
         game = find_game(manager, args.game)
-        options = game_overrides(args, {f.name for f in game.options}, game.name)
+        options = {**game_options(manager, "tournament", game, args), **set_options(args)}
         game.rules(None, options)  # a bad option: the same line as in a local run
         for bot in args.bots:
             if bot != "tcp":

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from croupier.clients.indexsets import index_entries
 from croupier.engine import CroupierError, PluginManager
+from croupier.plugins.blackjack.cli import add_count_options
 from croupier.plugins.blackjack.counting import (
     CountPlay,
     cap_ramp,
@@ -26,39 +27,7 @@ from croupier.plugins.blackjack.rules import BlackjackRules
 
 def add_count_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("counting cards (compiled engine; docs/counting.md)")
-    group.add_argument("--count", metavar="NAME", help="count system: hilo, ko, halves, ...")
-    group.add_argument(
-        "--ramp",
-        metavar="TEXT|FILE",
-        help="bet ramp by true count in units of the minimum bet, e.g. "
-        "'<=1:1,2:2,3:4,4:6,5+:8' (capped by the table's maximum; default: flat 1)",
-    )
-    group.add_argument("--wong-in", type=float, metavar="TC", help="back-count; play from TC up")
-    group.add_argument("--wong-out", type=float, metavar="TC", help="sit out below TC")
-    group.add_argument(
-        "--indices",
-        metavar="FILES|NAMES",
-        help="playing deviations: index CSV files or index sets by name, comma-separated "
-        "('croupier plugins' lists the sets: hilo-i18,hilo-fab4 for the I18 and Fab 4)",
-    )
-    group.add_argument(
-        "--spots-at", metavar="TC:N", help="play N spots (seats) from true count TC up"
-    )
-    group.add_argument("--bankroll", type=float, metavar="UNITS", help="risk of ruin of this")
-    group.add_argument(
-        "--hands-per-hour", type=float, default=100.0, metavar="N", help="default: 100"
-    )
-    group.add_argument(
-        "--csv",
-        metavar="FILE",
-        help="write the per-count table as CSV (what was played: FILE-metadata.json)",
-    )
-    group.add_argument(
-        "--plot",
-        metavar="FILE",
-        help="draw the per-count frequency, EV and ramp as FILE.png or FILE.svg "
-        "(pip install 'croupier[plot]')",
-    )
+    add_count_options(group)
 
 
 def counting_wanted(args: argparse.Namespace) -> bool:

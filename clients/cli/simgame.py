@@ -1,8 +1,9 @@
 """``croupier sim --game NAME``: simulate any installed game's built-in strategy.
 
-The game's rule set comes from ``--rules``; its options from ``--set NAME=VALUE`` and from
-the blackjack flags that name one of its options (``--decks``, ``--penetration``,
-``--min-bet``, ``--max-bet``); any other blackjack flag is refused in one line.
+The game's rule set comes from ``--rules``; its options from its own command-line options
+(``croupier_command_lines``), from another game's that name one of its options (blackjack's
+``--decks``, ``--penetration``, ``--min-bet``, ``--max-bet``) and from ``--set NAME=VALUE``;
+any other game's option is refused in one usage line.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from rich.markup import escape
 
 from croupier.clients.cli.common import print_json, resolve_seed, stdout_console
 from croupier.clients.cli.executing import executor_for
+from croupier.clients.cli.gameoptions import game_options
 from croupier.clients.cli.rules_args import OVERRIDES
 from croupier.clients.cli.simprogress import sim_progress
 from croupier.engine import CroupierError, PluginManager
@@ -65,7 +67,8 @@ def option_value(text: str) -> Any:
 
 
 def game_overrides(args: argparse.Namespace, names: set[str], game: str) -> dict[str, Any]:
-    """The options the command line sets, by ``--set`` and by shared flags."""
+    """The options the command line sets, by ``--set`` and by shared flags (``play`` and
+    ``bot``, whose blackjack rule flags are their own)."""
     out: dict[str, Any] = {}
     for name in OVERRIDES:
         value = getattr(args, name, None)
@@ -78,6 +81,12 @@ def game_overrides(args: argparse.Namespace, names: set[str], game: str) -> dict
                 "(set one with --set NAME=VALUE)"
             )
         out[name] = value
+    return {**out, **set_options(args)}
+
+
+def set_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options ``--set NAME=VALUE`` sets."""
+    out: dict[str, Any] = {}
     for item in args.options:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
@@ -96,8 +105,8 @@ def find_game(manager: PluginManager, name: str) -> Game:
 
 def run_game(manager: PluginManager, args: argparse.Namespace) -> int:
     game = find_game(manager, args.game)
-    names = {f.name for f in game.options}
-    options = game.rules(args.rules, game_overrides(args, names, game.name))
+    given = {**game_options(manager, "sim", game, args), **set_options(args)}
+    options = game.rules(args.rules, given)
     strategy = game.strategy(args.strategy).name if args.strategy else game.strategies[0].name
     if args.engine == "compiled":
         raise CroupierError(f"{game.name} has no compiled kernel; it plays in Python")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from croupier.engine import (
     ActionSpec,
     Checkpoints,
+    CommandLine,
     Field,
     Game,
     GameStrategy,
@@ -15,6 +16,7 @@ from croupier.engine import (
     hookimpl,
     staked_on,
 )
+from croupier.plugins.baccarat.cli import COMMAND_LINE
 from croupier.plugins.baccarat.core import COUNTERS, SPOTS, BaccaratCore, check_options
 from croupier.plugins.baccarat.oracle import croupier_oracles as croupier_oracles
 from croupier.plugins.baccarat.solver import solve
@@ -114,3 +116,9 @@ def croupier_games() -> tuple[Game, ...]:
 @hookimpl
 def croupier_solvers() -> tuple[Solver, ...]:
     return (SOLVER,)
+
+
+@hookimpl
+def croupier_command_lines() -> tuple[CommandLine, ...]:
+    """The game's ``croupier solve`` front end."""
+    return (COMMAND_LINE,)

@@ -10,9 +10,10 @@ RuleSet, hookimpl``.
 
 from __future__ import annotations
 
-from croupier.engine import CroupierError, Family, Game, PluginManager, hookimpl
+from croupier.engine import CommandLine, CroupierError, Family, Game, PluginManager, hookimpl
 from croupier.plugins.blackjack import hookspecs
 from croupier.plugins.blackjack.building import build_core, resolve_rules
+from croupier.plugins.blackjack.cli import COMMAND_LINE
 from croupier.plugins.blackjack.game import blackjack_game
 from croupier.plugins.blackjack.indexsets import shipped_sets
 from croupier.plugins.blackjack.indices import IndexEntry, IndexSet, check_index_set
@@ -82,3 +83,9 @@ def croupier_index_sets() -> tuple[IndexSet, ...]:
 @hookimpl
 def croupier_games(manager: PluginManager) -> tuple[Game, ...]:
     return (blackjack_game(manager),)
+
+
+@hookimpl
+def croupier_command_lines() -> tuple[CommandLine, ...]:
+    """Blackjack's options of ``croupier sim`` and ``tournament``."""
+    return (COMMAND_LINE,)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from croupier.engine import Solver, hookimpl
+from croupier.engine import CommandLine, Solver, hookimpl
+from croupier.plugins.minesweeper.cli import COMMAND_LINE
 from croupier.plugins.minesweeper.problem import PROBLEM_DOC, solve
 
 
@@ -23,3 +24,9 @@ def croupier_solvers() -> Iterable[Solver]:
             PROBLEM_DOC,
         )
     ]
+
+
+@hookimpl
+def croupier_command_lines() -> Iterable[CommandLine]:
+    """``croupier solve minesweeper``."""
+    return [COMMAND_LINE]

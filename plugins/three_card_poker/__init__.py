@@ -8,6 +8,7 @@ from functools import lru_cache
 from croupier.engine import (
     ActionSpec,
     Checkpoints,
+    CommandLine,
     Field,
     Game,
     GameStrategy,
@@ -18,6 +19,7 @@ from croupier.engine import (
     hookimpl,
     staked_on,
 )
+from croupier.plugins.three_card_poker.cli import COMMAND_LINE
 from croupier.plugins.three_card_poker.core import COUNTERS, PokerCore, check_options
 from croupier.plugins.three_card_poker.hands import category, value
 from croupier.plugins.three_card_poker.oracle import croupier_oracles as croupier_oracles
@@ -150,3 +152,9 @@ def croupier_games() -> tuple[Game, ...]:
 @hookimpl
 def croupier_solvers() -> tuple[Solver, ...]:
     return (SOLVER,)
+
+
+@hookimpl
+def croupier_command_lines() -> tuple[CommandLine, ...]:
+    """The game's ``croupier solve`` front end."""
+    return (COMMAND_LINE,)

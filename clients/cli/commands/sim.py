@@ -16,6 +16,7 @@ from croupier.clients.cli.common import (
     add_json_argument,
     add_seed_argument,
     get_manager,
+    load_plugins,
     positive_int,
     print_json,
     progress,
@@ -23,10 +24,10 @@ from croupier.clients.cli.common import (
     stdout_console,
 )
 from croupier.clients.cli.executing import add_executor_arguments, executor_for
-from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
+from croupier.clients.cli.gameoptions import add_game_options, game_options
+from croupier.clients.cli.rules_args import rules_from_args
 from croupier.clients.cli.shoenote import fresh_pack_note
 from croupier.clients.cli.simcount import (
-    add_count_arguments,
     count_play,
     counting_wanted,
     show_counting,
@@ -64,7 +65,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         ),
     )
     add_game_arguments(parser)
-    add_rules_arguments(parser, default=None)
+    parser.add_argument(
+        "--rules",
+        default=None,
+        metavar="NAME",
+        help="rule set (default: vegas-s17; with --game, the game's standard rules)",
+    )
     parser.add_argument(
         "--strategy",
         default=None,
@@ -92,9 +98,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "default: one per core, as many as there are chunks of a million hands; the "
         "compiled kernel releases the GIL, so threads start at once and load nothing again",
     )
-    add_count_arguments(parser)
     add_seed_argument(parser)
     add_json_argument(parser)
+    add_game_options(parser, "sim", load_plugins())
     parser.set_defaults(func=run)
 
 
@@ -146,6 +152,7 @@ def run(args: argparse.Namespace) -> int:
     manager = get_manager()
     if args.game != "blackjack":
         return run_game(manager, args)
+    game_options(manager, "sim", manager.games.get("blackjack"), args)  # others' refused
     args.rules = args.rules or "vegas-s17"
     args.strategy = args.strategy or "lim17"
     if args.options:

@@ -7,11 +7,23 @@ import importlib
 import json
 import pkgutil
 import sys
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from croupier.clients.cli import solve as front_ends
-from croupier.clients.cli.common import get_manager, print_json
-from croupier.engine import CroupierError
+from croupier.clients.cli.common import (
+    add_json_argument,
+    add_seed_argument,
+    get_manager,
+    load_plugins,
+    positive_int,
+    print_json,
+    progress,
+    report_seed,
+)
+from croupier.clients.cli.executing import add_executor_arguments, executor_for
+from croupier.engine import CommandKit, CommandLine, CroupierError
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -21,9 +33,17 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         description="Solve one problem exactly with a solver plugin.",
     )
     solvers = parser.add_subparsers(title="solvers", metavar="SOLVER", parser_class=type(parser))
-    for info in sorted(pkgutil.iter_modules(front_ends.__path__), key=lambda m: m.name):
+    found: dict[str, Callable[[], None]] = {}
+    for info in pkgutil.iter_modules(front_ends.__path__):
         if not info.name.startswith("_"):
-            importlib.import_module(f"{front_ends.__name__}.{info.name}").register(solvers)
+            module = importlib.import_module(f"{front_ends.__name__}.{info.name}")
+            found[info.name.replace("_", "-")] = partial(module.register, solvers)
+    manager = load_plugins()
+    for line in manager.command_lines:  # the games' own front ends (croupier_command_lines)
+        if line.solve is not None and line.name not in found:
+            found[line.name] = partial(_game_front_end, solvers, line)
+    for name in sorted(found):
+        found[name]()
     call = solvers.add_parser(
         "call",
         help="call any solver by name with a JSON problem",
@@ -36,6 +56,30 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     call.add_argument("problem", help="the problem as a JSON object, or '-' for stdin")
     call.set_defaults(func=run_call)
     parser.set_defaults(func=lambda args: _usage(parser))
+
+
+def _game_front_end(solvers: argparse._SubParsersAction[Any], line: CommandLine) -> None:
+    """``croupier solve NAME`` from a game plugin's ``CommandLine.solve``."""
+    assert line.solve is not None
+    line.solve(solvers.add_parser(line.name, help=line.solve_help or line.summary), KIT)
+
+
+def _executor_arguments(parser: argparse.ArgumentParser, workers_help: str) -> None:
+    add_executor_arguments(parser, workers_help)
+
+
+KIT = CommandKit(
+    manager=get_manager,
+    add_json_argument=add_json_argument,
+    add_seed_argument=add_seed_argument,
+    add_executor_arguments=_executor_arguments,
+    positive_int=positive_int,
+    print_json=print_json,
+    report_seed=report_seed,
+    progress=progress,
+    executor=executor_for,
+)
+"""What a game's solve front end borrows from the command line."""
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:

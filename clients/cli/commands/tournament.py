@@ -19,6 +19,7 @@ from croupier.clients.cli.common import (
     add_json_argument,
     add_seed_argument,
     get_manager,
+    load_plugins,
     positive_int,
     print_json,
     progress,
@@ -26,6 +27,7 @@ from croupier.clients.cli.common import (
     stdout_console,
 )
 from croupier.clients.cli.executing import add_executor_arguments, executor_for
+from croupier.clients.cli.gameoptions import add_game_options, game_options
 from croupier.clients.cli.stopping import stop_on_signals
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.botnames import distinct_names, path_labels
@@ -49,7 +51,7 @@ from croupier.engine.tournament_run import (
 )
 from croupier.plugins.blackjack.entries import ExecutableEntry, StrategyEntry
 from croupier.plugins.blackjack.executable import BOT_PATH, check_executable, parse_command_line
-from croupier.plugins.blackjack.rules import OVERBET_RULES, BlackjackRules
+from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.strategy import Strategy
 
 RULE_SET = "koth"
@@ -125,13 +127,6 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help=f"PATH in the bots' clean environment (default: {BOT_PATH})",
     )
     parser.add_argument(
-        "--overbet",
-        choices=OVERBET_RULES,
-        default=None,
-        help="a raise (B n) of more than the chips held: stand, the stake unchanged (the "
-        "original contest controller, the default) or all-in",
-    )
-    parser.add_argument(
         "--score",
         action="store_true",
         help="score every decision against the game's oracle: EV loss per decision and per "
@@ -169,6 +164,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     add_seed_argument(parser)
     add_json_argument(parser)
+    add_game_options(parser, "tournament", load_plugins())
     parser.set_defaults(func=run)
 
 
@@ -274,6 +270,7 @@ def run(args: argparse.Namespace) -> int:
     if args.game != "blackjack":
         config, entries = game_tournament(manager, args)
     else:
+        contest = game_options(manager, "tournament", manager.games.get("blackjack"), args)
         if args.options:
             raise CroupierError("--set applies to --game; the contest's rules are fixed")
         if args.connect is not None:
@@ -281,8 +278,7 @@ def run(args: argparse.Namespace) -> int:
 
             return show(run_remote(manager, args), args.json)
         rules = manager.rule_sets.get(RULE_SET).rules
-        if args.overbet is not None:
-            rules = rules.evolve(overbet=args.overbet)
+        rules = rules.evolve(**contest)  # --overbet
         entries = entries_for(manager, args.bots, args.bot_path, rules)
         config = contest_config(manager, args, rules)
     if args.score_bets and not args.score:
@@ -313,13 +309,11 @@ def game_tournament(
     manager: PluginManager, args: argparse.Namespace
 ) -> tuple[TournamentConfig, list[Entry]]:
     """The config and entries of a tournament of another game: its strategies only."""
-    from croupier.clients.cli.simgame import find_game, game_overrides
+    from croupier.clients.cli.simgame import find_game, set_options
 
     game = find_game(manager, args.game)
-    for flag, value in (("--overbet", args.overbet),):
-        if value is not None:
-            raise CroupierError(f"{flag} applies to blackjack tournaments only, not --game")
-    options = game.rules(None, game_overrides(args, {f.name for f in game.options}, game.name))
+    given = {**game_options(manager, "tournament", game, args), **set_options(args)}
+    options = game.rules(None, given)
     known = {s.name: s for s in game.strategies}
     unknown = [bot for bot in args.bots if bot not in known]
     if unknown:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from croupier.engine import (
+    CommandLine,
     Game,
     Randomizer,
     RandomizerFactory,
@@ -18,6 +19,7 @@ from croupier.engine import (
     Stream,
     hookimpl,
 )
+from croupier_coin.cli import COMMAND_LINE
 from croupier_coin.toss import COIN_TOSS
 
 _SPEC = re.compile(r"coin\s+(\S+)\Z")
@@ -71,3 +73,9 @@ def croupier_randomizer_languages() -> list[RandomizerLanguage]:
 def croupier_games() -> list[Game]:
     """A whole game: see toss.py and docs/games.md."""
     return [COIN_TOSS]
+
+
+@hookimpl
+def croupier_command_lines() -> list[CommandLine]:
+    """coin-toss's own options of ``croupier sim`` and ``tournament`` (cli.py)."""
+    return [COMMAND_LINE]

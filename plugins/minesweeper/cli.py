@@ -1,4 +1,5 @@
-"""``croupier solve minesweeper``: analyse one position, or auto-play many games.
+"""``croupier solve minesweeper``: analyse one position, or auto-play many games (the
+game's command-line front end, ``croupier_command_lines``).
 
 Everything goes through the ``minesweeper`` solver plugin by name, so this front end works
 with the plain-data problems any client could send over the wire.
@@ -14,34 +15,32 @@ from typing import Any
 
 import attrs
 
-from croupier.clients.cli.common import (
-    add_json_argument,
-    add_seed_argument,
-    get_manager,
-    positive_int,
-    print_json,
-    progress,
-    report_seed,
+from croupier.engine import (
+    CommandKit,
+    CommandLine,
+    CroupierError,
+    Executor,
+    PluginManager,
+    Solver,
+    default_workers,
+    draw_seed,
+    wilson_interval,
 )
-from croupier.clients.cli.executing import add_executor_arguments, executor_for
-from croupier.engine import CroupierError, Solver, draw_seed
-from croupier.engine.confidence import wilson_interval
-from croupier.engine.executor import Executor, default_workers
 
 NAME = "minesweeper"
 MAX_READ = 1_000_000
 """Characters read from a board file or stdin at most."""
 
 
-def register(sub: argparse._SubParsersAction[Any]) -> None:
-    parser = sub.add_parser(
-        NAME,
-        help="Minesweeper: certain cells, exact mine probabilities, best guess; auto-play",
-        description=(
-            "Analyse a Minesweeper position (? covered, 0-8 or . revealed, X or * flagged; "
-            "one line per row), or with --play auto-play many seeded games and report the "
-            "win rate. See docs/minesweeper.md."
-        ),
+HELP = "Minesweeper: certain cells, exact mine probabilities, best guess; auto-play"
+
+
+def solve_parser(parser: argparse.ArgumentParser, kit: CommandKit) -> None:
+    """``croupier solve minesweeper``'s options."""
+    parser.description = (
+        "Analyse a Minesweeper position (? covered, 0-8 or . revealed, X or * flagged; "
+        "one line per row), or with --play auto-play many seeded games and report the "
+        "win rate. See docs/minesweeper.md."
     )
     parser.add_argument("board", nargs="?", help="board file, or '-' to read stdin")
     parser.add_argument(
@@ -49,24 +48,24 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument("--play", action="store_true", help="auto-play games instead")
     parser.add_argument("--size", default="30x16", help="WIDTHxHEIGHT for --play (30x16)")
-    parser.add_argument("--games", type=positive_int, default=100, help="games to play (100)")
+    parser.add_argument("--games", type=kit.positive_int, default=100, help="games to play (100)")
     parser.add_argument(
         "--first-click",
         choices=("safe", "opening"),
         default="opening",
         help="safe: corner (0,0) is safe; opening: (3,3) and its neighbours are safe",
     )
-    add_executor_arguments(parser, "for --play; default: every core")
-    add_seed_argument(parser)
-    add_json_argument(parser)
-    parser.set_defaults(func=run)
+    kit.add_executor_arguments(parser, "for --play; default: every core")
+    kit.add_seed_argument(parser)
+    kit.add_json_argument(parser)
+    parser.set_defaults(func=lambda args: run(args, kit))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, kit: CommandKit) -> int:
     if args.play:
         if args.board is not None:
             raise CroupierError("give either a board or --play, not both")
-        return play(args)
+        return play(args, kit)
     if args.board is None:
         raise CroupierError("give a board file (or '-' for stdin), or --play")
     if args.board == "-":
@@ -83,9 +82,9 @@ def run(args: argparse.Namespace) -> int:
     problem: dict[str, Any] = {"board": text}
     if args.mines is not None:
         problem["mines"] = args.mines
-    solution = get_manager().solvers.get(NAME).solve(problem)
+    solution = kit.manager().solvers.get(NAME).solve(problem)
     if args.json:
-        print_json(solution)
+        kit.print_json(solution)
     else:
         print(render(solution))
     return 0
@@ -152,10 +151,11 @@ BATCH = 8
 """Games per task handed to a worker process."""
 
 
-def _init_worker() -> None:
+def _init_worker(manager: PluginManager | None = None) -> None:
+    """The solver, once per process (a worker loads the plugins itself)."""
     global _solver
     if _solver is None:
-        _solver = get_manager().solvers.get(NAME)
+        _solver = (manager or PluginManager()).solvers.get(NAME)
 
 
 def _play_batch(problems: list[dict[str, Any]]) -> list[tuple[dict[str, Any], float]]:
@@ -225,7 +225,7 @@ class Tally:
         }
 
 
-def play(args: argparse.Namespace) -> int:
+def play(args: argparse.Namespace, kit: CommandKit) -> int:
     width, height = _size(args.size)
     options = {
         "width": width,
@@ -235,18 +235,18 @@ def play(args: argparse.Namespace) -> int:
     }
     seed = draw_seed() if args.seed is None else int(args.seed)
     options["seed"] = seed
-    _init_worker()
+    _init_worker(kit.manager())
     batches = -(-(args.games - 1) // BATCH)
     workers = max(1, min(args.workers or default_workers(), batches))  # no idle workers
-    with executor_for(args, workers) as executor:  # a cluster answers before anything runs
+    with kit.executor(args, workers) as executor:  # a cluster answers before anything runs
         tally = Tally()
         start = time.perf_counter()
         # game 0 here first: bad options fail in it, in one line, before a drawn seed is shown
         ((result, seconds),) = _play_batch([{"play": {**options, "game": 0}}])
         if args.seed is None:
-            report_seed(seed)
+            kit.report_seed(seed)
         partial = False
-        with progress("playing", args.games) as tick:
+        with kit.progress("playing", args.games) as tick:
             tally.add(result, seconds)
             tick()
             try:
@@ -260,7 +260,7 @@ def play(args: argparse.Namespace) -> int:
     summary["partial"] = partial
     status = 130 if partial else 0
     if args.json:
-        print_json(summary)
+        kit.print_json(summary)
     else:
         if partial:
             print(
@@ -290,3 +290,6 @@ def _percent(p: float) -> str:
     if value == 100:
         return ">99"
     return str(value)
+
+
+COMMAND_LINE = CommandLine(NAME, "croupier solve minesweeper", solve=solve_parser, solve_help=HELP)

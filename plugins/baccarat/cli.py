@@ -1,12 +1,12 @@
-"""``croupier solve baccarat``: each bet's exact odds and house edge for a shoe."""
+"""``croupier solve baccarat``: each bet's exact odds and house edge for a shoe (the
+game's command-line front end, ``croupier_command_lines``)."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from croupier.clients.cli.common import add_json_argument, get_manager, print_json
-from croupier.engine import CroupierError
+from croupier.engine import CommandKit, CommandLine, CroupierError
 
 NAME = "baccarat"
 BETS = (
@@ -15,17 +15,15 @@ BETS = (
     ("player", "player"),
     ("tie", "tie"),
 )
+HELP = "exact odds and house edge of each baccarat bet"
 
 
-def register(sub: argparse._SubParsersAction[Any]) -> None:
-    parser = sub.add_parser(
-        NAME,
-        help="exact odds and house edge of each baccarat bet",
-        description=(
-            "Enumerate every coup the tableau can deal from a shoe and give the exact "
-            "chance of each result and each bet's house edge per hand bet. The shoe is "
-            "DECKS full decks, or the cards left by value with --counts."
-        ),
+def solve_parser(parser: argparse.ArgumentParser, kit: CommandKit) -> None:
+    """``croupier solve baccarat``'s options."""
+    parser.description = (
+        "Enumerate every coup the tableau can deal from a shoe and give the exact "
+        "chance of each result and each bet's house edge per hand bet. The shoe is "
+        "DECKS full decks, or the cards left by value with --counts."
     )
     parser.add_argument("--decks", type=int, default=8, help="full decks (default: 8)")
     parser.add_argument(
@@ -34,11 +32,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="cards left by baccarat value 0 (tens and faces) to 9, e.g. a counted shoe",
     )
     parser.add_argument("--tie-pays", type=int, default=8, help="a tie pays N:1 (default: 8)")
-    add_json_argument(parser)
-    parser.set_defaults(func=run)
+    kit.add_json_argument(parser)
+    parser.set_defaults(func=lambda args: run(args, kit))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, kit: CommandKit) -> int:
     problem: dict[str, Any] = {"tie_pays": args.tie_pays}
     if args.counts is not None:
         try:
@@ -49,9 +47,9 @@ def run(args: argparse.Namespace) -> int:
             ) from None
     else:
         problem["decks"] = args.decks
-    result = get_manager().solvers.get(NAME).solve(problem)
+    result = kit.manager().solvers.get(NAME).solve(problem)
     if args.json:
-        print_json(result)
+        kit.print_json(result)
         return 0
     odds = result["probabilities"]
     shoe = f"{args.decks} decks" if args.counts is None else "the counted shoe"
@@ -65,3 +63,6 @@ def run(args: argparse.Namespace) -> int:
         exact = result["exact"]["edges"][key]
         print(f"  {label:<24} {result['edges'][key]:+.6%}   exactly {exact}")
     return 0
+
+
+COMMAND_LINE = CommandLine(NAME, "croupier solve baccarat", solve=solve_parser, solve_help=HELP)

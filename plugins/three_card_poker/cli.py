@@ -1,24 +1,25 @@
-"""``croupier solve three-card-poker``: the exact best play and each bet's house edge."""
+"""``croupier solve three-card-poker``: the exact best play and each bet's house edge (the
+game's command-line front end, ``croupier_command_lines``)."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from croupier.clients.cli.common import add_json_argument, get_manager, print_json
+from croupier.engine import CommandKit, CommandLine
 
 NAME = "three-card-poker"
 
 
-def register(sub: argparse._SubParsersAction[Any]) -> None:
-    parser = sub.add_parser(
-        NAME,
-        help="exact best play and house edges of Three Card Poker",
-        description=(
-            "Count every dealer hand against every player hand: the best play of each "
-            "hand (play or fold), the ante's house edge and element of risk, and the pair "
-            "plus edge, as exact fractions; --hand gives one hand's odds."
-        ),
+HELP = "exact best play and house edges of Three Card Poker"
+
+
+def solve_parser(parser: argparse.ArgumentParser, kit: CommandKit) -> None:
+    """``croupier solve three-card-poker``'s options."""
+    parser.description = (
+        "Count every dealer hand against every player hand: the best play of each "
+        "hand (play or fold), the ante's house edge and element of risk, and the pair "
+        "plus edge, as exact fractions; --hand gives one hand's odds."
     )
     parser.add_argument("--hand", metavar="CARDS", help="one hand, such as 'QS 6H 4D'")
     parser.add_argument(
@@ -29,17 +30,17 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         default="40-30-6-3-1",
         help="pair plus paytable: 40-30-6-3-1 (default), 40-30-6-4-1, 40-25-6-4-1",
     )
-    add_json_argument(parser)
-    parser.set_defaults(func=run)
+    kit.add_json_argument(parser)
+    parser.set_defaults(func=lambda args: run(args, kit))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, kit: CommandKit) -> int:
     problem: dict[str, Any] = {"ante_bonus": args.ante_bonus, "pair_plus": args.pair_plus}
     if args.hand is not None:
         problem["hand"] = args.hand
-    result = get_manager().solvers.get(NAME).solve(problem)
+    result = kit.manager().solvers.get(NAME).solve(problem)
     if args.json:
-        print_json(result)
+        kit.print_json(result)
         return 0
     exact = result["exact"]
     rule = "exactly" if result["threshold_is_exact"] else "mostly (card removal matters)"
@@ -67,3 +68,8 @@ def run(args: argparse.Namespace) -> int:
             f"{dealer['wins']:,} lose to it, {dealer['ties']:,} tie, {dealer['losses']:,} beat it"
         )
     return 0
+
+
+COMMAND_LINE = CommandLine(
+    NAME, "croupier solve three-card-poker", solve=solve_parser, solve_help=HELP
+)
