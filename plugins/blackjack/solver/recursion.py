@@ -230,6 +230,9 @@ def play_on(
     back): each frame is a hand being valued, in its shoe (``0``) or in the judge's
     (``1``: valued optimally, for an ``AS_JUDGE`` decision), first deciding whether it
     hits, then summing over the next card, resumed after each unknown child."""
+    if memo[1][i]:  # known: no walk (and none of its stacks allocated)
+        known_value: float = memo[0][i]
+        return known_value
     hard, ace, counts, child = comps
     hand = np.empty(STACK, dtype=np.int64)
     where = np.empty(STACK, dtype=np.int64)
