@@ -99,32 +99,38 @@ def distribution(
     if finite is None:
         finite = all(isinstance(n, int) for n in shoe)
     flat = flat_program(upcard, hits_soft_17, mode)
-    out = _run(np.array(shoe, dtype=np.float64), finite, *flat)
+    out = _run(np.array(shoe, dtype=np.float64), finite, *flat[:5])
     return [float(x) for x in out]
 
 
-# :func:`flat_program`'s arrays, fetched once per evaluator by the solver's hot path
+# :func:`flat_program`'s arrays, fetched once per evaluator by the solver's hot path: the
+# program as :func:`_run` reads it (a node's cards drawn, count and per rank, and its moves
+# ``starts[i]:starts[i + 1]`` into ranks and targets), then as :func:`_run_whole` reads it
+FastProgram = tuple[
+    FloatArray,  # (N,) each node's count of cards drawn
+    npt.NDArray[np.int64],  # (N + 1, 2): where each node's kids and helds start
+    npt.NDArray[np.int64],  # (N,) each node's group: the nodes with the same ends
+    npt.NDArray[np.int64],  # kids (K, 2): rank and target node of each move to a node
+    FloatArray,  # (K,) kids' cards of that rank already drawn
+    npt.NDArray[np.int64],  # helds (H,): a node's end whose rank it has drawn
+    FloatArray,  # (H,) how many of that rank it has drawn
+    npt.NDArray[np.int64],  # (G + 1,) where each group's ends start
+    npt.NDArray[np.int64],  # ends (E, 2): rank and outcome of each move ending below bust
+    npt.NDArray[np.int64],  # [the rank dropped as a natural under the peek, or -1]
+]
 FlatProgram = tuple[
     npt.NDArray[np.int64],
     npt.NDArray[np.int64],
     npt.NDArray[np.int64],
     npt.NDArray[np.int64],
     npt.NDArray[np.int64],
+    FastProgram,
 ]
 
 
 @cache
-def flat_program(
-    upcard: int, hits_soft_17: bool, mode: BjMode
-) -> tuple[
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-]:
-    """:func:`program` as flat arrays for :func:`_run`: each node's cards drawn (count,
-    per rank) and its moves (``starts[i]:starts[i + 1]`` into ranks and targets)."""
+def flat_program(upcard: int, hits_soft_17: bool, mode: BjMode) -> FlatProgram:
+    """:func:`program` as flat arrays for :func:`_run` and :func:`_run_whole`."""
     nodes = program(upcard, hits_soft_17, mode)
     counts = np.array([n.count for n in nodes], dtype=np.int64)
     drawn = np.array([n.drawn for n in nodes], dtype=np.int64).reshape(len(nodes), 10)
@@ -132,7 +138,108 @@ def flat_program(
     starts[1:] = np.cumsum([len(n.moves) for n in nodes])
     ranks = np.array([r for n in nodes for r, _ in n.moves], dtype=np.int64)
     targets = np.array([t for n in nodes for _, t in n.moves], dtype=np.int64)
-    return counts, drawn, starts, ranks, targets
+    return counts, drawn, starts, ranks, targets, _fast_program(nodes)
+
+
+def _fast_program(nodes: tuple[Node, ...]) -> FastProgram:
+    """The program as :func:`_run_whole` reads it: moves to nodes one by one, moves
+    ending at 17..21 (or a natural) by group (the nodes with the same such moves)."""
+    steps = np.zeros((len(nodes) + 1, 2), dtype=np.int64)
+    group = np.zeros(len(nodes), dtype=np.int64)
+    groups: dict[tuple[tuple[int, int], ...], int] = {}
+    group_ends: list[tuple[int, int]] = []
+    group_starts = [0]
+    kids: list[tuple[int, int]] = []
+    kid_drawn: list[int] = []
+    helds: list[int] = []
+    held_drawn: list[int] = []
+    for i, node in enumerate(nodes):
+        ends = tuple((r, -1 - t) for r, t in node.moves if t < 0 and t != -1 - BUST)
+        g = groups.get(ends)
+        if g is None:
+            g = groups[ends] = len(groups)
+            group_ends.extend(ends)
+            group_starts.append(len(group_ends))
+        group[i] = g
+        for r, target in node.moves:
+            if target >= 0:
+                kids.append((r, target))
+                kid_drawn.append(node.drawn[r])
+        for e, (r, _) in enumerate(ends):
+            if node.drawn[r]:
+                helds.append(group_starts[g] + e)
+                held_drawn.append(node.drawn[r])
+        steps[i + 1] = len(kids), len(helds)
+    first = {r for r, _ in nodes[0].moves}
+    dropped = [r for r in range(10) if r not in first]
+    return (
+        np.array([n.count for n in nodes], dtype=np.float64),
+        steps,
+        group,
+        np.array(kids, dtype=np.int64).reshape(len(kids), 2),
+        np.array(kid_drawn, dtype=np.float64),
+        np.array(helds, dtype=np.int64),
+        np.array(held_drawn, dtype=np.float64),
+        np.array(group_starts, dtype=np.int64),
+        np.array(group_ends, dtype=np.int64).reshape(len(group_ends), 2),
+        np.array([dropped[0] if dropped else -1], dtype=np.int64),
+    )
+
+
+@njit(cache=True, nogil=True)
+def _run_whole(
+    shoe: FloatArray, fast: FastProgram
+) -> tuple[FloatArray, bool]:  # pragma: no cover - compiled
+    """:func:`_run` on a finite shoe of whole counts, the solver's stand rows' pass.
+
+    Most of :func:`_run`'s moves end the dealer's hand: a third bust him, and here the
+    bust is what the other outcomes leave of the mass (1, or 1 less the natural dropped
+    under the peek); a move from node ``i`` ending at 17..21 adds ``w_i (n_r - d_ir)``
+    (``w_i``: the node's reach over the cards left, ``n_r``: the shoe's cards of rank
+    ``r``, ``d_ir``: those the node drew), so for a group of nodes with the same such
+    moves it adds ``n_r sum(w_i) - sum(w_i d_ir)``, the second sum over the nodes holding
+    an ``r`` (a node holds few ranks). The sums differ from :func:`_run`'s by rounding
+    (~1e-16). False (and nothing) for a shoe it cannot take: fractional or negative
+    counts, or one the dealer may exhaust (where :func:`_run` loses that mass).
+    """
+    counts, steps, group, kids, kid_drawn, helds, held_drawn, group_starts, ends, meta = fast
+    out = np.zeros(7)
+    size = 0.0
+    for r in range(10):
+        if shoe[r] < 0.0 or shoe[r] != np.floor(shoe[r]):
+            return out, False
+        size += shoe[r]
+    n = counts.shape[0]
+    g_size = group_starts.shape[0] - 1
+    scratch = np.zeros(n + g_size + ends.shape[0] + 24)  # one allocation for all four
+    reach = scratch[:n]
+    weights = scratch[n : n + g_size]
+    held = scratch[n + g_size : n + g_size + ends.shape[0]]
+    inverse = scratch[n + g_size + ends.shape[0] :]  # 1 / cards left, by cards drawn
+    for c in range(24):
+        inverse[c] = 1.0 / (size - c) if size - c > 0 else 0.0
+    reach[0] = 1.0
+    for i in range(n):
+        weight = reach[i]
+        if weight == 0.0:
+            continue
+        c = int(counts[i])
+        if size - c <= 0:
+            return out, False
+        weight *= inverse[c]
+        for k in range(steps[i, 0], steps[i + 1, 0]):
+            reach[kids[k, 1]] += weight * (shoe[kids[k, 0]] - kid_drawn[k])
+        weights[group[i]] += weight
+        for k in range(steps[i, 1], steps[i + 1, 1]):
+            held[helds[k]] += weight * held_drawn[k]
+    for g in range(weights.shape[0]):
+        for e in range(group_starts[g], group_starts[g + 1]):
+            out[ends[e, 1]] += shoe[ends[e, 0]] * weights[g] - held[e]
+    mass = 1.0
+    if meta[0] >= 0:
+        mass = 1.0 - shoe[meta[0]] / size
+    out[BUST] = mass - out[0] - out[1] - out[2] - out[3] - out[4] - out[BLACKJACK]
+    return out, True
 
 
 @njit(cache=True, nogil=True)

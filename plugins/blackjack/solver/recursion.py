@@ -4,11 +4,12 @@ Every hand a player can hold (a multiset of ranks with a hard sum of at most 21)
 fixed index in :data:`TABLES`, which also hold each hand's hard sum, ace, rank
 counts and the index of the hand one card larger (``-1``: that card busts it). An
 :class:`~.hands.Evaluator` keeps, per shoe, arrays indexed by these: the stand row of each
-hand (computed on first use by the compiled dealer pass, :func:`.stand._row_run`) and a
+hand (computed on first use by the compiled dealer pass, :func:`.stand._row_fast`) and a
 memo per way of playing on. The functions below walk the hands reached by hitting in
 compiled code, performing the very floating-point operations, in the same order, of the
 plain-Python recursion they replace (``Evaluator._play_coded`` and ``_hit_coded`` before),
-so the values are identical to the last bit.
+so the values are identical to the last bit given the same stand rows (a whole shoe's rows
+come from :func:`.dealer._run_whole`, equal to :func:`.dealer.distribution`'s to ~1e-16).
 
 A way of playing on (hit or stand only) is a *rule*: ``OPTIMAL`` (the better of hitting
 and standing), ``BY_TOTALS`` (hit where ``table[soft, total]`` is 1: a chart's rows) or
@@ -25,7 +26,7 @@ import numpy.typing as npt
 from numba import njit
 
 from croupier.plugins.blackjack.solver.dealer import FlatProgram
-from croupier.plugins.blackjack.solver.stand import _row_run
+from croupier.plugins.blackjack.solver.stand import _row_fast
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -198,7 +199,7 @@ def stand_at(
         rest = np.empty(10)
         for r in range(10):
             rest[r] = left[r] - counts[h, r]
-        row = _row_run(rest, objective, flat[0], flat[1], flat[2], flat[3], flat[4])
+        row = _row_fast(rest, objective, flat)
         for k in range(6):
             stand[slot, h, k] = row[k]
         known[slot, h] = 1
@@ -229,6 +230,9 @@ def play_on(
     back): each frame is a hand being valued, in its shoe (``0``) or in the judge's
     (``1``: valued optimally, for an ``AS_JUDGE`` decision), first deciding whether it
     hits, then summing over the next card, resumed after each unknown child."""
+    if memo[1][i]:  # known: no walk (and none of its stacks allocated)
+        known_value: float = memo[0][i]
+        return known_value
     hard, ace, counts, child = comps
     hand = np.empty(STACK, dtype=np.int64)
     where = np.empty(STACK, dtype=np.int64)

@@ -89,7 +89,7 @@ def finite_stand_row(
     """:func:`stand_row` of the dealer's distribution from a finite shoe of counts, in one
     compiled call (the solver makes one per hand it values): identical to the last bit,
     the same floating-point operations in the same order (tests check)."""
-    row = _row_run(np.array(shoe, dtype=np.float64), OBJECTIVE_CODES[objective], *flat)
+    row = _row_run(np.array(shoe, dtype=np.float64), OBJECTIVE_CODES[objective], *flat[:5])
     out: list[float] = row.tolist()
     return out
 
@@ -105,6 +105,24 @@ def _row_run(
     targets: npt.NDArray[np.int64],
 ) -> FloatArray:  # pragma: no cover - compiled
     dist = dealer._run(shoe, True, counts, drawn, starts, ranks, targets)
+    return _row_of(dist, objective)
+
+
+@njit(cache=True, nogil=True)
+def _row_fast(
+    shoe: FloatArray, objective: int, flat: dealer.FlatProgram
+) -> FloatArray:  # pragma: no cover - compiled
+    """The stand row of a finite shoe as the solver's recursion makes it: by
+    :func:`dealer._run_whole` (the bust by what the other outcomes leave) where the shoe
+    allows, else by :func:`_row_run`."""
+    dist, whole = dealer._run_whole(shoe, flat[5])
+    if not whole:
+        dist = dealer._run(shoe, True, flat[0], flat[1], flat[2], flat[3], flat[4])
+    return _row_of(dist, objective)
+
+
+@njit(cache=True, nogil=True)
+def _row_of(dist: FloatArray, objective: int) -> FloatArray:  # pragma: no cover - compiled
     d0, d1, d2, d3, d4 = dist[0], dist[1], dist[2], dist[3], dist[4]
     bust, bj = dist[5], dist[6]
     w18 = bust + d0
