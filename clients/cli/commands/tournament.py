@@ -30,7 +30,7 @@ from croupier.clients.cli.stopping import stop_on_signals
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.botnames import distinct_names, path_labels
 from croupier.engine.executor import default_workers
-from croupier.engine.scoring import check_score_bets, oracle_for
+from croupier.engine.scoring import oracle_for
 from croupier.engine.standings import Standing
 from croupier.engine.tournament import (
     FORMATS,
@@ -289,8 +289,6 @@ def run(args: argparse.Namespace) -> int:
         raise CroupierError("--score-bets goes with --score")
     if args.score:
         oracle_for(manager, config.game)  # a game with no oracle: one line, nothing played
-        if args.score_bets:
-            check_score_bets(manager, config.game)  # no bets to value on request: one line
         config = attrs.evolve(config, scored=True, score_bets=args.score_bets)
     return play_local(manager, args, config, entries)
 
