@@ -96,3 +96,7 @@ class OracleKind:
     name: str
     summary: str
     new: Callable[[Mapping[str, Any]], TableOracle]
+    dear_bets: bool = False
+    """Its bets are priced dearly (:attr:`Question.bet`, blackjack's: a whole solve per
+    round), so they are valued only when asked (``--score-bets``, ``score_bets``); an oracle
+    without dear bets values every bet it can already, and asking is an error."""

@@ -145,6 +145,18 @@ def oracle_for(manager: Any, game: str) -> OracleKind:
     return found
 
 
+def check_score_bets(manager: Any, game: str) -> None:
+    """One clear line unless ``game``'s oracle has bets to value on request
+    (:attr:`OracleKind.dear_bets`): scoring bets asks for what it would not do anyway."""
+    oracle = oracle_for(manager, game)
+    if not oracle.dear_bets:
+        have = ", ".join(sorted(o.name for o in manager.oracles if o.dear_bets)) or "none"
+        raise CroupierError(
+            f"{game}'s oracle values every bet it can already: scoring bets by their "
+            f"round's edge is for games whose bets are dear to value ({have})"
+        )
+
+
 class Scorer:
     """Scores one table's seats (see the module's text). ``balances()`` gives each
     seat's chips (stakes on the table not included) between rounds."""

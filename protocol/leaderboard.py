@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from croupier.protocol import ratings
+from croupier.protocol.costliest import costliest
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.server import Connection
 
@@ -58,15 +59,26 @@ def skills(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
     return figures
 
 
+_UNMEASURED: dict[str, Any] = {
+    "decisions": 0,
+    "rounds": 0,
+    **{column: None for column in SKILL_COLUMNS},
+}
+"""The figures of a bot scored only at server tables (they pool its tournaments')."""
+
+
 def board(conn: sqlite3.Connection, name: str | None = None) -> dict[str, Any]:
     """The leaderboard from a journal connection (the server's, or ``--data`` offline)."""
     found = ratings.latest(conn)
     measured = skills(conn)
+    worst = costliest(conn)
     lines = []
     for bot in found["bots"]:
         above = sum(other["rating"] > bot["rating"] for other in found["bots"])
         tied = sum(other["rating"] == bot["rating"] for other in found["bots"]) > 1
         skill = measured.get(bot["name"])
+        if bot["name"] in worst:
+            skill = {**(skill or _UNMEASURED), "costliest": worst[bot["name"]]}
         lines.append({"rank": above + 1, "tied": tied, **bot, "skill": skill})
     data = {**found, "bots": lines}
     if name is not None:
@@ -92,7 +104,8 @@ class LeaderboardService(Service):
                 self.leaderboard,
                 "the bots' latest ratings with 95% intervals, refit after each tournament",
                 returns="{fit, fitted, tournament, bots: [{rank, tied, name, rating, low, "
-                "high, games, comparisons, skill}], history?}",
+                "high, games, comparisons, skill: {decisions, rounds, ev_loss_per_decision, "
+                "per_100_rounds, adjusted_per_100_rounds, costliest?}}], history?}",
                 watcher=True,
             )
         ]

@@ -24,6 +24,7 @@ ORACLE = OracleKind(
     "blackjack",
     "composition-dependent EVs of every play from the shoe left, splits included",
     new_oracle,
+    dear_bets=True,
 )
 
 

@@ -64,6 +64,14 @@ def table_methods(service: TableService) -> list[Method]:
                     doc="score every decision against the game's oracle (table.info's "
                     "scores: EV loss, plain and luck-adjusted results per seat)",
                 ),
+                Param(
+                    "score_bets",
+                    (bool,),
+                    False,
+                    doc="with scored: value every bet by its round's exact edge too, where "
+                    "that is dear (blackjack: a solve per round); scores' bets then say how "
+                    "the bets followed the edge",
+                ),
             ),
             partial(create_table, service),
             "create a table (it belongs to this connection)",

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from croupier.engine import CroupierError
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
-from croupier.engine.scoring import oracle_for
+from croupier.engine.scoring import check_score_bets, oracle_for
 from croupier.protocol.admission import peer_host
 from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.errors import Code, RpcError
@@ -43,6 +43,7 @@ async def create_table(
     autostart: bool,
     game: str | None,
     scored: bool,
+    score_bets: bool = False,
 ) -> dict[str, Any]:
     """``table.create`` for ``conn``: the new table's info and its key."""
     server = conn.server
@@ -67,6 +68,10 @@ async def create_table(
     played = server.game(game)  # unknown: unknown-name
     if scored:
         oracle_for(server.manager, played.name)  # none: one line (bad input)
+    if score_bets:
+        if not scored:
+            raise RpcError(Code.BAD_INPUT, "score_bets goes with scored: true")
+        check_score_bets(server.manager, played.name)  # no dear bets: one line
     rules = played.default_rules(rules)
     if rules is not None and rules not in played.rule_sets:
         known = ", ".join(played.rule_sets)
@@ -127,6 +132,7 @@ async def create_table(
         game=played,
         options=options,
         scored=scored,
+        score_bets=score_bets,
     )
     service.forget_finished()
     service.tables[table.id] = table
@@ -138,6 +144,7 @@ async def create_table(
         "decision_time": None if math.isinf(decision_time) else decision_time,
         "autostart": autostart,
         **({"scored": True} if scored else {}),
+        **({"score_bets": True} if score_bets else {}),
     }
     server.journal.table_created(
         table.info(),

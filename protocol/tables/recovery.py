@@ -183,6 +183,7 @@ async def rebuild_table(
         game=game,
         options=options,
         scored=bool(settings.get("scored")),
+        score_bets=bool(settings.get("score_bets")),
     )
     for row in record.seats:
         seat = table.seats[row.seat - 1]
@@ -238,6 +239,8 @@ class Replay:
             oracle=oracle,
             defer_scoring=True,
         )
+        if self.engine.scorer is not None:  # the bets as the table scored them
+            self.engine.scorer.bets = table.score_bets
 
     async def run(self, checkpoint: Checkpoint | None) -> tuple[GameTable, int]:
         """The game table after the journal's last settled round, and that round."""

@@ -68,11 +68,14 @@ class ServerTable:
         game: Game,
         options: dict[str, Any],
         scored: bool = False,
+        score_bets: bool = False,
     ) -> None:
         self.server = server
         self.scored = scored
         """Every decision is scored against the game's oracle, off the table's path: the
         questions are answered in a thread while the table plays on."""
+        self.score_bets = score_bets
+        """Its bets are valued by their round's exact edge too (:attr:`Scorer.bets`)."""
         self.game = game
         self.options = options
         """The game's complete options (``game.rules()``)."""
@@ -256,6 +259,7 @@ class ServerTable:
         self.engine, self.state, self.played = engine, "playing", played
         if engine.scorer is not None:  # the rounds not scored before the restart
             engine.scorer.table = self.id
+            engine.scorer.bets = self.score_bets
             self.server.spawn(partial(score_decisions, self), f"table {self.id} scoring")
 
     def start(self, manager: PluginManager) -> None:
@@ -280,6 +284,7 @@ class ServerTable:
             )
             if self.engine.scorer is not None:
                 self.engine.scorer.table = self.id
+                self.engine.scorer.bets = self.score_bets
         except CroupierError:
             self.finish("internal error: the table could not start")
             raise

@@ -1,7 +1,8 @@
 // The leaderboard (the `leaderboard` method): each bot's rating with its 95% interval and
 // games, and the skill figures per decision where the server measures them (extra columns,
 // shown only when some bot has them). ?bot=NAME adds that bot's rating at every fit and its
-// costliest decisions, each a link into the replay viewer at that step.
+// costliest decisions, each a link into the replay viewer at that step (a server table's) or to
+// its tournament's record (a tournament table's: not kept as a replayable log).
 
 import { connect, h, num, param, setStatus } from "./common.js";
 
@@ -30,6 +31,21 @@ function board(data) {
     : "No ratings yet: they are fit once a tournament has been played to its end.";
 }
 
+/** Where a costliest decision can be seen: a server table's replay at its step, or (a
+ * tournament table, not kept as a replayable log) its tournament's record. */
+export function decisionHref(d) {
+  if (d.tournament !== undefined) return `/tournament.html?tournament=${num(d.tournament)}`;
+  const at = d.at === null || d.at === undefined ? "" : `&at=${num(d.at)}`;
+  return `/replay.html?table=${num(d.table)}${at}`;
+}
+
+function decisionLink(d) {
+  const text = d.tournament !== undefined
+    ? `tournament ${num(d.tournament)}, tourney ${d.table[0]} round ${d.table[1]} table ${d.table[2]}, hand ${num(d.round)}, seat ${num(d.seat)}`
+    : `table ${num(d.table)}, round ${num(d.round)}, seat ${num(d.seat)}`;
+  return h("a", { href: decisionHref(d) }, text);
+}
+
 function bot(name, data) {
   const section = document.getElementById("bot");
   section.hidden = false;
@@ -41,8 +57,8 @@ function bot(name, data) {
   const line = data.bots.find((b) => b.name === name);
   const costliest = line && line.skill && line.skill.costliest ? line.skill.costliest : [];
   document.getElementById("costliest").replaceChildren(...(costliest.length
-    ? costliest.map((d) => h("li", {}, h("a", { href: `/replay.html?table=${num(d.table)}&at=${num(d.at)}` },
-      `table ${num(d.table)}, step ${num(d.at)}`), d.loss !== undefined ? `: loses ${Number(d.loss).toFixed(3)}` : ""))
+    ? costliest.map((d) => h("li", { "data-loss": String(d.loss) }, decisionLink(d),
+      `: ${d.taken} (best ${d.best}) loses ${Number(d.loss).toFixed(3)}`))
     : [h("li", { class: "muted" }, "None measured: this server scores no decisions of this bot.")]));
 }
 
