@@ -199,9 +199,7 @@ def test_a_short_run_plays_the_kernels_chunk_in_plain_python(
     assert run_chunks(job, 5, short) == run_chunks(compiled, 5, short)
 
 
-def test_a_short_run_whose_shoe_runs_dry_in_a_round_ends_as_the_kernels_does(
-    manager, monkeypatch
-):
+def test_a_short_run_whose_shoe_runs_dry_in_a_round_ends_as_the_kernels_does(manager, monkeypatch):
     """A shoe with nothing left to reshuffle mid-round: the kernel's chunk is all -1 (the
     driver then says the chunk could not be played), and so is the plain chunk's."""
     from croupier.engine import ShoeRanOut
