@@ -17,7 +17,10 @@ the observation is the game's, plus ``legal`` (the action kinds) and ``refused``
 that answers without waiting (a game's strategy, :class:`GameStrategyPlayer`) may also
 have ``decide_now(observation) -> action``, which the table calls instead, directly (no
 task per decision: :meth:`DecisionClock.answer_now`); the table then lets the event loop
-run once per round.
+run once per round. A player that answers some decisions without waiting (a remote bot's
+seat: the phases it left to the server, an empty seat) may have
+``decide_at_once(observation) -> action or None``, called directly first; None: the table
+asks ``decide``.
 Listeners get every public event (a plain mapping) as it happens, the table's ``action``
 event for each action it applies included (see :mod:`~croupier.engine.gamelog`), unless
 the game's own events record them (:attr:`Game.action_of`).
@@ -201,6 +204,7 @@ class GameTable:
     async def _ask(self, turn: Turn) -> Plain:
         player = self.players[turn.seat - 1]
         decide_now: Callable[[Plain], object] | None = getattr(player, "decide_now", None)
+        at_once: Callable[[Plain], object] | None = getattr(player, "decide_at_once", None)
         refused: str | None = None
         for _ in range(self.attempts):
             observation = {**turn.observation, "legal": list(turn.legal), "refused": refused}
@@ -208,7 +212,12 @@ class GameTable:
                 await trio.lowlevel.checkpoint_if_cancelled()  # a stopped table stops here
                 how, answer = self.clock.answer_now(decide_now, observation)
             else:
-                how, answer = await self.clock.answer(partial(player.decide, observation))
+                how, answer = "answer", None
+                if at_once is not None:  # a remote player that may answer without its bot
+                    await trio.lowlevel.checkpoint_if_cancelled()
+                    how, answer = self.clock.answer_now(at_once, observation)
+                if how == "answer" and answer is None:
+                    how, answer = await self.clock.answer(partial(player.decide, observation))
             if how == "error":
                 exc = cast(Exception, answer)
                 if isinstance(exc, PlayerAbsent) and turn.absent is not None:

@@ -93,9 +93,13 @@ async def connect(
     version: int = PROTOCOL_VERSION,
     timeout: float = 10.0,
     key: str | None = None,
+    quick: Callable[[str], bool] | None = None,
 ) -> AsyncIterator[Client]:
     """Connect, say ``hello`` (within ``timeout`` seconds) and yield the :class:`Client`;
     ``key``: a registered bot's key (the connection plays under its registered name).
+    ``quick(method)``: True for a request of the server's whose handler answers without
+    waiting on anything (a bot's plain ``decide``): it is answered on the connection's
+    reader itself, with no task (see :class:`~croupier.protocol.session.Session`).
 
     A refused connection is a one-line :class:`CroupierError`; a refused ``hello`` raises
     the server's :class:`RpcError`. The connection closes when the block ends.
@@ -120,6 +124,7 @@ async def connect(
         timeout=timeout,
         peer=f"{host}:{port}",
         key=key,
+        quick=quick,
     ) as client:
         yield client
 
@@ -137,6 +142,7 @@ async def connect_stream(
     timeout: float = 10.0,
     peer: str = "stream",
     key: str | None = None,
+    quick: Callable[[str], bool] | None = None,
 ) -> AsyncIterator[Client]:
     """:func:`connect` over a stream that is already open (the tests' in-memory ones);
     ``peer`` names the server in the session's log lines."""
@@ -147,7 +153,13 @@ async def connect_stream(
             if inspect.isawaitable(result):  # a plain function works as well as a coroutine
                 await result
 
-    session = Session(stream, on_notification=notified, limits=limits, name=f"server {peer}")
+    session = Session(
+        stream,
+        on_notification=notified,
+        limits=limits,
+        name=f"server {peer}",
+        is_quick=None if quick is None else lambda request: quick(request.method),
+    )
     client = Client(session, handlers or {})
     session.on_request = client._answer
     refusal: RpcError | None = None

@@ -102,6 +102,18 @@ class SlotPlayer:
     async def before_call(self, conn: Connection) -> None:
         """Called before each ``decide`` on ``conn`` (a table flushes its events here)."""
 
+    def decide_at_once(self, observation: Plain) -> Plain | None:
+        """The answer when the bot need not be asked (:class:`SeatVacant` for an absent
+        bot; the phase's default for a phase it left to the server), with no round trip and
+        no task; None: the table asks :meth:`decide`."""
+        if self.slot.conn is None or not self.slot.present:
+            raise SeatVacant("no bot in the seat")
+        auto = self.played.auto_phases
+        phase = observation.get("phase")
+        if phase in self.slot.auto and phase in auto and observation.get("refused") is None:
+            return auto[phase](observation)
+        return None
+
     async def decide(self, observation: Plain) -> Plain:
         """The bot's answer, read by the game (blackjack's text shorthand included); the
         table checks it."""

@@ -28,6 +28,22 @@ class BrokenNow:
         raise AssertionError("a player with decide_now is asked directly")
 
 
+class AtOnce:
+    """Answers the bet phase at once and asks its strategy for the rest through the clock,
+    as a bot's seat answers the phases its bot left to the server."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.asked = 0
+
+    def decide_at_once(self, observation):
+        return self.inner.decide_now(observation) if observation["phase"] == "bet" else None
+
+    async def decide(self, observation):
+        self.asked += 1
+        return await self.inner.decide(observation)
+
+
 class Spawns(trio.abc.Instrument):
     def __init__(self):
         self.tasks = 0
@@ -60,6 +76,17 @@ async def test_strategies_are_asked_with_no_task_and_play_the_same_table(manager
         waited = await play(game, seats(game, Waiting))
         assert waited[2] >= 15  # the decision clock: a task per decision
         assert (events, balances) == waited[:2]
+
+
+async def test_answers_given_at_once_take_no_task_and_play_the_same_table(manager):
+    game = manager.games.get("blackjack")
+    players = seats(game, AtOnce)
+    events, balances, tasks = await play(game, players)
+    asked = sum(player.asked for player in players)
+    assert asked > 0 and tasks == asked  # a task for each decision asked, none for a bet
+    waited = await play(game, seats(game, Waiting))
+    assert waited[2] >= asked + 15 * len(players)  # every bet took a task
+    assert (events, balances) == waited[:2]
 
 
 async def test_a_direct_player_that_raises_gets_the_default(manager):

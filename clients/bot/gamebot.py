@@ -39,6 +39,9 @@ class GameBot(Bot):
     def auto_phases(self) -> list[str]:
         return []  # the server answers blackjack's phases only
 
+    def answers_at_once(self) -> bool:
+        return type(self).answer_game is GameBot.answer_game and super().answers_at_once()
+
     async def answer_game(self, observation: Mapping[str, Any]) -> dict[str, Any]:
         move = await maybe_await(self.decide(observation))
         if not isinstance(move, Mapping) or not isinstance(move.get("kind"), str):

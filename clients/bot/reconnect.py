@@ -184,6 +184,11 @@ class SeatGate:
         self._held.append((method, params))
         return True
 
+    @property
+    def is_open(self) -> bool:
+        """No seat is being taken: a ``decide`` need not wait."""
+        return self._open.is_set()
+
     async def wait(self) -> None:
         """Until no seat is being taken (a ``decide`` waits here)."""
         await self._open.wait()

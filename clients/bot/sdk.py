@@ -120,6 +120,16 @@ class Bot:
         cls = type(self)
         return cls.on_event is not Bot.on_event or cls.on_round is not Bot.on_round
 
+    def answers_at_once(self) -> bool:
+        """Whether this bot answers a decision without waiting: its answering hooks are
+        plain functions, not ``async def``. The SDK then answers the server's ``decide`` on
+        the connection's reader itself, with no task per decision (a plain hook that returns
+        an awaitable is awaited there: it holds the connection's reading meanwhile)."""
+        if type(self).answer is not Bot.answer:
+            return False  # an answer of its own may wait on anything
+        hooks = ("decide", "bet", "insurance", "surrender")
+        return not any(inspect.iscoroutinefunction(getattr(self, hook)) for hook in hooks)
+
     def join_options(self) -> tuple[bool, list[str]]:
         """``events`` and ``auto``, the options of ``table.join`` and ``table.rejoin``."""
         return self.wants_events(), self.auto_phases()
@@ -157,6 +167,9 @@ class FunctionBot(Bot):
 
     def decide(self, observation: Observation) -> Answer | Awaitable[Answer]:
         return self._decide(observation)
+
+    def answers_at_once(self) -> bool:
+        return super().answers_at_once() and not inspect.iscoroutinefunction(self._decide)
 
 
 async def answer_for(bot: Bot, observation: Any) -> dict[str, Any]:
@@ -230,7 +243,8 @@ KEY_VARIABLE = "CROUPIER_KEY"
 
 def bot_connection(me: Seated, host: str, port: int) -> AbstractAsyncContextManager[Client]:
     """A bot's connection: hello as ``role="bot"`` (with its registered key: ``bot.key``,
-    else ``$CROUPIER_KEY``), the server's ``decide`` calls answered."""
+    else ``$CROUPIER_KEY``), the server's ``decide`` calls answered (on the connection's
+    reader, with no task, when ``me.quick("decide")`` says so)."""
     return connect(
         host,
         port,
@@ -239,6 +253,7 @@ def bot_connection(me: Seated, host: str, port: int) -> AbstractAsyncContextMana
         role="bot",
         handlers={"decide": me.decide},
         on_notification=me.notified,
+        quick=getattr(me, "quick", None),
     )
 
 
@@ -276,9 +291,16 @@ class _Seat:
         """The table's notifications that come while ``table.join``/``rejoin`` is answered
         are held, and a ``decide`` waits, until :meth:`sit` has told the bot its seat: the
         bot decides knowing all it was sent."""
+        self.at_once = bot.answers_at_once()
+
+    def quick(self, method: str) -> bool:
+        """A ``decide`` of a bot that answers at once, while no seat is being taken, is
+        answered on the connection's reader: no task, no trip through trio's scheduler."""
+        return method == "decide" and self.at_once and self.gate.is_open
 
     async def decide(self, table: int, observation: Any) -> dict[str, Any]:
-        await self.gate.wait()
+        if not self.gate.is_open:  # (an open gate's wait would still be a checkpoint)
+            await self.gate.wait()
         return await answer_for(self.bot, observation)
 
     async def notified(self, method: str, params: Any) -> None:
