@@ -46,15 +46,11 @@ from croupier.protocol.codec import (
     Response,
     parse,
 )
-from croupier.protocol.errors import (
-    CallTimeout,
-    Code,
-    ConnectionClosed,
-    ProtocolViolation,
-    RpcError,
-)
+from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcError
 from croupier.protocol.lanes import PlayLane
-from croupier.protocol.writer import SessionWriter
+from croupier.protocol.reader import DISPATCH_TURN, SessionReader
+
+__all__ = ["DISPATCH_TURN", "ERROR_NOTIFICATION", "Session", "SessionLimits"]
 
 log = logging.getLogger("croupier.protocol")
 
@@ -65,10 +61,6 @@ Pace = Callable[[Request], float]
 
 ERROR_NOTIFICATION = "error"
 """Sent as ``[2, "error", [error]]`` for a bad message that has no msgid to answer."""
-DISPATCH_TURN = 64
-"""Messages of one received chunk dispatched before other tasks get a turn: a 64 KiB read
-can hold thousands of tiny requests, and dispatching them all at once held the event loop
-for a large fraction of a second while every other connection waited."""
 
 
 @attrs.frozen
@@ -91,7 +83,7 @@ async def _ignore(session: Session, notification: Notification) -> None:
     return None
 
 
-class Session(SessionWriter):
+class Session(SessionReader):
     """One end of a msgpack-rpc connection. Call :meth:`run` in a task, then use it.
 
     ``on_request(session, request)`` returns the result or raises :class:`RpcError`;
@@ -224,84 +216,6 @@ class Session(SessionWriter):
         finally:
             await self._finish(self.closed_reason or "closed")
 
-    async def _receive_loop(self) -> None:
-        # The idle deadline is moved lazily: a receive notes the time, and moves the deadline
-        # only when less than half the idle time is left; when the deadline passes we check
-        # whether anything came since. Cheaper than moving a deadline per receive, which
-        # matters at tens of thousands of messages a second.
-        idle = math.inf if self.limits.idle_timeout is None else self.limits.idle_timeout
-        self._last_receive = trio.current_time()
-        while not self._closed:
-            with trio.CancelScope(deadline=self._last_receive + idle) as scope:
-                self._receive_scope = scope
-                if self._shed is None and await self._receive_until_done(scope, idle):
-                    return
-            if self._shed is not None:
-                await self._send_error_notification(self._shed, closing=True)
-                return
-            if trio.current_time() < self._last_receive + idle:
-                continue
-            if self._in_flight or self._calls or self.keepalive:
-                self._last_receive = trio.current_time()
-                continue
-            self.closed_reason = f"idle for {idle:g} s"
-            error = RpcError(Code.LIMIT_EXCEEDED, "idle timeout")
-            await self._send_error_notification(error, closing=True)
-            return
-
-    async def _receive_until_done(self, scope: trio.CancelScope, idle: float) -> bool:
-        """Receive and dispatch; True when the connection is done, False at the deadline."""
-        receive, feed, dispatch = self._receive, self._decoder.feed, self._dispatch
-        outbox, clock, half = self._outbox, trio.current_time, idle / 2
-        lane = self.lane
-        while True:
-            try:
-                data = await receive()
-            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                self.closed_reason = self.closed_reason or "connection lost"
-                return True
-            if not data:
-                self.closed_reason = self.closed_reason or "closed by peer"
-                return True
-            self._last_receive = now = clock()
-            if scope.deadline - now < half:
-                scope.deadline = now + idle
-            try:
-                turn = DISPATCH_TURN
-                for obj in feed(data):
-                    request = await dispatch(obj)
-                    turn -= 1
-                    if not turn or (request and lane is not None and lane.waiting):
-                        # the rest of a large chunk waits while others run; while a bot's
-                        # answer is awaited anywhere, after each request
-                        turn = DISPATCH_TURN
-                        await trio.lowlevel.cancel_shielded_checkpoint()
-                if outbox:
-                    await self._send_bytes(b"")
-            except ConnectionClosed:
-                return True
-            except ProtocolViolation as exc:
-                self.closed_reason = str(exc)
-                error = RpcError(exc.code, f"{exc}; closing")
-                await self._send_error_notification(error, closing=True)
-                return True
-
-    async def _receive(self) -> bytes | bytearray:
-        """The next bytes from the peer (empty at the end of the stream).
-
-        From a socket: wait until it is readable (one trip through trio's scheduler per
-        chunk, so a busy connection never starves the others), then read it directly.
-        """
-        sock = self._socket
-        if sock is None:
-            return await self.stream.receive_some(65536)
-        while True:
-            await trio.lowlevel.wait_readable(sock)
-            try:
-                return os.read(sock.fileno(), 65536)  # fileno() is -1 once closed: EBADF
-            except BlockingIOError:  # pragma: no cover - a spurious wake-up
-                continue
-
     async def _dispatch(self, obj: Any) -> bool:
         """Handle one received message; True if it was a request (what ends a turn while
         the play lane is busy: answers to our calls never do)."""
@@ -361,18 +275,6 @@ class Session(SessionWriter):
                 await self._send_bytes(b"")
         else:
             self._nursery.start_soon(self._handle, request)
-
-    async def _pause(self, seconds: float) -> None:
-        """Stop reading for ``seconds`` (the budget is spent): answers already made go out
-        first, and the wait does not count as idle time."""
-        if self._outbox:
-            await self._send_bytes(b"")
-        scope = self._receive_scope
-        if scope is not None:
-            idle = math.inf if self.limits.idle_timeout is None else self.limits.idle_timeout
-            scope.deadline = max(scope.deadline, trio.current_time() + seconds + idle)
-        await trio.sleep(seconds)
-        self._last_receive = trio.current_time()
 
     async def _answer(self, request: Request) -> Response:
         try:

@@ -14,9 +14,10 @@ import math
 import os
 from typing import TYPE_CHECKING, Any
 
+import msgpack
 import trio
 
-from croupier.protocol.codec import Message, Response, encode
+from croupier.protocol.codec import Message, Response, encode, new_packer
 from croupier.protocol.errors import Code, ConnectionClosed, RpcError
 
 if TYPE_CHECKING:
@@ -25,11 +26,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("croupier.protocol")
 
 
-def encode_checked(message: Message, max_size: int) -> bytes:
+def encode_checked(message: Message, max_size: int, packer: msgpack.Packer | None = None) -> bytes:
     """``message`` as msgpack within ``max_size`` bytes; :class:`RpcError` when it cannot be
     encoded (``invalid-params``) or is too large (``message-too-large``)."""
     try:
-        data = encode(message)
+        data = encode(message, packer)
     except (TypeError, ValueError, OverflowError) as exc:
         raise RpcError(Code.INVALID_PARAMS, f"cannot encode the message: {exc}") from None
     if len(data) > max_size:
@@ -52,6 +53,7 @@ class SessionWriter:
     _outbox: list[bytes]
     _outbox_bytes: int
     _closed: bool
+    _packer: msgpack.Packer | None = None
 
     if TYPE_CHECKING:  # provided by the Session that mixes this in
 
@@ -65,15 +67,18 @@ class SessionWriter:
         return error.to_string() if self.string_errors else error.to_wire()
 
     def _encode(self, message: Message) -> bytes:
+        packer = self._packer
+        if packer is None:  # one per connection, made on its first message
+            packer = self._packer = new_packer()
         try:
-            return encode_checked(message, self.limits.max_message_size)
+            return encode_checked(message, self.limits.max_message_size, packer)
         except RpcError as error:
             if not isinstance(message, Response):
                 raise
             if error.code == Code.INVALID_PARAMS:
                 log.error("%s: result of msgid %d %s", self.name, message.msgid, error.message)
                 error = RpcError(Code.INTERNAL_ERROR, "the result cannot be encoded as msgpack")
-            return encode(Response(message.msgid, self._error_wire(error), None))
+            return encode(Response(message.msgid, self._error_wire(error), None), packer)
 
     async def _send(self, message: Message) -> None:
         """Write one message; a peer that does not read within ``send_timeout`` is dropped."""
