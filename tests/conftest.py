@@ -32,6 +32,16 @@ if "PYTEST_XDIST_WORKER" in os.environ:
     os.environ.pop("LINES", None)
 
 
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    """Without pytest-xdist (`-p no:xdist`, for a debugger), pyproject's `-n auto --dist
+    loadfile` are accepted and do nothing: the tests run in this one process."""
+    if not pluginmanager.has_plugin("xdist"):
+        group = parser.getgroup("xdist", "left out (-p no:xdist): one process")
+        # _addoption, as xdist registers its own -n: addoption refuses short lowercase names
+        group._addoption("-n", "--numprocesses", dest="numprocesses", default=None)
+        group.addoption("--dist", dest="dist", default="no")
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     """A failed browser test's report carries what the page and the server said."""
