@@ -60,6 +60,7 @@ from croupier.clients.bot import play
 from croupier.clients.bot.samples import Lim17
 from croupier.engine import PluginManager
 from croupier.protocol import Code, RpcError, Server, connect
+from croupier.protocol.errors import ConnectionClosed
 from croupier.protocol.journal import Journal, NullJournal
 from croupier.protocol.tables import TableService
 
@@ -384,6 +385,8 @@ async def call_retrying(server: Killed, method: str, params: dict[str, Any]) -> 
         try:
             async with connect("127.0.0.1", server.port, name="load") as client:
                 return await client.call_named(method, params)
+        except ConnectionClosed:  # the server was killed under the call (or the hello)
+            pass
         except RpcError as exc:
             if exc.code not in (Code.RECOVERING,) and "closed" not in str(exc).lower():
                 raise
