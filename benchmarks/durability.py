@@ -508,7 +508,15 @@ async def kill_run(kills: int, seed: int, folder: Path) -> dict[str, Any]:
         except RpcError:
             lost += 1
             continue
-        told, kept = bot_chips[table_seed], found["result"]["chips"]
+        with trio.move_on_after(60):  # its bots are done: it ends, or this says it did not
+            while found["state"] != "finished":
+                await trio.sleep(0.2)
+                found = await call_retrying(server, "history.table", {"table": table})
+        told = bot_chips[table_seed]
+        if found["state"] != "finished":
+            bots[table_seed] = f"still {found['state']} after its bots ended: {told}"
+            continue
+        kept = found["result"]["chips"]
         bots[table_seed] = kept if told == [kept, kept] else f"journal {kept}, bots told {told}"
         reasons[-table_seed] = f"{found['reason']} ({found['played']} rounds)"
     while True:
