@@ -20,18 +20,19 @@ CPU time per round (every thread) is the steadier measure of the journal's cost 
 shared with other work; rounds/s swings with the machine's load.
 
 **Kills** (``--kills N``): a real ``croupier serve --data`` under mixed load (a client
-creating tables of two lim17 seats one after another, each with its own seed, and a
-tournament of strategies; a watcher on each table) is SIGKILLed at ``N`` seeded random
-moments and restarted each time. Reported: the objects whose create was answered and that
-the restarted server does not know (goal: 0), and each table's final chips and the
-tournament's standings against an uninterrupted run of the same seeds in this process
-(goal: identical); each table that differs is listed with its reason and rounds. The
-client makes each call on a connection of its own, so its tables' creator is gone: a table
-of strategies still playing 30 s (``abandoned_timeout``) after a restart is then abandoned
-(recovered tables have no creator present), where the uninterrupted run lets them finish,
-and they show as differing. Not yet in it: tables of TCP bots (``tests/test_recovery_sigkill.py``
-kills beside those), and the largest window of rounds lost per kill (the in-process run
-above measures the window).
+creating tables of two lim17 seats, each with its own seed, at most four open at once; tables
+of two TCP bots of the SDK, in this process, that reconnect and take their seats back with
+their tokens after each restart; a tournament of strategies; a watcher on every table) is
+SIGKILLed at ``N`` seeded random moments and restarted each time. Reported: the objects
+whose create was answered and that the restarted server does not know (goal: 0); per kill,
+the most settled rounds at one table that a watcher or bot saw settle and that the journal
+did not hold (read while the server is down: the rounds dealt again after recovery); and
+each table's final chips (the journal's, and what its bots were told) and the tournament's
+standings against an uninterrupted run of the same seeds in this process (goal: identical),
+each table that differs listed with its reason and rounds. The client makes each call on a
+connection of its own, so a recovered table of strategies has no creator present and is
+abandoned if still playing 30 s (``abandoned_timeout``) after a restart: the load keeps few
+tables open so that they finish well within that.
 """
 
 from __future__ import annotations
@@ -43,18 +44,23 @@ import os
 import random
 import signal
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import trio
 
+from croupier.clients.bot import play
+from croupier.clients.bot.samples import Lim17
 from croupier.engine import PluginManager
 from croupier.protocol import Code, RpcError, Server, connect
+from croupier.protocol.errors import ConnectionClosed
 from croupier.protocol.journal import Journal, NullJournal
 from croupier.protocol.tables import TableService
 
@@ -193,8 +199,16 @@ def show(name: str, got: dict[str, Any], base: dict[str, Any]) -> None:
 
 
 KILL_TABLES = 40
-"""Tables the client creates during a kill run, one after another."""
+"""Tables of strategies the client creates during a kill run, one after another."""
 KILL_ROUNDS = 300
+BOT_TABLES = 8
+"""Tables of two TCP bots (the SDK's, in this process), one started every few strategy tables."""
+BOT_ROUNDS = 150
+OPEN_TABLES, OPEN_BOT_TABLES = 4, 2
+"""At most this many of each open at once: one address may have 8 tables open (the
+peer quota), and a recovered table of strategies whose creator is gone (the load asks on a
+connection per call) is abandoned if still playing 30 s after a restart; the uninterrupted
+run plays them one after another."""
 TOURNAMENT = {
     "bots": ["lim17", "never-bust", "mimic-dealer", "lim17"],
     "tourneys": 40,
@@ -208,17 +222,98 @@ def table_params(seed: int) -> dict[str, Any]:
     return {"seats": 2, "fill": ["lim17"] * 2, "rounds": KILL_ROUNDS, "seed": seed}
 
 
-async def reference() -> tuple[dict[int, list[int]], Any]:
-    """Each table's final chips (by seed) and the tournament's standings, uninterrupted."""
+def bot_table_params(seed: int) -> dict[str, Any]:
+    return {
+        "seats": 2,
+        "fill": [None, None],
+        "rounds": BOT_ROUNDS,
+        "seed": 1000 + seed,
+        "decision_time": 10.0,
+    }
+
+
+class Counting(Lim17):
+    """Lim17 noting, per table, the last round it saw settled (its ``end`` event)."""
+
+    def __init__(self, seen: dict[int, int]) -> None:
+        super().__init__()
+        self.seen = seen
+        self.table = 0
+
+    def on_table(self, info: dict[str, Any]) -> None:
+        self.table = info["table"]
+
+    def on_event(self, event: Any) -> None:
+        if event.kind == "end":
+            self.seen[self.table] = max(self.seen.get(self.table, 0), event.round)
+
+
+async def bot_table(
+    port: int, seed: int, seen: dict[int, int], on_table: Callable[[int], None]
+) -> list[list[int]]:
+    """Two Counting bots at a table the first creates (reconnecting and rejoining with their
+    tokens across restarts for as long as it takes); the chips each was told at the end."""
+    finals: list[list[int]] = []
+    made = trio.Event()
+    table: list[int] = []
+
+    def seated(info: dict[str, Any]) -> None:
+        if not table:
+            table.append(info["table"])
+            on_table(info["table"])
+            made.set()
+
+    def quiet(reason: str, delay: float, resuming: bool) -> None:
+        pass
+
+    async def creator() -> None:
+        final = await play(
+            Counting(seen), "127.0.0.1", port, create=bot_table_params(seed), seat=1,
+            name=f"bot-{seed}-a", reconnect=10_000, on_seated=seated, on_retry=quiet,
+        )  # fmt: skip
+        finals.append(final["chips"])
+
+    async def joiner() -> None:
+        await made.wait()
+        final = await play(
+            Counting(seen), "127.0.0.1", port, table=table[0], seat=2, name=f"bot-{seed}-b",
+            reconnect=10_000, on_retry=quiet,
+        )  # fmt: skip
+        finals.append(final["chips"])
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(creator)
+        nursery.start_soon(joiner)
+    return finals
+
+
+def bot_seed_after(table_seed: int) -> int | None:
+    """The bot table started after strategy table ``table_seed`` is created, if any."""
+    every = KILL_TABLES // BOT_TABLES
+    return table_seed // every if table_seed % every == 0 else None
+
+
+async def reference() -> tuple[dict[int, list[int]], dict[int, list[int]], Any]:
+    """Each table's final chips (by seed), strategies' and bots', and the tournament's
+    standings, uninterrupted."""
     server = Server(PluginManager(autoload=False), seed=1, default_game="blackjack")
     (service,) = [s for s in server.services if isinstance(s, TableService)]
     chips: dict[int, list[int]] = {}
+    bots: dict[int, list[int]] = {}
+
+    async def one_bot_table(port: int, seed: int) -> None:
+        finals = await bot_table(port, seed, {}, lambda table: None)
+        assert finals[0] == finals[1], finals
+        bots[seed] = finals[0]
+
     async with trio.open_nursery() as nursery:
         (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
-        async with connect("127.0.0.1", port, name="ref") as client:
+        async with connect("127.0.0.1", port, name="ref") as client, trio.open_nursery() as tcp:
             info = await client.call_named("tournament.start", TOURNAMENT)
             for seed in range(1, KILL_TABLES + 1):
                 made = await client.call_named("table.create", table_params(seed))
+                if (bot_seed := bot_seed_after(seed)) is not None:
+                    tcp.start_soon(one_bot_table, port, bot_seed)
                 await service.tables[made["table"]].done.wait()
                 chips[seed] = service.tables[made["table"]].info()["chips"]
             while (found := await client.call("tournament.info", info["tournament"]))[
@@ -226,7 +321,7 @@ async def reference() -> tuple[dict[int, list[int]], Any]:
             ] != "finished":
                 await trio.sleep(0.1)
         nursery.cancel_scope.cancel()
-    return chips, found["result"]
+    return chips, bots, found["result"]
 
 
 class Killed:
@@ -270,6 +365,19 @@ class Killed:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
 
+    def committed(self) -> dict[int, int]:
+        """Each table's last settled round in the journal (read while the server is down)."""
+        conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            found = conn.execute(
+                "SELECT table_id, max(round) FROM events GROUP BY table_id"
+            ).fetchall()
+        except sqlite3.OperationalError:  # no events table yet
+            found = []
+        finally:
+            conn.close()
+        return {table: last or 0 for table, last in found}
+
 
 async def call_retrying(server: Killed, method: str, params: dict[str, Any]) -> Any:
     """``method`` on whichever server is up, asked again across kills and ``recovering``."""
@@ -277,6 +385,8 @@ async def call_retrying(server: Killed, method: str, params: dict[str, Any]) -> 
         try:
             async with connect("127.0.0.1", server.port, name="load") as client:
                 return await client.call_named(method, params)
+        except ConnectionClosed:  # the server was killed under the call (or the hello)
+            pass
         except RpcError as exc:
             if exc.code not in (Code.RECOVERING,) and "closed" not in str(exc).lower():
                 raise
@@ -289,37 +399,95 @@ async def kill_run(kills: int, seed: int, folder: Path) -> dict[str, Any]:
     server = Killed(folder / "kills.db")
     await server.start()
     rng = random.Random(seed)
-    acknowledged: dict[int, int] = {}  # table id -> its seed
+    acknowledged: dict[int, int] = {}  # strategy table id -> its seed
+    bot_tables: dict[int, int] = {}  # bot table id -> its seed
+    bot_chips: dict[int, Any] = {}  # bot table seed -> what its bots were told (or their error)
+    seen: dict[int, int] = {}  # table id -> the last round a watcher or bot saw settled
     tournament: list[int] = []
     creating_done = trio.Event()
+    windows: list[int] = []  # per kill, the most settled rounds seen and lost at one table
+    watched: list[int] = []  # per kill, the settled rounds seen so far (the measure is live)
 
-    async def create_load() -> None:
+    async def one_bot_table(seed: int) -> None:
+        def noted(table: int) -> None:
+            bot_tables[table] = seed
+
+        try:
+            bot_chips[seed] = await bot_table(server.port, seed, seen, noted)
+        except Exception as exc:  # a seat lost (its token refused, ...): a defect, reported
+            bot_chips[seed] = f"{type(exc).__name__}: {exc}"
+
+    strategy_slots, bot_slots = trio.Semaphore(OPEN_TABLES), trio.Semaphore(OPEN_BOT_TABLES)
+
+    async def until_finished(table: int) -> None:
+        while (await call_retrying(server, "history.table", {"table": table}))[
+            "state"
+        ] != "finished":
+            await trio.sleep(0.2)
+        strategy_slots.release()
+
+    async def bot_table_in_slot(seed: int) -> None:
+        async with bot_slots:
+            await one_bot_table(seed)
+
+    async def create_load(tcp: trio.Nursery) -> None:
         info = await call_retrying(server, "tournament.start", TOURNAMENT)
         tournament.append(info["tournament"])
         for table_seed in range(1, KILL_TABLES + 1):
+            await strategy_slots.acquire()
             made = await call_retrying(server, "table.create", table_params(table_seed))
             acknowledged[made["table"]] = table_seed
+            tcp.start_soon(until_finished, made["table"])
+            if (bot_seed := bot_seed_after(table_seed)) is not None:
+                await bot_slots.acquire()  # a slot free before going on, then let go
+                bot_slots.release()
+                tcp.start_soon(bot_table_in_slot, bot_seed)
             await trio.sleep(0.05)
         creating_done.set()
 
+    def noted(method: str, params: Any) -> None:
+        if method == "table.event" and isinstance(params, list) and len(params) == 2:
+            table, event = params
+            if isinstance(event, dict) and event.get("kind") == "end":
+                seen[table] = max(seen.get(table, 0), event["round"])
+
     async def watch() -> None:  # a watcher on every table there is, across kills
-        while not creating_done.is_set():
+        while True:
             with contextlib.suppress(Exception):
-                async with connect("127.0.0.1", server.port, name="w", role="watcher") as w:
-                    for table in list(acknowledged):
-                        with contextlib.suppress(RpcError):
-                            await w.call("table.watch", table)
-                    await trio.sleep(0.5)
+                async with connect(
+                    "127.0.0.1", server.port, name="w", role="watcher", on_notification=noted
+                ) as w:
+                    watching: set[int] = set()
+                    while True:
+                        for table in [*acknowledged, *bot_tables]:
+                            if table in watching:
+                                continue
+                            try:
+                                await w.call("table.watch", table)
+                                watching.add(table)
+                            except RpcError as exc:
+                                if exc.code != Code.RECOVERING:
+                                    watching.add(table)  # finished, or not there: no more
+                        await w.call("ping")  # fails once the server is killed
+                        await trio.sleep(0.05)
             await trio.sleep(0.05)
 
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(create_load)
         nursery.start_soon(watch)
-        for _ in range(kills):
-            await trio.sleep(rng.uniform(0.05, 1.0))
-            server.kill()
-            await server.start()
-        await creating_done.wait()
+        async with trio.open_nursery() as tcp:
+            tcp.start_soon(create_load, tcp)
+            for _ in range(kills):
+                await trio.sleep(rng.uniform(0.05, 1.0))
+                server.kill()
+                await trio.sleep(0.1)  # what was sent before the kill reaches its reader
+                committed = server.committed()
+                windows.append(
+                    max((last - committed.get(t, 0) for t, last in seen.items()), default=0)
+                )
+                watched.append(sum(seen.values()))
+                await server.start()
+            await creating_done.wait()
+        nursery.cancel_scope.cancel()
     lost, chips, reasons = 0, {}, {}
     for table, table_seed in acknowledged.items():
         while True:
@@ -333,6 +501,24 @@ async def kill_run(kills: int, seed: int, folder: Path) -> dict[str, Any]:
                 reasons[table_seed] = f"{found['reason']} ({found['played']} rounds)"
                 break
             await trio.sleep(0.2)
+    bots: dict[int, Any] = {}
+    for table, table_seed in bot_tables.items():
+        try:
+            found = await call_retrying(server, "history.table", {"table": table})
+        except RpcError:
+            lost += 1
+            continue
+        with trio.move_on_after(60):  # its bots are done: it ends, or this says it did not
+            while found["state"] != "finished":
+                await trio.sleep(0.2)
+                found = await call_retrying(server, "history.table", {"table": table})
+        told = bot_chips[table_seed]
+        if found["state"] != "finished":
+            bots[table_seed] = f"still {found['state']} after its bots ended: {told}"
+            continue
+        kept = found["result"]["chips"]
+        bots[table_seed] = kept if told == [kept, kept] else f"journal {kept}, bots told {told}"
+        reasons[-table_seed] = f"{found['reason']} ({found['played']} rounds)"
     while True:
         found = await call_retrying(server, "tournament.info", {"tournament": tournament[0]})
         if found["state"] == "finished":
@@ -342,31 +528,54 @@ async def kill_run(kills: int, seed: int, folder: Path) -> dict[str, Any]:
     server.proc.wait()  # type: ignore[union-attr]
     return {
         "lost": lost,
-        "acknowledged": len(acknowledged) + 1,
+        "acknowledged": len(acknowledged) + len(bot_tables) + 1,
         "chips": chips,
+        "bots": bots,
         "standings": found["result"],
         "reasons": reasons,
+        "windows": windows,
+        "watched": watched,
     }
 
 
 def kills_main(kills: int, seed: int) -> None:
-    chips, standings = trio.run(reference)
+    started = time.perf_counter()
+    chips, bots, standings = trio.run(reference)
     with tempfile.TemporaryDirectory() as folder:
         got = trio.run(kill_run, kills, seed, Path(folder))
     same = sum(got["chips"].get(s) == c for s, c in chips.items())
+    same_bots = sum(got["bots"].get(s) == c for s, c in bots.items())
+    windows = got["windows"]
     print(
         f"{kills} SIGKILLs (seed {seed}) under load: {KILL_TABLES} tables of 2 lim17 seats"
-        f" ({KILL_ROUNDS} rounds each) created one after another, a tournament of"
-        f" {len(TOURNAMENT['bots'])} strategies, a watcher"
+        f" ({KILL_ROUNDS} rounds each) created one after another, {BOT_TABLES} tables of 2"
+        f" TCP bots (SDK Lim17, {BOT_ROUNDS} rounds, rejoining with their tokens), a"
+        f" tournament of {len(TOURNAMENT['bots'])} strategies, a watcher on every table;"
+        f" {time.perf_counter() - started:.0f} s, load {os.getloadavg()[0]:.1f}"
     )
     print(f"acknowledged objects lost: {got['lost']} of {got['acknowledged']}")
-    print(f"tables ending with the uninterrupted run's chips: {same} of {len(chips)}")
+    print(
+        "settled rounds lost per kill (seen settled by a watcher or bot, not in the journal,"
+        f" dealt again): largest {max(windows, default=0)}, median"
+        f" {statistics.median(windows) if windows else 0}, kills losing any:"
+        f" {sum(w > 0 for w in windows)} of {len(windows)} (settled rounds seen by the kills:"
+        f" {got['watched'][0] if windows else 0} at the first, {max(got['watched'], default=0)}"
+        " at the last)"
+    )
+    print(f"strategy tables ending with the uninterrupted run's chips: {same} of {len(chips)}")
+    print(f"bot tables ending with the uninterrupted run's chips: {same_bots} of {len(bots)}")
     print(f"tournament standings as uninterrupted: {got['standings'] == standings}")
     for table_seed, final in sorted(chips.items()):
         if got["chips"].get(table_seed) != final:
             print(
                 f"  table of seed {table_seed}: {got['chips'].get(table_seed)} against {final},"
                 f" {got['reasons'].get(table_seed)}"
+            )
+    for table_seed, final in sorted(bots.items()):
+        if got["bots"].get(table_seed) != final:
+            print(
+                f"  bot table {table_seed}: {got['bots'].get(table_seed)} against {final},"
+                f" {got['reasons'].get(-table_seed)}"
             )
 
 
