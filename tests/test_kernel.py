@@ -193,9 +193,9 @@ def test_a_short_run_plays_the_kernels_chunk_in_plain_python(
     assert job.plain is not None and job.plain_up_to * seats <= 20_000
     assert (job.plain_up_to == 0) == (rules.shoe == "fresh-pack")  # shuffled every round
     for key in (3, 2**64 - 2):
-        rounds = 3000 // seats
+        rounds = 1200 // seats
         assert list(job.plain(key, rounds)) == list(job.run(job.data, key, rounds))
-    short = min(job.plain_up_to, 4000 // seats)
+    short = min(job.plain_up_to, 1500 // seats)
     compiled = attrs.evolve(job, plain=None)
     assert run_chunks(job, 5, short) == run_chunks(compiled, 5, short)
 
