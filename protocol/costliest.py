@@ -20,33 +20,36 @@ from croupier.protocol import ratings
 from croupier.protocol.journal.packing import Unpacker
 
 _SERVER_TABLES = (
-    "SELECT sc.table_id, sc.round, sc.seat, sc.position, sc.phase, sc.taken, sc.best,"
-    " sc.value_taken, sc.value_best, sc.loss, st.player"
+    "SELECT table_id, round, seat, position, phase, taken, best, value_taken, value_best,"
+    " loss, player FROM ("
+    " SELECT sc.*, st.player,"
+    " row_number() OVER (PARTITION BY st.player ORDER BY sc.loss DESC) AS place"
     " FROM scores sc JOIN seats st ON st.table_id = sc.table_id AND st.seat = sc.seat"
-    " WHERE sc.loss > 0 AND st.player IS NOT NULL ORDER BY sc.loss DESC"
+    " WHERE sc.loss > 0 AND st.player IS NOT NULL)"
+    f" WHERE place <= {COSTLIEST} ORDER BY loss DESC"
 )
+"""Each bot's :data:`COSTLIEST` costliest decisions at server tables, cut by SQLite (not
+every scored row read into Python on each ``leaderboard`` call)."""
 
 
 def _from_server_tables(conn: sqlite3.Connection) -> dict[str, list[dict[str, Any]]]:
     found: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in conn.execute(_SERVER_TABLES):
         table, round_, seat, position, phase, taken, best, v_taken, v_best, loss, player = row
-        mine = found[player]
-        if len(mine) < COSTLIEST:  # rows come costliest first
-            mine.append(
-                {
-                    "table": table,
-                    "round": round_,
-                    "seat": seat,
-                    "position": position,
-                    "phase": phase,
-                    "taken": taken,
-                    "best": best,
-                    "value_taken": v_taken,
-                    "value_best": v_best,
-                    "loss": loss,
-                }
-            )
+        found[player].append(
+            {
+                "table": table,
+                "round": round_,
+                "seat": seat,
+                "position": position,
+                "phase": phase,
+                "taken": taken,
+                "best": best,
+                "value_taken": v_taken,
+                "value_best": v_best,
+                "loss": loss,
+            }
+        )
     return found
 
 

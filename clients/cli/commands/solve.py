@@ -64,15 +64,11 @@ def _game_front_end(solvers: argparse._SubParsersAction[Any], line: CommandLine)
     line.solve(solvers.add_parser(line.name, help=line.solve_help or line.summary), KIT)
 
 
-def _executor_arguments(parser: argparse.ArgumentParser, workers_help: str) -> None:
-    add_executor_arguments(parser, workers_help)
-
-
 KIT = CommandKit(
     manager=get_manager,
     add_json_argument=add_json_argument,
     add_seed_argument=add_seed_argument,
-    add_executor_arguments=_executor_arguments,
+    add_executor_arguments=add_executor_arguments,
     positive_int=positive_int,
     print_json=print_json,
     report_seed=report_seed,
