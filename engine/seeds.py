@@ -33,6 +33,10 @@ SEED_BITS = 63
 """Seeds drawn by :func:`draw_seed` are below 2**63 so they fit any language's int64."""
 
 _BLOCK = 64
+COMPILED_BLOCKS = 4096
+"""Reads of at least this many blocks (256 kB) make them in compiled code
+(:mod:`croupier.engine.blake_blocks`): loading it costs what ~10**5 blocks from hashlib do
+once per process, the first time, and it is 4-5 times faster a block after that."""
 _PREFIX = b"croupier-stream-v1\0"
 
 
@@ -98,6 +102,10 @@ class Stream:
         self._counter = start + count
         if count == 1:
             return hashlib.blake2b(start.to_bytes(8, "little"), key=self._key).digest()
+        if count >= COMPILED_BLOCKS:  # a big read: the same blocks, by compiled code
+            from croupier.engine import blake_blocks  # numpy and numba: only when needed
+
+            return blake_blocks.blocks(self._key, start, count)
         # copies of one hash already keyed: keying costs a compression, as much as a block
         copy = hashlib.blake2b(key=self._key).copy
         out: list[bytes] = []

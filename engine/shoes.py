@@ -25,7 +25,9 @@ import numpy as np
 
 from croupier.engine.cards import CODES, DECK
 from croupier.engine.errors import CroupierError, ShoeRanOut
+from croupier.engine.loops import COMPILED_FROM, compiled, symbols_of
 from croupier.engine.seeds import Stream
+from croupier.engine.shoe_loops import shuffle_runs
 
 _MASK = 0xFFFFFFFF
 
@@ -269,13 +271,18 @@ class ShoeRandomizer:
     def deal(self, n: int) -> list[str]:
         """The next ``n`` cards' codes: as if drawn one by one, the shoe started again
         before a card whenever it is empty or (a casino shoe) its cut card is out; dealt
-        a run at a time, every card between two shuffles in one slice of the shoe."""
+        a run at a time, every card between two shuffles in one slice of the shoe, and a
+        big batch's whole shoes shuffled and dealt in one compiled loop (:meth:`_bulk`)."""
         out: list[str] = []
         shoe = self.shoe
         casino = shoe.kind == "casino"
         stack = shoe._stack
         while len(out) < n:
             if not stack or (casino and shoe.due()):
+                per = self._per_shoe()
+                if per and n - len(out) >= max(COMPILED_FROM, 2 * per):
+                    out += self._bulk((n - len(out)) // per, per)
+                    continue
                 shoe.start_round()
             if not stack:  # a shoe that refills: draw() adds the fresh deck
                 out.append(CODES[shoe.draw()])
@@ -288,3 +295,41 @@ class ShoeRandomizer:
             cards.reverse()
             out += map(CODES.__getitem__, cards)
         return out
+
+    def _per_shoe(self) -> int:
+        """Cards dealt from each new arrangement (a casino shoe's cut, else all of it), or
+        0 where :meth:`_bulk` cannot stand in for the next one: a shoe with its own
+        shuffler, or a contest deck's very first shuffle (of all its decks)."""
+        shoe = self.shoe
+        if shoe.shuffler is not None or (shoe.refill and shoe.shuffles == 0):
+            return 0
+        if shoe.kind == "casino":
+            return shoe._cut
+        return len(DECK) if shoe.refill else len(DECK) * shoe.decks
+
+    def _bulk(self, shoes: int, per: int) -> list[str]:
+        """``shoes`` new arrangements, ``per`` cards dealt from each, as :meth:`deal` would
+        shuffle and deal them one at a time; the shoe is left holding the last one."""
+        shoe = self.shoe
+        stream = shoe._stream
+        deck = np.array(DECK if shoe.refill else DECK * shoe.decks, np.int64)
+        size = len(deck)
+        out = np.empty(shoes * per, np.int64)
+        last = np.empty(size, np.int64)
+        loop = compiled(shuffle_runs)
+        done, spare = 0, 64
+        while done < shoes:
+            start = stream.position
+            want = (shoes - done) * (size + 8) + spare
+            words = np.frombuffer(stream.randbytes(4 * want), "<u4").astype(np.int64)
+            did, used = loop(words, deck, per, shoes - done, out[done * per :], last)
+            stream.seek(start + 4 * used)
+            done += did
+            spare = 64 if did else 2 * spare  # a shuffle of many rejections needs more
+        shoe._deal_from(last.tolist(), per)
+        shoe._round_start = 0
+        if shoe.refill:
+            shoe.decks_added += shoes
+        else:
+            shoe.shuffles += shoes
+        return symbols_of(CODES, out)

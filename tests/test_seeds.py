@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from croupier.engine import blake_blocks
 from croupier.engine.errors import CroupierError
-from croupier.engine.seeds import Stream, check_seed, draw_seed
+from croupier.engine.seeds import COMPILED_BLOCKS, Stream, check_seed, draw_seed
 
 
 def test_bytes_follow_the_documented_definition():
@@ -19,6 +20,36 @@ def test_bytes_follow_the_documented_definition():
         hashlib.blake2b(i.to_bytes(8, "little"), key=key).digest() for i in range(3)
     )
     assert Stream(42, ("seat-1", "hand")).randbytes(150) == expected[:150]
+
+
+@pytest.mark.parametrize("seed, path, skip", [(42, ("seat-1", "hand"), 0), (2**63, ("x",), 777)])
+def test_a_big_read_is_made_by_compiled_code_with_the_same_bytes(seed, path, skip):
+    """A read of COMPILED_BLOCKS blocks or more comes from the compiled BLAKE2b
+    (engine/blake_blocks.py, RFC 7693 written out): byte for byte hashlib's blocks."""
+    stream = Stream(seed, path)
+    stream.randbytes(skip)
+    count = COMPILED_BLOCKS + 3
+    big = stream.randbytes(count * 64)
+    key = hashlib.blake2b(
+        b"croupier-stream-v1\0" + str(seed).encode() + b"\0" + "/".join(path).encode()
+    ).digest()
+    expected = b"".join(
+        hashlib.blake2b(i.to_bytes(8, "little"), key=key).digest()
+        for i in range(skip // 64 + count + 2)
+    )
+    assert big == expected[skip : skip + count * 64]
+    assert stream.position == skip + count * 64
+
+
+def test_compiled_blocks_match_hashlib_at_any_counter():
+    keys = [bytes(64), bytes(range(64)), hashlib.blake2b(b"k").digest()]
+    for key in keys:
+        for start in (0, 1, 255, 256, 2**32 - 1, 2**40 + 5):
+            expected = b"".join(
+                hashlib.blake2b(c.to_bytes(8, "little"), key=key).digest()
+                for c in range(start, start + 5)
+            )
+            assert blake_blocks.blocks(key, start, 5) == expected
 
 
 def test_golden_values():

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from croupier.engine import CroupierError, Stream
 from croupier.engine.cards import CODES, DECK
+from croupier.engine.loops import COMPILED_FROM, compiled
+from croupier.engine.shoe_loops import shuffle_runs
 from croupier.engine.shoes import Shoe, ShoeRandomizer, shuffle_cards
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.shoe import make_shoe
@@ -129,3 +132,55 @@ def test_shuffle_follows_its_definition():
     deck = list(DECK)
     shuffle_cards(deck, Stream(1))
     assert deck[51] == (w * 52) >> 32
+
+
+@pytest.mark.parametrize("name", ["casino-shoe", "koth-shoe", "fresh-pack-shoe"])
+def test_a_big_batch_deals_whole_shoes_as_one_card_at_a_time(manager, name):
+    """A batch of COMPILED_FROM cards or more shuffles and deals whole shoes in one
+    compiled loop (engine/shoe_loops.py): the cards of drawing them one by one, and the
+    shoe left exactly as one-by-one dealing leaves it (its arrangement, counters and
+    stream position), so what follows is the same too."""
+    bulk = manager.randomizer(name, Stream(23))
+    reference = manager.randomizer(name, Stream(23)).shoe
+    for size in (7, COMPILED_FROM + 321, 5, COMPILED_FROM * 2):
+        assert bulk.deal(size) == one_by_one(reference, size)
+        assert bulk.shoe.save() == reference.save()
+    assert bulk.shoe.decks_added == reference.decks_added
+
+
+class Words:
+    """A stand-in stream that serves fixed 32-bit words (as little-endian bytes)."""
+
+    def __init__(self, words: list[int]) -> None:
+        self.data = b"".join(w.to_bytes(4, "little") for w in words)
+        self.position = 0
+
+    def randbytes(self, n: int) -> bytes:
+        out = self.data[self.position : self.position + n]
+        self.position += n
+        return out
+
+
+@pytest.mark.parametrize("zeros", [0, 3, 11, 75, 140])
+@pytest.mark.parametrize("fast", [False, True])
+def test_bulk_shuffles_reject_and_read_on_as_shuffle_cards_does(zeros, fast):
+    """A zero word is in the biased zone of every bound but a power of two, so a run of
+    them makes the shuffle reject, past the n + 8 words it reads first and past further
+    reads of 64: the bulk loop (as Python and compiled) uses the words shuffle_cards uses."""
+    words = [0] * zeros + [(2654435761 * i) & 0xFFFFFFFF for i in range(1, 1200)]
+    deck = list(range(7))
+    expected_cards, ends = [], []
+    source = Words(words)
+    for _ in range(3):
+        cards = list(deck)
+        shuffle_cards(cards, source)  # type: ignore[arg-type]
+        expected_cards += cards[:5]
+        ends.append(source.position // 4)
+    loop = compiled(shuffle_runs) if fast else shuffle_runs
+    arrays = (np.array(words, np.int64), np.array(deck, np.int64)) if fast else (words, deck)
+    out: list[int] | np.ndarray = np.zeros(15, np.int64) if fast else [0] * 15
+    last: list[int] | np.ndarray = np.zeros(7, np.int64) if fast else [0] * 7
+    assert tuple(loop(*arrays, 5, 3, out, last)) == (3, ends[-1])
+    assert list(out) == expected_cards
+    short = arrays[0][: ends[1] + 3]  # the third shuffle's words are not all there
+    assert tuple(loop(short, arrays[1], 5, 3, out, last)) == (2, ends[1])
