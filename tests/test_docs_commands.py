@@ -11,6 +11,7 @@ import re
 import shlex
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,12 +55,19 @@ class Page:
                 cwd=self.folder,
             )
             self.port, _ = wait_for_port(self.server)
+            drain(self.server)
         return self.port
 
     def stop(self) -> None:
         if self.server is not None:
             self.server.kill()
             self.server.wait()
+
+
+def drain(proc: subprocess.Popen[str]) -> None:
+    """Read a server's log to its end in a thread: a full pipe would stop the server."""
+    assert proc.stderr is not None
+    threading.Thread(target=proc.stderr.read, daemon=True).start()
 
 
 def plugin_from_the_page(folder: Path) -> dict[str, str]:

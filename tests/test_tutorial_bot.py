@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_docs_commands import drain
 from tests.test_serve_cli import start, wait_for_port
 
 PAGE = (Path(__file__).resolve().parent.parent / "docs" / "tutorial-bot.md").read_text()
@@ -30,7 +31,9 @@ def saved(name: str, port: int) -> str:
 def port() -> Iterator[int]:
     proc = start("--data", ":memory:")
     try:
-        yield wait_for_port(proc)[0]
+        port = wait_for_port(proc)[0]
+        drain(proc)
+        yield port
     finally:
         proc.kill()
         proc.wait()
