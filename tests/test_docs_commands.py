@@ -222,3 +222,11 @@ def test_what_is_not_run_is_still_a_command_croupier_takes(argv: list[str]) -> N
 
 def test_commands_not_run_are_parsed_here() -> None:
     assert len(NOT_RUN) >= 15  # the placeholder rule leaves most of them to the parser
+
+
+def test_the_readmes_bot_is_the_tutorials_first_bot() -> None:
+    """The README says to save its bot as first_bot.py, where the tutorial picks it up."""
+    readme = (ROOT / "README.md").read_text()
+    tutorial = (ROOT / "docs" / "tutorial-bot.md").read_text()
+    (bot,) = [b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "run(lim17" in b]
+    assert "`first_bot.py`" in readme and f"`first_bot.py`:\n\n```python\n{bot}```" in tutorial
