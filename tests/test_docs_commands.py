@@ -230,3 +230,37 @@ def test_the_readmes_bot_is_the_tutorials_first_bot() -> None:
     tutorial = (ROOT / "docs" / "tutorial-bot.md").read_text()
     (bot,) = [b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "run(lim17" in b]
     assert "`first_bot.py`" in readme and f"`first_bot.py`:\n\n```python\n{bot}```" in tutorial
+
+
+@pytest.mark.slow
+def test_the_game_tutorials_transcripts_are_what_its_commands_print(
+    pages: dict[str, Page],
+) -> None:
+    """docs/tutorial-game.md's play transcript and simulation result, at the page's own
+    sizes: what a newcomer typing the page's lines sees."""
+    text = (ROOT / "docs" / "tutorial-game.md").read_text()
+    page = pages["docs/tutorial-game.md"]
+    transcript, result = re.findall(r"```text\n(.*?)```", text, re.S)
+    typed = "".join(f"{line[2:]}\n" for line in transcript.splitlines() if line.startswith("> "))
+    assert "Type `bet 5`, then\n`bet amount=200`" in text and typed == "bet 5\n"
+    runs = {
+        ".venv/bin/croupier play --game dice-duel --seed 3": "bet 5\nbet amount=200\nq\n",
+        ".venv/bin/croupier sim --game dice-duel --hands 1e5 --seed 1": "",
+    }
+    printed = ""
+    for command, stdin in runs.items():
+        assert command in text
+        done = subprocess.run(
+            shlex.split(command),
+            cwd=page.folder,
+            env=page.env,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        printed += done.stdout
+    for line in [*transcript.splitlines(), *result.splitlines()]:
+        assert line in printed.splitlines(), line
+    assert "refused: the amount is from 1 to 100, not 200" in printed  # as the page says
