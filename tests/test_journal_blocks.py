@@ -11,8 +11,8 @@ import threading
 from typing import Any
 
 from croupier.clients.cli.commands.journal import compact
-from croupier.protocol.journal import Journal
-from croupier.protocol.journal import writer as writer_module
+from croupier.protocol.journal import Journal, waiting
+from croupier.protocol.journal import blocks as blocks_module
 from croupier.protocol.journal.packing import Packer, Unpacker
 from croupier.protocol.journal.recovery import round_holding, settled_rounds
 from croupier.protocol.journal.schema import MIGRATIONS, migrate
@@ -23,7 +23,7 @@ def hold(journal: Journal) -> threading.Event:
     """Keep ``journal``'s writer busy until the event returned is set: what is queued
     meanwhile is taken at its next tick, all of it, and committed in one transaction."""
     entered, gate = threading.Event(), threading.Event()
-    request = writer_module._Read(lambda _: (entered.set(), gate.wait(10)))
+    request = waiting.Read(lambda _: (entered.set(), gate.wait(10)))
     journal.writer._queue.append(request)
     journal.writer._wake.set()
     assert entered.wait(10)
@@ -78,7 +78,7 @@ def test_a_commit_packs_each_tables_consecutive_rounds_into_one_row(tmp_path, mo
 
 
 def test_a_block_holds_at_most_max_block_rounds(tmp_path, monkeypatch):
-    monkeypatch.setattr(writer_module, "MAX_BLOCK", 2)
+    monkeypatch.setattr(blocks_module, "MAX_BLOCK", 2)
     journal = Journal(str(tmp_path / "j.db"))
     gate = hold(journal)
     play(journal, 1, range(1, 6))
@@ -164,5 +164,5 @@ def test_compact_turns_rows_of_one_round_into_blocks_that_read_the_same():
     before = settled_rounds(conn, 1, after=0, limit=100)
     assert compact(conn) == 7 and compact(conn) == 0  # nothing left to re-encode
     ((count, kind),) = conn.execute("SELECT count(*), hex(substr(data, 1, 1)) FROM events")
-    assert (count, kind) == (1, "C6")  # one block
+    assert (count, kind) == (1, "C7")  # one block
     assert settled_rounds(conn, 1, after=0, limit=100) == before
