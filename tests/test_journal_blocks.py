@@ -11,7 +11,7 @@ import threading
 from typing import Any
 
 from croupier.clients.cli.commands.journal import compact
-from croupier.protocol.journal import Journal, waiting
+from croupier.protocol.journal import Journal, NullJournal, waiting
 from croupier.protocol.journal import blocks as blocks_module
 from croupier.protocol.journal.packing import Packer, Unpacker
 from croupier.protocol.journal.recovery import round_holding, settled_rounds
@@ -74,6 +74,34 @@ def test_a_commit_packs_each_tables_consecutive_rounds_into_one_row(tmp_path, mo
     ]
     written = len(rows[0][5]) + len(rows[1][5])
     assert written - 6 <= journal.usage("10.0.0.1") <= written  # each round counted once
+    journal.close()
+
+
+def test_a_tables_listener_records_its_events_through_recovery_until_it_finishes(tmp_path):
+    """The engine hands each event to the journal's listener (a list's append, no call per
+    event): a settled round's row holds exactly the events given since the previous one; a
+    recovered table's listener drops the unsettled round's events and goes on; a no-journal
+    server has no listener."""
+    journal = Journal(str(tmp_path / "j.db"))
+    listen = journal.table_listener(1)
+    assert NullJournal().table_listener(1) is None
+    for event in blackjack_like(1):
+        listen(event)
+    journal.table_round(1, 1, [1, -1])
+    listen({"kind": "note", "text": "half a round, never settled"})
+    journal.table_recovered(1, len(blackjack_like(1)), "blackjack")
+    for event in blackjack_like(2):
+        listen(event)
+    journal.table_round(1, 2, [2, -2])
+    journal.table_finished(
+        {"table": 1, "state": "finished", "reason": "r", "played": 2, "chips": [], "house": 0}
+    )
+    journal.writer.read_sync(lambda c: None)  # everything queued is committed
+    unpacker = Unpacker(journal.writer.conn)
+    found = [
+        round_ for row in events_rows(journal) for round_ in unpacker.rounds(row[5], None, row[3])
+    ]
+    assert found == [(1, blackjack_like(1), [1, -1]), (2, blackjack_like(2), [2, -2])]
     journal.close()
 
 
