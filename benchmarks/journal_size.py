@@ -13,7 +13,9 @@ closed it (the WAL checkpointed into it; the dictionaries included), and the row
 bytes (``data`` and ``chips``), and how many rounds a row holds (the writer packs a table's
 rounds that one commit writes into one block). The CPU time per round (every thread's, and
 the journal's writer thread's own: it packs and writes the rows) is the steadier measure of
-the cost on a shared machine; every run ends with the same chips (checked).
+the cost on a shared machine, and the event loop's own (the table's thread: what the journal
+costs the table itself, while the writer packs and compresses beside it); every run ends with
+the same chips (checked).
 """
 
 from __future__ import annotations
@@ -54,9 +56,11 @@ async def play(journal: NullJournal, rounds: int, seats: int) -> dict[str, Any]:
             )
             table = service.tables[created["table"]]
             start, cpu = time.perf_counter(), time.process_time()
+            loop = time.thread_time()
             await table.done.wait()
             played = time.perf_counter() - start
             cpu = time.process_time() - cpu
+            loop = time.thread_time() - loop
             final = table.info()
         nursery.cancel_scope.cancel()
     writer = getattr(journal, "writer", None)
@@ -64,6 +68,7 @@ async def play(journal: NullJournal, rounds: int, seats: int) -> dict[str, Any]:
     return {
         "rate": rounds / played,
         "cpu": cpu / rounds,
+        "loop": loop / rounds,
         "writer": 0.0 if writer is None else writer.cpu / rounds,
         "chips": final["chips"],
     }
@@ -121,7 +126,8 @@ def main() -> None:
         line = (
             f"{label:<20} {rate:>7,.0f} hands/s ({statistics.median(ratios):.2f} of no journal,"
             f" runs {', '.join(f'{x:.2f}' for x in ratios)}), CPU {1e6 * cpu:.0f} us/round"
-            f" ({cpu / statistics.median(b['cpu'] for b in base):.2f})"
+            f" ({cpu / statistics.median(b['cpu'] for b in base):.2f}),"
+            f" the event loop's {1e6 * statistics.median(r['loop'] for r in runs[name]):.0f}"
         )
         if name != "none":
             writer = statistics.median(r["writer"] for r in runs[name])

@@ -11,8 +11,8 @@ import threading
 from typing import Any
 
 from croupier.clients.cli.commands.journal import compact
-from croupier.protocol.journal import Journal
-from croupier.protocol.journal import writer as writer_module
+from croupier.protocol.journal import Journal, NullJournal, waiting
+from croupier.protocol.journal import blocks as blocks_module
 from croupier.protocol.journal.packing import Packer, Unpacker
 from croupier.protocol.journal.recovery import round_holding, settled_rounds
 from croupier.protocol.journal.schema import MIGRATIONS, migrate
@@ -23,7 +23,7 @@ def hold(journal: Journal) -> threading.Event:
     """Keep ``journal``'s writer busy until the event returned is set: what is queued
     meanwhile is taken at its next tick, all of it, and committed in one transaction."""
     entered, gate = threading.Event(), threading.Event()
-    request = writer_module._Read(lambda _: (entered.set(), gate.wait(10)))
+    request = waiting.Read(lambda _: (entered.set(), gate.wait(10)))
     journal.writer._queue.append(request)
     journal.writer._wake.set()
     assert entered.wait(10)
@@ -77,8 +77,36 @@ def test_a_commit_packs_each_tables_consecutive_rounds_into_one_row(tmp_path, mo
     journal.close()
 
 
+def test_a_tables_listener_records_its_events_through_recovery_until_it_finishes(tmp_path):
+    """The engine hands each event to the journal's listener (a list's append, no call per
+    event): a settled round's row holds exactly the events given since the previous one; a
+    recovered table's listener drops the unsettled round's events and goes on; a no-journal
+    server has no listener."""
+    journal = Journal(str(tmp_path / "j.db"))
+    listen = journal.table_listener(1)
+    assert NullJournal().table_listener(1) is None
+    for event in blackjack_like(1):
+        listen(event)
+    journal.table_round(1, 1, [1, -1])
+    listen({"kind": "note", "text": "half a round, never settled"})
+    journal.table_recovered(1, len(blackjack_like(1)), "blackjack")
+    for event in blackjack_like(2):
+        listen(event)
+    journal.table_round(1, 2, [2, -2])
+    journal.table_finished(
+        {"table": 1, "state": "finished", "reason": "r", "played": 2, "chips": [], "house": 0}
+    )
+    journal.writer.read_sync(lambda c: None)  # everything queued is committed
+    unpacker = Unpacker(journal.writer.conn)
+    found = [
+        round_ for row in events_rows(journal) for round_ in unpacker.rounds(row[5], None, row[3])
+    ]
+    assert found == [(1, blackjack_like(1), [1, -1]), (2, blackjack_like(2), [2, -2])]
+    journal.close()
+
+
 def test_a_block_holds_at_most_max_block_rounds(tmp_path, monkeypatch):
-    monkeypatch.setattr(writer_module, "MAX_BLOCK", 2)
+    monkeypatch.setattr(blocks_module, "MAX_BLOCK", 2)
     journal = Journal(str(tmp_path / "j.db"))
     gate = hold(journal)
     play(journal, 1, range(1, 6))
@@ -164,5 +192,5 @@ def test_compact_turns_rows_of_one_round_into_blocks_that_read_the_same():
     before = settled_rounds(conn, 1, after=0, limit=100)
     assert compact(conn) == 7 and compact(conn) == 0  # nothing left to re-encode
     ((count, kind),) = conn.execute("SELECT count(*), hex(substr(data, 1, 1)) FROM events")
-    assert (count, kind) == (1, "C6")  # one block
+    assert (count, kind) == (1, "C7")  # one block
     assert settled_rounds(conn, 1, after=0, limit=100) == before

@@ -1,7 +1,7 @@
-"""The compact encoding of settled rounds (schema 5; blocks of rounds, schema 7): every row
-and block decodes to exactly the events and chips it was given, whatever their texts hold,
-with and without a trained dictionary; a damaged row or a missing dictionary is one clear
-error."""
+"""The compact encoding of settled rounds (schema 5; column-packed blocks of rounds, schema 7;
+plain msgpack blocks, schema 9): every row and block decodes to exactly the events and chips
+it was given, whatever their texts hold, with and without a trained dictionary; blocks of
+the older encodings still read; a damaged row or a missing dictionary is one clear error."""
 
 from __future__ import annotations
 
@@ -9,18 +9,19 @@ import sqlite3
 from typing import Any
 
 import pytest
+import zstandard
 
+from croupier.protocol.journal.columns import block_payload, from_block, from_columns, to_columns
 from croupier.protocol.journal.packing import (
+    BLOCK,
     BLOCK_TRAIN_AT,
+    RAW,
+    RAW_BLOCKS,
     TRAIN_AT,
     Packer,
     PackError,
     Unpacker,
-    block_payload,
     dictionary_of,
-    from_block,
-    from_columns,
-    to_columns,
 )
 from croupier.protocol.journal.schema import MIGRATIONS, migrate
 
@@ -146,7 +147,7 @@ def test_values_msgpack_cannot_carry_are_refused_for_the_writer_to_keep_json():
         Packer(journal()).pack("g", [{"kind": "x", "big": 2**70, "text": "x"}], [1])
 
 
-# -- blocks of rounds (schema 7) --------------------------------------------------------------
+# -- blocks of rounds (schema 7: column-packed; schema 9: plain msgpack) -------------------------
 SAME_KEYS = [  # one column of every kind of value, some no words of the text
     {"kind": "x", "seat": value, "text": f"seat {value} and {value}{value}"}
     for value in (1, 11, "", None, [1], True, "1", 1, "\x03", 2.5, -4)
@@ -161,6 +162,50 @@ def test_blocks_give_back_exactly_each_round(event):
         (None, [event], None),
     ]
     assert from_block(block_payload(rounds)) == rounds
+
+
+@pytest.mark.parametrize("event", ODD_EVENTS, ids=range(len(ODD_EVENTS)))
+def test_the_writers_blocks_give_back_exactly_each_round(event):
+    rounds = [
+        (1, [event, dict(event), blackjack_like(2)[1]], [1, 2]),
+        (2, blackjack_like(2), [3, 4]),
+        (None, [event], None),
+    ]
+    conn = journal()
+    blob = Packer(conn).pack_block("x", rounds)
+    assert blob[0] == RAW and Unpacker(conn).rounds(blob, None, None) == rounds
+
+
+def test_column_packed_blocks_of_older_journals_still_read(tmp_path):
+    """A schema 7 block (the column encoder kept for it), with its trained dictionary, reads
+    exactly; a packer opened on that journal trains a dictionary of its own for its blocks."""
+    conn = journal()
+    rounds = [[(r, blackjack_like(r), [r, -r]) for r in range(s, s + 5)] for s in range(1, 300, 5)]
+    samples = [block_payload(block) for block in rounds[:40]]
+    trained = zstandard.train_dictionary(64 * 1024, samples, level=6, k=1024, d=8).as_bytes()
+    conn.execute(
+        "INSERT INTO dictionaries (id, game, samples, data, blocks) VALUES (1, 'blackjack', 200,"
+        " ?, 1)",
+        (trained,),
+    )
+    old = zstandard.ZstdCompressor(
+        level=6, dict_data=zstandard.ZstdCompressionDict(trained), write_content_size=False
+    )
+    plain = zstandard.ZstdCompressor(level=6, write_content_size=False)
+    unpacker = Unpacker(conn)
+    for number, compressor in ((1, old), (0, plain)):
+        for block in rounds[-3:]:
+            head = bytes([BLOCK]) + number.to_bytes(2, "little")
+            blob = head + compressor.compress(block_payload(block))
+            assert unpacker.rounds(blob, None, None) == block
+            assert unpacker.row(blob, None) == ([e for _, es, _ in block for e in es], block[-1][2])
+    packer = Packer(conn)
+    fresh = [packer.pack_block("blackjack", block) for block in rounds]
+    assert {dictionary_of(blob) for blob in fresh} == {0, 2}  # never the column dictionary
+    conn.execute("BEGIN")
+    packer.save(conn)
+    conn.execute("COMMIT")
+    assert [unpacker.rounds(blob, None, None) for blob in fresh] == rounds
 
 
 def test_a_column_of_mixed_values_and_texts_decodes_exactly():
@@ -184,14 +229,15 @@ def test_blocks_decode_exactly_before_and_after_their_dictionary_is_trained():
     numbers = [dictionary_of(blob) for blob, _ in blobs]
     assert numbers[0] == 0 and numbers[-1] == 1
     assert conn.execute("SELECT id, game, samples, blocks FROM dictionaries").fetchall() == [
-        (1, "blackjack", BLOCK_TRAIN_AT, 1)
+        (1, "blackjack", BLOCK_TRAIN_AT, RAW_BLOCKS)
     ]
+    assert {blob[0] for blob, _ in blobs} == {RAW}
     unpacker = Unpacker(conn)
     for blob, rounds in blobs:
         assert unpacker.rounds(blob, None, None) == rounds
         events, chips = unpacker.row(blob, None)  # a block as one row: all events, last chips
         assert events == [e for _, found, _ in rounds for e in found] and chips == rounds[-1][2]
-    assert len(blobs[-1][0]) < len(str(blobs[-1][1])) / 15  # 5 rounds with a dictionary
+    assert len(blobs[-1][0]) < len(str(blobs[-1][1])) / 10  # 5 rounds with a dictionary
     again = Packer(conn).pack_block("blackjack", blobs[0][1])  # goes on with it
     assert dictionary_of(again) == 1 and unpacker.rounds(again, None, None) == blobs[0][1]
 

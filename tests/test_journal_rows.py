@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 import trio
 
-from croupier.protocol.journal.writer import MAX_ROWS, execute_rows
+from croupier.protocol.journal.rows import MAX_ROWS, execute_rows
 
 
 def _db() -> sqlite3.Connection:

@@ -95,6 +95,12 @@ class NullJournal:
     def table_event(self, table: int, event: dict[str, Any]) -> None:
         pass
 
+    def table_listener(self, table: int) -> Callable[[dict[str, Any]], None] | None:
+        """What takes each of ``table``'s events as the engine emits them, in order, for the
+        journal (:meth:`table_event` without a call of its own: one C call an event), or None
+        when nothing is recorded."""
+        return None
+
     def table_round(self, table: int, round_: int, chips: list[int]) -> None:
         pass
 

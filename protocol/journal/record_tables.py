@@ -68,7 +68,7 @@ class TableRecords:
         that was in progress was never written)."""
         self._seq[table] = last_event
         self._games[table] = game
-        self._pending.pop(table, None)
+        self._events_of(table).clear()
 
     def table_given_up(self, table: int, reason: str) -> None:
         """A table the restarted server does not carry on: finished, with why."""
@@ -98,11 +98,18 @@ class TableRecords:
         )
 
     def table_event(self, table: int, event: dict[str, Any]) -> None:
+        self._events_of(table).append(event)
+
+    def table_listener(self, table: int) -> Callable[[dict[str, Any]], None]:
+        return self._events_of(table).append
+
+    def _events_of(self, table: int) -> list[dict[str, Any]]:
+        """The list of ``table``'s events since its last settled round (one list for the
+        table's whole life: the engine's listener appends to it)."""
         pending = self._pending.get(table)
         if pending is None:
-            self._pending[table] = [event]
-        else:
-            pending.append(event)
+            pending = self._pending[table] = []
+        return pending
 
     def table_round(self, table: int, round_: int, chips: list[int]) -> None:
         """Round ``round_`` settled: its events and the chips go in one write (a round is
@@ -111,9 +118,11 @@ class TableRecords:
         self._write_events(table, round_, chips)
 
     def _write_events(self, table: int, round_: int | None, chips: list[int] | None) -> None:
-        events = self._pending.pop(table, None)
-        if not events:
+        pending = self._pending.get(table)
+        if not pending:
             return
+        events = pending.copy()
+        pending.clear()
         first = self._seq.get(table, 0) + 1
         self._seq[table] = first + len(events) - 1
         data: Any = events
@@ -135,6 +144,7 @@ class TableRecords:
     def table_finished(self, info: dict[str, Any]) -> None:
         self._write_events(info["table"], None, None)  # any after the last settled round
         events = self._seq.pop(info["table"], 0)
+        self._pending.pop(info["table"], None)
         self._games.pop(info["table"], None)
         self._addresses.pop(info["table"], None)
         self.writer.put("DELETE FROM checkpoints WHERE table_id = ?", (info["table"],))

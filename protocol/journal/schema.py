@@ -31,7 +31,9 @@ history show them after a restart, and a recovered scored table goes on from the
 ``BLOCKS``: a row of ``events`` may hold several consecutive settled rounds of its table in
 one packed block (``round``: the last of them; ``first`` and ``last``: the block's first
 and last event), and ``dictionaries`` says which were trained on blocks. A croupier before
-it refuses such a journal (a newer schema) rather than misreading its rows.
+it refuses such a journal (a newer schema) rather than misreading its rows. ``RAW_BLOCKS``:
+the writer's blocks are plain msgpack of the rounds' events (a marker of their own, 0xC7),
+which older croupiers cannot read; the blocks before it stay as they were.
 """
 
 from __future__ import annotations
@@ -210,7 +212,24 @@ BLOCKS = """
 ALTER TABLE dictionaries ADD COLUMN blocks INTEGER NOT NULL DEFAULT 0;  -- 1: trained on blocks
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, COMPACT, BOT_KEYS, SCORES, BLOCKS)
+RAW_BLOCKS = """
+-- blocks of settled rounds as plain msgpack (packing.py: first byte 0xC7; a dictionary trained
+-- on them has blocks = 2): nothing else changes, but a croupier before it cannot read such a
+-- row, so it must refuse the journal (a newer schema) rather than fail on its history
+UPDATE dictionaries SET blocks = blocks WHERE 0;
+"""
+
+MIGRATIONS: tuple[str, ...] = (
+    V1,
+    V2,
+    V3,
+    CHECKPOINTS,
+    COMPACT,
+    BOT_KEYS,
+    SCORES,
+    BLOCKS,
+    RAW_BLOCKS,
+)
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -30,10 +30,11 @@ they run after every write queued before them, so a client reads what it just sa
   cannot be recorded) and the server refuses new tables and tournaments; once a retry
   commits, the journal is writable again and play resumes.
 
-Rows go in as multi-row ``INSERT`` statements (:func:`execute_rows`), so a batch takes the
-lock back a few times, not once a row. The settled rounds of each table in a transaction go
-in one row, a block packed by this thread (:meth:`JournalWriter._blocks`): a round is
-durable exactly when its transaction commits, as when it had a row of its own.
+Rows go in as multi-row ``INSERT`` statements (:mod:`~croupier.protocol.journal.rows`), so a
+batch takes the lock back a few times, not once a row. The settled rounds of each table in a
+transaction go in one row, a block packed by this thread
+(:mod:`~croupier.protocol.journal.blocks`): a round is durable exactly when its transaction
+commits, as when it had a row of its own.
 """
 
 from __future__ import annotations
@@ -41,9 +42,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import itertools
-import json
 import logging
-import re
 import sqlite3
 import threading
 import time
@@ -53,9 +52,12 @@ from typing import Any
 import trio
 
 from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.journal.blocks import Blocks
 from croupier.protocol.journal.lock import JournalLock
-from croupier.protocol.journal.packing import MAX_BLOCK, Packed, Packer
+from croupier.protocol.journal.packing import Packer
+from croupier.protocol.journal.rows import BAD_ROW, Write, encode, execute_rows
 from croupier.protocol.journal.schema import JournalError, open_for_writing
+from croupier.protocol.journal.waiting import Read, Waiter
 
 log = logging.getLogger("croupier.journal")
 
@@ -73,91 +75,12 @@ WINDOW = 0.05
 RETRY = 1.0
 """Seconds between the attempts of a journal that cannot write to write again."""
 
-Write = tuple[str, tuple[Any, ...]]
-
 BACKLOG = 1_000
 """Writes queued beyond which a table waits for the writer (:meth:`JournalWriter.keep_up`),
 whatever their age: a bound on the queue's memory."""
 
-MAX_ROWS = 256
-"""Rows in one multi-row ``INSERT`` at most (a power of two: statements of a few sizes only,
-which the connection's statement cache keeps prepared)."""
-MAX_VARIABLES = 999
-"""Parameters in one statement at most (SQLite's limit before 3.32; later ones allow more)."""
-_VALUES = re.compile(r"(INSERT\b.*\bVALUES\s*)(\(\s*\?(?:\s*,\s*\?)*\s*\))\s*", re.S | re.I)
-
-
-def execute_rows(conn: sqlite3.Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
-    """``sql`` once per row of ``rows``, in order: an ``INSERT ... VALUES (?, ...)`` as a few
-    multi-row statements (sizes halving from :data:`MAX_ROWS`), anything else row by row."""
-    found = _VALUES.fullmatch(sql)
-    if found is None or len(rows) < 2:
-        conn.executemany(sql, rows)
-        return
-    head, one = found.groups()
-    most = MAX_ROWS
-    while most > 1 and most * one.count("?") > MAX_VARIABLES:
-        most //= 2
-    done = 0
-    while done < len(rows):
-        size = most
-        while size > len(rows) - done:
-            size //= 2
-        chunk = rows[done : done + size]
-        conn.execute(head + ", ".join([one] * size), [p for row in chunk for p in row])
-        done += size
-
-
-class _Read:
-    """A read waiting for the writer thread: ``fn(connection)``, its result or error."""
-
-    def __init__(self, fn: Callable[[sqlite3.Connection], Any]) -> None:
-        self.fn = fn
-        self.done = threading.Event()
-        self.result: Any = None
-        self.error: BaseException | None = None
-
-    def run(self, conn: sqlite3.Connection) -> None:
-        try:
-            self.result = self.fn(conn)
-        except BaseException as exc:
-            self.error = exc
-        finally:
-            self.done.set()
-
-
-class _Waiter:
-    """An event loop's task waiting for the writer: for write number ``target`` to be
-    committed (``target`` None: for the journal to write again after a failure)."""
-
-    def __init__(self, target: int | None, patient: bool) -> None:
-        self.target = target
-        self.patient = patient
-        """Waits through a failure (a table in ``--sync``) instead of being told of it."""
-        self.event = trio.Event()
-        self.token = trio.lowlevel.current_trio_token()
-        self.failed: str | None = None
-
-    def wake(self, failed: str | None = None) -> None:
-        self.failed = failed
-        with contextlib.suppress(trio.RunFinishedError):
-            self.token.run_sync_soon(self.event.set)
-
 
 _STOP = object()
-
-
-def _encode(value: Any) -> Any:
-    """A parameter as SQLite takes it: maps and lists as compact JSON, big ints as text."""
-    if isinstance(value, dict | list | tuple):
-        return json.dumps(value, separators=(",", ":"))
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 2**63:
-        return str(value)
-    return value
-
-
-_BAD_ROW = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError)
-"""Errors that a row causes, not the file: retrying would fail for ever (a bug upstream)."""
 
 
 class JournalWriter:
@@ -173,9 +96,10 @@ class JournalWriter:
                 self.lock.release()
             raise
         self.packer = Packer(self.conn)
-        self.usage: dict[str, int] = {}
-        """Per address, bytes of settled rounds its tables had written (the journal quota)."""
         """Packs settled rounds' rows (:mod:`croupier.protocol.journal.packing`)."""
+        self.blocks = Blocks(self.packer)
+        self.usage = self.blocks.usage
+        """Per address, bytes of settled rounds its tables had written (the journal quota)."""
         self.failed: str | None = None
         """Why the journal cannot write now (None while it writes)."""
         self.written = 0
@@ -193,7 +117,7 @@ class JournalWriter:
         """Writes, reads and the stop mark, in order: appending is atomic and wakes nobody."""
         self._held: list[Write] = []
         """Writes taken but not committed (the journal failed): written first, in order."""
-        self._waiters: list[_Waiter] = []
+        self._waiters: list[Waiter] = []
         self._mutex = threading.Lock()
         """Guards ``done``, ``failed`` and ``_waiters`` between the loop and the writer."""
         self._wake = threading.Event()
@@ -220,7 +144,7 @@ class JournalWriter:
                 raise self._failed_error()
             if not self._thread.is_alive():
                 raise RpcError(Code.INTERNAL_ERROR, "the journal is closed")
-            waiter = _Waiter(target, patient)
+            waiter = Waiter(target, patient)
             self._waiters.append(waiter)
         self._wake.set()
         await waiter.event.wait()
@@ -232,7 +156,7 @@ class JournalWriter:
         with self._mutex:
             if self.failed is None or not self._thread.is_alive():
                 return
-            waiter = _Waiter(None, True)
+            waiter = Waiter(None, True)
             self._waiters.append(waiter)
         await waiter.event.wait()
 
@@ -258,7 +182,7 @@ class JournalWriter:
         """``fn(connection)`` in the writer thread, after every write queued so far."""
         if not self._thread.is_alive():
             raise RpcError(Code.INTERNAL_ERROR, "the journal is closed")
-        request = _Read(fn)
+        request = Read(fn)
         self._queue.append(request)
         self._wake.set()
         await trio.to_thread.run_sync(request.done.wait, abandon_on_cancel=True)
@@ -269,7 +193,7 @@ class JournalWriter:
         return request.result
 
     def read_sync(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
-        request = _Read(fn)
+        request = Read(fn)
         self._queue.append(request)
         self._wake.set()
         request.done.wait()
@@ -320,7 +244,7 @@ class JournalWriter:
                                 len(self._held),
                             )
                         return
-                    if isinstance(item, _Read):
+                    if isinstance(item, Read):
                         self._commit(writes)
                         writes = []
                         item.run(self.conn)
@@ -386,13 +310,13 @@ class JournalWriter:
             return
         try:
             self._transaction(writes)
-        except _BAD_ROW as exc:  # a row's fault, not the file's: commit the others
+        except BAD_ROW as exc:  # a row's fault, not the file's: commit the others
             log.error("journal: a batch holds a row that cannot be written (%s)", exc)
             for at, write in enumerate(writes):
                 try:
                     self._transaction([write])
                     self.written += 1
-                except _BAD_ROW as one:
+                except BAD_ROW as one:
                     log.error("journal: a row cannot be written and is left out: %s", one)
                     self.dropped += 1
                 except (sqlite3.Error, OSError) as failed:
@@ -411,11 +335,11 @@ class JournalWriter:
     def _transaction(self, writes: list[Write]) -> None:
         """``writes`` in one transaction: all committed, or none (the error raised)."""
         groups = []
-        for sql, same in itertools.groupby(self._blocks(writes), key=lambda w: w[0]):
+        for sql, same in itertools.groupby(self.blocks.pack(writes), key=lambda w: w[0]):
             rows = []
             for _, params in same:
                 try:
-                    rows.append(tuple(_encode(p) for p in params))
+                    rows.append(tuple(encode(p) for p in params))
                 except (TypeError, ValueError) as exc:  # a bug upstream: lose that row only
                     log.error("journal: a row cannot be written and is left out: %s", exc)
             groups.append((sql, rows))
@@ -431,71 +355,6 @@ class JournalWriter:
                 self.conn.execute("ROLLBACK")
             raise
         self.packer.saved()
-
-    def _blocks(self, writes: list[Write]) -> list[Write]:
-        """``writes`` with the settled rounds (:class:`Packed`) of each table that follow
-        one another packed into one row, a block (at most :data:`MAX_BLOCK` rounds): what one
-        transaction commits, so a round is durable exactly when its own row would have been.
-        A block goes where its first round was (its other rows had no write depending on
-        them: the transaction commits them all at once)."""
-        out: list[Write | list[Write]] = []
-        open_: dict[int, list[Write]] = {}
-        for write in writes:
-            params = write[1]
-            if len(params) != 6 or not isinstance(params[5], Packed):
-                out.append(write)
-                continue
-            table, first, _, round_ = params[:4]
-            block = open_.get(table)
-            if (
-                round_ is None
-                or block is None
-                or block[-1][1][2] + 1 != first
-                or len(block) >= MAX_BLOCK
-            ):
-                block = [write]
-                out.append(block)
-                if round_ is None:  # events after the last settled round: a row of their own
-                    open_.pop(table, None)
-                else:
-                    open_[table] = block
-            else:
-                block.append(write)
-        packed: list[Write] = []
-        for item in out:
-            if isinstance(item, list):
-                packed.extend(self._pack_block(item))
-            else:
-                packed.append(item)
-        return packed
-
-    def _pack_block(self, block: list[Write]) -> list[Write]:
-        """One row for the rounds of ``block`` (or, should they not pack, one row per round,
-        JSON where a round cannot be packed)."""
-        rows: list[Packed] = [write[1][5] for write in block]
-        sql, (table, first, _, _, _, _) = block[0]
-        _, (_, _, last, round_, _, _) = block[-1]
-        try:
-            data: bytes | str = self.packer.pack_block(
-                rows[0].game,
-                [(w[1][3], r.events, r.chips) for w, r in zip(block, rows, strict=True)],
-            )
-        except (TypeError, ValueError, OverflowError):  # e.g. an int beyond 64 bits
-            if len(block) > 1:
-                return [one for write in block for one in self._pack_block([write])]
-            data = _encode(rows[0].events)
-            self._count(rows, len(data))
-            return [(sql, (table, first, last, round_, rows[0].chips, data))]
-        self._count(rows, len(data))
-        return [(sql, (table, first, last, round_, None, data))]
-
-    def _count(self, rows: list[Packed], size: int) -> None:
-        """Count a row's bytes against its rounds' addresses (the journal quota), once."""
-        share = size / len(rows)
-        for row in rows:
-            if row.address and not row.counted:
-                self.usage[row.address] = self.usage.get(row.address, 0) + int(share)
-            row.counted = True
 
 
 def open_writer(path: str, synchronous: str = "NORMAL") -> JournalWriter:

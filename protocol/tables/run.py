@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -193,8 +194,13 @@ class ServerTable:
         """Tell every subscriber the table as it is now (``table.status``)."""
         self.broadcast(STATUS_NOTIFICATION, [self.id, self.info()])
 
+    def _listeners(self) -> list[Callable[[dict[str, Any]], None]]:
+        """The engine's listeners of this table's events: the journal's (which keeps them
+        for the round's row), then :meth:`_on_event`."""
+        record = self.server.journal.table_listener(self.id)
+        return [self._on_event] if record is None else [record, self._on_event]
+
     def _on_event(self, data: dict[str, Any]) -> None:
-        self.server.journal.table_event(self.id, data)
         if data["kind"] == "default":
             log.info("table %d: %s", self.id, data["text"])
         if any(sub.events for sub in self.subscribers.values()):
@@ -255,7 +261,7 @@ class ServerTable:
     def resumed(self, engine: GameTable, played: int) -> None:
         """Take ``engine``, a game table replayed to the end of round ``played`` (crash
         recovery), as this table's: its events come here from now on."""
-        engine.listeners = [self._on_event]
+        engine.listeners = self._listeners()
         self.engine, self.state, self.played = engine, "playing", played
         if engine.scorer is not None:  # the rounds not scored before the restart
             engine.scorer.table = self.id
@@ -277,7 +283,7 @@ class ServerTable:
                 self.seed,
                 players,
                 decision_time=self.decision_time,
-                listeners=[self._on_event],
+                listeners=self._listeners(),
                 stalls=self.server.loop_watch.stalled,
                 oracle=oracle,
                 defer_scoring=True,
