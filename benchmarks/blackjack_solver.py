@@ -1,7 +1,8 @@
 """How long the blackjack solver takes to solve a whole rule set: chart and house edges.
 
 Run as ``.venv/bin/python benchmarks/blackjack_solver.py`` (``--smoke``: 1 deck and an
-infinite one, once: CI's run). For an infinite deck and for
+infinite one, once: CI's run; ``--post-split MODE``: the split values by another post-split
+mode than CDZ-, e.g. ``cdpn``). For an infinite deck and for
 1, 2, 6 and 8 decks (S17, DAS, split to 4, late surrender, 3:2, peek) it prints:
 
 * ``first``: the first solve in this process (includes loading the compiled code from
@@ -26,6 +27,7 @@ prints croupier's figures alone.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import re
 import resource
@@ -37,6 +39,7 @@ from pathlib import Path
 
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver.analysis import solve_rules
+from croupier.plugins.blackjack.solver.split import SPLIT_STRATEGIES
 
 TARGETS = {None: 0.1, 6: 2.0}
 REPEATS = 3
@@ -107,17 +110,20 @@ def main() -> int:
     parser.add_argument("--farmer", type=Path, metavar="PATH", help="Farmer's strategy program")
     parser.add_argument("--farmer-input", type=Path, metavar="FILE", help="its stdin answers")
     parser.add_argument("--smoke", action="store_true", help="a tiny run, for CI")
+    parser.add_argument("--post-split", default="cdz-", choices=SPLIT_STRATEGIES)
     args = parser.parse_args()
+    mode = args.post_split
     smoke = args.smoke
     repeats = 1 if smoke else REPEATS
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; post-split {mode}")
     print(f"{'decks':>6} {'first s':>8} {'best s':>8} {'cpu s':>8}  target")
     for decks in (None, 1) if smoke else (None, 1, 2, 6, 8):
         rules = BlackjackRules(decks=decks)
-        first = timed(lambda rules=rules: solve_rules(rules))
-        best = min(timed(lambda rules=rules: solve_rules(rules)) for _ in range(repeats))
-        cpu = min(_cpu(lambda rules=rules: solve_rules(rules)) for _ in range(repeats))
-        edge = solve_rules(rules)
+        solve = functools.partial(solve_rules, rules, post_split=mode)
+        first = timed(solve)
+        best = min(timed(solve) for _ in range(repeats))
+        cpu = min(_cpu(solve) for _ in range(repeats))
+        edge = solve()
         target = TARGETS.get(decks)
         against = f"{target:.1f} s ({best / target:.2f}x)" if target else "-"
         name = "inf" if decks is None else str(decks)

@@ -19,6 +19,7 @@ import attrs
 
 from croupier.engine import CroupierError
 from croupier.plugins.blackjack.rules import BlackjackRules, format_payout
+from croupier.plugins.blackjack.solver import split_loop
 from croupier.plugins.blackjack.solver.cards import ACE, TEN, Counts, Shoe, full_shoe
 from croupier.plugins.blackjack.solver.chart import HARD_ROWS, PAIR_ROWS, SOFT_ROWS, Chart
 from croupier.plugins.blackjack.solver.compositions import (
@@ -35,7 +36,6 @@ from croupier.plugins.blackjack.solver.hands import (
     ByTotals,
     Evaluator,
     Hand,
-    HitRule,
     StandRows,
 )
 from croupier.plugins.blackjack.solver.split import (
@@ -302,7 +302,7 @@ class ChartPlayer:
         self._memo: dict[int, dict[object, float]] = {}
         self._rules: dict[int, ByTotals] = {}
 
-    def hits(self, upcard: int) -> HitRule:
+    def hits(self, upcard: int) -> ByTotals:
         """The chart's hit-or-stand rule for hands past their first decision (by the
         hand's total and softness: compiled)."""
         found = self._rules.get(upcard)
@@ -335,7 +335,20 @@ class ChartPlayer:
 
     def post_split(self, shoes: SplitShoes) -> PostSplitPlay:
         """The chart as the post-split strategy of a split of ``shoes.rank``."""
-        return lambda ev, hand: self.play_split_hand(ev, hand, shoes.rank)
+        rank = shoes.rank
+
+        def decide(ev: Evaluator, hand: Hand, second: int) -> str:
+            if rank == ACE and not ev.rules.hit_split_aces:
+                return "stand"
+            legal = ["stand", "hit", "double"][: 3 if ev.can_double(hand, True) else 2]
+            return self.chart.decide_ranks([rank, second], ev.upcard, legal)
+
+        return split_loop.ByDecisions(
+            lambda ev, hand: self.play_split_hand(ev, hand, rank),
+            decide,
+            lambda ev: self.hits(ev.upcard).table,
+            lambda ev: self._memo.setdefault(id(ev), {}),
+        )
 
     def play_split_hand(self, ev: Evaluator, hand: Hand, rank: int) -> float:
         second = hand.hard - (rank + 1) - 1

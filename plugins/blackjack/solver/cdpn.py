@@ -36,8 +36,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from croupier.plugins.blackjack.solver import cdpn_loop, recursion, split_loop
 from croupier.plugins.blackjack.solver.cards import ACE, TEN, Shoe
 from croupier.plugins.blackjack.solver.hands import RANK_CODES, Evaluator, Hand
+from croupier.plugins.blackjack.solver.stand import in_chips
 
 if TYPE_CHECKING:
     from croupier.plugins.blackjack.solver.split import SplitShoes
@@ -108,7 +112,37 @@ class _TermProblem:
         self._memo: dict[int, float] = {}
 
     def value(self) -> float:
-        """The term: the second card (a non-pair card for ``N``), then the best play."""
+        """The term: the second card (a non-pair card for ``N``), then the best play
+        (compiled when every plain shoe's stand rows are the split's shared ones)."""
+        start = self.shoes.first_card()
+        first = self.evs[0]
+        if all(ev._shoe[0] is first._shoe[0] for ev in self.evs):
+            lefts, stand_rows, known, slot_of, _ = first._shoe
+            rules = self.shoes.rules
+            allowed = self.das and in_chips(first.objective) and rules.double_after_split
+            return float(
+                cdpn_loop.term_value(
+                    recursion.INDEX[start.code],
+                    self.shoes.rank,
+                    recursion.TABLES,
+                    first._flat,
+                    lefts,
+                    stand_rows,
+                    known,
+                    slot_of,
+                    np.array([ev._shoe[4] for ev in self.evs], dtype=np.int64),
+                    np.array(self.coefficients, dtype=np.float64),
+                    self.own,
+                    first._objective_code,
+                    first._hole_code,
+                    self.stand_only,
+                    split_loop.doubling_code(allowed, rules.double),
+                )
+            )
+        return self.value_in_python()
+
+    def value_in_python(self) -> float:
+        """:meth:`value` by the plain-Python recursion (shoes with rows of their own)."""
         start = self.shoes.first_card()
         rank = self.shoes.rank
         rows = []

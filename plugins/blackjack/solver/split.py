@@ -36,6 +36,7 @@ import attrs
 
 from croupier.engine import CroupierError
 from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.solver import split_loop
 from croupier.plugins.blackjack.solver.cards import ACE, Shoe
 from croupier.plugins.blackjack.solver.cdpn import OptimalTerms
 from croupier.plugins.blackjack.solver.hands import (
@@ -45,7 +46,7 @@ from croupier.plugins.blackjack.solver.hands import (
     OptimalIn,
     StandRows,
 )
-from croupier.plugins.blackjack.solver.stand import Objective
+from croupier.plugins.blackjack.solver.stand import Objective, in_chips
 
 # play(evaluator, hand): the value of a two-card split hand in that evaluator's shoe
 PostSplitPlay = Callable[[Evaluator, Hand], float]
@@ -178,15 +179,7 @@ def split_value(shoes: SplitShoes, strategy: Strategy | ByRemoval | ResplitAware
         ev = shoes.context(a)
         play = play_for(s)
         start = shoes.first_card()
-        total = 0.0
-        other = 0.0
-        p_other = 0.0
-        for p, r in ev.draws(start):
-            value = play(ev, start.add(r))
-            total += p * value
-            if r != shoes.rank:
-                other += p * value
-                p_other += p
+        total, other, p_other = split_loop.second_card_sums(play, ev, start)
         base_x[a, s] = total
         base_n[a, s] = other / p_other if p_other > 0 else 0.0
 
@@ -252,23 +245,48 @@ def _walk(shoes: SplitShoes, x_value: Term, n_value: Term) -> float:
     return total
 
 
-def _follow(
-    shoes: SplitShoes, name: str, hits: Callable[[Hand], bool], doubles: Callable[[Hand], bool]
-) -> PostSplitPlay:
-    """A post-split play that hits, stands and doubles as ``hits``/``doubles`` say."""
-    rules = shoes.rules
+class _Follow(split_loop.SecondCards):
+    """The play of a post-split strategy decided by a judge: hit where hitting (and
+    playing on optimally) beats standing in the judge's shoe; double (when the rules
+    allow it after a split, and ``das``) where doubling beats both there."""
 
-    def play(ev: Evaluator, hand: Hand) -> float:
-        if (shoes.rank == ACE and not rules.hit_split_aces) or hand.total >= 21:
+    def __init__(self, shoes: SplitShoes, name: str, judge: Evaluator, das: bool) -> None:
+        self.shoes = shoes
+        self.name = name
+        self.judge = judge
+        self.das = das
+        self.hits = OptimalIn(judge)  # the judge's hit-or-stand decisions (compiled)
+        rules = shoes.rules
+        self.stand_only = shoes.rank == ACE and not rules.hit_split_aces
+        allowed = das and in_chips(judge.objective) and rules.double_after_split
+        self.doubling = split_loop.doubling_code(allowed, rules.double)
+
+    def __call__(self, ev: Evaluator, hand: Hand) -> float:
+        if self.stand_only or hand.total >= 21:
             return ev.stand(hand)  # a 21 stands: the player never doubles or hits it
-        if ev.can_double(hand, after_split=True) and doubles(hand):
+        if ev.can_double(hand, after_split=True) and self.doubles(hand):
             return ev.double(hand)
-        if not hits(hand):
+        if not self.hits(hand):
             return ev.stand(hand)
-        memo = shoes.memos.setdefault((id(ev), name), {})
-        return ev.hit_then(hand, hits, memo)
+        return ev.hit_then(hand, self.hits, self.memo(ev))
 
-    return play
+    def doubles(self, hand: Hand) -> bool:
+        judge = self.judge
+        return self.das and judge.double(hand) > judge.best_continuation(hand)[0]
+
+    def memo(self, ev: Evaluator) -> dict[object, float]:
+        return self.shoes.memos.setdefault((id(ev), self.name), {})
+
+    def sums(self, ev: Evaluator, start: Hand) -> tuple[float, float, float] | None:
+        return split_loop.sums(
+            ev,
+            start,
+            self.stand_only,
+            self.doubling,
+            split_loop.ALL_BY_JUDGE,
+            self.memo(ev),
+            judge=self.judge,
+        )
 
 
 def decided_by(decider: Callable[[SplitShoes], Evaluator], name: str, das: bool = True) -> Strategy:
@@ -279,13 +297,7 @@ def decided_by(decider: Callable[[SplitShoes], Evaluator], name: str, das: bool 
     """
 
     def strategy(shoes: SplitShoes) -> PostSplitPlay:
-        judge = decider(shoes)
-        hits = OptimalIn(judge)  # the judge's hit-or-stand decisions (compiled)
-
-        def doubles(hand: Hand) -> bool:
-            return das and judge.double(hand) > judge.best_continuation(hand)[0]
-
-        return _follow(shoes, name, hits, doubles)  # doubling aside, das or not play alike
+        return _Follow(shoes, name, decider(shoes), das)  # without das: never doubles
 
     return strategy
 
