@@ -1,6 +1,7 @@
 """A scored server table's valuations run in a scoring worker process, off the server's
-process (``ServerLimits.scoring_workers``; 0: a thread of the server's), and the option
-that sizes them (``croupier serve --scoring-workers``)."""
+process (``ServerLimits.scoring_workers``; 0: a thread of the server's), a server
+tournament's tables' too (``play_tournament``'s ``settle``), and the option that sizes them
+(``croupier serve --scoring-workers``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import trio
 
 from croupier.clients.cli.commands.serve import register, server_limits
 from croupier.engine.oracle import Question, Valuation
+from croupier.engine.tournament import TournamentConfig
+from croupier.engine.tournament_run import GameStrategyEntry, play_tournament
 from croupier.protocol import ServerLimits
 from croupier.protocol.tables.scoring import answer
 
@@ -62,3 +65,26 @@ def test_serve_sizes_the_scoring_workers() -> None:
 def test_serve_rejects_a_bad_number_of_scoring_workers(cli: Any, value: str) -> None:
     status, _, err = cli("serve", "--scoring-workers", value)
     assert status == 2 and "a number of workers" in err and "Traceback" not in err
+
+
+def test_a_tournament_tables_answers_come_from_the_settle_it_is_given(manager: Any) -> None:
+    """A server tournament hands each scored table's questions to its scoring workers
+    (``play_tournament``'s ``settle``), and the scores are those of the thread's answers."""
+    game = manager.games.get("three-card-poker")
+    options = game.rules(None, {})
+    config = TournamentConfig.of(game, options, scored=True, tourneys=2, rounds=2, hands=6, seed=19)
+    entries = [
+        GameStrategyEntry(name, game.name, game.strategy(name).at(options))
+        for name in ("optimal", "always-play")
+    ]
+    asked: list[int] = []
+
+    async def settle(questions: list[Question]) -> list[Valuation]:
+        asked.append(len(questions))
+        return [q.valuation() for q in questions]
+
+    given = trio.run(lambda: play_tournament(manager, config, entries, settle=settle))
+    threaded = trio.run(lambda: play_tournament(manager, config, entries))
+    assert asked and all(n > 0 for n in asked)
+    assert sum(asked) == sum(card["decisions"] for card in given.to_dict()["scores"])
+    assert given.to_dict()["scores"] == threaded.to_dict()["scores"]

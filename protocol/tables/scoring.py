@@ -7,7 +7,8 @@ The valuations, milliseconds of solving each for blackjack, run in worker proces
 (``ServerLimits.scoring_workers`` of them server-wide, at a lower CPU priority than the
 server's loop: :mod:`croupier.protocol.workers`), a batch at a time per table, while the
 table plays on; ``table.info`` shows the scorecards as they fill, and the rounds whose
-answers are all in go to the journal as they come. With ``scoring_workers`` 0 they run in
+answers are all in go to the journal as they come. A scored tournament's tables are
+valued by the same workers, each once it has played. With ``scoring_workers`` 0 they run in
 a thread of the server's process instead, as they did first: the table then shares its CPU
 and GIL with them (a scored blackjack table of 4 TCP bots played 2.2-2.7 times slower).
 """
@@ -23,6 +24,7 @@ from croupier.engine.oracle import Question, Valuation
 from croupier.protocol.workers import lower_priority
 
 if TYPE_CHECKING:
+    from croupier.protocol.server import RpcServer
     from croupier.protocol.tables.run import ServerTable
 
 IDLE_POLL = 0.5
@@ -40,9 +42,14 @@ def _answer_in_worker(questions: list[Question]) -> list[Valuation]:
 
 
 async def answer(table: ServerTable, questions: list[Question]) -> list[Valuation]:
-    """``questions``' answers, from a scoring worker process (or a thread: see the module's
-    text). A worker still valuing when the server stops is killed."""
-    server = table.server
+    """``questions``' answers, for ``table`` (see :func:`value_questions`)."""
+    return await value_questions(table.server, questions)
+
+
+async def value_questions(server: RpcServer, questions: list[Question]) -> list[Valuation]:
+    """``questions``' answers, in order, from a scoring worker process (or a thread: see
+    the module's text): a scored table's as it plays, a scored tournament table's once it
+    has played. A worker still valuing when the server stops is killed."""
     if server.limits.scoring_workers == 0:
         return await trio.to_thread.run_sync(_answer_all, questions, abandon_on_cancel=True)
     valued: list[Valuation] = await trio_parallel.run_sync(
