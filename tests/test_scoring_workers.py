@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import time
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -88,3 +89,43 @@ def test_a_tournament_tables_answers_come_from_the_settle_it_is_given(manager: A
     assert asked and all(n > 0 for n in asked)
     assert sum(asked) == sum(card["decisions"] for card in given.to_dict()["scores"])
     assert given.to_dict()["scores"] == threaded.to_dict()["scores"]
+
+
+def _stuck(fifo: str) -> Valuation:
+    """Tells the test its process id through ``fifo``, then values nothing for an hour."""
+    with open(fifo, "w") as out:
+        out.write(str(os.getpid()))
+    time.sleep(3600)
+    raise AssertionError("not stopped")
+
+
+def _read_pid(fifo: str) -> int:
+    with open(fifo) as told:  # blocks until the worker has opened it
+        return int(told.read())
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[1][0] in "ZX"  # dead, not yet reaped
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_a_server_stopping_kills_a_busy_scoring_worker(tmp_path: Any) -> None:
+    """Ctrl-C (the server's tasks cancelled) does not wait for a valuation in progress:
+    its worker is killed, and the rounds it was valuing are scored again after a restart
+    (tests/test_scoring_recovery.py: what the journal holds not is replayed)."""
+    fifo = str(tmp_path / "pid")
+    os.mkfifo(fifo)
+
+    async def main() -> int:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(answer, _table(1), [Question(_stuck, fifo)])
+            pid = await trio.to_thread.run_sync(_read_pid, fifo)
+            nursery.cancel_scope.cancel()
+        return pid
+
+    pid = trio.run(main)
+    assert pid != os.getpid() and _gone(pid)
