@@ -32,6 +32,7 @@ from croupier.engine.games import GameStrategy
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
 from croupier.engine.ledger import seat_account
 from croupier.engine.manager import PluginManager
+from croupier.engine.oracle import Question, Valuation
 from croupier.engine.scoring import oracle_for
 from croupier.engine.tournament import (
     Entry,
@@ -58,6 +59,10 @@ from croupier.engine.tournament_log import (
     replay_tournament as replay_tournament,
 )
 
+Settle = Callable[[list[Question]], Awaitable[list[Valuation]]]
+"""Answers a scored table's questions, in order, elsewhere: a server's scoring worker
+processes (without one, :func:`play_table` answers them in a thread)."""
+
 ATTEMPTS = 1
 """Answers per decision at a tournament table: an illegal answer is refused once and the
 bot gets the default (re-running a program with the same arguments would only repeat it)."""
@@ -70,9 +75,11 @@ async def play_table(
     players: Sequence[GamePlayer],
     *,
     log: bool = False,
+    settle: Settle | None = None,
 ) -> TableResult:
     """Play one table's hands; its result (and its log lines when ``log``), counted by the
-    game's table."""
+    game's table; a scored table's answers from ``settle`` (None: a thread of this
+    process)."""
     lines: list[dict[str, Any]] = []
     oracle = oracle_for(manager, config.game).new(config.options) if config.scored else None
     table = GameTable(
@@ -97,8 +104,10 @@ async def play_table(
     scores: tuple[dict[str, Any], ...] = ()
     scored: list[dict[str, Any]] = []
     if table.scorer is not None:
-        # in a thread: a server's loop (and the other tables) go on meanwhile
-        await trio.to_thread.run_sync(table.scorer.settle)
+        if settle is None:  # in a thread: a server's loop (and other tables) go on meanwhile
+            await trio.to_thread.run_sync(table.scorer.settle)
+        else:
+            table.scorer.settle(await settle(table.scorer.pending()))
         scores = tuple(table.scorer.card(i + 1).save() for i in range(len(players)))
         if log:
             scored = [{"scored": d.to_dict()} for d in table.scorer.decisions()]
@@ -152,10 +161,11 @@ async def _play_job(
     entries: Sequence[Entry],
     job: TableJob,
     log: bool,
+    settle: Settle | None = None,
 ) -> TableResult:
     with ExitStack() as stack:
         players = [entries[bot].player(stack) for bot in job.bots]
-        return await play_table(manager, config, job, players, log=log)
+        return await play_table(manager, config, job, players, log=log, settle=settle)
 
 
 OnTable = Callable[[TableResult], None]
@@ -176,16 +186,17 @@ async def _play_some(
         Callable[[], bool],
         OnTable | None,
         Gate | None,
+        Settle | None,
     ],
 ) -> None:
     """Play the tables ``order`` hands out until there are none left (or it is stopping)."""
-    manager, config, entries, jobs, log, stopping, on_table, gate = work
+    manager, config, entries, jobs, log, stopping, on_table, gate, settle = work
     for i in order:
         if gate is not None:
             await gate()
         if stopping():
             return
-        results[i] = result = await _play_job(manager, config, entries, jobs[i], log)
+        results[i] = result = await _play_job(manager, config, entries, jobs[i], log, settle)
         if on_table is not None:
             on_table(result)
 
@@ -248,6 +259,7 @@ async def play_tournament(
     known: Mapping[tuple[int, int, int], TableResult] | None = None,
     on_table: OnTable | None = None,
     gate: Gate | None = None,
+    settle: Settle | None = None,
 ) -> TournamentResult:
     """Play the tournament in this trio loop; ``progress(n)`` after each round, with the
     number of tourneys that played it (``tourneys * rounds`` in all, fewer if runs end
@@ -257,7 +269,8 @@ async def play_tournament(
     booked, and the result holds the standings so far.
 
     ``on_table(result)`` as each table is played (a server records it), ``gate()`` awaited
-    before each (a server pauses there while it cannot record them); ``known`` holds
+    before each (a server pauses there while it cannot record them); ``settle`` answers a
+    scored table's questions (see :func:`play_table`); ``known`` holds
     results already played, by ``(tourney, round, table)``: those tables are booked as they
     are, not played again (a tournament resumed after a crash). A known result whose job
     differs from the table's is a :class:`CroupierError`: it belongs to another tournament.
@@ -293,7 +306,7 @@ async def play_tournament(
                     results[i] = found
         todo = [i for i, result in enumerate(results) if result is None]
         order = iter(todo)  # the tasks share it: each table is played once
-        work = (manager, config, entries, jobs, log, stopping, on_table, gate)
+        work = (manager, config, entries, jobs, log, stopping, on_table, gate, settle)
         async with trio.open_nursery() as nursery:
             for _ in range(min(max(1, concurrency), len(todo))):
                 nursery.start_soon(_play_some, order, results, work)

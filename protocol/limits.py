@@ -76,6 +76,13 @@ class ServerLimits:
     solver_threads: int = 2
     """Solves and strategy charts running at once, server-wide (worker processes), at most
     one of them per connection."""
+    scoring_workers: int = 1
+    """Worker processes valuing scored tables' decisions against their game's oracle,
+    server-wide (0: a thread of the server's process, sharing its CPU and GIL with every
+    table). A scored blackjack decision costs milliseconds of solving, more than the table
+    spends on it, so with a spare core one worker lets a scored table play as fast as an
+    unscored one; on a machine without one, the workers' lower priority keeps the tables
+    first and the scores come in after."""
     workers_per_peer: int | None = None
     """Solver workers (solves, strategy charts) the connections of one peer address may use
     at once (None: half of them, at least 1), so one client cannot hold every worker."""

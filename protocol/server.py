@@ -121,6 +121,8 @@ class RpcServer(ConnectionHandling):
             max_wait=limits.solver_timeout,
             per_owner_running=1,
         )
+        self.scoring_limiter = trio.CapacityLimiter(max(1, limits.scoring_workers))
+        """Scoring worker processes busy at once (:mod:`croupier.protocol.tables.scoring`)."""
         self._seed_streams: dict[str, Stream] = {}
         self.state: dict[str, Any] = {}
         self.loop_watch = LoopWatch()

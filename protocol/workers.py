@@ -64,15 +64,20 @@ def _guarded(what: str, fn: Callable[..., Any], *args: Any) -> Any:
         raise PluginFailure(f"{what} failed: {one_line(exc)}") from None
 
 
-def _in_worker(what: str, fn: Callable[..., Any], *args: Any) -> Any:
-    """:func:`_guarded` in a worker process, whose priority the first job lowers
-    (trio-parallel's ``init`` hook would need a worker context of our own, whose lifetime
-    the default one already manages)."""
+def lower_priority() -> None:
+    """Lower this worker process's CPU priority by :data:`WORKER_NICENESS`, once (its first
+    job calls it: trio-parallel's ``init`` hook would need a worker context of our own,
+    whose lifetime the default one already manages)."""
     global _niced
     if not _niced:
         _niced = True
         with contextlib.suppress(AttributeError, OSError):  # not POSIX, or not allowed
             os.nice(WORKER_NICENESS)
+
+
+def _in_worker(what: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """:func:`_guarded` in a worker process, whose priority it lowers."""
+    lower_priority()
     return _guarded(what, fn, *args)
 
 

@@ -93,23 +93,29 @@ def test_bets_are_left_unscored_unless_asked(manager: PluginManager):
     assert "bets" not in table.scorer.card(1).to_dict()
 
 
-def test_croupier_tournament_score_bets_reports_each_bots_bets(cli: Any):
+def test_croupier_tournament_reports_each_bots_bets_and_score_bets_only_where_dear(cli: Any):
     """The report of how a bot's bets followed the edge, in --json and in words: the
     strategies ante the minimum, flat, so their stake-weighted edge is their mean edge.
-    (The contest's blackjack asks no bet: its bets are the table's.)"""
+    Three Card Poker's oracle values every ante with ``--score`` alone, so ``--score-bets``
+    asks for nothing there and is refused in one line, as ``table.create`` and
+    ``tournament.start`` refuse ``score_bets`` (the contest's blackjack asks no bet: its
+    bets are the table's)."""
     argv = ("tournament", "--game", "three-card-poker", "optimal", "always-play")
     settings = ("--tourneys", "1", "--rounds", "2", "--seed", "5")
-    status, out, err = cli(*argv, *settings, "--score", "--score-bets", "--json")
+    status, out, err = cli(*argv, *settings, "--score", "--json")
     assert status == 0, err
     result = json.loads(out)
-    assert result["settings"]["score_bets"] is True
+    assert "score_bets" not in result["settings"]
     for card in result["scores"]:
         bets = card["bets"]
         assert bets["count"] == card["rounds"] > 0
         assert bets["staked_edge"] == pytest.approx(bets["mean_edge"])  # flat
         assert bets["mean_edge"] < 0  # the house's edge on the ante
-    status, text, err = cli(*argv, *settings, "--score", "--score-bets")
+    status, text, err = cli(*argv, *settings, "--score")
     assert status == 0, err
     assert "optimal's" in text and "bets: mean edge" in text and "weighted by stake" in text
+    status, _, err = cli(*argv, *settings, "--score", "--score-bets")
+    assert status != 0 and err.count("\n") == 1 and "Traceback" not in err
+    assert "three-card-poker's oracle values every bet it can already" in err
     status, _, err = cli(*argv, *settings, "--score-bets")
     assert status != 0 and err.count("\n") == 1 and "--score-bets goes with --score" in err

@@ -43,7 +43,7 @@ async def test_a_scored_server_tournament_holds_each_bots_scorecard(served):
     manager = served.manager
     game = manager.games.get("three-card-poker")
     options = game.rules(None, {})
-    config = TournamentConfig.of(game, options, scored=True, score_bets=True, **SETTINGS)
+    config = TournamentConfig.of(game, options, scored=True, **SETTINGS)
     local = await play_tournament(
         manager,
         config,
@@ -68,7 +68,6 @@ async def test_a_scored_server_tournament_holds_each_bots_scorecard(served):
         "open": True,
         "operator_key": served.operator_key,
         "scored": True,
-        "score_bets": True,
     }
     async with connect("127.0.0.1", served.port, name="t", on_notification=status) as c:
         with pytest.raises(RpcError) as refused:
@@ -78,8 +77,12 @@ async def test_a_scored_server_tournament_holds_each_bots_scorecard(served):
         with pytest.raises(RpcError) as refused:
             await c.call_named("tournament.start", {**start, "scored": False, "score_bets": True})
         assert refused.value.code == Code.BAD_INPUT and "score_bets goes with" in str(refused.value)
+        with pytest.raises(RpcError) as refused:  # its oracle values every bet already
+            await c.call_named("tournament.start", {**start, "score_bets": True})
+        assert refused.value.code == Code.BAD_INPUT
+        assert "three-card-poker's oracle values every bet it can already" in str(refused.value)
         info = await c.call_named("tournament.start", start)
-        assert info["settings"]["scored"] is True and info["settings"]["score_bets"] is True
+        assert info["settings"]["scored"] is True and "score_bets" not in info["settings"]
 
         async def decide(tournament: int, observation: Any) -> Any:
             return always_play(observation)

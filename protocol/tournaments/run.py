@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import trio
@@ -26,6 +27,7 @@ from croupier.protocol.keys import new_secret, same_digest, same_secret
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, RpcServer
 from croupier.protocol.subscribers import Subscriber
+from croupier.protocol.tables.scoring import value_questions
 from croupier.protocol.tournaments.entries import ServerStrategyEntry, TcpEntry, TcpSeat
 from croupier.protocol.tournaments.live import LiveView
 from croupier.protocol.tournaments.results import result_to_dict
@@ -294,6 +296,7 @@ class ServerTournament:
             known=self.known,
             on_table=on_table if self.server.journal.enabled else None,
             gate=self._recordable if self.server.journal.enabled else None,
+            settle=partial(value_questions, self.server),  # in scoring worker processes
         )
         if self.stop_reason is None:
             await self._rate()

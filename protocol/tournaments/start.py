@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from croupier.engine import CroupierError
 from croupier.engine.games import Game
-from croupier.engine.scoring import oracle_for
+from croupier.engine.scoring import check_score_bets, oracle_for
 from croupier.engine.tournament import FORMATS, TABLE_SIZE, TournamentConfig
 from croupier.protocol.admission import peer_host
 from croupier.protocol.errors import Code, RpcError
@@ -110,8 +110,10 @@ async def start_tournament(
         raise RpcError(Code.BAD_INPUT, f"format is {' or '.join(FORMATS)}, not {format!r}")
     if scored:
         oracle_for(server.manager, played.name)  # none: one line (bad-input)
-    elif score_bets:
-        raise RpcError(Code.BAD_INPUT, "score_bets goes with scored: true")
+    if score_bets:  # as table.create and the CLI's --score-bets have it
+        if not scored:
+            raise RpcError(Code.BAD_INPUT, "score_bets goes with scored: true")
+        check_score_bets(server.manager, played.name)  # no dear bets: one line
     # a duplicate tourney plays each deal once per rotation of its seats
     rotations = min(len(bots), TABLE_SIZE) if format == "duplicate" else 1
     if tourneys * rotations * rounds * hands * len(bots) > MAX_HANDS:

@@ -127,6 +127,15 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "(default: keep everything)",
     )
     parser.add_argument(
+        "--scoring-workers",
+        type=workers_type,
+        default=ServerLimits().scoring_workers,
+        metavar="N",
+        help="worker processes valuing scored tables' decisions, at a lower CPU priority "
+        "than the tables (default %(default)s; 0: a thread of the server's process, which "
+        "slows the tables it shares the CPU with)",
+    )
+    parser.add_argument(
         "--checkpoint-every",
         type=rounds_type,
         default=ServerLimits().checkpoint_every,
@@ -161,6 +170,16 @@ def rounds_type(text: str) -> int:
         raise argparse.ArgumentTypeError(f"a number of rounds, not {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"a number of rounds from 0, not {text}")
+    return value
+
+
+def workers_type(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of workers, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a number of workers from 0, not {text}")
     return value
 
 
@@ -207,6 +226,7 @@ def server_limits(args: argparse.Namespace) -> ServerLimits:
         max_tables=args.tables,
         max_connections=args.connections,
         checkpoint_every=args.checkpoint_every,
+        scoring_workers=args.scoring_workers,
         journal_quota=args.journal_quota,
         request_rate=args.request_rate,
         request_burst=2 * (args.request_rate or 0),

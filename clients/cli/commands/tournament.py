@@ -32,7 +32,7 @@ from croupier.clients.cli.stopping import stop_on_signals
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.botnames import distinct_names, path_labels
 from croupier.engine.executor import default_workers
-from croupier.engine.scoring import oracle_for
+from croupier.engine.scoring import check_score_bets, oracle_for
 from croupier.engine.standings import Standing
 from croupier.engine.tournament import (
     FORMATS,
@@ -136,7 +136,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--score-bets",
         action="store_true",
         help="with --score, value every bet by the exact edge of its round too, to show how "
-        "a bot's bets followed the edge (blackjack: a whole solve per round, seconds each)",
+        "a bot's bets followed the edge, for games whose bets are dear to value (blackjack: a "
+        "whole solve per round, seconds each; others value every bet with --score alone)",
     )
     parser.add_argument("--log", metavar="FILE", help="save the full event log (JSON lines)")
     parser.add_argument(
@@ -285,6 +286,8 @@ def run(args: argparse.Namespace) -> int:
         raise CroupierError("--score-bets goes with --score")
     if args.score:
         oracle_for(manager, config.game)  # a game with no oracle: one line, nothing played
+        if args.score_bets:  # as table.create and tournament.start have it
+            check_score_bets(manager, config.game)
         config = attrs.evolve(config, scored=True, score_bets=args.score_bets)
     return play_local(manager, args, config, entries)
 
