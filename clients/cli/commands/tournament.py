@@ -137,7 +137,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         action="store_true",
         help="with --score, value every bet by the exact edge of its round too, to show how "
         "a bot's bets followed the edge, for games whose bets are dear to value (blackjack: a "
-        "whole solve per round, seconds each; others value every bet with --score alone)",
+        "whole solve per round, seconds each; a game whose oracle values every bet with --score "
+        "alone, such as three-card-poker, refuses it in one line)",
     )
     parser.add_argument("--log", metavar="FILE", help="save the full event log (JSON lines)")
     parser.add_argument(
