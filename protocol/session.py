@@ -334,12 +334,15 @@ class Session(SessionReader):
             self.end_call(call)
         return self.result_of(call)
 
-    async def begin_call(self, method: str, params: Iterable[Any] | Mapping[str, Any] = ()) -> Call:
+    async def begin_call(
+        self, method: str, params: Iterable[Any] | Mapping[str, Any] = (), ahead: bytes = b""
+    ) -> Call:
         """Send a call to the peer and return it without waiting: its ``done`` is set when
         the answer came (:meth:`result_of`) or the connection closed. :meth:`end_call` it
         once it is over, answered or given up (a late answer is then dropped). What lets
         its caller wait with a deadline of its own (a table's decision clock) in its own
-        task, with no task per call."""
+        task, with no task per call. ``ahead``: messages already encoded (a bot's pending
+        events) written before the request, in the same write."""
         if self._closed:
             raise ConnectionClosed()
         if not self._started.is_set():  # a set Event would still cost a scheduling round
@@ -353,7 +356,9 @@ class Session(SessionReader):
         if lane is not None:
             lane.waiting += 1
         try:
-            await self._send(Request(msgid, method, wire_params))
+            if self._closed:
+                raise ConnectionClosed()
+            await self._send_bytes(ahead + self._encode(Request(msgid, method, wire_params)))
         except BaseException:
             self.end_call(call)
             raise

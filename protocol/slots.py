@@ -101,8 +101,10 @@ class SlotPlayer:
         self.played = played
         """The game played: its auto phases and its reader of answers."""
 
-    async def before_call(self, conn: Connection) -> None:
-        """Called before each ``decide`` on ``conn`` (a table flushes its events here)."""
+    def ahead_of_call(self, conn: Connection) -> bytes:
+        """Messages to write ahead of each ``decide`` on ``conn``, in the same write (a
+        table's events the bot has not been sent yet)."""
+        return b""
 
     def decide_at_once(self, observation: Plain) -> Plain | None:
         """The answer when the bot need not be asked (:class:`SeatVacant` for an absent
@@ -117,16 +119,18 @@ class SlotPlayer:
         return None
 
     async def ask(self, observation: Plain) -> PendingDecision:
-        """Put the decision to the bot: its events flushed (:meth:`before_call`), then the
-        ``decide`` request written; the answer arrives through the connection's reader
-        while the table waits for it under its decision clock (no task per decision:
+        """Put the decision to the bot: the ``decide`` request written, with the events it
+        has not been sent yet ahead of it in the same write (:meth:`ahead_of_call`); the
+        answer arrives through the connection's reader while the table waits for it under
+        its decision clock (no task per decision:
         :meth:`~croupier.engine.decisions.DecisionClock.answer_pending`)."""
         conn = self.slot.conn
         if conn is None or not self.slot.present:
             raise SeatVacant("no bot in the seat")
-        await self.before_call(conn)
         try:
-            call = await conn.session.begin_call("decide", [self.game, observation])
+            call = await conn.session.begin_call(
+                "decide", [self.game, observation], self.ahead_of_call(conn)
+            )
         except ConnectionClosed:
             raise SeatVacant("the bot's connection closed") from None
         return PendingDecision(self, conn, call)
