@@ -92,24 +92,23 @@ class DecisionClock:
         deadline = min(trio.current_time() + self.decision_time, self._cutoff)
         pending: PendingAnswer | None = None
         try:
-            with trio.move_on_at(deadline) as wait:
-                self._pending = wait
-                try:
-                    pending = await ask()
-                except Exception as exc:  # a broken player never stops the table
-                    return "error", exc
-                finally:
-                    self._pending = None
-            done = None if pending is None else pending.done
+            # one cancel scope puts the question and waits (the usual case); another only
+            # when time the loop could not run is given back
             while True:
-                if done is not None and not done.is_set():
-                    with trio.move_on_at(deadline) as wait:
-                        self._pending = wait
-                        try:
+                with trio.move_on_at(deadline) as wait:
+                    self._pending = wait
+                    try:
+                        if pending is None:
+                            try:
+                                pending = await ask()
+                            except Exception as exc:  # a broken player never stops the table
+                                return "error", exc
+                        done = pending.done
+                        if not done.is_set():
                             await done.wait()
-                        finally:
-                            self._pending = None
-                if pending is not None and done is not None and done.is_set():
+                    finally:
+                        self._pending = None
+                if pending is not None and pending.done.is_set():
                     try:
                         return "answer", pending.result()
                     except Exception as exc:
