@@ -1,6 +1,6 @@
 """A table's seats: each played by a built-in strategy, held by a bot (by its token), or
-free; and the player that asks a seat's bot for its decisions, the table's events flushed to
-it first."""
+free; and the player that asks a seat's bot for its decisions, the table's events it has not
+been sent yet written ahead of each ``decide``, in the same write."""
 
 from __future__ import annotations
 
@@ -40,13 +40,13 @@ class Seat(BotSlot):
 
 
 class RemotePlayer(SlotPlayer):
-    """A table seat's player: the table's events reach the bot before each ``decide``."""
+    """A table seat's player: the table's events reach the bot before each ``decide``, in
+    the same write."""
 
     def __init__(self, table: ServerTable, seat: Seat) -> None:
         super().__init__(seat, table.id, table.decision_time, table.game)
         self.table = table
 
-    async def before_call(self, conn: Connection) -> None:
+    def ahead_of_call(self, conn: Connection) -> bytes:
         sub = self.table.subscribers.get(conn.id)
-        if sub is not None:
-            await sub.flushed()
+        return b"" if sub is None else sub.take()
