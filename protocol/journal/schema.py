@@ -32,6 +32,9 @@ history show them after a restart, and a recovered scored table goes on from the
 one packed block (``round``: the last of them; ``first`` and ``last``: the block's first
 and last event), and ``dictionaries`` says which were trained on blocks. A croupier before
 it refuses such a journal (a newer schema) rather than misreading its rows.
+``CREATOR_LEFT`` adds when each table's creator closed its connection (``creator_left``), so
+a restarted server abandons the tables their creators had left, as an unbroken one does,
+and plays on those whose creators were connected when it stopped.
 """
 
 from __future__ import annotations
@@ -210,7 +213,22 @@ BLOCKS = """
 ALTER TABLE dictionaries ADD COLUMN blocks INTEGER NOT NULL DEFAULT 0;  -- 1: trained on blocks
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, CHECKPOINTS, COMPACT, BOT_KEYS, SCORES, BLOCKS)
+CREATOR_LEFT = """
+-- when a table's creator closed its connection: a restarted server goes on as if it had not
+ALTER TABLE tables ADD COLUMN creator_left REAL;  -- Unix time; NULL: connected at the last stop
+"""
+
+MIGRATIONS: tuple[str, ...] = (
+    V1,
+    V2,
+    V3,
+    CHECKPOINTS,
+    COMPACT,
+    BOT_KEYS,
+    SCORES,
+    BLOCKS,
+    CREATOR_LEFT,
+)
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
