@@ -22,7 +22,7 @@ from tests.workclock import pass_time
 
 TIMEOUT = 0.5
 ENDLESS = {"fill": ["lim17"], "rounds": 10**6, "options": {"starting_chips": 10**9}}
-SHORT = {"seats": 2, "fill": ["lim17", "never-bust"], "rounds": 60, "seed": 4}
+SHORT = {"seats": 2, "fill": ["lim17", "never-bust"], "rounds": 300, "seed": 4}
 
 
 def new_server(path: Path) -> Server:
@@ -48,15 +48,26 @@ async def info_of(net: memnet.MemoryNet, table: int) -> dict[str, Any]:
         return found
 
 
+async def finished(net: memnet.MemoryNet, clock: Any, seconds: float) -> dict[str, Any]:
+    """Table 1 once it has finished, ``seconds`` of virtual time passed at least (its rounds
+    wait for the journal's thread in real time, so how many fit in a second varies)."""
+    await pass_time(clock, seconds)
+    for _ in range(2000):
+        found = await info_of(net, 1)
+        if found["state"] == "finished":
+            return found
+        await pass_time(clock, TIMEOUT / 5)
+    raise AssertionError(f"table 1 still {found['state']} after {found['played']} rounds")
+
+
 async def restarted(path: Path, clock: Any, seconds: float) -> dict[str, Any]:
-    """Restart on ``path``, nobody connecting; after ``seconds`` of virtual time, the
-    recovered table 1 as ``table.info`` gives it (the server stopped)."""
+    """Restart on ``path``, nobody connecting; the recovered table 1 as ``table.info``
+    gives it once finished, ``seconds`` of virtual time passed at least."""
     server = new_server(path)
     async with trio.open_nursery() as nursery:
         net = await memnet.serve(nursery, server)
         await server.recovered.wait()
-        await pass_time(clock, seconds)
-        found = await info_of(net, 1)
+        found = await finished(net, clock, seconds)
         server.stop()
     await server.journal.aclose()
     return found
@@ -96,8 +107,8 @@ async def test_a_table_whose_creator_was_connected_plays_on_to_its_end_as_unbrok
         net = await memnet.serve(nursery, unbroken)
         async with net.connect(name="stays") as creator:
             table = (await creator.call_named("table.create", SHORT))["table"]
-            await pass_time(virtual_clock, 20 * TIMEOUT)
-            whole = await creator.call("table.info", table)
+            assert table == 1
+            whole = await finished(net, virtual_clock, 20 * TIMEOUT)
         unbroken.stop()
     await unbroken.journal.aclose()
     assert whole["state"] == "finished" and whole["played"] == SHORT["rounds"]
@@ -108,8 +119,13 @@ async def test_a_table_whose_creator_was_connected_plays_on_to_its_end_as_unbrok
         net = await memnet.serve(nursery, server)
         async with net.connect(name="stays") as creator:
             assert (await creator.call_named("table.create", SHORT))["table"] == table
+            while (await creator.call("table.info", table))["played"] < 1:  # under way
+                await pass_time(virtual_clock, 0.01)
             server.stop()  # with the creator connected
     await server.journal.aclose()
+    with sqlite3.connect(path) as conn:  # stopped in play, left to resume
+        (state,) = conn.execute("SELECT state FROM tables WHERE id = ?", (table,)).fetchone()
+    assert state == "playing"
     found = await restarted(path, virtual_clock, 20 * TIMEOUT)
     assert (found["state"], found["reason"], found["played"]) == (
         "finished",
