@@ -30,9 +30,16 @@ did not hold (read while the server is down: the rounds dealt again after recove
 each table's final chips (the journal's, and what its bots were told) and the tournament's
 standings against an uninterrupted run of the same seeds in this process (goal: identical),
 each table that differs listed with its reason and rounds. The client makes each call on a
-connection of its own, so a recovered table of strategies has no creator present and is
-abandoned if still playing 30 s (``abandoned_timeout``) after a restart: the load keeps few
-tables open so that they finish well within that.
+connection of its own, so a table of strategies has no creator present and is abandoned if
+still playing 30 s (``abandoned_timeout``) after its create, or after a restart (the journal
+keeps that its creator left), where the uninterrupted run's creator stays: the load keeps
+few tables open so that they finish well within that on a machine that is not overloaded.
+
+The window is timed too: this process stamps each settled round on the monotonic clock when
+a watcher or bot first sees it settle, and a kill's window is the kill's moment less the
+stamp of the first round lost at a table (the longest over its tables), against the bound
+the journal promises (``BOUND_MS``); a round is seen after it settled, so the figure is at
+most the round's true age at the kill.
 """
 
 from __future__ import annotations
@@ -198,6 +205,8 @@ def show(name: str, got: dict[str, Any], base: dict[str, Any]) -> None:
         )
 
 
+BOUND_MS = 100
+"""The window docs/journal.md promises: a settled round is committed within it."""
 KILL_TABLES = 40
 """Tables of strategies the client creates during a kill run, one after another."""
 KILL_ROUNDS = 300
@@ -206,9 +215,7 @@ BOT_TABLES = 8
 BOT_ROUNDS = 150
 OPEN_TABLES, OPEN_BOT_TABLES = 4, 2
 """At most this many of each open at once: one address may have 8 tables open (the
-peer quota), and a recovered table of strategies whose creator is gone (the load asks on a
-connection per call) is abandoned if still playing 30 s after a restart; the uninterrupted
-run plays them one after another."""
+peer quota); the uninterrupted run plays them one after another."""
 TOURNAMENT = {
     "bots": ["lim17", "never-bust", "mimic-dealer", "lim17"],
     "tourneys": 40,
@@ -232,12 +239,42 @@ def bot_table_params(seed: int) -> dict[str, Any]:
     }
 
 
+class Stamps:
+    """When this process first saw each table's rounds settle (its ``end`` event, from a
+    watcher or a bot) on the server running now, on the monotonic clock the kills are timed
+    by: a round is seen after it settled, so the time from its stamp to a kill is at most its
+    true age then. Each kill starts afresh (:meth:`new_run`): a round lost at one kill and
+    killed again before it was dealt again is not counted twice, nor timed from the first."""
+
+    def __init__(self) -> None:
+        self.at: dict[int, dict[int, float]] = {}
+        self.last: dict[int, int] = {}
+        """Per table, the last round seen settled on this server."""
+
+    def saw(self, table: int, round_: int) -> None:
+        self.at.setdefault(table, {}).setdefault(round_, time.monotonic())
+        self.last[table] = max(self.last.get(table, 0), round_)
+
+    def new_run(self) -> None:
+        self.at, self.last = {}, {}
+
+    def window(self, table: int, first_lost: int, killed: float) -> float | None:
+        """Seconds from the first lost round's stamp to the kill (None: never stamped)."""
+        when = self.at.get(table, {}).get(first_lost)
+        return None if when is None else killed - when
+
+    def rate(self, table: int, until: float, span: float = 1.0) -> float:
+        """The rounds/s this process saw ``table`` settle in the ``span`` s before ``until``."""
+        return sum(until - span <= t <= until for t in self.at.get(table, {}).values()) / span
+
+
 class Counting(Lim17):
     """Lim17 noting, per table, the last round it saw settled (its ``end`` event)."""
 
-    def __init__(self, seen: dict[int, int]) -> None:
+    def __init__(self, seen: dict[int, int], stamps: Stamps | None = None) -> None:
         super().__init__()
         self.seen = seen
+        self.stamps = stamps
         self.table = 0
 
     def on_table(self, info: dict[str, Any]) -> None:
@@ -246,10 +283,16 @@ class Counting(Lim17):
     def on_event(self, event: Any) -> None:
         if event.kind == "end":
             self.seen[self.table] = max(self.seen.get(self.table, 0), event.round)
+            if self.stamps is not None:
+                self.stamps.saw(self.table, event.round)
 
 
 async def bot_table(
-    port: int, seed: int, seen: dict[int, int], on_table: Callable[[int], None]
+    port: int,
+    seed: int,
+    seen: dict[int, int],
+    on_table: Callable[[int], None],
+    stamps: Stamps | None = None,
 ) -> list[list[int]]:
     """Two Counting bots at a table the first creates (reconnecting and rejoining with their
     tokens across restarts for as long as it takes); the chips each was told at the end."""
@@ -268,7 +311,7 @@ async def bot_table(
 
     async def creator() -> None:
         final = await play(
-            Counting(seen), "127.0.0.1", port, create=bot_table_params(seed), seat=1,
+            Counting(seen, stamps), "127.0.0.1", port, create=bot_table_params(seed), seat=1,
             name=f"bot-{seed}-a", reconnect=10_000, on_seated=seated, on_retry=quiet,
         )  # fmt: skip
         finals.append(final["chips"])
@@ -276,7 +319,7 @@ async def bot_table(
     async def joiner() -> None:
         await made.wait()
         final = await play(
-            Counting(seen), "127.0.0.1", port, table=table[0], seat=2, name=f"bot-{seed}-b",
+            Counting(seen, stamps), "127.0.0.1", port, table=table[0], seat=2, name=f"bot-{seed}-b",
             reconnect=10_000, on_retry=quiet,
         )  # fmt: skip
         finals.append(final["chips"])
@@ -333,9 +376,24 @@ class Killed:
             self.port = int(sock.getsockname()[1])
         self.path = path
         self.proc: subprocess.Popen[bytes] | None = None
+        self.log = path.with_suffix(".log")  # the servers' stderr: why one did not start
 
     async def start(self) -> None:
-        self.proc = subprocess.Popen(
+        with self.log.open("ab") as log:
+            self.proc = self._popen(log)
+        while True:  # until it answers
+            if self.proc.poll() is not None:  # it could not start: say why, never wait on
+                last = self.log.read_text(errors="replace").strip().splitlines()[-3:]
+                raise SystemExit(f"croupier serve exited {self.proc.returncode}: {last}")
+            try:
+                async with connect("127.0.0.1", self.port, name="probe") as client:
+                    await client.call("ping")
+                    return
+            except (OSError, RpcError, Exception):
+                await trio.sleep(0.05)
+
+    def _popen(self, log: Any) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
             [
                 sys.executable,
                 "-m",
@@ -349,16 +407,9 @@ class Killed:
                 str(self.path),
             ],
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=log,
             env={**os.environ, "CROUPIER_DISABLE_PLUGIN_AUTOLOAD": "1"},
         )
-        while True:  # until it answers
-            try:
-                async with connect("127.0.0.1", self.port, name="probe") as client:
-                    await client.call("ping")
-                    return
-            except (OSError, RpcError, Exception):
-                await trio.sleep(0.05)
 
     def kill(self) -> None:
         assert self.proc is not None
@@ -406,6 +457,9 @@ async def kill_run(kills: int, seed: int, folder: Path) -> dict[str, Any]:
     tournament: list[int] = []
     creating_done = trio.Event()
     windows: list[int] = []  # per kill, the most settled rounds seen and lost at one table
+    stamps = Stamps()
+    times: list[tuple[float, int, int, float]] = []  # per kill: the longest window in seconds,
+    # its table, the rounds it lost there and that table's rounds/s just before the kill
     watched: list[int] = []  # per kill, the settled rounds seen so far (the measure is live)
 
     async def one_bot_table(seed: int) -> None:
@@ -413,7 +467,7 @@ async def kill_run(kills: int, seed: int, folder: Path) -> dict[str, Any]:
             bot_tables[table] = seed
 
         try:
-            bot_chips[seed] = await bot_table(server.port, seed, seen, noted)
+            bot_chips[seed] = await bot_table(server.port, seed, seen, noted, stamps)
         except Exception as exc:  # a seat lost (its token refused, ...): a defect, reported
             bot_chips[seed] = f"{type(exc).__name__}: {exc}"
 
@@ -450,6 +504,7 @@ async def kill_run(kills: int, seed: int, folder: Path) -> dict[str, Any]:
             table, event = params
             if isinstance(event, dict) and event.get("kind") == "end":
                 seen[table] = max(seen.get(table, 0), event["round"])
+                stamps.saw(table, event["round"])
 
     async def watch() -> None:  # a watcher on every table there is, across kills
         while True:
@@ -478,12 +533,22 @@ async def kill_run(kills: int, seed: int, folder: Path) -> dict[str, Any]:
             tcp.start_soon(create_load, tcp)
             for _ in range(kills):
                 await trio.sleep(rng.uniform(0.05, 1.0))
+                killed = time.monotonic()
                 server.kill()
                 await trio.sleep(0.1)  # what was sent before the kill reaches its reader
                 committed = server.committed()
                 windows.append(
-                    max((last - committed.get(t, 0) for t, last in seen.items()), default=0)
+                    max((last - committed.get(t, 0) for t, last in stamps.last.items()), default=0)
                 )
+                longest = (0.0, 0, 0, 0.0)
+                for t, last in stamps.last.items():
+                    first_lost = committed.get(t, 0) + 1
+                    if last >= first_lost:
+                        age = stamps.window(t, first_lost, killed)
+                        if age is not None and age > longest[0]:
+                            longest = (age, t, last - first_lost + 1, stamps.rate(t, killed))
+                times.append(longest)
+                stamps.new_run()
                 watched.append(sum(seen.values()))
                 await server.start()
             await creating_done.wait()
@@ -534,7 +599,12 @@ async def kill_run(kills: int, seed: int, folder: Path) -> dict[str, Any]:
         "standings": found["result"],
         "reasons": reasons,
         "windows": windows,
+        "times": times,
         "watched": watched,
+        "kinds": {
+            **{t: "strategies" for t in acknowledged},
+            **{t: "TCP bots" for t in bot_tables},
+        },
     }
 
 
@@ -562,6 +632,23 @@ def kills_main(kills: int, seed: int) -> None:
         f" {got['watched'][0] if windows else 0} at the first, {max(got['watched'], default=0)}"
         " at the last)"
     )
+    times = got["times"]
+    ms = sorted(1000 * age for age, *_ in times)
+    age, table, lost, rate = max(times, default=(0.0, 0, 0, 0.0))
+    print(
+        "the same in time (the kill's moment less the moment this process saw the first lost"
+        f" round settle; {BOUND_MS} ms promised): largest {1000 * age:.0f} ms (table {table},"
+        f" {got['kinds'].get(table, '?')}, {lost} rounds at {rate:.0f} rounds/s), median"
+        f" {statistics.median(ms) if ms else 0:.0f} ms, p90"
+        f" {ms[int(0.9 * (len(ms) - 1))] if ms else 0:.0f} ms; kills beyond {BOUND_MS} ms:"
+        f" {sum(m > BOUND_MS for m in ms)} of {len(ms)}"
+    )
+    for kill, (age, table, lost, rate) in enumerate(times, 1):
+        if 1000 * age > BOUND_MS:
+            print(
+                f"  kill {kill}: table {table} ({got['kinds'].get(table, '?')}) lost {lost}"
+                f" rounds, the first seen {1000 * age:.0f} ms before the kill ({rate:.0f} rounds/s)"
+            )
     print(f"strategy tables ending with the uninterrupted run's chips: {same} of {len(chips)}")
     print(f"bot tables ending with the uninterrupted run's chips: {same_bots} of {len(bots)}")
     print(f"tournament standings as uninterrupted: {got['standings'] == standings}")

@@ -35,10 +35,11 @@ class Ownership:
     """The creator's peer address (None: recovered), for the tables one address may run."""
 
     @classmethod
-    def recovered(cls, key_sha256: str | None) -> Ownership:
+    def recovered(cls, key_sha256: str | None, present: bool = True) -> Ownership:
         """The owner of what a restarted server recovered: no connection (0 is none),
-        present (its creator did not leave, the server did), its key known by hash."""
-        return cls(0, key_sha256=key_sha256)
+        present unless its creator had left before the server stopped (the server's stop is
+        not its creator leaving), its key known by hash."""
+        return cls(0, key_sha256=key_sha256, present=present)
 
     def allows(self, conn: Connection, key: str | None) -> bool:
         """The creator itself, or anyone with the key or the operator key."""

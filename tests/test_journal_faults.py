@@ -181,12 +181,12 @@ async def test_retention_runs_at_start_and_then_daily(autojump_clock):
 
 @pytest.fixture
 def tiny_disk(tmp_path):
-    """A 256 kB file system of its own (tmpfs; root only, skipped elsewhere), unmounted after."""
+    """A 1 MB file system of its own (tmpfs; root only, skipped elsewhere), unmounted after."""
     where = tmp_path / "tiny"
     where.mkdir()
     mount = shutil.which("mount")
     done = mount and subprocess.run(
-        [mount, "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(where)], capture_output=True
+        [mount, "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(where)], capture_output=True
     )
     if not done or done.returncode != 0:
         pytest.skip("cannot mount a small tmpfs here (not root?)")

@@ -86,6 +86,9 @@ class NullJournal:
     def table_recovered(self, table: int, last_event: int, game: str = "") -> None:
         pass
 
+    def table_creator_left(self, table: int) -> None:
+        pass
+
     def table_given_up(self, table: int, reason: str) -> None:
         pass
 

@@ -70,6 +70,11 @@ class TableRecords:
         self._games[table] = game
         self._events_of(table).clear()
 
+    def table_creator_left(self, table: int) -> None:
+        """The table's creator closed its connection (not the server's stop): after a
+        restart the table is abandoned as the unbroken server would have abandoned it."""
+        self.writer.put("UPDATE tables SET creator_left = ? WHERE id = ?", (self._clock(), table))
+
     def table_given_up(self, table: int, reason: str) -> None:
         """A table the restarted server does not carry on: finished, with why."""
         self.writer.put(

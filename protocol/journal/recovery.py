@@ -59,6 +59,9 @@ class TableRecord:
     creator: str | None
     state: str
     key_sha256: str | None
+    creator_left: bool
+    """Its creator had closed its connection before the server stopped (a crash or a stop
+    of the server is not its creator leaving)."""
     seats: list[SeatRow]
     last_event: int
     """The number of the last event written (its next event is numbered after it)."""
@@ -164,7 +167,7 @@ def unfinished_tables(conn: sqlite3.Connection) -> list[TableRecord]:
     """Every table not finished, oldest first, with its seats and its last settled round."""
     rows = conn.execute(
         "SELECT id, game, rule_set, rules, seed, salt, chips, settings, creator, state,"
-        f" key_sha256 FROM tables WHERE {UNFINISHED} ORDER BY id"
+        f" key_sha256, creator_left FROM tables WHERE {UNFINISHED} ORDER BY id"
     ).fetchall()
     if not rows:
         return []
@@ -185,7 +188,9 @@ def unfinished_tables(conn: sqlite3.Connection) -> list[TableRecord]:
     ):
         last[table_id] = (last_event or 0, round_ or 0)
     found = []
-    for table_id, game, rule_set, rules, seed, salt, chips, settings, creator, state, key in rows:
+    for row in rows:
+        (table_id, game, rule_set, rules, seed, salt, chips, settings, creator, state) = row[:10]
+        key, left = row[10:]
         last_event, last_round = last.get(table_id, (0, 0))
         record = TableRecord(
             id=table_id,
@@ -199,6 +204,7 @@ def unfinished_tables(conn: sqlite3.Connection) -> list[TableRecord]:
             creator=creator,
             state=state,
             key_sha256=key,
+            creator_left=left is not None,
             seats=seats[table_id],
             last_event=last_event,
             last_round=last_round,

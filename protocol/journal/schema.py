@@ -34,6 +34,9 @@ and last event), and ``dictionaries`` says which were trained on blocks. A croup
 it refuses such a journal (a newer schema) rather than misreading its rows. ``RAW_BLOCKS``:
 the writer's blocks are plain msgpack of the rounds' events (a marker of their own, 0xC7),
 which older croupiers cannot read; the blocks before it stay as they were.
+``CREATOR_LEFT`` adds when each table's creator closed its connection (``creator_left``), so
+a restarted server abandons the tables their creators had left, as an unbroken one does,
+and plays on those whose creators were connected when it stopped.
 """
 
 from __future__ import annotations
@@ -219,6 +222,11 @@ RAW_BLOCKS = """
 UPDATE dictionaries SET blocks = blocks WHERE 0;
 """
 
+CREATOR_LEFT = """
+-- when a table's creator closed its connection: a restarted server goes on as if it had not
+ALTER TABLE tables ADD COLUMN creator_left REAL;  -- Unix time; NULL: connected at the last stop
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1,
     V2,
@@ -229,9 +237,19 @@ MIGRATIONS: tuple[str, ...] = (
     SCORES,
     BLOCKS,
     RAW_BLOCKS,
+    CREATOR_LEFT,
 )
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+PAGE_SIZE = 8192
+"""Bytes of a new journal's SQLite pages (SQLite's default is 4096). A row of ``events`` is
+a block of 1 to 3 kB, and SQLite keeps a row whole within a page when it can, so 4 kB pages
+held one to three blocks and left about a quarter of each page empty (65 to 80 bytes a
+4-seat round); 8 kB pages leave about half as much, 16 kB a quarter, but every table and
+index of the schema takes at least a page and each commit writes whole pages to the WAL.
+``croupier journal compact`` brings an older journal to this size."""
 
 
 class JournalError(CroupierError):
@@ -292,6 +310,7 @@ def open_for_writing(path: str, synchronous: str = "NORMAL") -> sqlite3.Connecti
     try:
         if version(conn) > len(MIGRATIONS):  # refused before anything is written
             migrate(conn, where)
+        conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")  # a new file's (WAL keeps it after)
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if path != ":memory:" and str(mode).lower() != "wal":
             raise JournalError(f"the journal {where} cannot use WAL (journal mode {mode})")

@@ -140,6 +140,7 @@ async def recover_tables(service: TableService, server: RpcServer) -> int:
             server.spawn(expire, f"table {table.id} waits for bots")
         else:
             server.spawn(partial(resume, table), f"table {table.id}")
+        service.abandon_if_orphaned(table, server)  # as when its creator's connection closed
         await trio.sleep(0)
     return rebuilt
 
@@ -179,7 +180,7 @@ async def rebuild_table(
         decision_time=math.inf if decision_time is None else float(decision_time),
         autostart=bool(settings.get("autostart", True)),
         vacant_timeout=service.vacant_timeout,
-        owner=Ownership.recovered(record.key_sha256),
+        owner=Ownership.recovered(record.key_sha256, present=not record.creator_left),
         game=game,
         options=options,
         scored=bool(settings.get("scored")),

@@ -243,8 +243,10 @@ class TableService(Service):
     async def connection_closed(self, connection: Connection) -> None:
         server = connection.server
         for table in self.tables.values():
-            if table.owner.conn_id == connection.id:
+            if table.owner.conn_id == connection.id and table.owner.present:
                 table.owner.present = False
+                if not server.stopping and table.state != "finished":  # the creator left
+                    server.journal.table_creator_left(table.id)
             table.unsubscribe(connection)  # ends its pump task, which would wait for ever
             for seat in table.seats:
                 if seat.conn is connection and table.state != "finished":
@@ -256,10 +258,17 @@ class TableService(Service):
                         table.id,
                         seat.index,
                     )
-            if table.orphaned() and not table.abandon_pending:
-                table.abandon_pending = True
-                wait = partial(table.end_if_abandoned, server.limits.abandoned_timeout)
-                server.spawn(wait, f"table {table.id} abandoned?")
+            self.abandon_if_orphaned(table, server)
+
+    @staticmethod
+    def abandon_if_orphaned(table: ServerTable, server: RpcServer) -> None:
+        """Stop ``table`` ``abandoned_timeout`` seconds from now if its creator has left and
+        no bot of its own is connected then (the rule is the same for a table recovered
+        after a restart: the journal keeps whether its creator had left)."""
+        if table.orphaned() and not table.abandon_pending:
+            table.abandon_pending = True
+            wait = partial(table.end_if_abandoned, server.limits.abandoned_timeout)
+            server.spawn(wait, f"table {table.id} abandoned?")
 
     async def shutdown(self) -> None:
         """Let every table finish its hand in progress, then flush what watchers are owed."""

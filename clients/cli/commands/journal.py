@@ -5,7 +5,9 @@
   is bad. Read-only; it runs beside a server.
 - ``compact PATH``: re-encode the rows an older croupier wrote a round each (JSON, or packed
   as schema 5 and 6 did) into packed blocks of up to 64 consecutive rounds (schema 7,
-  :mod:`croupier.protocol.journal.packing`), then ``VACUUM``: the file shrinks.
+  :mod:`croupier.protocol.journal.packing`), then ``VACUUM`` into pages of
+  :data:`~croupier.protocol.journal.schema.PAGE_SIZE` (an older journal's 4 kB ones left a
+  quarter of each page empty): the file shrinks.
   It takes the journal's lock, so it refuses while a server has the journal.
 - ``backup PATH DEST``: a consistent copy made with SQLite's online backup API while the
   server runs (WAL: the server goes on writing meanwhile), checked after.
@@ -26,7 +28,12 @@ from croupier.engine.gamelog import LOG_NAME, LOG_VERSION, replay_game
 from croupier.engine.ledger import seat_account
 from croupier.protocol.journal.lock import JournalLock
 from croupier.protocol.journal.packing import MAX_BLOCK, Packer, Unpacker
-from croupier.protocol.journal.schema import JournalError, open_for_reading, open_for_writing
+from croupier.protocol.journal.schema import (
+    PAGE_SIZE,
+    JournalError,
+    open_for_reading,
+    open_for_writing,
+)
 
 BATCH = 1_000
 """Rows re-encoded per transaction by ``compact``."""
@@ -142,8 +149,11 @@ def run_compact(args: argparse.Namespace) -> int:
         try:
             done = compact(conn)
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            # WAL keeps a file's page size: out of it for the VACUUM that changes it
+            conn.execute("PRAGMA journal_mode = DELETE")
+            conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             conn.execute("VACUUM")
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            conn.execute("PRAGMA journal_mode = WAL")
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"cannot compact the journal {args.path}: {exc}") from None
         finally:

@@ -1,0 +1,59 @@
+"""The journal's SQLite pages are ``PAGE_SIZE`` (8 kB, not SQLite's 4 kB: its rows of 1 to
+3 kB left a quarter of each 4 kB page empty), for a new journal and, after ``croupier
+journal compact``, for an older one, which reads the same after it and stays in WAL."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from croupier.protocol.journal import Journal
+from croupier.protocol.journal.schema import PAGE_SIZE
+from tests.test_journal import play_table, serve
+
+TWO = {"seats": 2, "fill": ["lim17", "never-bust"], "rounds": 40, "seed": 21}
+
+
+def pages(path: str) -> tuple[int, str]:
+    with sqlite3.connect(path) as conn:
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+    return size, mode
+
+
+def repage(path: str, size: int) -> None:
+    """Rewrite the closed journal at ``path`` into pages of ``size`` bytes (as an older
+    croupier left it), in WAL as before."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = DELETE")
+    conn.execute(f"PRAGMA page_size = {size}")
+    conn.execute("VACUUM")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.close()
+
+
+async def test_a_new_journal_has_pages_of_page_size(tmp_path):
+    path = str(tmp_path / "j.db")
+    journal = Journal(path)
+    await journal.aclose()
+    assert PAGE_SIZE == 8192
+    assert pages(path) == (PAGE_SIZE, "wal")
+
+
+async def test_compact_brings_an_older_journal_to_page_size_and_it_reads_the_same(
+    nursery, tmp_path, cli
+):
+    path = str(tmp_path / "j.db")
+    journal = Journal(path)
+    server = await serve(nursery, journal)
+    table = (await play_table(server.port, TWO))["table"]
+    server.stop()
+    await journal.aclose()
+    repage(path, 4096)
+    assert pages(path) == (4096, "wal")
+    before = cli("history", "export", str(table), "--data", path)[1]
+    status, out, _ = cli("journal", "compact", path)
+    assert status == 0, out
+    assert pages(path) == (PAGE_SIZE, "wal")
+    assert cli("history", "export", str(table), "--data", path)[1] == before
+    status, out, _ = cli("journal", "check", path)
+    assert status == 0 and out.splitlines()[-1] == "1 tables checked, ok", out
