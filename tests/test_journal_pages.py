@@ -5,6 +5,7 @@ journal compact``, for an older one, which reads the same after it and stays in 
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 
 from croupier.protocol.journal import Journal
 from croupier.protocol.journal.schema import PAGE_SIZE
@@ -14,7 +15,7 @@ TWO = {"seats": 2, "fill": ["lim17", "never-bust"], "rounds": 40, "seed": 21}
 
 
 def pages(path: str) -> tuple[int, str]:
-    with sqlite3.connect(path) as conn:
+    with closing(sqlite3.connect(path)) as conn:  # sqlite3's own `with` does not close
         size = conn.execute("PRAGMA page_size").fetchone()[0]
         mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
     return size, mode
@@ -51,8 +52,8 @@ async def test_compact_brings_an_older_journal_to_page_size_and_it_reads_the_sam
     repage(path, 4096)
     assert pages(path) == (4096, "wal")
     before = cli("history", "export", str(table), "--data", path)[1]
-    status, out, _ = cli("journal", "compact", path)
-    assert status == 0, out
+    status, out, err = cli("journal", "compact", path)
+    assert status == 0, out + err
     assert pages(path) == (PAGE_SIZE, "wal")
     assert cli("history", "export", str(table), "--data", path)[1] == before
     status, out, _ = cli("journal", "check", path)
