@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 from croupier.engine.batch_means import BatchSums, naive_variance
 from croupier.engine.cards import CODES, HIDDEN, RANKS, SUITS, VALUES, card, cards
 from croupier.engine.cards import name as card_name
-from croupier.engine.commandline import CommandKit, CommandLine
+from croupier.engine.commandline import CommandKit, CommandLine, SolveReusing
 from croupier.engine.confidence import wilson_interval
 from croupier.engine.counts import DECK as DECK_SIZE
-from croupier.engine.counts import CountSystem, true_count
+from croupier.engine.counts import ROUNDINGS, CountSystem, true_count
 from croupier.engine.errors import (
     CroupierError,
     DuplicateNameError,
@@ -56,6 +56,7 @@ from croupier.engine.legacylogs import LegacyLogs, LegacyTable
 from croupier.engine.logreplay import DRIVER_EVENTS
 from croupier.engine.manager import PluginFailure, PluginInfo, PluginManager
 from croupier.engine.oracle import OracleKind, Question, TableOracle, Valuation, phase_of
+from croupier.engine.printing import Printer, ReportTable, Styled
 from croupier.engine.randomizer_stats import RandomizerStats, collect_stats
 from croupier.engine.randomizers import (
     Randomizer,
@@ -72,20 +73,20 @@ from croupier.engine.version import __version__
 from croupier.engine.wirecompat import WireCompat
 
 if TYPE_CHECKING:
-    from croupier.engine.chunks import run_chunks
+    from croupier.engine.chunks import chunk_count, run_chunks
     from croupier.engine.decisions import ATTEMPTS, DECISION_TIME
     from croupier.engine.draws import UniformDraws
-    from croupier.engine.executor import Executor, default_workers
+    from croupier.engine.executor import Executor, default_workers, open_executor
     from croupier.engine.gametable import GamePlayer, GameStrategyPlayer, GameTable
     from croupier.engine.loops import COMPILED_FROM, Indices, compiled, run_loop, symbols_of
     from croupier.engine.plugincheck import check_plugins
     from croupier.engine.shoes import Shoe, ShoeRandomizer
 
-_CHUNKS = ("run_chunks",)
+_CHUNKS = ("chunk_count", "run_chunks")
 _COMPILED = ("COMPILED_FROM", "Indices", "compiled", "run_loop", "symbols_of")
 _DRAWS = ("UniformDraws",)
 _DECISIONS = ("ATTEMPTS", "DECISION_TIME")
-_EXECUTOR = ("Executor", "default_workers")
+_EXECUTOR = ("Executor", "default_workers", "open_executor")
 _GAMETABLE = ("GamePlayer", "GameStrategyPlayer", "GameTable")
 _SHOES = ("Shoe", "ShoeRandomizer")
 _PLUGINCHECK = ("check_plugins",)
@@ -144,6 +145,7 @@ __all__ = [
     "DRIVER_EVENTS",
     "HIDDEN",
     "RANKS",
+    "ROUNDINGS",
     "SUITS",
     "VALUES",
     "ActionSpec",
@@ -177,6 +179,7 @@ __all__ = [
     "PluginFailure",
     "PluginInfo",
     "PluginManager",
+    "Printer",
     "Problem",
     "Question",
     "Randomizer",
@@ -185,14 +188,17 @@ __all__ = [
     "RandomizerLanguage",
     "RandomizerStats",
     "Registry",
+    "ReportTable",
     "Scorecard",
     "Shoe",
     "ShoeRanOut",
     "ShoeRandomizer",
     "Solution",
+    "SolveReusing",
     "Solver",
     "SpecError",
     "Stream",
+    "Styled",
     "TableOracle",
     "Turn",
     "UniformDraws",
@@ -205,6 +211,7 @@ __all__ = [
     "card_name",
     "cards",
     "check_plugins",
+    "chunk_count",
     "collect_stats",
     "compiled",
     "default_workers",
@@ -214,6 +221,7 @@ __all__ = [
     "kind_of",
     "naive_variance",
     "one_line",
+    "open_executor",
     "package_of",
     "phase_of",
     "read_json_log",

@@ -13,15 +13,17 @@ of ``croupier solve NAME``, the :class:`CommandKit` lending it what every comman
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
 if TYPE_CHECKING:
     from croupier.engine.executor import Executor
     from croupier.engine.manager import PluginManager
+    from croupier.engine.printing import Printer
+    from croupier.engine.solvers import Solver
 
 COMMANDS = ("sim", "solve", "tournament")
 """The commands whose options a game may add to (``solve`` is the game's ``solve NAME``)."""
@@ -33,10 +35,26 @@ ReadOptions = Callable[[str, argparse.Namespace], dict[str, Any]]
 out), merged into the game's rule set before ``--set``."""
 
 
+class SolveReusing(Protocol):
+    """``solver.solve(problem)``, or the solution kept for ``key`` (the problem without
+    what does not change its solution, such as the number of workers), and whether it was
+    kept; ``fresh`` solves again (and keeps the new solution)."""
+
+    def __call__(
+        self,
+        solver: Solver,
+        problem: Mapping[str, Any],
+        key: Mapping[str, Any],
+        *,
+        fresh: bool = False,
+    ) -> tuple[dict[str, Any], bool]: ...
+
+
 @attrs.frozen
 class CommandKit:
     """What the command line lends a game's ``solve`` front end, so that a plugin imports
-    the engine and argparse only: the shared options, output and work placement."""
+    the engine and argparse only: the shared options, output, pictures, kept solutions and
+    work placement."""
 
     manager: Callable[[], PluginManager]
     """The plugin manager, loaded (skipped plugins reported once on stderr)."""
@@ -55,6 +73,26 @@ class CommandKit:
     executor: Callable[[argparse.Namespace, int], AbstractContextManager[Executor]]
     """Where the work runs: ``--cluster``, else this many worker processes (SIGTERM
     stops it as Ctrl-C does)."""
+    seed_type: Callable[[str], int]
+    """An argparse ``type`` for a seed (decimal or ``0x`` hexadecimal, 0 to 2**64-1), for a
+    ``--seed`` option of the front end's own wording."""
+    count_type: Callable[[str], int]
+    """An argparse ``type`` for a number of rounds, written plainly or as ``1e8``."""
+    printer: Callable[[], Printer]
+    """A :class:`~croupier.engine.printing.Printer` on stdout, for one report (text with
+    markup and tables, drawn whole however narrow the window)."""
+    working: Callable[[str], AbstractContextManager[None]]
+    """A spinner with the elapsed time on a terminal's stderr, for work with no steps to
+    count (a long solve): ``with kit.working("solving ..."):``."""
+    solve_reusing: SolveReusing
+    """A solver's solution kept for reuse by the command line (its cache folder)."""
+    check_plot: Callable[[str], None]
+    """Refuse a picture that cannot be written (not ``.png`` or ``.svg``, no plotting
+    library installed, no such folder) before the work: a one-line error."""
+    plot: Callable[[str, str, Any, str], None]
+    """``plot(figure, path, data, title)``: draw one of the command line's figures into
+    ``path`` (``"indices"``: a blackjack index set, the solver's ``indices`` entries, as a
+    chart colored like the basic-strategy chart)."""
 
 
 Solve = Callable[[argparse.ArgumentParser, CommandKit], None]

@@ -36,6 +36,7 @@ RANK_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 CARDS_PER_DECK = (4,) * 9 + (16,)
 RED_SUITS = (1, 2)  # hearts, diamonds in the engine's card order S H D C
 ROUNDINGS = ("floor", "truncate", "round", "none")
+"""How a true count is read: rounded down, toward zero, to the nearest, or not at all."""
 RESOLUTIONS = ("exact", "half", "whole")
 DECK = 52
 """Cards in one deck (a true count divides by the decks left: cards left / ``DECK``)."""

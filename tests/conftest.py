@@ -42,6 +42,28 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
         group.addoption("--dist", dest="dist", default="no")
 
 
+SLOW_SECONDS, TEST_SECONDS = 8.0, 0.5
+"""Rough means of a test marked ``slow`` and of another, on a quiet core (the full tier's
+``--durations``): what orders the files for the workers below."""
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an xdist worker, the files likely to take longest come first, each file's tests
+    in their order. Each file runs on one worker (``--dist loadfile``), handed out in
+    collection order when ``--no-loadscope-reorder`` is given (``.ci/run``): the long files
+    start first and the short ones fill in at the end, so neither worker is left playing a
+    45 s file while the other waits (xdist's own order, by number of tests, put files of
+    a few long tests last)."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return
+    cost: dict[str, float] = {}
+    for item in items:
+        seconds = SLOW_SECONDS if item.get_closest_marker("slow") else TEST_SECONDS
+        cost[item.nodeid.split("::")[0]] = cost.get(item.nodeid.split("::")[0], 0.0) + seconds
+    items.sort(key=lambda item: -cost[item.nodeid.split("::")[0]])  # stable: files whole
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     """A failed browser test's report carries what the page and the server said."""

@@ -1,21 +1,17 @@
-"""The bot SDK (function and class bots, sync and async, reconnection), the sample bots and
-``croupier bot`` against a real server."""
+"""The bot SDK (function and class bots, sync and async, reconnection) against a real
+server (the sample bots and ``croupier bot``: test_bot_cli.py)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 import trio
 
 from croupier.clients.bot import Bot, play, run
-from croupier.clients.bot.samples import Basic, HiLo, sample_bot
-from croupier.engine import CroupierError, PluginManager, UnknownNameError
-from croupier.engine.cards import VALUES, card
+from croupier.clients.bot.samples import Basic, HiLo
+from croupier.engine import CroupierError, PluginManager
 from croupier.plugins.blackjack.play import Event, Observation
-from croupier.plugins.blackjack.strategy import local_strategy, strategy_action
-from croupier.plugins.blackjack.values import total_of
 from croupier.protocol import Server
 
 
@@ -136,63 +132,6 @@ async def test_a_table_that_does_not_exist_is_a_one_line_error(port):
         await play(lambda o: "stand", "127.0.0.1", port, table=42)
 
 
-def test_basic_plays_the_solvers_basic_strategy_for_the_tables_rules(manager):
-    rules = manager.rule_sets.get("vegas-s17").rules
-    bot = sample_bot("basic", manager)
-    assert isinstance(bot, Basic)
-    bot.setup({"rules": rules.to_dict()})
-    expected = local_strategy(manager, "basic", rules)
-    hands = (("TS", "6H"), ("AS", "7H"), ("8S", "8H"), ("5S", "6H"), ("TS", "2H"))
-    for cards in hands:
-        for up in ("2C", "6D", "9H", "AC"):
-            observation = Observation(
-                "play", 1, 1, ("hit", "stand", "double", "split", "surrender"), 990,
-                hands=(cards,), total=total_of(VALUES[card(c)] for c in cards)[0],
-                soft="AS" in cards, stake=10, dealer_upcard=up,
-            )  # fmt: skip
-            assert bot.decide(observation) == strategy_action(expected, observation)
-
-
-def test_an_unknown_sample_bot_lists_the_known_ones(manager):
-    with pytest.raises(UnknownNameError, match="Known: basic, hilo, lim17"):
-        sample_bot("lim18", manager)
-
-
-def test_croupier_bot_creates_a_table_and_reports_its_seed(cli, threaded_server):
-    where = f"127.0.0.1:{threaded_server}"
-    status, out, err = cli("bot", "hilo", "--connect", where, "--rounds", "5", "--seed", "4")
-    assert status == 0, err
-    assert "hilo sits at seat 1 of table 1 (vegas-s17, seed 4" in err
-    assert out.startswith("table 1: 5 rounds (5 rounds played); hilo in seat 1: ")
-    again = cli("bot", "hilo", "--connect", where, "--rounds", "5", "--seed", "4")
-    assert again[1].replace("table 2", "table 1") == out
-    status, out, err = cli(
-        "bot", "lim17", "--connect", where, "--rounds", "3", "--seats", "2",
-        "--fill", "-", "never-bust", "--h17", "--json",
-    )  # fmt: skip
-    assert status == 0, err
-    assert '"net"' in out and '"dealer": "h17"' in out and '"never-bust"' in out
-    # the server drew the seed: hidden while the table played, reported once it finished
-    final = json.loads(out)["table"]
-    assert "(vegas-s17, seed hidden until it finishes)" in err
-    assert f"croupier: seed {final['seed']} (rerun with --seed {final['seed']}" in err
-
-
-def test_croupier_bot_errors_are_one_line(cli, threaded_server):
-    where = f"127.0.0.1:{threaded_server}"
-    status, _, err = cli("bot", "nope", "--connect", where)
-    assert status == 1 and "unknown bot 'nope'" in err and err.count("\n") == 1
-    status, _, err = cli("bot", "lim17", "--connect", where, "--table", "9")
-    assert status == 1 and "no table 9" in err and err.count("\n") == 1
-    status, _, err = cli("bot", "lim17", "--connect", "127.0.0.1:1")
-    assert status == 1 and "cannot connect to 127.0.0.1:1: Connection refused" in err
-    status, _, err = cli("bot", "lim17", "--connect", "nowhere")
-    assert status == 2 and "expected HOST:PORT" in err
-    status, _, err = cli("bot", "lim17", "--connect", where, "--seat", "5")
-    assert status == 1 and "--seat 5 is not a seat of a 1-seat table" in err
-    assert err.count("\n") == 1  # refused before a table is made on the server
-
-
 def test_a_bot_class_without_decide_is_refused_before_it_sits():
     from croupier.clients.bot.sdk import Bot, as_bot
     from croupier.engine import CroupierError
@@ -202,17 +141,6 @@ def test_a_bot_class_without_decide_is_refused_before_it_sits():
 
     with pytest.raises(CroupierError, match="Lazy must define decide"):
         as_bot(Lazy())
-
-
-def test_croupier_bot_prints_the_sdks_warnings_as_croupier_lines(capsys):
-    import logging
-
-    from croupier.clients.cli.commands.bot import say_warnings
-
-    say_warnings()
-    say_warnings()  # once only, however often a command runs in one process
-    logging.getLogger("croupier.bot").warning("connection lost (%s); reconnecting in %g s", "x", 1)
-    assert capsys.readouterr().err == "croupier: connection lost (x); reconnecting in 1 s\n"
 
 
 async def test_a_bot_knows_its_seat_before_its_first_event(port):
@@ -349,32 +277,6 @@ async def test_a_stopped_bot_gives_its_seat_up_at_once(port):
     async with connect("127.0.0.1", port, name="look") as c:
         info = await c.call("table.info", box["table"])
     assert info["seats"][box["seat"] - 1]["kind"] == "free"  # given up, not held by a ghost
-
-
-def test_croupier_bot_says_how_to_fill_the_seats_it_waits_for(threaded_server):
-    import subprocess
-    import sys
-
-    where = f"127.0.0.1:{threaded_server}"
-    argv = ["bot", "lim17", "--connect", where, "--seats", "2", "--rounds", "3", "--seed", "1"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "croupier.clients.cli", *argv],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert proc.stderr is not None
-        first, second = proc.stderr.readline(), proc.stderr.readline()
-    finally:
-        proc.kill()
-        proc.wait()
-    assert "lim17 sits at seat 1 of table" in first
-    table = first.split("of table ")[1].split()[0]
-    assert second == (
-        f"croupier: table {table} waits for 1 more bot: croupier bot NAME --connect {where} "
-        f"--table {table} (or croupier play --connect {where} --table {table})\n"
-    )
 
 
 async def test_a_bot_is_refused_a_table_of_another_game_before_it_sits(port, manager):

@@ -94,11 +94,14 @@ def test_a_bracket_brackets():
         parse_decision("stand 16")
 
 
-def within_one_of_the_published(generated: dict) -> None:
-    """Each Illustrious 18 and Fab 4 index of ``generated`` (by key) plays the same way and
-    is at most one off the published one, and at most 10 of the 22 are off at all."""
+def within_one_of_the_published(generated: dict, upcards: str = "23456789TA") -> None:
+    """Each Illustrious 18 and Fab 4 index (against ``upcards``) of ``generated`` (by key)
+    plays the same way and is at most one off the published one, and at most 10 of the 22
+    are off at all."""
     off = {}
     for e in published_indices("hilo-i18") + published_indices("hilo-fab4"):
+        if e.upcard not in upcards:
+            continue
         mine = generated[e.key]
         assert mine.direction == e.direction
         if mine.index != e.index:
@@ -115,12 +118,18 @@ def test_the_shipped_set_is_within_one_of_the_published():
 
 @pytest.mark.slow
 def test_second_order_is_within_one_of_the_published():
-    """The same rules averaged to second order over the shoes at each reading (half a
-    minute on a quiet core)."""
+    """The same rules averaged to second order over the shoes at each reading: the 9
+    published decisions against a ten or an ace (10 of the 45 solves of all 22, 9 s of
+    CPU instead of 43). The averaging itself is checked exactly, whatever the upcard, by
+    test_second_order_beats_the_mean_shoe_on_insurance (every deal enumerated) and
+    test_second_order_without_spread_is_the_mean_shoe; docs/counting.md's table has all 22
+    (``croupier solve blackjack --indices hilo --second-order``)."""
     published = published_indices("hilo-i18") + published_indices("hilo-fab4")
+    published = [e for e in published if e.upcard in "TA"]
     wanted = [Decision(e.decision, e.hand, UPCARD_LABELS.index(e.upcard)) for e in published]
     found, _ = generate(SIX, BY_NAME["hilo"], wanted, second_order=True)
-    within_one_of_the_published({f.entry().key: f.entry() for f in found})
+    assert len(found) == 9
+    within_one_of_the_published({f.entry().key: f.entry() for f in found}, upcards="TA")
 
 
 def test_unbalanced_and_level_two_counts_generate():

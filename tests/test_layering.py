@@ -79,3 +79,27 @@ def test_the_example_plugins_import_only_the_engines_surface():
             if name.startswith("croupier.engine."):
                 bad.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
     assert not bad, "\n".join(bad)
+
+
+CLIENT_LIBRARIES = ("rich", "matplotlib")
+"""The command line's terminal and picture libraries (matplotlib an optional extra): a game's
+front end prints and draws through what the command line lends it (``CommandKit``)."""
+
+
+def test_plugins_and_the_engine_leave_the_terminal_and_pictures_to_the_client():
+    bad = []
+    for layer in ("engine", "plugins"):
+        for path in sorted((ROOT / layer).rglob("*.py")):
+            tree = ast.parse(path.read_text(), str(path))
+            for node in ast.walk(tree):
+                names = (
+                    [alias.name for alias in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module]
+                    if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+                    else []
+                )
+                for name in names:
+                    if name.split(".")[0] in CLIENT_LIBRARIES:
+                        bad.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {name}")
+    assert not bad, "\n".join(bad)

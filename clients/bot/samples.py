@@ -9,10 +9,10 @@ from typing import Any
 import attrs
 
 from croupier.clients.bot.sdk import Bot
-from croupier.clients.indexsets import index_set
 from croupier.engine import CroupierError, PluginManager, UnknownNameError
 from croupier.engine.cards import HIDDEN, VALUES, card
 from croupier.engine.counts import CountSystem, true_count
+from croupier.plugins.blackjack.index_lookup import index_set
 from croupier.plugins.blackjack.indices import IndexEntry
 from croupier.plugins.blackjack.play import Action, Event, Observation
 from croupier.plugins.blackjack.rules import BlackjackRules, rules_from_options

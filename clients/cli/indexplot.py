@@ -22,7 +22,7 @@ LETTER = {
     "surrender": "R",
     "insurance": "I",
 }
-COLOR = {  # the terminal chart's hues (clients/cli/solve/blackjack.py STYLES), softened
+COLOR = {  # the terminal chart's hues (plugins/blackjack/cli_show.py STYLES), softened
     "H": "#f4a6a6",
     "S": "#f6e58d",
     "D": "#a8e6a1",

@@ -12,7 +12,6 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from croupier.clients.indexsets import index_entries
 from croupier.engine import CroupierError, PluginManager
 from croupier.plugins.blackjack.cli import add_count_options
 from croupier.plugins.blackjack.counting import (
@@ -22,6 +21,7 @@ from croupier.plugins.blackjack.counting import (
     parse_spots,
     ramp_text,
 )
+from croupier.plugins.blackjack.index_lookup import index_entries
 from croupier.plugins.blackjack.rules import BlackjackRules
 
 

@@ -17,13 +17,13 @@ from rich.markup import escape
 from croupier.clients.cli.common import print_json, resolve_seed, stdout_console
 from croupier.clients.cli.executing import executor_for
 from croupier.clients.cli.gameoptions import game_options
-from croupier.clients.cli.rules_args import OVERRIDES
 from croupier.clients.cli.simprogress import sim_progress
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.chunks import chunk_count
 from croupier.engine.executor import default_workers
 from croupier.engine.games import Game
 from croupier.engine.gamesim import GAME_CHUNK, simulate_game
+from croupier.plugins.blackjack.cli_rules import OVERRIDES
 
 FLAGS = {
     "dealer": "--h17/--s17",

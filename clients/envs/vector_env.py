@@ -7,9 +7,10 @@ each hand (``hit``, ``stand``, ``double``, ``split``, ``surrender``, masked by t
 in ``info["action_mask"]``) to the settlement (``terminated``, the reward its net chips).
 The table then waits at the next round's bet in the same step (Gymnasium's
 ``SAME_STEP`` autoreset), its shoe kept, so rounds follow one another as at a table and
-the cut card shuffles. The rounds are the simulator kernel's (:mod:`.vector_kernel`):
-``reset(seed=S)`` seeds table ``i`` as ``croupier sim --seed S`` seeds its chunk ``i``,
-and the kernel's chart player through this env nets exactly what the simulator does.
+the cut card shuffles. The rounds are the simulator kernel's (:mod:`.vector_kernel`, its
+pieces in :mod:`.vector_round`): ``reset(seed=S)`` seeds table ``i`` as ``croupier sim
+--seed S`` seeds its chunk ``i``, and the kernel's chart player through this env nets
+exactly what the simulator does.
 
 Observation (int64, per table): phase (0 bet, 1 play), the hand's total, soft, the
 dealer's upcard (1 ace .. 10), the pair's rank (0: none), first move, the hand's number,
@@ -41,15 +42,8 @@ from croupier.plugins.blackjack.kernels import play_table
 from croupier.plugins.blackjack.rules import BlackjackRules, rules_from_options
 from croupier.plugins.blackjack.strategy import Strategy
 
-from .vector_kernel import (
-    MOVES,
-    OBS_LEN,
-    PLAY_ACTIONS,
-    STATE_LEN,
-    chart_actions,
-    reset_tables,
-    step_tables,
-)
+from .vector_kernel import chart_actions, reset_tables, step_tables
+from .vector_round import MOVES, OBS_LEN, PLAY_ACTIONS, STATE_LEN
 
 SEED_RANGE = 2**63
 

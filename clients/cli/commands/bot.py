@@ -22,10 +22,10 @@ from croupier.clients.cli.common import (
     print_json,
     report_seed,
 )
-from croupier.clients.cli.rules_args import add_rules_arguments, overrides_from_args
 from croupier.clients.cli.simgame import add_game_arguments, find_game, game_overrides
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.games import GameStrategy
+from croupier.plugins.blackjack.cli_rules import add_rules_arguments, overrides
 from croupier.protocol import RpcError
 from croupier.protocol.server import DEFAULT_PORT
 
@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         if args.options:
             raise CroupierError("--set applies to --game; blackjack has a flag per rule")
-        bot, options = sample_bot(args.name, manager), overrides_from_args(args)
+        bot, options = sample_bot(args.name, manager), overrides(args)
     if args.bot_key is not None:
         bot.key = args.bot_key  # else the SDK takes $CROUPIER_KEY
     host, port = args.connect

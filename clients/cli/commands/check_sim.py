@@ -8,9 +8,9 @@ import math
 from typing import Any
 
 from croupier.clients.cli.common import add_json_argument, get_manager, print_json, working
-from croupier.clients.cli.rules_args import add_rules_arguments, rules_from_args
 from croupier.engine import CroupierError
 from croupier.plugins.blackjack.charts import chart_strategy
+from croupier.plugins.blackjack.cli_rules import add_rules_arguments, rules_from_args
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver import solve_rules
 from croupier.plugins.blackjack.solver.chart import Chart

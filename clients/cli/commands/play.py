@@ -18,13 +18,9 @@ from croupier.clients.cli.common import (
     report_seed,
     resolve_seed,
 )
-from croupier.clients.cli.rules_args import (
-    add_rules_arguments,
-    overrides_from_args,
-    rules_from_args,
-)
 from croupier.clients.cli.simgame import add_game_arguments
 from croupier.clients.play.view import PERSON_TIME
+from croupier.plugins.blackjack.cli_rules import add_rules_arguments, overrides, rules_from_args
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -176,7 +172,7 @@ def _remote(args: argparse.Namespace, manager: Any, fd: int) -> int:
     from croupier.engine import CroupierError, draw_seed
 
     host, port = args.connect
-    new_table = args.seed is not None or overrides_from_args(args) or args.seats != 1
+    new_table = args.seed is not None or overrides(args) or args.seats != 1
     if args.table is not None and (new_table or args.fill or args.decision_time is not None):
         raise CroupierError(
             "--seed, --seats, --fill, --decision-time and rule options make a new table; "
@@ -194,7 +190,7 @@ def _remote(args: argparse.Namespace, manager: Any, fd: int) -> int:
         drawn = args.seed is None
         create = {
             "rules": args.rules,
-            "options": overrides_from_args(args),
+            "options": overrides(args),
             "seed": draw_seed() if drawn else args.seed,
             "seats": args.seats,
             "fill": [None, *fill],

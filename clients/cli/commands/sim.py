@@ -25,7 +25,6 @@ from croupier.clients.cli.common import (
 )
 from croupier.clients.cli.executing import add_executor_arguments, executor_for
 from croupier.clients.cli.gameoptions import add_game_options, game_options
-from croupier.clients.cli.rules_args import rules_from_args
 from croupier.clients.cli.shoenote import fresh_pack_note
 from croupier.clients.cli.simcount import (
     count_play,
@@ -40,6 +39,7 @@ from croupier.engine import CroupierError
 from croupier.engine.chunks import chunk_count
 from croupier.engine.executor import default_workers
 from croupier.plugins.blackjack.charts import chart_strategy
+from croupier.plugins.blackjack.cli_rules import rules_from_args
 from croupier.plugins.blackjack.counting import ramp_text
 from croupier.plugins.blackjack.simulate import (
     NotCompiled,

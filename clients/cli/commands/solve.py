@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import pkgutil
 import sys
-from collections.abc import Callable
-from functools import partial
 from typing import Any
 
-from croupier.clients.cli import solve as front_ends
+from croupier.clients.cli.commands.sim import count_type
 from croupier.clients.cli.common import (
     add_json_argument,
     add_seed_argument,
@@ -21,8 +17,13 @@ from croupier.clients.cli.common import (
     print_json,
     progress,
     report_seed,
+    seed_type,
+    working,
 )
 from croupier.clients.cli.executing import add_executor_arguments, executor_for
+from croupier.clients.cli.figures import check_plot, plot
+from croupier.clients.cli.printer import ConsolePrinter
+from croupier.clients.cli.solvecache import solve_reusing
 from croupier.engine import CommandKit, CommandLine, CroupierError
 
 
@@ -33,17 +34,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         description="Solve one problem exactly with a solver plugin.",
     )
     solvers = parser.add_subparsers(title="solvers", metavar="SOLVER", parser_class=type(parser))
-    found: dict[str, Callable[[], None]] = {}
-    for info in pkgutil.iter_modules(front_ends.__path__):
-        if not info.name.startswith("_"):
-            module = importlib.import_module(f"{front_ends.__name__}.{info.name}")
-            found[info.name.replace("_", "-")] = partial(module.register, solvers)
-    manager = load_plugins()
-    for line in manager.command_lines:  # the games' own front ends (croupier_command_lines)
-        if line.solve is not None and line.name not in found:
-            found[line.name] = partial(_game_front_end, solvers, line)
-    for name in sorted(found):
-        found[name]()
+    lines = load_plugins().command_lines  # the games' own front ends (croupier_command_lines)
+    for line in sorted((x for x in lines if x.solve is not None), key=lambda x: x.name):
+        _game_front_end(solvers, line)
     call = solvers.add_parser(
         "call",
         help="call any solver by name with a JSON problem",
@@ -74,6 +67,13 @@ KIT = CommandKit(
     report_seed=report_seed,
     progress=progress,
     executor=executor_for,
+    seed_type=seed_type,
+    count_type=count_type,
+    printer=ConsolePrinter,
+    working=working,
+    solve_reusing=solve_reusing,
+    check_plot=check_plot,
+    plot=plot,
 )
 """What a game's solve front end borrows from the command line."""
 

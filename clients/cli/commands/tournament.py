@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
 import threading
-from collections.abc import Sequence
-from pathlib import Path, PurePath
 from typing import IO, Any
 
 import attrs
-from rich.table import Table as RichTable
 
 from croupier.clients.cli.commands.bot import address
 from croupier.clients.cli.common import (
@@ -21,19 +16,17 @@ from croupier.clients.cli.common import (
     get_manager,
     load_plugins,
     positive_int,
-    print_json,
     progress,
     resolve_seed,
-    stdout_console,
 )
 from croupier.clients.cli.executing import add_executor_arguments, executor_for
 from croupier.clients.cli.gameoptions import add_game_options, game_options
 from croupier.clients.cli.stopping import stop_on_signals
+from croupier.clients.cli.tournament_entries import contest_config, entries_for, game_tournament
+from croupier.clients.cli.tournament_report import show
 from croupier.engine import CroupierError, PluginManager
-from croupier.engine.botnames import distinct_names, path_labels
 from croupier.engine.executor import default_workers
 from croupier.engine.scoring import check_score_bets, oracle_for
-from croupier.engine.standings import Standing
 from croupier.engine.tournament import (
     FORMATS,
     HANDS,
@@ -43,16 +36,9 @@ from croupier.engine.tournament import (
     Entry,
     TournamentConfig,
 )
-from croupier.engine.tournament_run import (
-    GameStrategyEntry,
-    TournamentResult,
-    replay_tournament,
-    run_tournament,
-)
-from croupier.plugins.blackjack.entries import ExecutableEntry, StrategyEntry
-from croupier.plugins.blackjack.executable import BOT_PATH, check_executable, parse_command_line
-from croupier.plugins.blackjack.rules import BlackjackRules
-from croupier.plugins.blackjack.strategy import Strategy
+from croupier.engine.tournament_run import replay_tournament, run_tournament
+from croupier.plugins.blackjack.entries import ExecutableEntry
+from croupier.plugins.blackjack.executable import BOT_PATH
 
 RULE_SET = "koth"
 
@@ -190,62 +176,6 @@ def _count(text: str) -> int:
     return value
 
 
-def entries_for(
-    manager: PluginManager, bots: Sequence[str], bot_path: str, rules: BlackjackRules
-) -> list[Entry]:
-    """Entries for the BOT arguments: a strategy name, ``tcp``, a path to an executable, or
-    a command line quoted as one argument (``"python2 bot.py"``).
-
-    A name that is both a strategy and a file in the current directory is the strategy;
-    write ``./lim17`` for the file. Every entry gets a distinct name in the standings: bots
-    of one file name in different folders by the shortest distinguishing path
-    (``a/bot.py``), repeats by ``#2``, ``#3`` ...
-    """
-    made: list[tuple[Entry, PurePath | None]] = []
-    for bot in bots:
-        entry: Entry
-        where: PurePath | None = None
-        if bot == "tcp":
-            raise CroupierError(
-                "BOT 'tcp' is a seat for a bot connected to a croupier server: run the "
-                "tournament on that server with --connect HOST:PORT"
-            )
-        if bot in manager.strategies:
-            strategy = manager.strategies.get(bot)
-            if not isinstance(strategy, Strategy):
-                raise CroupierError(f"strategy {bot!r} cannot play a tournament (not a Strategy)")
-            # a rules-dependent strategy (basic) is bound to the tournament's rules here, so
-            # one that cannot play them stops the command instead of faulting every decision
-            entry = StrategyEntry(bot, strategy.for_rules(rules))
-        elif Path(bot).exists() or (os.sep in bot and len(bot.split()) == 1):
-            path = check_executable(bot)
-            where = Path(bot).expanduser().absolute()  # as written (a symlink's own name)
-            entry = ExecutableEntry(where.name, (str(path),), bot_path)
-        elif bot.split() != [bot]:
-            line = parse_command_line(bot)
-            where = line.script
-            name = where.name if where is not None else " ".join(bot.split())
-            entry = ExecutableEntry(name, line.command, bot_path)
-        else:
-            known = ", ".join(manager.strategies.names())
-            raise CroupierError(
-                f"unknown bot {bot!r}: not a file (write ./{bot} for one here), a command "
-                f"line (quoted: 'python3 {bot}') nor a strategy ({known})"
-            )
-        made.append((entry, where))
-    paths = [where for _, where in made if where is not None]
-    labels = iter(path_labels(paths))
-    named = [next(labels) if where is not None else entry.name for entry, where in made]
-    entries: list[Entry] = []
-    for (entry, _), name in zip(made, distinct_names(named), strict=True):
-        if isinstance(entry, StrategyEntry):
-            entry = StrategyEntry(name, entry.strategy)
-        elif isinstance(entry, ExecutableEntry):
-            entry = ExecutableEntry(name, entry.command, entry.path)
-        entries.append(entry)
-    return entries
-
-
 def run(args: argparse.Namespace) -> int:
     manager = get_manager()
     if args.replay:
@@ -291,57 +221,6 @@ def run(args: argparse.Namespace) -> int:
             check_score_bets(manager, config.game)
         config = attrs.evolve(config, scored=True, score_bets=args.score_bets)
     return play_local(manager, args, config, entries)
-
-
-def contest_config(
-    manager: PluginManager, args: argparse.Namespace, rules: BlackjackRules
-) -> TournamentConfig:
-    return TournamentConfig.of(  # checked before a seed is drawn: an error is the only line
-        manager.games.get("blackjack"),
-        rules.to_dict(),
-        0,
-        tourneys=args.tourneys,
-        rounds=args.rounds,
-        hands=args.hands,
-        decision_time=args.time_limit,
-        max_faults=args.max_faults,
-        format=args.format,
-    )
-
-
-def game_tournament(
-    manager: PluginManager, args: argparse.Namespace
-) -> tuple[TournamentConfig, list[Entry]]:
-    """The config and entries of a tournament of another game: its strategies only."""
-    from croupier.clients.cli.simgame import find_game, set_options
-
-    game = find_game(manager, args.game)
-    given = {**game_options(manager, "tournament", game, args), **set_options(args)}
-    options = game.rules(None, given)
-    known = {s.name: s for s in game.strategies}
-    unknown = [bot for bot in args.bots if bot not in known]
-    if unknown:
-        raise CroupierError(
-            f"a {game.name} tournament seats its strategies ({', '.join(known)}), "
-            f"not {unknown[0]!r}" + (" ('tcp' seats need --connect)" if unknown[0] == "tcp" else "")
-        )
-    names = distinct_names(list(args.bots))
-    entries: list[Entry] = [
-        GameStrategyEntry(name, game.name, known[bot].at(options))
-        for name, bot in zip(names, args.bots, strict=True)
-    ]
-    config = TournamentConfig.of(
-        game,
-        options,
-        0,
-        tourneys=args.tourneys,
-        rounds=args.rounds,
-        hands=args.hands,
-        decision_time=args.time_limit,
-        max_faults=args.max_faults,
-        format=args.format,
-    )
-    return config, entries
 
 
 def play_local(
@@ -399,141 +278,3 @@ def _writer(out: IO[str]) -> Any:
         out.write(json.dumps(line) + "\n")
 
     return write
-
-
-def show(
-    result: TournamentResult, as_json: bool, replayed: bool = False, partial: bool = False
-) -> int:
-    if as_json:
-        data = result.to_dict()
-        if replayed:
-            data["replayed"] = True
-        if partial:
-            data["partial"] = True
-        print_json(data)
-        return 0
-    config = result.config
-    console = stdout_console()
-    verb = "replayed" if replayed else "played"
-    console.print(
-        f"[bold]{'King of the Hill' if config.game == 'blackjack' else config.game}[/]: "
-        f"{len(result.names)} bots, {config.tourneys} "
-        f"{'duplicate ' if config.duplicate else ''}tourneys of "
-        f"{config.rounds} rounds x {config.hands} hands (seed {config.seed}); {verb} "
-        f"{result.tables} tables, {result.hands} hands, {result.decisions} decisions"
-    )
-    table = RichTable(show_edge=False)
-    columns = ("rank", "bot", "chips", "95% CI", "sd", "hands", "faults", "broke", "DQ")
-    for column in columns:
-        justify = "left" if column == "bot" else "right"
-        table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    table.add_column("not yet separated from", justify="left")
-    for s in result.standings:
-        ci = "n/a" if s.low is None or s.high is None else f"{s.low:.1f} .. {s.high:.1f}"
-        sd = "n/a" if s.sd is None else f"{s.sd:.1f}"
-        table.add_row(
-            s.place,
-            s.name,
-            f"{s.mean:.1f}",
-            ci,
-            sd,
-            str(s.hands),
-            str(s.faults),
-            str(s.broke),
-            str(s.disqualified),
-            unseparated(s.unseparated, len(result.standings)),
-        )
-    console.print(table)
-    console.print(separation_note(result.standings), markup=False)
-    if result.scores:
-        show_scores(console, result)
-    if not result.conserved:
-        print("croupier: error: chips were not conserved (a bug)", file=sys.stderr)
-        return 1
-    return 0
-
-
-SHOWN = 4
-"""Names listed in a standing's 'not yet separated from' cell; the rest are counted."""
-
-
-def unseparated(names: Sequence[str], bots: int) -> str:
-    """A standing's 'not yet separated from' cell: up to :data:`SHOWN` names."""
-    if not names:
-        return "-"
-    if len(names) == bots - 1 and bots > 2:
-        return "all others"
-    more = f" +{len(names) - SHOWN} more" if len(names) > SHOWN else ""
-    return ", ".join(names[:SHOWN]) + more
-
-
-def separation_note(standings: Sequence[Standing]) -> str:
-    """One line under the standings: how many bots are told apart, and what '=' means."""
-    n = len(standings)
-    pairs = n * (n - 1) // 2
-    apart = pairs - sum(len(s.unseparated) for s in standings) // 2
-    runs = len(standings[0].scores) if standings else 0
-    ties = " '=': tied (equal mean chips)." if any(s.tied for s in standings) else ""
-    if runs < 2:
-        return f"One run: no interval, no bot is yet separated from another.{ties}"
-    return (
-        f"{apart} of {pairs} pairs of bots separated at 95% (paired over the {runs} tourneys)."
-        + ties
-    )
-
-
-def show_scores(console: Any, result: TournamentResult) -> None:
-    """Each bot's scorecard: EV loss against the oracle, plain and luck-adjusted results."""
-
-    def ci(values: list[float], digits: int = 2) -> str:
-        mean, low, high = values
-        if low != low:  # nan: too few rounds for an interval
-            return f"{mean:.{digits}f}"
-        return f"{mean:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
-
-    table = RichTable(show_edge=False, title="scored against the oracle (95% intervals)")
-    for column in (
-        "bot",
-        "decisions",
-        "EV loss/decision",
-        "EV loss/100 rounds",
-        "plain/round",
-        "adjusted/round",
-    ):
-        table.add_column(column, justify="left" if column == "bot" else "right", no_wrap=True)
-    for name, card in zip(result.names, result.scores, strict=True):
-        table.add_row(
-            name,
-            str(card["decisions"]),
-            ci(card["loss_per_decision"], 3),
-            ci(card["loss_per_100_rounds"]),
-            ci(card["plain_per_round"]),
-            ci(card["adjusted_per_round"]),
-        )
-    console.print(table)
-    for name, card in zip(result.names, result.scores, strict=True):
-        bets = card.get("bets")
-        if bets:  # how the stakes followed the edge: flat betting gets the mean edge
-            console.print(
-                f"{name}'s {bets['count']} bets: mean edge {bets['mean_edge']:+.4%}, "
-                f"weighted by stake {bets['staked_edge']:+.4%}",
-                highlight=False,
-            )
-    for name, card in zip(result.names, result.scores, strict=True):
-        if card["costliest"]:
-            said = "; ".join(where_taken(d) for d in card["costliest"][:3])
-            console.print(f"{name}'s costliest: {said}", highlight=False)
-
-
-def where_taken(decision: dict[str, Any]) -> str:
-    """A costliest decision in words, with where a replay finds it: its table (a
-    tournament table's tourney, round and table; a server table's id) and hand."""
-    table = decision.get("table")
-    if isinstance(table, list) and len(table) == 3:
-        at = f"tourney {table[0]} round {table[1]} table {table[2]}"
-    else:
-        at = f"table {table}"
-    return (
-        f"{at} hand {decision['round']} seat {decision['seat']}: {decision['taken']} "
-        f"(best {decision['best']}) -{decision['loss']:.3f}"
-    )

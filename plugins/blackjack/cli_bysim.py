@@ -6,31 +6,29 @@ from __future__ import annotations
 import argparse
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-from rich.table import Table
 
-from croupier.clients.cli.common import (
-    print_json,
-    progress,
-    resolve_seed,
-    seed_type,
-    stdout_console,
+from croupier.engine import (
+    CommandKit,
+    CountSystem,
+    CroupierError,
+    PluginManager,
+    Printer,
+    ReportTable,
+    draw_seed,
 )
-from croupier.engine import CroupierError, PluginManager
-from croupier.engine.chunks import chunk_count
-from croupier.engine.counts import CountSystem
-from croupier.engine.executor import default_workers, open_executor
 from croupier.plugins.blackjack.indices import write_indices
-from croupier.plugins.blackjack.rules import BlackjackRules
-from croupier.plugins.blackjack.sim_indices import READINGS, IndexSim, SimFound, simulate_indices
+from croupier.plugins.blackjack.sim_indices import READINGS
+
+if TYPE_CHECKING:
+    from croupier.plugins.blackjack.rules import BlackjackRules
+    from croupier.plugins.blackjack.sim_indices import SimFound
 
 
-def add_sim_arguments(group: argparse._ArgumentGroup) -> None:
+def add_sim_arguments(group: argparse._ArgumentGroup, kit: CommandKit) -> None:
     """The options of the simulation route (``--workers`` is shared with the exact one)."""
-    from croupier.clients.cli.commands.sim import count_type
-
     group.add_argument(
         "--by-sim",
         action="store_true",
@@ -39,7 +37,7 @@ def add_sim_arguments(group: argparse._ArgumentGroup) -> None:
     )
     group.add_argument(
         "--hands",
-        type=count_type,
+        type=kit.count_type,
         help="--by-sim: rounds to deal, e.g. 1e8 (default: 10000000)",
     )
     group.add_argument(
@@ -49,11 +47,12 @@ def add_sim_arguments(group: argparse._ArgumentGroup) -> None:
         "deviates (default), or at the round's start, as the exact generator's shoes",
     )
     group.add_argument(
-        "--seed", type=seed_type, help="--by-sim: the simulation's seed (default: draw one)"
+        "--seed", type=kit.seed_type, help="--by-sim: the simulation's seed (default: draw one)"
     )
 
 
 def check_sim_arguments(args: argparse.Namespace) -> None:
+    """Refuse the simulation's options without ``--by-sim``."""
     if not args.by_sim and (args.hands or args.reading or args.seed is not None):
         raise CroupierError("--hands, --reading and --seed go with --by-sim")
 
@@ -67,14 +66,27 @@ def _decisions(solution: dict[str, Any]) -> tuple[tuple[str, str, str], ...]:
     return tuple(out)
 
 
+def _seed(args: argparse.Namespace, kit: CommandKit) -> int:
+    """``--seed``, or a fresh seed, reported on stderr."""
+    if args.seed is not None:
+        return int(args.seed)
+    seed = draw_seed()
+    kit.report_seed(seed)
+    return seed
+
+
 def run_by_sim(
     args: argparse.Namespace,
+    kit: CommandKit,
     manager: PluginManager,
     rules: BlackjackRules,
     system: CountSystem,
     solution: dict[str, Any],
 ) -> int:
     """Measure the exact solution's decisions by simulation; show, write, compare."""
+    from croupier.engine import chunk_count, default_workers, open_executor
+    from croupier.plugins.blackjack.sim_indices import IndexSim, simulate_indices
+
     if args.rounding:
         system = attrs.evolve(system, rounding=args.rounding)
     sim = IndexSim(
@@ -87,8 +99,8 @@ def run_by_sim(
     workers = min(max(1, args.workers or default_workers()), chunk_count(hands))
     with ExitStack() as stack:
         executor = stack.enter_context(open_executor(workers))
-        seed = resolve_seed(args)
-        with progress("measuring indices", hands) as tick:
+        seed = _seed(args, kit)
+        with kit.progress("measuring indices", hands) as tick:
             run = simulate_indices(
                 manager, rules, sim, hands, seed, executor=executor, progress=lambda n, _: tick(n)
             )
@@ -111,9 +123,8 @@ def run_by_sim(
         ]
         Path(args.out).write_text(write_indices([f.entry() for f in measured], comments))
     if args.plot:
-        from croupier.clients.cli.indexplot import plot_indices
-
-        plot_indices(
+        kit.plot(
+            "indices",
             args.plot,
             [f.to_dict() for f in measured],
             f"{system.name} indices by simulation ({run.rounds:,} rounds, seed {seed}): "
@@ -133,11 +144,12 @@ def run_by_sim(
         "unchanged": [" ".join(f.key) for f in run.found if f.index is None],
     }
     if args.json:
-        print_json({"simulated": result, "exact": solution})
+        kit.print_json({"simulated": result, "exact": solution})
         return 130 if run.partial else 0
-    show(run.found, exact, system, about, run.rounds, seed)
+    printer = kit.printer()
+    show(printer, run.found, exact, system, about, run.rounds, seed)
     if args.out:
-        stdout_console().print(f"wrote {args.out}")
+        printer.text(f"wrote {args.out}")
     return 130 if run.partial else 0
 
 
@@ -151,6 +163,7 @@ def agrees(found: SimFound, exact: dict[str, Any] | None) -> str:
 
 
 def show(
+    printer: Printer,
     found: list[SimFound],
     exact: dict[tuple[str, str, str], dict[str, Any]],
     system: CountSystem,
@@ -158,7 +171,8 @@ def show(
     rounds: int,
     seed: int,
 ) -> None:
-    table = Table(title=f"{system.name} indices: exact and by simulation")
+    """The simulated indices beside the exact ones."""
+    table = ReportTable(f"{system.name} indices: exact and by simulation")
     for column in (
         "decision",
         "hand",
@@ -184,9 +198,8 @@ def show(
             f"{f.interval[0]:+.2f} .. {f.interval[1]:+.2f}" if f.interval else "-",
             agrees(f, e),
         )
-    console = stdout_console()
-    console.print(table)
-    console.print(
+    printer.table(table)
+    printer.text(
         f"{about}. Simulated: {rounds:,} rounds, seed {seed}; crossing: where the fitted "
         "gain is zero (unrounded true count), with its 95% interval; '-': unchanged over "
         "the counts measured."

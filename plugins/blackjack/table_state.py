@@ -1,0 +1,147 @@
+"""A blackjack table between rounds: :class:`TableState`, its seats, ledger, shoe and
+dealer's hand, what the (frozen) rules fix for the whole game read once, and the small
+helpers every step of a round uses: events, payments, draws and deals (the steps are
+:class:`~croupier.plugins.blackjack.steps.RoundSteps`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from croupier.engine import CODES, CroupierError, Ledger, Shoe
+from croupier.plugins.blackjack.hands import Hand, Seat
+from croupier.plugins.blackjack.play import Event
+from croupier.plugins.blackjack.rules import BlackjackRules
+from croupier.plugins.blackjack.tablerules import BettingScheme, DealerRule
+from croupier.plugins.blackjack.words import describe
+
+_DOUBLE_TOTALS = {"any": None, "9-11": (9, 10, 11), "10-11": (10, 11)}
+_SAID: dict[tuple[object, ...], str] = {}
+"""The words of events said before, by their kind and field values (the same deal, stake
+or outcome recurs all the time, and :func:`describe` is the costliest part of an event)."""
+
+
+def upcard_offers(rules: BlackjackRules, upcard: int) -> tuple[bool, bool, bool]:
+    """``(early surrender, insurance, peek)``: what the rules offer under an upcard of value
+    ``upcard`` (1 for an ace)."""
+    ace_or_ten = upcard in (1, 10)
+    return (
+        rules.surrender == "early" and ace_or_ten,
+        rules.insurance and upcard == 1,
+        rules.peek and ace_or_ten,
+    )
+
+
+class TableState:
+    """The state of a table between rounds and the helpers of its steps."""
+
+    def __init__(
+        self,
+        rules: BlackjackRules,
+        dealer: DealerRule,
+        scheme: BettingScheme,
+        shoe: Shoe,
+        chips: list[int],
+        *,
+        keep_entries: bool = True,
+        emit: Callable[[Any], None] | None = None,
+        plain_events: bool = False,
+    ) -> None:
+        if not 1 <= len(chips) <= 7:
+            raise CroupierError(f"a table has 1 to 7 seats, not {len(chips)}")
+        self.rules = rules
+        self.dealer = dealer
+        self.scheme = scheme
+        self.shoe = shoe
+        self.emit = emit
+        self._plain_events = plain_events
+        """``emit`` gets plain maps with their words in ``text`` (a game table's events,
+        built directly), else :class:`~croupier.plugins.blackjack.play.Event` values."""
+        self.seats = [Seat(i + 1) for i in range(len(chips))]
+        self.ledger = Ledger(
+            {seat.account: c for seat, c in zip(self.seats, chips, strict=True)},
+            keep_entries=keep_entries,
+        )
+        self.round = 0
+        self.dealer_hand = Hand(0)
+        self.dealer_cards = self.dealer_hand.cards
+        self.upcard = 0  # the value of the dealer's upcard this round (1 for an ace)
+        self.table_cards: list[int] = []  # every other card dealt this round, in order
+        self.hole_shown = False
+        self._decks_seen = shoe.decks_added
+        # what the (frozen) rules fix for the whole game, read once
+        self._balances = self.ledger.balances
+        # the shoe's C-level draw, when it has one (a stand-in shoe may only have draw());
+        # fetched again each round, so a copy of the table draws from its own shoe
+        self._take: Callable[[], int] = getattr(shoe, "take", shoe.draw)
+        self._transfer = self.ledger.transfer
+        self._offers = {v: upcard_offers(rules, v) for v in range(1, 11)}
+        self._one_card_split_aces = not rules.hit_split_aces
+        self._double_totals = _DOUBLE_TOTALS.get(rules.double, ())
+        self._surrender = rules.surrender != "none"
+        self._overbet_stands = rules.overbet == "stand"
+
+    # -- small helpers ---------------------------------------------------------------------
+    def _event(self, kind: str, **fields: object) -> None:
+        """Emit an event (callers on the fast path check ``self.emit`` first); its fields
+        come in :class:`~croupier.plugins.blackjack.play.Event`'s order, None left out."""
+        emit = self.emit
+        if emit is None:
+            return
+        if self._plain_events:
+            event = {"kind": kind, "round": self.round, **fields}
+            if fields:  # the words of an event with fields never name its round: said once
+                key = (kind, *fields.values())  # each kind's fields come in one order a site
+                text = _SAID.get(key)
+                if text is None:
+                    if len(_SAID) >= 50_000:
+                        _SAID.clear()
+                    text = _SAID[key] = describe(event)
+                event["text"] = text
+            else:
+                event["text"] = describe(event)
+            emit(event)
+        else:
+            emit(Event(kind, self.round, **fields))  # type: ignore[arg-type]
+
+    def _pay(self, seat: Seat, amount: int, reason: str) -> None:
+        self._transfer(self.round, seat.account, amount, reason)
+        seat.net += amount
+        if self.emit is not None:
+            self._event("chips", seat=seat.index, amount=amount, reason=reason)
+
+    def _draw(self) -> int:
+        """The next card (and a ``deck-added`` event when the contest adds a deck)."""
+        try:
+            card = self._take()
+        except IndexError:  # the shoe is dry: draw() refills or reshuffles it
+            card = self.shoe.draw()
+        if self.emit is not None and self.shoe.decks_added != self._decks_seen:
+            self._decks_seen = self.shoe.decks_added
+            self._event("deck-added")
+        return card
+
+    def _deal(self, seat: Seat, index: int, hand: Hand, reason: str = "deal") -> None:
+        if self.emit is None:  # the fast path: _draw inlined
+            try:
+                card = self._take()
+            except IndexError:
+                card = self.shoe.draw()
+            hand.add(card)
+            self.table_cards.append(card)
+            return
+        card = self._draw()
+        hand.add(card)
+        self.table_cards.append(card)
+        self._event(
+            "deal",
+            seat=seat.index,
+            hand=index,
+            card=CODES[card],
+            total=hand.total,
+            soft=hand.soft,
+            reason=reason,
+        )
+
+    def chips(self, seat: Seat) -> int:
+        return self._balances[seat.account]
