@@ -18,13 +18,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import trio
-import trio_parallel
 
 from croupier.engine.oracle import Question, Valuation
-from croupier.protocol.workers import lower_priority
+from croupier.protocol.valuing import value_questions
 
 if TYPE_CHECKING:
-    from croupier.protocol.server import RpcServer
     from croupier.protocol.tables.run import ServerTable
 
 IDLE_POLL = 0.5
@@ -32,30 +30,9 @@ IDLE_POLL = 0.5
 wakes it at once)."""
 
 
-def _answer_all(questions: list[Question]) -> list[Valuation]:
-    return [q.valuation() for q in questions]
-
-
-def _answer_in_worker(questions: list[Question]) -> list[Valuation]:
-    lower_priority()
-    return _answer_all(questions)
-
-
 async def answer(table: ServerTable, questions: list[Question]) -> list[Valuation]:
     """``questions``' answers, for ``table`` (see :func:`value_questions`)."""
     return await value_questions(table.server, questions)
-
-
-async def value_questions(server: RpcServer, questions: list[Question]) -> list[Valuation]:
-    """``questions``' answers, in order, from a scoring worker process (or a thread: see
-    the module's text): a scored table's as it plays, a scored tournament table's once it
-    has played. A worker still valuing when the server stops is killed."""
-    if server.limits.scoring_workers == 0:
-        return await trio.to_thread.run_sync(_answer_all, questions, abandon_on_cancel=True)
-    valued: list[Valuation] = await trio_parallel.run_sync(
-        _answer_in_worker, questions, limiter=server.scoring_limiter, kill_on_cancel=True
-    )
-    return valued
 
 
 async def score_decisions(table: ServerTable) -> None:

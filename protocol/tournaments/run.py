@@ -27,10 +27,10 @@ from croupier.protocol.keys import new_secret, same_digest, same_secret
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, RpcServer
 from croupier.protocol.subscribers import Subscriber
-from croupier.protocol.tables.scoring import value_questions
 from croupier.protocol.tournaments.entries import ServerStrategyEntry, TcpEntry, TcpSeat
 from croupier.protocol.tournaments.live import LiveView
 from croupier.protocol.tournaments.results import result_to_dict
+from croupier.protocol.valuing import value_questions
 from croupier.protocol.workers import game_plugin_bug
 
 log = logging.getLogger("croupier.tournaments")
