@@ -4,15 +4,18 @@ watcher get is what the words and the rules say, whatever was said or checked be
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 import trio
 
-from croupier.engine import CroupierError
+from croupier.engine import CroupierError, PluginManager
+from croupier.engine.errors import PlayerAbsent
 from croupier.engine.gametable import GameStrategyPlayer, GameTable
 from croupier.plugins.blackjack.game import game_strategy
 from croupier.plugins.blackjack.strategy import Strategy
+from croupier.plugins.blackjack.tablelog import LOG_NAME, LOG_VERSION, replay
 from croupier.plugins.blackjack.words import describe
 
 
@@ -174,3 +177,29 @@ def _play_observation():
         "max_bet": 990,
         "refused": None,
     }
+
+
+def test_a_table_log_with_an_empty_seat_replays(manager):
+    """An empty seat sits its rounds out (an ``action`` event ``pass``, the table's, not a
+    player's): the blackjack table log replays it to the same chips (it was read as an
+    unknown action, which made a server table's replay fail when a bot's seat was empty at
+    a round's start)."""
+
+    class Gone:
+        async def decide(self, observation: dict[str, object]) -> dict[str, object]:
+            raise PlayerAbsent("nobody is in the seat")
+
+    game = manager.games.get("blackjack")
+    options = game.rules("vegas-s17")
+    (lim17,) = (s.at(options) for s in game.strategies if s.name == "lim17")
+    events: list[dict[str, object]] = []
+    table = GameTable(
+        game, options, 5, [GameStrategyPlayer(lim17), Gone()], listeners=[events.append]
+    )
+    assert trio.run(table.play, 6) == 6
+    assert any(e.get("action") == "pass" for e in events)
+    chips = [options["starting_chips"]] * 2
+    header = {"log": LOG_NAME, "version": LOG_VERSION, "seed": 5, "rules": options}
+    lines = [json.dumps(header | {"chips": chips}), *(json.dumps(e) for e in events)]
+    core = replay(PluginManager(autoload=False), lines)
+    assert [core.ledger.balances[seat.account] for seat in core.seats] == table._balances()

@@ -19,7 +19,7 @@ from typing import Any
 from croupier.engine import DRIVER_EVENTS, CroupierError, PluginManager, read_json_log
 from croupier.plugins.blackjack.building import build_core
 from croupier.plugins.blackjack.play import Action, Event
-from croupier.plugins.blackjack.round import TableCore, check_action
+from croupier.plugins.blackjack.round import SIT_OUT, TableCore, check_action
 from croupier.plugins.blackjack.rules import rules_from_log
 
 LOG_NAME = "croupier-table"
@@ -57,7 +57,10 @@ def replay(manager: PluginManager, lines: Iterable[str]) -> TableCore:
         if event.kind == "action" and event.seat is not None and event.action is not None:
             if not 1 <= event.seat <= len(chips):
                 raise CroupierError(f"the log names seat {event.seat}, which does not exist")
-            answers[event.seat - 1].append(Action(event.action, event.amount or 0))
+            if event.action == "pass":  # an empty seat sat the round out: no player's answer
+                answers[event.seat - 1].append(SIT_OUT)
+            else:
+                answers[event.seat - 1].append(Action(event.action, event.amount or 0))
     replayed: list[Event] = []
     core = build_core(manager, rules, seed, chips, emit=replayed.append)
     expected = [e for e in events if e.kind not in DRIVER_EVENTS]
@@ -80,7 +83,7 @@ def _replay_round(core: TableCore, answers: list[deque[Action]]) -> bool:
             if not queue:
                 raise CroupierError(f"the log has no answer for seat {decision.seat.index}")
             action = queue.popleft()  # list.pop(0) made a long replay quadratic
-            reason = check_action(decision, action)
+            reason = None if action is SIT_OUT else check_action(decision, action)
             if reason is not None:
                 raise CroupierError(f"the log's answer for seat {decision.seat.index}: {reason}")
             decision = rounds.send(action)
