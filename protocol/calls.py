@@ -15,8 +15,6 @@ class Call:
 
     done: trio.Event = attrs.field(factory=trio.Event)
     response: Response | None = None
-    msgid: int = -1
-    method: str = ""
 
 
 class PendingCalls:
@@ -36,7 +34,7 @@ class PendingCalls:
             msgid = self._next
             self._next = 0 if msgid == MAX_MSGID else msgid + 1
             if msgid not in self._calls:
-                call = self._calls[msgid] = Call(msgid=msgid)
+                call = self._calls[msgid] = Call()
                 return msgid, call
         raise RuntimeError("no free msgid")  # pragma: no cover - 2**32 calls in flight
 

@@ -6,10 +6,8 @@ subscriber with the same size limit, and the queues hold the bytes.
 A sender gathers what is queued for up to :data:`GATHER` seconds (or until :data:`FULL`
 notifications wait) into one write: a watcher costs the table a write (a task switch, a
 send) every ``GATHER`` seconds at most instead of one per event. A seated bot is never
-kept waiting by it: the table takes the bot's events waiting to be sent
-(:meth:`Subscriber.take`) and writes them ahead of its ``decide`` request, in the same
-write: the same messages in the same order, with no write (and no task switch to the
-sender) of their own."""
+kept waiting by it: the table flushes the bot's events before it asks the bot to decide
+(:meth:`Subscriber.flushed`), and that sends at once."""
 
 from __future__ import annotations
 
@@ -49,8 +47,6 @@ class Subscriber:
     progress: trio.Event = attrs.field(factory=trio.Event)
     hurry: trio.Event = attrs.field(factory=trio.Event)
     """Set by :meth:`flushed`: the sender writes what it holds at once."""
-    held: list[bytes] = attrs.field(factory=list)
-    """What the sender has taken from the queue and not yet written (while it gathers)."""
     dropped: bool = False
     reason: str = "too slow"
     """Why it was dropped, for the table's log line."""
@@ -95,19 +91,17 @@ class Subscriber:
         try:
             async with self.receive:
                 async for first in self.receive:
-                    self.held.append(first)
                     if not self.hurry.is_set():
                         with trio.move_on_after(GATHER):
                             await self.hurry.wait()
-                    batch, self.held = self.held, []  # empty if take() wrote it meanwhile
-                    while len(batch) < 1024:  # everything queued meanwhile, in the same write
+                    batch = [first]  # everything queued meanwhile goes in the same write
+                    while len(batch) < 1024:
                         try:
                             batch.append(self.receive.receive_nowait())
                         except (trio.WouldBlock, trio.EndOfChannel):
                             break
-                    if batch:
-                        await self.conn.session.send_encoded(b"".join(batch))
-                        self.sent += len(batch)
+                    await self.conn.session.send_encoded(b"".join(batch))
+                    self.sent += len(batch)
                     self.hurry = trio.Event()
                     self.progress.set()
                     self.progress = trio.Event()
@@ -119,24 +113,6 @@ class Subscriber:
         finally:
             self.dropped = self.dropped or self.sent < self.queued
             self.progress.set()
-
-    def take(self) -> bytes:
-        """Everything queued and not yet written, in order, for the caller to write ahead of
-        its own message in the same write (a bot's events before its ``decide``): counted
-        as sent, so the sender does not write it again. Empty for a dropped subscriber."""
-        if self.dropped:
-            return b""
-        batch, self.held = self.held, []
-        while True:
-            try:
-                batch.append(self.receive.receive_nowait())
-            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
-                break
-        self.sent += len(batch)
-        if batch and self.sent >= self.queued:
-            self.progress.set()
-            self.progress = trio.Event()
-        return b"".join(batch)
 
     async def flushed(self) -> None:
         """Wait until everything queued so far has been written to the connection."""

@@ -1,6 +1,6 @@
 """A table's seats: each played by a built-in strategy, held by a bot (by its token), or
-free; and the player that asks a seat's bot for its decisions, the table's events it has not
-been sent yet written ahead of each ``decide``, in the same write."""
+free; and the player that asks a seat's bot for its decisions, the table's events flushed to
+it first."""
 
 from __future__ import annotations
 
@@ -40,13 +40,13 @@ class Seat(BotSlot):
 
 
 class RemotePlayer(SlotPlayer):
-    """A table seat's player: the table's events reach the bot before each ``decide``, in
-    the same write."""
+    """A table seat's player: the table's events reach the bot before each ``decide``."""
 
     def __init__(self, table: ServerTable, seat: Seat) -> None:
         super().__init__(seat, table.id, table.decision_time, table.game)
         self.table = table
 
-    def ahead_of_call(self, conn: Connection) -> bytes:
+    async def before_call(self, conn: Connection) -> None:
         sub = self.table.subscribers.get(conn.id)
-        return b"" if sub is None else sub.take()
+        if sub is not None:
+            await sub.flushed()
