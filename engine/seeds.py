@@ -36,7 +36,8 @@ _BLOCK = 64
 COMPILED_BLOCKS = 4096
 """Reads of at least this many blocks (256 kB) make them in compiled code
 (:mod:`croupier.engine.blake_blocks`): loading it costs what ~10**5 blocks from hashlib do
-once per process, the first time, and it is 4-5 times faster a block after that."""
+once per process, the first time; after that a big read is about twice as fast
+(``benchmarks/randomizers.py`` prints the stream's bytes a second)."""
 _PREFIX = b"croupier-stream-v1\0"
 
 
