@@ -5,6 +5,7 @@ on what the screen shows, with generous timeouts, never on sleeps."""
 from __future__ import annotations
 
 import os
+import re
 import select
 import sys
 import time
@@ -77,6 +78,14 @@ class Term:
             if not self._pump() or time.monotonic() > deadline:
                 missing = [t for t in texts if t not in self.text]
                 raise AssertionError(f"screen never showed {missing}:\n{self.text}")
+        return self.text
+
+    def wait_for_pattern(self, pattern: str) -> str:
+        """Wait until the screen matches the regular expression ``pattern``."""
+        deadline = time.monotonic() + TIMEOUT
+        while re.search(pattern, self.text) is None:
+            if not self._pump() or time.monotonic() > deadline:
+                raise AssertionError(f"screen never matched {pattern!r}:\n{self.text}")
         return self.text
 
     def resize(self, rows: int, cols: int) -> None:
