@@ -13,6 +13,7 @@ a play per second card), so the values are identical to the last bit.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 import numpy as np
@@ -59,16 +60,16 @@ def doubling_code(allowed: bool, rule: str) -> int:
     return 9 if rule == "9-11" else 10
 
 
-class SecondCards:
+class SecondCards(ABC):
     """A post-split play (``play(ev, hand)``: a two-card split hand's value) that can also
     sum over a split hand's second card in one compiled call: ``sums`` (None where it
     cannot: the caller then calls the play per card)."""
 
-    def __call__(self, ev: Evaluator, hand: Hand) -> float:
-        raise NotImplementedError
+    @abstractmethod
+    def __call__(self, ev: Evaluator, hand: Hand) -> float: ...
 
-    def sums(self, ev: Evaluator, start: Hand) -> tuple[float, float, float] | None:
-        raise NotImplementedError
+    @abstractmethod
+    def sums(self, ev: Evaluator, start: Hand) -> tuple[float, float, float] | None: ...
 
 
 def second_card_sums(
