@@ -7,6 +7,10 @@ result, a table's events page by page, and its log as the JSON lines that
 the writes queued before it, so a table that just finished is in the history. A server
 started with ``--data :memory:`` has no journal and answers ``bad-input``.
 
+A finished tournament's table is replayed from its seed and its ``tcp`` seats' recorded
+answers (:mod:`croupier.protocol.tournament_replay`): ``history.tournament_table`` gives its
+record as ``history.table`` gives a server table's, ``history.tournament_events`` its events.
+
 The journal has one thread, which writes too: reads take turns in a fair pool of one slot
 (:func:`read_pool`), so a client that sends many reads gets one at a time and everybody
 else's come between them, rather than all of them queueing ahead in the thread.
@@ -26,6 +30,7 @@ from croupier.protocol.fairpool import FairPool
 from croupier.protocol.journal import queries
 from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.server import Connection, RpcServer
+from croupier.protocol.tournament_replay import StoredTable, read_table, replayed_events
 
 _OPT_STR = (str, type(None))
 _POOL = "history.reads"
@@ -84,6 +89,12 @@ class HistoryService(Service):
         page = (
             Param("offset", (int,), 0, doc="skip this many"),
             Param("limit", (int,), queries.MAX_PAGE, doc=f"1 to {queries.MAX_PAGE}"),
+        )
+        at_table = (
+            Param("tournament", (int,), doc="a tournament id"),
+            Param("tourney", (int,), doc="the table's tourney"),
+            Param("round", (int,), doc="its round"),
+            Param("table", (int,), doc="its number in the round"),
         )
         methods = [
             Method(
@@ -144,6 +155,24 @@ class HistoryService(Service):
                 returns="tournament record",
                 watcher=True,
             ),
+            Method(
+                "history.tournament_table",
+                at_table,
+                self.tournament_table,
+                "one table of a finished tournament: settings, seats, result, replayed from "
+                "its seed and its tcp seats' recorded answers",
+                returns="table record",
+                watcher=True,
+            ),
+            Method(
+                "history.tournament_events",
+                (*at_table, *page),
+                self.tournament_events,
+                "a finished tournament's table's events in order, as it was dealt (replayed "
+                "from its seed and its tcp seats' recorded answers)",
+                returns="[event]",
+                watcher=True,
+            ),
         ]
         return [attrs.evolve(m, cost=page_cost) for m in methods]
 
@@ -189,6 +218,47 @@ class HistoryService(Service):
 
     async def tournament(self, conn: Connection, tournament: int) -> Any:
         return await _read(conn, partial(queries.get_tournament, tournament=tournament))
+
+    async def _stored(
+        self, conn: Connection, tournament: int, tourney: int, round_: int, table: int
+    ) -> StoredTable:
+        found: StoredTable = await _read(
+            conn,
+            partial(read_table, tournament=tournament, tourney=tourney, round_=round_, table=table),
+        )
+        return found
+
+    async def tournament_table(
+        self, conn: Connection, tournament: int, tourney: int, round: int, table: int
+    ) -> Any:
+        stored = await self._stored(conn, tournament, tourney, round, table)
+        events = await _replayed(conn, stored)
+        return {**stored.record(), "events": len(events)}
+
+    async def tournament_events(
+        self,
+        conn: Connection,
+        tournament: int,
+        tourney: int,
+        round: int,
+        table: int,
+        offset: int,
+        limit: int,
+    ) -> Any:
+        try:
+            queries.check_page(limit, offset)
+        except CroupierError as exc:
+            raise RpcError(Code.BAD_INPUT, str(exc)) from None
+        stored = await self._stored(conn, tournament, tourney, round, table)
+        events = await _replayed(conn, stored)
+        return events[offset : offset + limit]
+
+
+async def _replayed(conn: Connection, stored: StoredTable) -> list[dict[str, Any]]:
+    try:
+        return await replayed_events(conn, stored)
+    except CroupierError as exc:
+        raise RpcError(Code.BAD_INPUT, str(exc)) from None
 
 
 def _args(given: dict[str, Any]) -> dict[str, Any]:

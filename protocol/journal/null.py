@@ -131,7 +131,13 @@ class NullJournal:
     ) -> None:
         pass
 
-    def tournament_table(self, tournament: int, position: int, result: dict[str, Any]) -> None:
+    def tournament_table(
+        self,
+        tournament: int,
+        position: int,
+        result: dict[str, Any],
+        answers: bytes | None = None,
+    ) -> None:
         pass
 
     def tournament_given_up(self, tournament: int, reason: str) -> None:

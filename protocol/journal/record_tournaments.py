@@ -58,13 +58,20 @@ class TournamentRecords:
             (reason, self._clock(), tournament),
         )
 
-    def tournament_table(self, tournament: int, position: int, result: dict[str, Any]) -> None:
+    def tournament_table(
+        self,
+        tournament: int,
+        position: int,
+        result: dict[str, Any],
+        answers: bytes | None = None,
+    ) -> None:
         """One of the tournament's tables finished: its job and result (a recovered
-        tournament books it without playing it again)."""
+        tournament books it without playing it again), and its ``tcp`` seats' ``answers``
+        (:func:`croupier.protocol.seat_answers.pack`; None: it had none), so it replays."""
         job = result["job"]
         self.writer.put(
             "INSERT OR REPLACE INTO tournament_tables (tournament_id, position, tourney, round,"
-            " table_no, job, result) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            " table_no, job, result, answers) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 tournament,
                 position,
@@ -73,6 +80,7 @@ class TournamentRecords:
                 job["table"],
                 job,
                 {k: v for k, v in result.items() if k != "job"},
+                answers,
             ),
         )
 

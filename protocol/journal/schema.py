@@ -37,6 +37,10 @@ which older croupiers cannot read; the blocks before it stay as they were.
 ``CREATOR_LEFT`` adds when each table's creator closed its connection (``creator_left``), so
 a restarted server abandons the tables their creators had left, as an unbroken one does,
 and plays on those whose creators were connected when it stopped.
+``TOURNAMENT_ANSWERS`` adds each tournament table's ``answers``: its ``tcp`` seats' answers,
+compactly (:mod:`croupier.protocol.seat_answers`), so that a finished tournament's table
+replays from its seed (``history.tournament_events``); NULL for a table of strategies alone
+(its seed is enough) and for the tables recorded before it.
 """
 
 from __future__ import annotations
@@ -227,6 +231,11 @@ CREATOR_LEFT = """
 ALTER TABLE tables ADD COLUMN creator_left REAL;  -- Unix time; NULL: connected at the last stop
 """
 
+TOURNAMENT_ANSWERS = """
+-- a tournament table's tcp seats' answers, so that it replays from its seed (seat_answers.py)
+ALTER TABLE tournament_tables ADD COLUMN answers BLOB;  -- msgpack {seat: [outcome]}; NULL: none
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1,
     V2,
@@ -238,6 +247,7 @@ MIGRATIONS: tuple[str, ...] = (
     BLOCKS,
     RAW_BLOCKS,
     CREATOR_LEFT,
+    TOURNAMENT_ANSWERS,
 )
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,6 +1,7 @@
 """A tournament's entries as the engine's ``play_tournament`` plays them: a built-in
 strategy (yielding to the server's other tasks before each decision), or a ``tcp`` seat whose
-bot answers ``decide(tournament, observation)`` on its connection."""
+bot answers ``decide(tournament, observation)`` on its connection, its answers recorded
+(:meth:`ServerTournament.answers_of`) when the server keeps a journal, so the table replays."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import trio
 
 from croupier.engine.games import GameStrategy, Plain
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
+from croupier.protocol.seat_answers import AnswerRecorder
 from croupier.protocol.slots import BotSlot, SlotPlayer
 
 if TYPE_CHECKING:
@@ -56,4 +58,7 @@ class TcpEntry:
         # decide(tournament, observation) on the bot's connection
         tournament = self.tournament
         game = tournament.server.manager.games.get(tournament.config.game)
-        return SlotPlayer(self.seat, tournament.id, tournament.config.decision_time, game)
+        player = SlotPlayer(self.seat, tournament.id, tournament.config.decision_time, game)
+        if not tournament.server.journal.enabled:
+            return player
+        return AnswerRecorder(player, tournament.answers_of(self.seat.index - 1))

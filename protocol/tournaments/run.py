@@ -25,6 +25,7 @@ from croupier.protocol.commitment import SeedCommitment, new_salt
 from croupier.protocol.errors import RpcError
 from croupier.protocol.keys import new_secret, same_digest, same_secret
 from croupier.protocol.ownership import Ownership
+from croupier.protocol.seat_answers import Outcome, pack
 from croupier.protocol.server import Connection, RpcServer
 from croupier.protocol.subscribers import Subscriber
 from croupier.protocol.tournaments.entries import ServerStrategyEntry, TcpEntry, TcpSeat
@@ -95,6 +96,9 @@ class ServerTournament:
         """Tables played before a restart, by (tourney, round, table): booked, not replayed."""
         self.recorded = 0
         """Tables recorded in the journal so far (each one's position)."""
+        self._answers: dict[trio.lowlevel.Task, dict[int, list[Outcome]]] = {}
+        """The answers of the ``tcp`` entries at the table each task is dealing, by entry
+        index (:meth:`answers_of`, :meth:`_table_answers`)."""
         self.recovered = False
         """Rebuilt from the journal: it waits for its tcp bots to come back, then goes on."""
         self._seated = trio.Event()
@@ -283,7 +287,9 @@ class ServerTournament:
 
         def on_table(result: TableResult) -> None:
             self.recorded += 1
-            self.server.journal.tournament_table(self.id, self.recorded, result_to_dict(result))
+            self.server.journal.tournament_table(
+                self.id, self.recorded, result_to_dict(result), self._table_answers(result.job)
+            )
 
         self.result = await play_tournament(
             manager,
@@ -301,6 +307,22 @@ class ServerTournament:
         if self.stop_reason is None:
             await self._rate()
         return self.stop_reason or "played"
+
+    def answers_of(self, entry: int) -> list[Outcome]:
+        """Where the ``tcp`` entry ``entry`` (its index) records its answers at the table
+        being dealt. ``play_tournament``'s task deals a table from start to end, seats
+        (``Entry.player``) to result (``on_table``), one table at a time: the table is the
+        current task's."""
+        table = self._answers.setdefault(trio.lowlevel.current_task(), {})
+        return table.setdefault(entry, [])
+
+    def _table_answers(self, job: TableJob) -> bytes | None:
+        """The answers of the table the current task has just dealt, by seat, packed (None:
+        it had no ``tcp`` seat); taken, so the task's next table starts afresh."""
+        table = self._answers.pop(trio.lowlevel.current_task(), None)
+        if not table:
+            return None
+        return pack({job.bots.index(entry) + 1: outcomes for entry, outcomes in table.items()})
 
     async def _recordable(self) -> None:
         """Before each table: while the journal cannot write, deal nothing it cannot record.

@@ -1,0 +1,258 @@
+"""A finished server tournament's tables replay from their seeds and their ``tcp`` seats'
+recorded answers (``history.tournament_table``, ``history.tournament_events``): every table
+comes out event for event as it was dealt, refusals, errors and timeouts of its bots
+included, and each bot was shown exactly the observations the replay shows its seat. Bad
+requests get one line; a crash mid-tournament leaves tables that still replay."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from collections import defaultdict
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+import trio
+
+import croupier.engine.tournament_run as tournament_run
+from croupier.engine.gametable import GameTable
+from croupier.protocol import Code, RpcError, connect
+from croupier.protocol.seat_answers import encode, pack, unpack
+from croupier.protocol.tournament_replay import read_table, replay
+from tests.test_recovery import stubborn
+from tests.test_recovery_tournaments import (
+    booked,
+    crash_after,
+    recovered_run,
+    run_whole,
+    serve,
+    stop,
+    tournaments_of,
+)
+
+SETTINGS = {"tourneys": 2, "rounds": 3, "hands": 4, "seed": 23, "decision_time": 0.5}
+BOTS = ["tcp", "lim17", "tcp", "never-bust", "tcp"]
+
+
+def plain(value: Any) -> Any:
+    """``value`` as the wire carries it (tuples as lists)."""
+    return msgpack.unpackb(msgpack.packb(value), raw=False)
+
+
+class Wayward:
+    """A bot answering at random (its own seeded stream, so a replay cannot guess it): now
+    and then an illegal answer, an error, or no answer in time. Keeps what it was shown."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.seen: list[Any] = []
+        self.entry = 0
+
+    async def decide(self, game: int, observation: Any) -> Any:
+        self.seen.append(observation)
+        roll = self.rng.random()
+        if roll < 0.05:
+            return {"kind": "dance"}  # refused: the table gives the default
+        if roll < 0.08:
+            return "not a map"
+        if roll < 0.11:
+            raise RpcError(Code.BAD_INPUT, "the bot has a bad day")
+        if roll < 0.13:
+            await trio.sleep(3 * SETTINGS["decision_time"])  # late: the default
+        kind = self.rng.choice(observation["legal"])
+        if kind == "bet":
+            return {"kind": "bet", "amount": observation["min_bet"] * self.rng.choice([1, 2])}
+        return {"kind": kind}
+
+
+@pytest.fixture
+def dealt(monkeypatch):
+    """Every tournament table's events as they were dealt, by the table's seed."""
+    found: dict[int, list[dict[str, Any]]] = defaultdict(list)
+
+    class Watched(GameTable):
+        def __init__(self, game: Any, options: Any, seed: int, *args: Any, **kw: Any) -> None:
+            super().__init__(game, options, seed, *args, **kw)
+            self.listeners.append(found[seed].append)
+
+    monkeypatch.setattr(tournament_run, "GameTable", Watched)
+    return found
+
+
+async def play(nursery: trio.Nursery, path: Path) -> tuple[Any, int, list[Wayward]]:
+    server = await serve(nursery, path)
+    done = trio.Event()
+    bots = [Wayward(i) for i in range(BOTS.count("tcp"))]
+
+    async def status(method: str, params: Any) -> None:
+        if method == "tournament.status" and params[1]["state"] == "finished":
+            done.set()
+
+    async with connect("127.0.0.1", server.port, name="c", on_notification=status) as c:
+        params = {"bots": BOTS, **SETTINGS, "operator_key": server.operator_key}
+        info = await c.call_named("tournament.start", params)
+        async with trio.open_nursery() as seats:
+            for i, bot in enumerate(bots):
+
+                async def sit(i: int = i, bot: Wayward = bot) -> None:
+                    async with connect(
+                        "127.0.0.1", server.port, name=f"bot{i}", role="bot",
+                        handlers={"decide": bot.decide},
+                    ) as conn:  # fmt: skip
+                        joined = await conn.call(
+                            "tournament.join", info["tournament"], [], info["join_key"]
+                        )
+                        bot.entry = joined["entry"]
+                        await done.wait()
+
+                seats.start_soon(sit)
+    return server, info["tournament"], bots
+
+
+async def replayed(port: int, tid: int, key: tuple[int, int, int]) -> tuple[Any, list[Any]]:
+    async with connect("127.0.0.1", port, name="w", role="watcher") as w:
+        record = await w.call("history.tournament_table", tid, *key)
+        events: list[Any] = []
+        while len(events) < record["events"]:
+            events += await w.call("history.tournament_events", tid, *key, len(events), 7)
+        return record, events
+
+
+async def test_every_table_replays_as_it_was_dealt(nursery, tmp_path, dealt):
+    path = tmp_path / "j.db"
+    server, tid, bots = await play(nursery, path)
+    tables = booked(path, tid)
+    with sqlite3.connect(path) as conn:
+        jobs = {
+            (t, r, n): json.loads(job)
+            for t, r, n, job in conn.execute(
+                "SELECT tourney, round, table_no, job FROM tournament_tables"
+                " WHERE tournament_id = ?",
+                (tid,),
+            )
+        }
+    shown: dict[int, list[Any]] = defaultdict(list)  # per tcp entry, what the replays showed
+    kinds: set[str] = set()
+    for key in tables:
+        record, events = await replayed(server.port, tid, key)
+        job = jobs[key]
+        assert record["table"] == list(key) and record["seed"] == job["seed"]
+        assert events == plain(dealt[job["seed"]])  # event for event, as it was dealt
+        kinds |= {e["kind"] for e in events}
+        stored = await server.journal.read(
+            partial(read_table, tournament=tid, tourney=key[0], round_=key[1], table=key[2])
+        )
+        again = await replay(server, stored)  # what each tcp seat was shown
+        assert again.events == events
+        for seat, observations in again.observations.items():
+            entry = job["bots"][seat - 1] + 1
+            shown[entry] += plain(observations)
+    assert {"refused", "default"} <= kinds  # the bots' refusals, errors and timeouts too
+    entries = [i + 1 for i, b in enumerate(BOTS) if b == "tcp"]
+    # each bot was sent exactly what the replays show its seats (tables interleave: as sets)
+    assert sorted(bot.entry for bot in bots) == entries
+
+    def said(observations: list[Any]) -> list[str]:
+        return sorted(json.dumps(o, sort_keys=True) for o in observations)
+
+    assert {bot.entry: said(bot.seen) for bot in bots} == {e: said(shown[e]) for e in entries}
+    await stop(server)
+
+
+async def test_bad_requests_get_one_line(nursery, tmp_path):
+    path = tmp_path / "j.db"
+    ran = await run_whole(nursery, path, ["tcp", "lim17", "tcp"])
+    tid = ran["tournament"]
+    key = booked(path, tid)[0]
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE tournament_tables SET answers = NULL WHERE tournament_id = ?", (tid,))
+    server = await serve(nursery, path)
+    async with connect("127.0.0.1", server.port, name="w", role="watcher") as w:
+        for args, code, words in [
+            ((tid + 99, *key), Code.UNKNOWN_NAME, f"no tournament {tid + 99}"),
+            ((tid, 9, 9, 9), Code.UNKNOWN_NAME, "tourney 9 round 9 table 9: it was never played"),
+            ((tid, *key), Code.BAD_INPUT, "answers were not recorded"),
+            ((tid, 2**64 - 1, 1, 1), Code.UNKNOWN_NAME, "never played"),
+        ]:
+            for method, more in (
+                ("history.tournament_table", ()),
+                ("history.tournament_events", (0, 10)),
+            ):
+                with pytest.raises(RpcError) as refused:
+                    await w.call(method, *args, *more)
+                assert refused.value.code == code and words in refused.value.message
+                assert "\n" not in refused.value.message
+        with pytest.raises(RpcError) as refused:
+            await w.call("history.tournament_events", tid, *key, 0, 0)
+        assert refused.value.code == Code.BAD_INPUT and "limit" in refused.value.message
+    await stop(server)
+
+
+async def test_a_running_tournament_s_tables_do_not_replay(nursery, tmp_path):
+    whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
+    ran = await run_whole(nursery, whole, ["tcp", "lim17"])
+    crash_after(whole, cut, ran["tournament"], 2)
+    server = await recovered_run(nursery, cut, ran["tournament"])  # waits for its tcp bot
+    key = booked(cut, ran["tournament"])[0]
+    async with connect("127.0.0.1", server.port, name="w", role="watcher") as w:
+        with pytest.raises(RpcError) as refused:
+            await w.call("history.tournament_events", ran["tournament"], *key, 0, 10)
+    assert refused.value.code == Code.BAD_INPUT
+    assert "replay once it finishes" in refused.value.message
+    await stop(server)
+
+
+async def test_tables_replay_after_a_crash_mid_tournament(nursery, tmp_path):
+    """The tables kept before the crash and those dealt again after it replay, each as the
+    uninterrupted run's."""
+    whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
+    ran = await run_whole(nursery, whole, ["tcp", "lim17", "tcp", "never-bust"])
+    tid = ran["tournament"]
+    crash_after(whole, cut, tid, 5)
+    server = await recovered_run(nursery, cut, tid)
+    found = tournaments_of(server).tournaments[tid]
+
+    async def decide(game: int, observation: Any) -> Any:
+        return stubborn(game, observation)
+
+    async with trio.open_nursery() as seats:
+        for i, token in enumerate(ran["tokens"]):
+
+            async def back(i: int = i, token: str = token) -> None:
+                async with connect(
+                    "127.0.0.1", server.port, name=f"bot{i}", role="bot",
+                    handlers={"decide": decide},
+                ) as bot:  # fmt: skip
+                    await bot.call("tournament.rejoin", token, [])
+                    await found.done.wait()
+
+            seats.start_soon(back)
+    tables = booked(cut, tid)
+    assert len(tables) > 5
+    after = {key: await replayed(server.port, tid, key) for key in tables}
+    await stop(server)
+    before = await serve(nursery, whole)
+    for key in tables:
+        assert after[key] == await replayed(before.port, tid, key)
+    await stop(before)
+
+
+def test_answers_pack_to_a_few_bytes_and_back():
+    legal = {"legal": ["hit", "stand", "double"]}
+    outcomes = [
+        encode({"kind": "stand"}, legal),
+        encode({"kind": "bet", "amount": 10}, {"legal": ["bet", "sit-out"]}),
+        encode("text", legal),
+        encode({"kind": "fly"}, legal),
+        ["t"],
+    ]
+    assert outcomes[0] == 1 and outcomes[2] == ["a", "text"] and outcomes[3] == {"kind": "fly"}
+    data = pack({3: outcomes, 1: [0, 0]})
+    assert unpack(data) == {1: [0, 0], 3: outcomes}
+    assert len(pack({1: [0, 1, 0, 2]})) == 3 + 4  # a map of one seat, its list: a byte each
+    with pytest.raises(Exception, match="cannot be read"):
+        unpack(b"\x93\x01")
