@@ -3,9 +3,11 @@
 The leaderboard's page links each one: a scored **server table**'s decision opens the replay
 viewer at the step of that decision (``at``: the number of the table's events up to and
 including it, as ``history.events`` numbers them, which the viewer's ``&at=`` takes); a
-**tournament** table's is not kept as a replayable log (the journal keeps its job, seed and
-result, not its events), so it names its tournament (``tournament``), whose record and
-scorecards the tournament page shows, and the ``[tourney, round, table]`` it was taken at.
+**tournament** table's names its tournament (``tournament``) and the ``[tourney, round,
+table]`` it was taken at: the viewer replays that table (``history.tournament_events``,
+from its seed and its ``tcp`` seats' recorded answers) and finds the step there, the
+seat's first action of that hand that took ``taken`` (a tournament's scorecards do not say
+which of several alike it was), as this module finds a server table's.
 """
 
 from __future__ import annotations
@@ -123,7 +125,7 @@ def costliest(conn: sqlite3.Connection) -> dict[str, list[dict[str, Any]]]:
     """Per bot, its :data:`COSTLIEST` costliest scored decisions over the journal's scored
     server tables and scored tournaments, costliest first: each with its ``loss``, ``round``
     (the hand) and ``table``, and where to see it: ``at`` (a server table's replay step) or
-    ``tournament`` (a tournament table's, which is not kept as a replayable log)."""
+    ``tournament`` (a tournament table's, whose replay the viewer finds the step in)."""
     merged: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for found in (_from_server_tables(conn), _from_tournaments(conn)):
         for name, decisions in found.items():

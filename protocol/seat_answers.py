@@ -4,7 +4,8 @@ A tournament table's cards follow from its seed and its strategies answer the sa
 observation the same way, so the table replays exactly once the answers of its ``tcp``
 seats are known. :class:`AnswerRecorder` wraps a seat's player and notes each outcome as
 the table got it; :func:`pack` keeps a table's outcomes as a few bytes of msgpack (the
-journal's ``tournament_tables.answers``); :class:`ReplayPlayer` and :class:`ReplayClock`
+journal's ``tournament_tables.answers``, deflated where that is shorter: a bet's map
+repeats); :class:`ReplayPlayer` and :class:`ReplayClock`
 give a table the same outcomes again, so it emits the same events, refusals and defaults
 included.
 
@@ -20,6 +21,7 @@ An outcome is, in msgpack:
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -91,16 +93,31 @@ class AnswerRecorder:
         return answer
 
 
+DEFLATED = b"\xc1"
+"""The first byte of deflated outcomes (0xC1 starts no msgpack: it is never used)."""
+MAX_UNPACKED = 1 << 26
+"""The most bytes a table's outcomes inflate to (far beyond any table's)."""
+
+
 def pack(seats: Mapping[int, list[Outcome]]) -> bytes:
-    """A table's outcomes, by seat (1, 2, ...), as msgpack: ``{seat: [outcome, ...]}``."""
-    return bytes(msgpack.packb({int(s): list(o) for s, o in sorted(seats.items())}))
+    """A table's outcomes, by seat (1, 2, ...), as msgpack: ``{seat: [outcome, ...]}``,
+    deflated (raw, after :data:`DEFLATED`) when that is shorter."""
+    raw = bytes(msgpack.packb({int(s): list(o) for s, o in sorted(seats.items())}))
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, -15)
+    deflated = DEFLATED + squeeze.compress(raw) + squeeze.flush()
+    return deflated if len(deflated) < len(raw) else raw
 
 
 def unpack(data: bytes) -> dict[int, list[Outcome]]:
     """:func:`pack`'s bytes back; :class:`CroupierError` for bytes it did not write."""
     try:
+        if data[:1] == DEFLATED:
+            inflate = zlib.decompressobj(-15)
+            data = inflate.decompress(data[1:], MAX_UNPACKED)
+            if inflate.unconsumed_tail or not inflate.eof:
+                raise ValueError("not whole deflated data")
         found = msgpack.unpackb(data, raw=False, strict_map_key=False)
-    except (ValueError, TypeError, msgpack.ExtraData) as exc:
+    except (ValueError, TypeError, zlib.error, msgpack.ExtraData) as exc:
         raise CroupierError(f"the recorded answers cannot be read ({exc})") from None
     if not isinstance(found, dict) or not all(
         isinstance(s, int) and isinstance(o, list) for s, o in found.items()

@@ -256,3 +256,14 @@ def test_answers_pack_to_a_few_bytes_and_back():
     assert len(pack({1: [0, 1, 0, 2]})) == 3 + 4  # a map of one seat, its list: a byte each
     with pytest.raises(Exception, match="cannot be read"):
         unpack(b"\x93\x01")
+
+
+def test_repeated_answers_are_deflated_and_bad_bytes_refused():
+    bet = encode({"kind": "bet", "amount": 10}, {"legal": ["bet", "sit-out"]})
+    seats = {1: [bet, 0, 1] * 12, 3: [bet, 1] * 12}
+    data = pack(seats)
+    assert data[:1] == b"\xc1" and len(data) < len(msgpack.packb(seats)) / 4
+    assert unpack(data) == seats
+    for bad in (b"\xc1not deflate", data[:-3], b"\x81\x01\x01"):
+        with pytest.raises(Exception, match="cannot be read"):
+            unpack(bad)

@@ -1,8 +1,8 @@
 """A bot's costliest decisions on the leaderboard page, each a link to where it can be seen
 again, end to end on a real ``croupier serve --http`` with a journal: a scored server table's
 opens the replay viewer at the step of that very decision (its seat's action of that round,
-the action scored); a scored tournament's opens its tournament's record (tournament tables
-are not kept as replayable logs)."""
+the action scored); a scored tournament's opens the replay of its tournament table (dealt
+again from its seed: ``history.tournament_events``) at its seat's action of that hand."""
 
 from __future__ import annotations
 
@@ -50,7 +50,9 @@ def test_each_costliest_decision_links_where_it_can_be_seen(served, page):
     links.first.wait_for()
     hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
     assert hrefs == [
-        f"/tournament.html?tournament={d['tournament']}"
+        f"/replay.html?tournament={d['tournament']}&tourney={d['table'][0]}"
+        f"&round={d['table'][1]}&table={d['table'][2]}&hand={d['round']}&seat={d['seat']}"
+        f"&taken={d['taken']}"
         if "tournament" in d
         else f"/replay.html?table={d['table']}&at={d['at']}"
         for d in worst
@@ -60,3 +62,17 @@ def test_each_costliest_decision_links_where_it_can_be_seen(served, page):
     page.locator("#controls").wait_for()
     where = page.locator("#where")
     assert where.inner_text() == f"{first['at']} of {len(events)}, round {first['round']}"
+
+    # a tournament table's decision: its replay, at that seat's action of that hand
+    d = at_tourneys[0]
+    dealt = served.call("history.tournament_events", d["tournament"], *d["table"], 0, 1000)
+    step = next(
+        i + 1
+        for i, e in enumerate(dealt)
+        if e["kind"] == "action" and (e["round"], e["seat"]) == (d["round"], d["seat"])
+        and e["action"]["kind"] == d["taken"]
+    )  # fmt: skip
+    page.goto(f"{served.url}{hrefs[worst.index(d)]}")
+    page.locator("#controls").wait_for()
+    assert where.inner_text() == f"{step} of {len(dealt)}, round {d['round']}"
+    assert "of tournament" in page.locator("#title").inner_text()

@@ -1,8 +1,8 @@
 // The leaderboard (the `leaderboard` method): each bot's rating with its 95% interval and
 // games, and the skill figures per decision where the server measures them (extra columns,
 // shown only when some bot has them). ?bot=NAME adds that bot's rating at every fit and its
-// costliest decisions, each a link into the replay viewer at that step (a server table's) or to
-// its tournament's record (a tournament table's: not kept as a replayable log).
+// costliest decisions, each a link into the replay viewer at that step (a server table's), or
+// at that hand, seat and action of its tournament table's replay (the viewer finds the step).
 
 import { connect, h, num, param, setStatus } from "./common.js";
 
@@ -31,10 +31,15 @@ function board(data) {
     : "No ratings yet: they are fit once a tournament has been played to its end.";
 }
 
-/** Where a costliest decision can be seen: a server table's replay at its step, or (a
- * tournament table, not kept as a replayable log) its tournament's record. */
+/** Where a costliest decision can be seen: a server table's replay at its step, or its
+ * tournament table's replay at the hand, seat and action taken. */
 export function decisionHref(d) {
-  if (d.tournament !== undefined) return `/tournament.html?tournament=${num(d.tournament)}`;
+  if (d.tournament !== undefined) {
+    const [tourney, round, table] = d.table;
+    const query = new URLSearchParams({ tournament: String(d.tournament), tourney: String(tourney),
+      round: String(round), table: String(table), hand: String(d.round), seat: String(d.seat), taken: d.taken });
+    return `/replay.html?${query}`;
+  }
   const at = d.at === null || d.at === undefined ? "" : `&at=${num(d.at)}`;
   return `/replay.html?table=${num(d.table)}${at}`;
 }

@@ -2,6 +2,10 @@
 // (history.table, history.events page by page), stepped through with buttons, a slider or
 // the keyboard, drawn by the live page's view (tableview.js). Going back replays from the
 // start (an event's state depends on all before it); the address keeps the step (&at=K).
+// A finished tournament's table (?tournament=T&tourney=A&round=B&table=C) comes from
+// history.tournament_table and history.tournament_events, which deal it again from its seed
+// and its tcp seats' recorded answers; &hand=H&seat=S&taken=K opens at that seat's first
+// action of hand H that took K (a costliest decision's link), or else at the hand's start.
 
 import { connect, h, num, param, setStatus } from "./common.js";
 import { TableView, loadViews } from "./tableview.js";
@@ -103,11 +107,39 @@ function wire(replay) {
   });
 }
 
-async function load(rpc, table) {
-  const record = await rpc.call("history.table", table);
+/** The table to replay: a server table's id, or a tournament table's place. */
+function which() {
+  const t = param("tournament");
+  if (t !== null) {
+    const place = ["tourney", "round", "table"].map((k) => param(k));
+    if (![t, ...place].every((x) => x && /^\d+$/.test(x))) return null;
+    return { calls: ["history.tournament_table", "history.tournament_events"], args: [t, ...place].map(Number) };
+  }
+  const id = param("table");
+  if (!id || !/^\d+$/.test(id)) return null;
+  const table = BigInt(id) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : BigInt(id);
+  return { calls: ["history.table", "history.events"], args: [table] };
+}
+
+/** The step of a tournament table's decision: its seat's first action of the hand that
+ * took `taken` (the step after it), else the hand's first event; null: no such hand. */
+export function stepOf(events, hand, seat, taken) {
+  let first = null;
+  for (let i = 0; i < events.length; i += 1) {
+    const e = events[i];
+    if (Number(e.round) !== hand) continue;
+    if (first === null) first = i + 1;
+    if (e.kind === "action" && Number(e.seat) === seat && e.action && e.action.kind === taken) return i + 1;
+  }
+  return first;
+}
+
+async function load(rpc, target) {
+  const [recordCall, eventsCall] = target.calls;
+  const record = await rpc.call(recordCall, ...target.args);
   const events = [];
   for (;;) {
-    const page = await rpc.call("history.events", table, events.length, PAGE);
+    const page = await rpc.call(eventsCall, ...target.args, events.length, PAGE);
     for (const e of page) events.push(e);
     if (page.length < PAGE || events.length >= MAX_EVENTS) break;
     setStatus(`Loading the events: ${events.length}…`);
@@ -116,32 +148,38 @@ async function load(rpc, table) {
 }
 
 async function main() {
-  const id = param("table");
-  if (!id || !/^\d+$/.test(id)) {
+  const target = which();
+  if (target === null) {
     setStatus("No table given: open a finished table from the lobby.", true);
     return;
   }
-  const table = BigInt(id) <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : BigInt(id);
   await loadViews();
   const rpc = await connect();
   let record, events;
   try {
-    [record, events] = await load(rpc, table);
+    [record, events] = await load(rpc, target);
   } catch (err) {
     setStatus(err.error && err.error.message ? err.error.message : err.message, true);
     return;
+  }
+  if (record.tournament !== undefined) {  // a tournament table: its place for its name
+    record.table = `${record.table.join(".")} of tournament ${num(record.tournament)}`;
   }
   document.title = `croupier: replay of table ${num(record.table)}`;
   const finished = record.state === "finished" ? `finished: ${record.reason || ""}` : `${record.state} (its settled rounds so far)`;
   setStatus(`${events.length} events, ${num(record.played)} round(s); ${finished}`);
   if (record.state !== "finished") {
-    document.getElementById("live-link").replaceChildren(h("a", { href: `/table.html?table=${id}` }, "Watch it live"));
+    document.getElementById("live-link").replaceChildren(h("a", { href: `/table.html?table=${param("table")}` }, "Watch it live"));
   }
   const replay = new Replay(record, events);
   document.getElementById("controls").hidden = false;
   document.getElementById("keys-help").hidden = false;
   wire(replay);
-  replay.go(Number(param("at")) || 0);
+  let at = Number(param("at")) || 0;
+  if (param("at") === null && param("hand") !== null) {
+    at = stepOf(events, Number(param("hand")), Number(param("seat")), param("taken")) || 0;
+  }
+  replay.go(at);
 }
 
 main();
