@@ -14,12 +14,10 @@ pytestmark = pytest.mark.slow
 def test_each_costliest_decision_links_where_it_can_be_seen(served, page):
     bots = ["always-play", "optimal"]
     poker = {"game": "three-card-poker", "scored": True, "seed": 7}
-    started = served.call(
-        "tournament.start", named={"bots": bots, "tourneys": 1, "rounds": 1, "hands": 4, **poker}
-    )
-    for _ in range(10_000):  # each call a round trip: until the server says it finished
-        if served.call("tournament.watch", started["tournament"])["state"] == "finished":
-            break
+    # its creator stays connected until it finished: one that left would have it abandoned
+    # after 30 s, unrated, on a loaded machine (it started a scoring worker meanwhile)
+    started = served.tournament_played(bots=bots, tourneys=1, rounds=1, hands=4, **poker)
+    assert (started["state"], started["reason"]) == ("finished", "played")
     table, _ = served.played(seats=2, fill=bots, rounds=40, **poker)
     for _ in range(10_000):  # the answers come from a thread, maybe after the table
         info = served.call("history.table", table)
