@@ -19,9 +19,18 @@ import pytest
 import trio
 
 import croupier.engine.tournament_run as tournament_run
-from croupier.engine.gametable import GameTable
+from croupier.engine.errors import PlayerAbsent
+from croupier.engine.gametable import GameStrategyPlayer, GameTable
 from croupier.protocol import Code, RpcError, connect
-from croupier.protocol.seat_answers import encode, pack, unpack
+from croupier.protocol.seat_answers import (
+    AnswerRecorder,
+    Mismatch,
+    ReplayClock,
+    ReplayPlayer,
+    encode,
+    pack,
+    unpack,
+)
 from croupier.protocol.tournament_replay import read_table, replay
 from tests.test_recovery import stubborn
 from tests.test_recovery_tournaments import (
@@ -122,6 +131,7 @@ async def replayed(port: int, tid: int, key: tuple[int, int, int]) -> tuple[Any,
         return record, events
 
 
+@pytest.mark.slow  # its late answers wait out the decision time (the fast check is in process)
 async def test_every_table_replays_as_it_was_dealt(nursery, tmp_path, dealt):
     path = tmp_path / "j.db"
     server, tid, bots = await play(nursery, path)
@@ -239,6 +249,77 @@ async def test_tables_replay_after_a_crash_mid_tournament(nursery, tmp_path):
     for key in tables:
         assert after[key] == await replayed(before.port, tid, key)
     await stop(before)
+
+
+class WaywardPlayer:
+    """:class:`Wayward` as an in-process player with a bot's two ways of answering (as a
+    ``tcp`` seat's :class:`~croupier.protocol.slots.SlotPlayer`): an empty seat now and then
+    at once, else a ``decide`` that may be late, fail or be refused."""
+
+    def __init__(self, seed: int) -> None:
+        self.bot = Wayward(seed)
+        self.rng = random.Random(seed + 100)
+
+    def decide_at_once(self, observation: Any) -> Any:
+        roll = self.rng.random()
+        if roll < 0.08:
+            raise PlayerAbsent("no bot in the seat")
+        if roll < 0.08 and observation["phase"] == "insurance":
+            return {"kind": "no"} if "no" in observation["legal"] else None
+        return None
+
+    async def decide(self, observation: Any) -> Any:
+        roll = self.rng.random()
+        if roll < 0.1:
+            await trio.sleep(1.0)  # late (on the virtual clock): the default
+        elif roll < 0.2:
+            raise ValueError("a bug of the bot's")
+        return await self.bot.decide(0, observation)
+
+
+async def test_a_table_replays_from_its_recorded_answers(manager, virtual_clock):
+    """In process, on a virtual clock: a table of recorded wayward players and a strategy
+    deals again from the packed answers with the same events (the fast check of what the
+    tournament tests do on a server)."""
+    game = manager.games.get("blackjack")
+    options = game.rules("vegas-s17", {})  # bets too: an empty seat sits out
+    strategy = GameStrategyPlayer(game.strategy("lim17"))
+    reasons: set[str] = set()
+    for seed in range(3):
+        outcomes: dict[int, list[Any]] = {1: [], 3: []}
+        players = [
+            AnswerRecorder(WaywardPlayer(seed), outcomes[1]),
+            strategy,
+            AnswerRecorder(WaywardPlayer(seed + 10), outcomes[3]),
+        ]
+        dealt: list[dict[str, Any]] = []
+        table = GameTable(
+            game, options, 1000 + seed, players, decision_time=0.5, attempts=1,
+            listeners=[dealt.append],
+        )  # fmt: skip
+        await table.play(30)
+        reasons |= {e["reason"].split(":")[0] for e in dealt if e["kind"] == "default"}
+        answers = unpack(pack(outcomes))
+        again: list[dict[str, Any]] = []
+        replays = {s: ReplayPlayer(s, o) for s, o in answers.items()}
+        replayed = GameTable(
+            game, options, 1000 + seed, [replays[1], strategy, replays[3]], decision_time=0.5,
+            attempts=1, listeners=[again.append],
+        )  # fmt: skip
+        replayed.clock = ReplayClock(0.5)
+        await replayed.play(30)
+        assert again == dealt
+        for player in replays.values():
+            player.finished()
+        # answers cut short, or one too many: the replay says they do not fit
+        short = ReplayPlayer(1, answers[1][:-1])
+        cut = GameTable(game, options, 1000 + seed, [short, strategy, replays[3]], attempts=1)
+        cut.clock = ReplayClock(0.5)
+        with pytest.raises(Mismatch):
+            await cut.play(30)
+            short.finished()
+    expected = {"timeout after 0.5s", "error", "1 answers refused", "no bot in the seat"}
+    assert expected <= reasons  # every way a bot's answer goes wrong was replayed
 
 
 def test_answers_pack_to_a_few_bytes_and_back():
