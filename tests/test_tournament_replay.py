@@ -56,8 +56,9 @@ class Wayward:
     """A bot answering at random (its own seeded stream, so a replay cannot guess it): now
     and then an illegal answer, an error, or no answer in time. Keeps what it was shown."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, late: float = 3 * SETTINGS["decision_time"]) -> None:
         self.rng = random.Random(seed)
+        self.late = late
         self.seen: list[Any] = []
         self.entry = 0
 
@@ -70,8 +71,8 @@ class Wayward:
             return "not a map"
         if roll < 0.11:
             raise RpcError(Code.BAD_INPUT, "the bot has a bad day")
-        if roll < 0.13:
-            await trio.sleep(3 * SETTINGS["decision_time"])  # late: the default
+        if roll < 0.13 and self.late:
+            await trio.sleep(self.late)  # late: the default
         kind = self.rng.choice(observation["legal"])
         if kind == "bet":
             return {"kind": "bet", "amount": observation["min_bet"] * self.rng.choice([1, 2])}
@@ -92,17 +93,23 @@ def dealt(monkeypatch):
     return found
 
 
-async def play(nursery: trio.Nursery, path: Path) -> tuple[Any, int, list[Wayward]]:
+async def play(
+    nursery: trio.Nursery,
+    path: Path,
+    entries: list[str] = BOTS,
+    late: float = 3 * SETTINGS["decision_time"],
+    **settings: Any,
+) -> tuple[Any, int, list[Wayward]]:
     server = await serve(nursery, path)
     done = trio.Event()
-    bots = [Wayward(i) for i in range(BOTS.count("tcp"))]
+    bots = [Wayward(i, late) for i in range(entries.count("tcp"))]
 
     async def status(method: str, params: Any) -> None:
         if method == "tournament.status" and params[1]["state"] == "finished":
             done.set()
 
     async with connect("127.0.0.1", server.port, name="c", on_notification=status) as c:
-        params = {"bots": BOTS, **SETTINGS, "operator_key": server.operator_key}
+        params = {"bots": entries, **SETTINGS, **settings, "operator_key": server.operator_key}
         info = await c.call_named("tournament.start", params)
         async with trio.open_nursery() as seats:
             for i, bot in enumerate(bots):
@@ -170,6 +177,22 @@ async def test_every_table_replays_as_it_was_dealt(nursery, tmp_path, dealt):
         return sorted(json.dumps(o, sort_keys=True) for o in observations)
 
     assert {bot.entry: said(bot.seen) for bot in bots} == {e: said(shown[e]) for e in entries}
+    await stop(server)
+
+
+async def test_a_duplicate_tournament_s_rotated_tables_replay(nursery, tmp_path):
+    """Each deal is played once per rotation of the seats: the answers go with the seat the
+    tcp entry had at that table (the replay checks each table's chips and hands)."""
+    path = tmp_path / "j.db"
+    entries = ["tcp", "lim17", "never-bust"]
+    server, tid, _ = await play(
+        nursery, path, entries, late=0.0, format="duplicate", tourneys=1, rounds=2
+    )
+    tables = booked(path, tid)
+    assert len(tables) == 3 * 2  # three rotations of one tourney, two rounds
+    records = [(await replayed(server.port, tid, key))[0] for key in tables]
+    seats = {r["seats"][[s["kind"] for s in r["seats"]].index("bot")]["seat"] for r in records}
+    assert seats == {1, 2, 3} and all(r["answers"] > 0 for r in records)
     await stop(server)
 
 
