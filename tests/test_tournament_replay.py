@@ -32,7 +32,6 @@ from croupier.protocol.seat_answers import (
     unpack,
 )
 from croupier.protocol.tournament_replay import read_table, replay
-from tests.test_recovery import stubborn
 from tests.test_recovery_tournaments import (
     booked,
     crash_after,
@@ -40,6 +39,7 @@ from tests.test_recovery_tournaments import (
     run_whole,
     serve,
     stop,
+    stubborn,  # test_recovery's (or its split's): the name this module imports it by
     tournaments_of,
 )
 
