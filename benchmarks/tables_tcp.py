@@ -5,12 +5,14 @@ Run: ``.venv/bin/python benchmarks/tables_tcp.py [--rounds 2000]``
 
 The server runs in its own subprocess (``croupier serve``'s Server, seed fixed); the four
 bots are SDK bots playing lim17 in this process, each on its own TCP connection, seated
-at one vegas-s17 table; the table's time runs from its ``playing`` status to ``finished``,
-in wall-clock time and in CPU time (the server's, from /proc, and this process's).
-The in-process run plays the same seed and rounds with the game's ``lim17`` strategy in
-every seat (asked directly, as ``table.create`` with strategies plays), with one listener
-keeping every event (what the server does to notify), so the ratio is the cost of the wire:
-a ``decide`` round trip per decision plus the events.
+at one vegas-s17 table; the table's time runs from its ``playing`` status to ``finished``
+(the ``table.status`` the first bot is told: no watcher is needed, and none runs, since one
+would cost the server and this process every event; ``--watcher`` adds one, as earlier runs
+had), in wall-clock time and in CPU time: the server's (from /proc) and the bots' (this
+process's), printed apart. The in-process run plays the same seed and rounds with the
+game's ``lim17`` strategy in every seat (asked directly, as ``table.create`` with strategies
+plays), with one listener keeping every event (what the server does to notify), so the
+ratio is the cost of the wire: a ``decide`` round trip per decision.
 
 The TCP run is made twice: as the SDK plays now (lim17 asks for no events and leaves the
 bet, insurance and surrender phases to the server: ``events: false`` and ``auto`` at
