@@ -5,12 +5,14 @@ Run: ``.venv/bin/python benchmarks/tables_tcp.py [--rounds 2000]``
 
 The server runs in its own subprocess (``croupier serve``'s Server, seed fixed); the four
 bots are SDK bots playing lim17 in this process, each on its own TCP connection, seated
-at one vegas-s17 table; the table's time runs from its ``playing`` status to ``finished``,
-in wall-clock time and in CPU time (the server's, from /proc, and this process's).
-The in-process run plays the same seed and rounds with the game's ``lim17`` strategy in
-every seat (asked directly, as ``table.create`` with strategies plays), with one listener
-keeping every event (what the server does to notify), so the ratio is the cost of the wire:
-a ``decide`` round trip per decision plus the events.
+at one vegas-s17 table; the table's time runs from its ``playing`` status to ``finished``
+(the ``table.status`` the first bot is told: no watcher is needed, and none runs, since one
+would cost the server and this process every event; ``--watcher`` adds one, as earlier runs
+had), in wall-clock time and in CPU time: the server's (from /proc) and the bots' (this
+process's), printed apart. The in-process run plays the same seed and rounds with the
+game's ``lim17`` strategy in every seat (asked directly, as ``table.create`` with strategies
+plays), with one listener keeping every event (what the server does to notify), so the
+ratio is the cost of the wire: a ``decide`` round trip per decision.
 
 The TCP run is made twice: as the SDK plays now (lim17 asks for no events and leaves the
 bet, insurance and surrender phases to the server: ``events: false`` and ``auto`` at
@@ -26,6 +28,7 @@ hands/s is printed as a ratio to the server without a journal (issue 19: at most
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import statistics
@@ -88,34 +91,54 @@ def process_cpu(pid: int | None) -> float:
         return math.nan
 
 
-Run = tuple[float, float, list[int]]
-"""A table's wall-clock seconds, the CPU seconds it cost (the server's and the bots'), and
-the seats' final chips."""
+Run = tuple[float, float, float, list[int]]
+"""A table's wall-clock seconds, the CPU seconds it cost the server and the bots (the
+in-process table's in both), and the seats' final chips."""
+
+Marks = dict[str, tuple[float, float, float]]
+"""When the table was told ``playing`` and ``finished``: wall clock, the server's CPU, the
+bots' CPU."""
 
 
-async def over_tcp(port: int, rounds: int, make: type[Bot], server: int | None = None) -> Run:
-    marks: dict[str, tuple[float, float]] = {}
+def marking(make: type[Bot], marks: Marks, server: int | None) -> Bot:
+    """A ``make`` bot that marks the table's ``playing`` and ``finished`` (the first of the
+    bots to be told): the table's own ``table.status``, which a seated bot gets anyway, so
+    the run needs no watcher (one would cost the server and this process every event)."""
+    bot = make()
 
-    async def status(method: str, params: Any) -> None:
-        if method == "table.status":
-            cpu = process_cpu(None) + process_cpu(server)
-            marks[params[1]["state"]] = (time.perf_counter(), cpu)
+    def on_table(info: dict[str, Any]) -> None:
+        state = info.get("state")
+        if state in ("playing", "finished") and state not in marks:
+            marks[state] = (time.perf_counter(), process_cpu(server), process_cpu(None))
 
-    async with connect("127.0.0.1", port, name="bench", on_notification=status) as client:
+    bot.on_table = on_table  # type: ignore[method-assign]
+    return bot
+
+
+async def over_tcp(
+    port: int, rounds: int, make: type[Bot], server: int | None = None, watch: bool = False
+) -> Run:
+    """The table played by 4 ``make`` bots over TCP; ``watch``: with a watcher too (this
+    process's connection that made the table, getting every event)."""
+    marks: Marks = {}
+    async with connect("127.0.0.1", port, name="bench") as client:
         info = await client.call_named(
             "table.create", {"seats": SEATS, "rounds": rounds, "seed": SEED}
         )
-        await client.call("table.watch", info["table"])
+        if watch:
+            await client.call("table.watch", info["table"])
         finals: list[dict[str, Any]] = []
 
         async def bot() -> None:
-            finals.append(await play(make(), "127.0.0.1", port, table=info["table"], name="b"))
+            finals.append(
+                await play(marking(make, marks, server), "127.0.0.1", port, table=info["table"])
+            )
 
         async with trio.open_nursery() as nursery:
             for _ in range(SEATS):
                 nursery.start_soon(bot)
-    (start, start_cpu), (end, end_cpu) = marks["playing"], marks["finished"]
-    return end - start, end_cpu - start_cpu, finals[0]["chips"]
+    (start, served, bots), (end, served_end, bots_end) = marks["playing"], marks["finished"]
+    return end - start, served_end - served, bots_end - bots, finals[0]["chips"]
 
 
 async def in_process(rounds: int) -> Run:
@@ -138,7 +161,7 @@ async def in_process(rounds: int) -> Run:
         await trio.sleep(0)  # as the server's table does between rounds
     elapsed, cpu = time.perf_counter() - start, time.process_time() - start_cpu
     balances = table.ledger.balances
-    return elapsed, cpu, [balances[seat_account(seat)] for seat in range(1, SEATS + 1)]
+    return elapsed, cpu, 0.0, [balances[seat_account(seat)] for seat in range(1, SEATS + 1)]
 
 
 def main() -> None:
@@ -149,6 +172,13 @@ def main() -> None:
         "--journal", action="store_true", help="also a server with a journal, same tables"
     )
     parser.add_argument("--repeat", type=int, default=1, help="with --journal: runs of each")
+    parser.add_argument(
+        "--watcher",
+        action="store_true",
+        help="the TCP tables watched too (every event to one more connection), as measured "
+        "before the runs went without",
+    )
+    parser.add_argument("--json", action="store_true", help="the figures as one JSON object")
     parser.add_argument(
         "--smoke",
         action="store_true",
@@ -171,12 +201,16 @@ def main() -> None:
         )
     )
     try:
-        tcp, tcp_cpu, tcp_chips = trio.run(over_tcp, port, args.rounds, Lim17, child.pid)
-        old, old_cpu, old_chips = trio.run(over_tcp, port, args.rounds, EveryEvent, child.pid)
+        tcp, tcp_server, tcp_bots, tcp_chips = trio.run(
+            over_tcp, port, args.rounds, Lim17, child.pid, args.watcher
+        )
+        old, old_server, old_bots, old_chips = trio.run(
+            over_tcp, port, args.rounds, EveryEvent, child.pid, args.watcher
+        )
         pairs = []
         for _ in range(args.repeat if journaled is not None else 0):
-            plain, _, _ = trio.run(over_tcp, port, args.rounds, Lim17)
-            kept, _, kept_chips = trio.run(over_tcp, journaled_port, args.rounds, Lim17)
+            plain, _, _, _ = trio.run(over_tcp, port, args.rounds, Lim17)
+            kept, _, _, kept_chips = trio.run(over_tcp, journaled_port, args.rounds, Lim17)
             assert kept_chips == tcp_chips, (kept_chips, tcp_chips)
             pairs.append((plain, kept))
     finally:
@@ -185,10 +219,36 @@ def main() -> None:
                 proc.terminate()
                 proc.wait()
         folder.cleanup()
-    local, local_cpu, local_chips = trio.run(in_process, args.rounds)
+    local, local_cpu, _, local_chips = trio.run(in_process, args.rounds)
     assert tcp_chips == local_chips == old_chips, (tcp_chips, local_chips, old_chips)
+    ms = 1000 / args.rounds
+    tcp_cpu, old_cpu = tcp_server + tcp_bots, old_server + old_bots
+    if args.json:
+        figures = {
+            "rounds": args.rounds,
+            "load": os.getloadavg()[0],
+            "watcher": args.watcher,
+            "hands_per_s": {
+                "tcp": SEATS * args.rounds / tcp,
+                "tcp_all_events": SEATS * args.rounds / old,
+                "in_process": SEATS * args.rounds / local,
+            },
+            "ratio": local / tcp,
+            "ratio_all_events": local / old,
+            "cpu_ms_per_round": {
+                "tcp_server": tcp_server * ms,
+                "tcp_bots": tcp_bots * ms,
+                "all_events_server": old_server * ms,
+                "all_events_bots": old_bots * ms,
+                "in_process": local_cpu * ms,
+            },
+        }
+        print(json.dumps(figures))
+        return
     load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
-    print(f"table of {SEATS} seats, vegas-s17, lim17 everywhere, {args.rounds} rounds, seed {SEED}")
+    watched = ", watched by one more connection" if args.watcher else ""
+    print(f"table of {SEATS} seats, vegas-s17, lim17 everywhere, {args.rounds} rounds, "
+          f"seed {SEED}{watched}")  # fmt: skip
     print(f"  (load average {load} on {os.cpu_count()} cores: wall-clock figures wait for them)")
     print(f"  4 TCP bots (SDK)          {args.rounds / tcp:9.0f} rounds/s  "
           f"{SEATS * args.rounds / tcp:9.0f} hands/s")  # fmt: skip
@@ -199,9 +259,9 @@ def main() -> None:
     print(f"  ratio TCP / in-process    {local / tcp:9.3f}   (before: {local / old:.3f})")
     print(f"  speed-up over before      {old / tcp:9.2f}x")
     print(f"  same chips both ways: {tcp_chips}")
-    ms = 1000 / args.rounds
-    print(f"  CPU per round: TCP {tcp_cpu * ms:.2f} ms (server and bots; before: "
-          f"{old_cpu * ms:.2f}), in-process {local_cpu * ms:.2f} ms")  # fmt: skip
+    print(f"  CPU per round: TCP {tcp_cpu * ms:.2f} ms (server {tcp_server * ms:.2f}, bots "
+          f"{tcp_bots * ms:.2f}; before: {old_cpu * ms:.2f}, server {old_server * ms:.2f}, "
+          f"bots {old_bots * ms:.2f}), in-process {local_cpu * ms:.2f} ms")  # fmt: skip
     print(f"  ratio in CPU time             {local_cpu / tcp_cpu:9.3f}   (before: "
           f"{local_cpu / old_cpu:.3f}: the wire's cost, less the waits for a core)")  # fmt: skip
     for plain, kept in pairs:

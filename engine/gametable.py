@@ -20,7 +20,9 @@ task per decision: :meth:`DecisionClock.answer_now`); the table then lets the ev
 run once per round. A player that answers some decisions without waiting (a remote bot's
 seat: the phases it left to the server, an empty seat) may have
 ``decide_at_once(observation) -> action or None``, called directly first; None: the table
-asks ``decide``.
+asks ``decide``, or, when the player has it, ``ask(observation)``, which puts the question
+and returns a :class:`~croupier.engine.decisions.PendingAnswer` that the table waits for
+itself (:meth:`DecisionClock.answer_pending`: no task per decision).
 Listeners get every public event (a plain mapping) as it happens, the table's ``action``
 event for each action it applies included (see :mod:`~croupier.engine.gamelog`), unless
 the game's own events record them (:attr:`Game.action_of`).
@@ -28,13 +30,13 @@ the game's own events record them (:attr:`Game.action_of`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, Protocol, cast
 
 import trio
 
-from croupier.engine.decisions import ATTEMPTS, DECISION_TIME, DecisionClock
+from croupier.engine.decisions import ATTEMPTS, DECISION_TIME, DecisionClock, PendingAnswer
 from croupier.engine.errors import CroupierError, PlayerAbsent, kind_of, player_failure
 from croupier.engine.gamelog import GameTally, action_event
 from croupier.engine.games import Game, GameStrategy, Plain, Turn
@@ -205,6 +207,7 @@ class GameTable:
         player = self.players[turn.seat - 1]
         decide_now: Callable[[Plain], object] | None = getattr(player, "decide_now", None)
         at_once: Callable[[Plain], object] | None = getattr(player, "decide_at_once", None)
+        ask: Callable[[Plain], Awaitable[PendingAnswer]] | None = getattr(player, "ask", None)
         refused: str | None = None
         for _ in range(self.attempts):
             observation = {**turn.observation, "legal": list(turn.legal), "refused": refused}
@@ -217,7 +220,10 @@ class GameTable:
                     await trio.lowlevel.checkpoint_if_cancelled()
                     how, answer = self.clock.answer_now(at_once, observation)
                 if how == "answer" and answer is None:
-                    how, answer = await self.clock.answer(partial(player.decide, observation))
+                    if ask is not None:  # the question put, its answer awaited right here
+                        how, answer = await self.clock.answer_pending(partial(ask, observation))
+                    else:
+                        how, answer = await self.clock.answer(partial(player.decide, observation))
             if how == "error":
                 exc = cast(Exception, answer)
                 if isinstance(exc, PlayerAbsent) and turn.absent is not None:

@@ -15,6 +15,8 @@ class Call:
 
     done: trio.Event = attrs.field(factory=trio.Event)
     response: Response | None = None
+    msgid: int = -1
+    method: str = ""
 
 
 class PendingCalls:
@@ -34,7 +36,7 @@ class PendingCalls:
             msgid = self._next
             self._next = 0 if msgid == MAX_MSGID else msgid + 1
             if msgid not in self._calls:
-                call = self._calls[msgid] = Call()
+                call = self._calls[msgid] = Call(msgid=msgid)
                 return msgid, call
         raise RuntimeError("no free msgid")  # pragma: no cover - 2**32 calls in flight
 

@@ -40,7 +40,9 @@ class Client:
         self.session = session
         self.handlers = dict(handlers)
         self.server_info: dict[str, Any] = {}
-        self._signatures: dict[str, tuple[RequestCallback, inspect.Signature]] = {}
+        self._signatures: dict[
+            str, tuple[RequestCallback, inspect.Signature, tuple[int, int] | None]
+        ] = {}
 
     async def call(self, method: str, *params: Any, timeout: float | None = None) -> Any:
         """Call ``method`` with positional ``params``; raises :class:`RpcError` on error."""
@@ -64,20 +66,31 @@ class Client:
             raise RpcError(Code.METHOD_NOT_FOUND, f"unknown method {request.method[:100]!r}")
         args: list[Any] = request.params if isinstance(request.params, list) else []
         kwargs: dict[str, Any] = request.params if isinstance(request.params, dict) else {}
-        try:
-            self._signature(request.method, handler).bind(*args, **kwargs)
-        except TypeError as exc:
-            raise RpcError(Code.INVALID_PARAMS, f"{request.method}: {exc}") from None
+        signature, positional = self._signature(request.method, handler)
+        if kwargs or positional is None or not positional[0] <= len(args) <= positional[1]:
+            try:  # (the usual call, by position within the handler's range, is checked)
+                signature.bind(*args, **kwargs)
+            except TypeError as exc:
+                raise RpcError(Code.INVALID_PARAMS, f"{request.method}: {exc}") from None
         return await handler(*args, **kwargs)
 
-    def _signature(self, method: str, handler: RequestCallback) -> inspect.Signature:
-        """The handler's signature, inspected once per handler (not once per request)."""
+    def _signature(
+        self, method: str, handler: RequestCallback
+    ) -> tuple[inspect.Signature, tuple[int, int] | None]:
+        """The handler's signature, inspected once per handler (not once per request), and
+        the range of positional arguments it takes when they are all it takes (None: it
+        takes others, and every call is bound to be checked)."""
         cached = self._signatures.get(method)
         if cached is not None and cached[0] is handler:
-            return cached[1]
+            return cached[1], cached[2]
         signature = inspect.signature(handler)
-        self._signatures[method] = (handler, signature)
-        return signature
+        params = signature.parameters.values()
+        positional: tuple[int, int] | None = None
+        if all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+            required = sum(p.default is p.empty for p in params)
+            positional = (required, len(params))
+        self._signatures[method] = (handler, signature, positional)
+        return signature, positional
 
 
 @asynccontextmanager

@@ -35,7 +35,7 @@ import attrs
 import trio
 
 from croupier.protocol.admission import linger_close
-from croupier.protocol.calls import PendingCalls
+from croupier.protocol.calls import Call, PendingCalls
 from croupier.protocol.codec import (
     DEFAULT_MAX_MESSAGE_SIZE,
     BufferBudget,
@@ -324,6 +324,22 @@ class Session(SessionReader):
         came within ``timeout`` seconds (a late answer is then dropped), and
         :class:`ConnectionClosed` when the connection ends first.
         """
+        call = await self.begin_call(method, params)
+        try:
+            with trio.move_on_after(math.inf if timeout is None else timeout) as scope:
+                await call.done.wait()
+            if scope.cancelled_caught:
+                raise CallTimeout(method, timeout or 0.0)
+        finally:
+            self.end_call(call)
+        return self.result_of(call)
+
+    async def begin_call(self, method: str, params: Iterable[Any] | Mapping[str, Any] = ()) -> Call:
+        """Send a call to the peer and return it without waiting: its ``done`` is set when
+        the answer came (:meth:`result_of`) or the connection closed. :meth:`end_call` it
+        once it is over, answered or given up (a late answer is then dropped). What lets
+        its caller wait with a deadline of its own (a table's decision clock) in its own
+        task, with no task per call."""
         if self._closed:
             raise ConnectionClosed()
         if not self._started.is_set():  # a set Event would still cost a scheduling round
@@ -332,21 +348,34 @@ class Session(SessionReader):
             dict(params) if isinstance(params, Mapping) else list(params)
         )
         msgid, call = self._calls.open()
+        call.method = method
         lane = self.lane
         if lane is not None:
             lane.waiting += 1
         try:
+            if self._closed:
+                raise ConnectionClosed()
             await self._send(Request(msgid, method, wire_params))
-            with trio.move_on_after(math.inf if timeout is None else timeout) as scope:
-                await call.done.wait()
-            if scope.cancelled_caught:
-                raise CallTimeout(method, timeout or 0.0)
-        finally:
-            self._calls.close(msgid)
-            if lane is not None:
-                lane.waiting -= 1
+        except BaseException:
+            self.end_call(call)
+            raise
+        return call
+
+    def end_call(self, call: Call) -> None:
+        """The call begun with :meth:`begin_call` is over: its msgid is free again."""
+        if call.msgid < 0:
+            return
+        self._calls.close(call.msgid)
+        call.msgid = -1
+        if self.lane is not None:
+            self.lane.waiting -= 1
+
+    @staticmethod
+    def result_of(call: Call) -> Any:
+        """The result of an answered call; :class:`RpcError` with the peer's error, or
+        :class:`ConnectionClosed` when the connection ended first."""
         if call.response is None:
-            raise ConnectionClosed(f"the connection closed during {method!r}")
+            raise ConnectionClosed(f"the connection closed during {call.method!r}")
         if call.response.error is not None:
             raise RpcError.from_wire(call.response.error)
         return call.response.result

@@ -9,13 +9,15 @@ engine :class:`SeatVacant` for an absent bot, so that it plays the default.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 import attrs
+import trio
 
 from croupier.engine import CroupierError
 from croupier.engine.errors import PlayerAbsent, shown
 from croupier.engine.games import Game, Plain
+from croupier.protocol.calls import Call
 from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcError
 from croupier.protocol.keys import same_digest, same_secret
 from croupier.protocol.server import Connection
@@ -114,33 +116,76 @@ class SlotPlayer:
             return auto[phase](observation)
         return None
 
-    async def decide(self, observation: Plain) -> Plain:
-        """The bot's answer, read by the game (blackjack's text shorthand included); the
-        table checks it."""
+    async def ask(self, observation: Plain) -> PendingDecision:
+        """Put the decision to the bot: its events flushed (:meth:`before_call`), then the
+        ``decide`` request written; the answer arrives through the connection's reader
+        while the table waits for it under its decision clock (no task per decision:
+        :meth:`~croupier.engine.decisions.DecisionClock.answer_pending`)."""
         conn = self.slot.conn
         if conn is None or not self.slot.present:
             raise SeatVacant("no bot in the seat")
-        auto = self.played.auto_phases
-        phase = observation.get("phase")
-        if phase in self.slot.auto and phase in auto and observation.get("refused") is None:
-            return auto[phase](observation)
         await self.before_call(conn)
         try:
-            answer = await conn.call(
-                "decide",
-                [self.game, observation],
-                timeout=self.decision_time + 1.0,  # the engine's own limit comes first
-            )
+            call = await conn.session.begin_call("decide", [self.game, observation])
         except ConnectionClosed:
             raise SeatVacant("the bot's connection closed") from None
-        except (CallTimeout, RpcError) as exc:
-            if not self.slot.present or self.slot.conn is not conn:
-                # given up while it decided (a person who quit mid-decision): nobody is there
-                raise SeatVacant("the seat was given up") from None
-            if isinstance(exc, CallTimeout):
-                raise CroupierError("the bot did not answer in time") from None
-            said = shown(exc.message, 80)
-            raise CroupierError(f"the bot answered with an error: {said}") from None
-        if self.played.read_action is not None:
-            return self.played.read_action(answer)
+        return PendingDecision(self, conn, call)
+
+    async def decide(self, observation: Plain) -> Plain:
+        """The bot's answer, read by the game (blackjack's text shorthand included); the
+        table checks it. (A table asks with :meth:`decide_at_once` and :meth:`ask`.)"""
+        answer = self.decide_at_once(observation)
+        if answer is not None:
+            return answer
+        pending = await self.ask(observation)
+        try:
+            with trio.move_on_after(self.decision_time + 1.0):  # the engine's limit first
+                await pending.done.wait()
+            if not pending.done.is_set():
+                pending.failed(CallTimeout("decide", self.decision_time + 1.0))
+            return pending.result()
+        finally:
+            pending.close()
+
+
+class PendingDecision:
+    """A ``decide`` put to a slot's bot (a
+    :class:`~croupier.engine.decisions.PendingAnswer`): ``done`` when the bot answered or
+    its connection closed; :meth:`result` reads the answer or says what went wrong."""
+
+    def __init__(self, player: SlotPlayer, conn: Connection, call: Call) -> None:
+        self.player = player
+        self.conn = conn
+        self.call = call
+
+    @property
+    def done(self) -> trio.Event:
+        return self.call.done
+
+    def close(self) -> None:
+        self.conn.session.end_call(self.call)
+
+    def failed(self, exc: Exception) -> NoReturn:
+        """The failure ``exc`` of the call as the table sees it: :class:`SeatVacant` for a
+        bot that is gone, else a one-line :class:`CroupierError`."""
+        slot = self.player.slot
+        if isinstance(exc, ConnectionClosed):
+            raise SeatVacant("the bot's connection closed") from None
+        if not slot.present or slot.conn is not self.conn:
+            # given up while it decided (a person who quit mid-decision): nobody is there
+            raise SeatVacant("the seat was given up") from None
+        if isinstance(exc, CallTimeout):
+            raise CroupierError("the bot did not answer in time") from None
+        message = exc.message if isinstance(exc, RpcError) else str(exc)
+        said = shown(message, 80)
+        raise CroupierError(f"the bot answered with an error: {said}") from None
+
+    def result(self) -> Plain:
+        try:
+            answer = self.conn.session.result_of(self.call)
+        except (ConnectionClosed, RpcError) as exc:
+            self.failed(exc)
+        read = self.player.played.read_action
+        if read is not None:
+            return read(answer)
         return cast(Plain, answer)

@@ -58,23 +58,30 @@ def _from_plain(cls: type[T], data: Any, *, growing: bool = False) -> T:
     (a client reading a newer server, which may add fields)."""
     if not isinstance(data, dict):
         raise CroupierError(f"a {cls.__name__} is a map, not {kind_of(data)}")
-    fields = attrs.fields_dict(cls)  # type: ignore[arg-type]
-    unknown = set(data) - set(fields)
-    if growing:
-        data = {k: v for k, v in data.items() if k not in unknown}
-    elif unknown:
-        raise CroupierError(
-            f"unknown {cls.__name__} field(s): {shown(', '.join(sorted(unknown)), 80)}"
-        )
+    fields = _FIELD_SETS.get(cls)
+    if fields is None:  # looked up once per class: a bot reads an observation per decision
+        fields = _FIELD_SETS[cls] = frozenset(attrs.fields_dict(cls))  # type: ignore[arg-type]
+    if not fields.issuperset(data):
+        unknown = set(data) - fields
+        if growing:
+            data = {k: v for k, v in data.items() if k not in unknown}
+        else:
+            raise CroupierError(
+                f"unknown {cls.__name__} field(s): {shown(', '.join(sorted(unknown)), 80)}"
+            )
     values: dict[str, Any] = {}
     for key, value in data.items():
         if isinstance(value, list):
-            value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+            value = tuple([tuple(v) if isinstance(v, list) else v for v in value])
         values[key] = value
     try:
         return cls(**values)
     except TypeError as exc:
         raise CroupierError(f"bad {cls.__name__}: {exc}") from None
+
+
+_FIELD_SETS: dict[type, frozenset[str]] = {}
+"""Each class's field names as a set, for :func:`_from_plain`."""
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
