@@ -204,7 +204,7 @@ def throughput(manager: PluginManager, tcp_rounds: int) -> None:
 
     child, port = tables_tcp.start(":memory:")
     try:
-        tcp, _, _ = trio.run(tables_tcp.over_tcp, port, tcp_rounds, tables_tcp.Lim17)
+        tcp, _, _, _ = trio.run(tables_tcp.over_tcp, port, tcp_rounds, tables_tcp.Lim17)
     finally:
         child.terminate()
         child.wait()

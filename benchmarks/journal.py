@@ -224,7 +224,7 @@ def main() -> None:
                 chips.add(tuple(final))
                 figures[name]["strategies"].append(hands / took)
                 figures[name]["cpu"].append(cpu)
-                (took, _, final), cpu = cpu_per_hand(
+                (took, _, _, final), cpu = cpu_per_hand(
                     proc.pid, port, hands, tables_tcp.over_tcp, port, args.rounds, tables_tcp.Lim17
                 )
                 chips.add(tuple(final))
