@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from croupier.clients.bot.sdk import Bot
+from croupier.clients.bot.blackjack import Bot
 from croupier.engine import CroupierError, PluginManager, UnknownNameError
 from croupier.engine.cards import HIDDEN, VALUES, card
 from croupier.engine.counts import CountSystem, true_count

@@ -1,4 +1,4 @@
-"""The bot SDK: a bot is a function from observation to action, or a :class:`Bot` subclass.
+"""The bot SDK: seats any game's bot at a table and keeps it there.
 
 ::
 
@@ -11,21 +11,26 @@ table (or join table ``table``), answer every ``decide`` call through the bot's 
 feed it the table's events, and reconnect after a lost connection, taking the seat back
 with its token. They return the table's final info when it finishes. Every hook may be a
 plain function or a coroutine function (the sync and async flavours).
+
+All of it is one path over the game's plain maps (:class:`~.gamebot.GameBot`'s
+``answer_game`` and ``hear_event``), the same for every game; blackjack's typed
+:class:`~.blackjack.Bot` (and a plain function, which plays blackjack) is a layer over it
+that this module does not import until it is used.
 """
 
 from __future__ import annotations
 
 import contextlib
-import inspect
 import logging
 import os
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from functools import partial
 from typing import Any, Protocol
 
 import trio
 
+from croupier.clients.bot.gamebot import GameBot, maybe_await
 from croupier.clients.bot.reconnect import (
     SeatGate,
     heard_shutdown,
@@ -35,166 +40,51 @@ from croupier.clients.bot.reconnect import (
     take_back,
 )
 from croupier.engine import CroupierError
-from croupier.plugins.blackjack.play import Action, Event, Observation
 from croupier.protocol import Client, ConnectionClosed, RpcError, connect
 from croupier.protocol.errors import Code
 from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
 
 log = logging.getLogger("croupier.bot")
 
-AUTO_PHASES = ("bet", "insurance", "surrender")
-"""Blackjack's phases a bot may leave to the server (``auto`` at ``table.join``): the
-minimum bet, no insurance, no early surrender, with no ``decide`` round trip."""
 
-Answer = Action | str | None
-DecideFn = Callable[[Observation], Answer | Awaitable[Answer]]
-
-
-async def maybe_await(value: Any) -> Any:
-    return await value if inspect.isawaitable(value) else value
-
-
-class Bot:
-    """A bot with hooks; override :meth:`decide` at least. Any hook may be ``async def``.
-
-    Table state the SDK keeps for you: ``table`` (the table's info at join), ``seat``.
-
-    ``events``: whether the server sends the table's events to this bot. None (the
-    default) asks for them only when the class overrides :meth:`on_event` or
-    :meth:`on_round`: a bot that never looks at them saves the server the notifications.
-
-    ``key``: its registered key on a server run with ``--auth keys`` (None: the
-    ``CROUPIER_KEY`` environment variable, if set); it then plays under its registered name.
-    """
-
-    name = "bot"
-    events: bool | None = None
-    key: str | None = None
-
-    def __init__(self) -> None:
-        self.table: dict[str, Any] = {}
-        self.seat = 0
-
-    def decide(self, observation: Observation) -> Answer | Awaitable[Answer]:
-        """The move for the ``play`` phase: an :class:`Action`, or text such as ``"hit"``,
-        ``"H"``, ``"double"``; ``observation.legal`` lists what the table accepts."""
-        raise NotImplementedError("a Bot must define decide(observation)")
-
-    def bet(self, observation: Observation) -> int | Awaitable[int | None] | None:
-        """The stake for the next round (``min_bet`` to ``max_bet``); None: the minimum."""
-        return None
-
-    def insurance(self, observation: Observation) -> bool | Awaitable[bool]:
-        """Take insurance (or even money on a natural)? Default: no."""
-        return False
-
-    def surrender(self, observation: Observation) -> bool | Awaitable[bool]:
-        """Surrender early (before the dealer peeks)? Default: no."""
-        return False
-
-    def setup(self, info: dict[str, Any]) -> Awaitable[None] | None:
-        """Once, before the bot takes its seat, with the table's info (``info["rules"]``):
-        the place for slow preparation, such as solving the rules for basic strategy."""
-
-    def check_table(self, info: dict[str, Any]) -> None:
-        """Refuse an existing table this bot cannot play (raise :class:`CroupierError`),
-        before :meth:`setup`: by default, a table of another game than the bot's."""
-        played, mine = info.get("game", "blackjack"), getattr(self, "game", "blackjack")
-        if played != mine:
-            raise CroupierError(f"table {info['table']} plays {played}, not {mine}")
-
-    def on_event(self, event: Event) -> Awaitable[None] | None:
-        """Every public event of the table, in order, before the decision that follows it."""
-
-    def on_round(self, round_: int) -> Awaitable[None] | None:
-        """A round begins (called before its ``round`` event reaches :meth:`on_event`)."""
-
-    def on_table(self, info: dict[str, Any]) -> Awaitable[None] | None:
-        """The table's info: when the bot sits down, when the table starts, pauses
-        (``info["paused"]``: the server cannot write its journal), resumes and finishes."""
-
-    def wants_events(self) -> bool:
-        """Whether to ask the server for the table's events (see :attr:`events`)."""
-        if self.events is not None:
-            return self.events
-        cls = type(self)
-        return cls.on_event is not Bot.on_event or cls.on_round is not Bot.on_round
-
-    def answers_at_once(self) -> bool:
-        """Whether this bot answers a decision without waiting: its answering hooks are
-        plain functions, not ``async def``. The SDK then answers the server's ``decide`` on
-        the connection's reader itself, with no task per decision (a plain hook that returns
-        an awaitable is awaited there: it holds the connection's reading meanwhile)."""
-        if type(self).answer is not Bot.answer:
-            return False  # an answer of its own may wait on anything
-        hooks = ("decide", "bet", "insurance", "surrender")
-        return not any(inspect.iscoroutinefunction(getattr(self, hook)) for hook in hooks)
-
-    def join_options(self) -> tuple[bool, list[str]]:
-        """``events`` and ``auto``, the options of ``table.join`` and ``table.rejoin``."""
-        return self.wants_events(), self.auto_phases()
-
-    def auto_phases(self) -> list[str]:
-        """The phases whose hook this bot does not override: the server answers them with
-        the same defaults (minimum bet, decline) and saves the round trip."""
-        cls = type(self)
-        return [phase for phase in AUTO_PHASES if getattr(cls, phase) is getattr(Bot, phase)]
-
-    async def answer(self, observation: Observation) -> Action:
-        """The action for any phase, from the hooks above."""
-        phase = observation.phase
-        if phase == "bet":
-            stake = await maybe_await(self.bet(observation))
-            return Action("bet", observation.min_bet if stake is None else int(stake))
-        if phase in ("insurance", "surrender"):
-            wanted = await maybe_await(getattr(self, phase)(observation))
-            return Action(phase if wanted else "decline")
-        move = await maybe_await(self.decide(observation))
-        if isinstance(move, Action):
-            return move
-        if isinstance(move, str):
-            return Action.parse(move)
-        raise CroupierError(f"decide returned {type(move).__name__}, not an Action or text")
-
-
-class FunctionBot(Bot):
-    """A bot made of one function (plain or async) for the ``play`` phase."""
-
-    def __init__(self, decide: DecideFn, name: str = "bot") -> None:
-        super().__init__()
-        self._decide = decide
-        self.name = name
-
-    def decide(self, observation: Observation) -> Answer | Awaitable[Answer]:
-        return self._decide(observation)
-
-    def answers_at_once(self) -> bool:
-        return super().answers_at_once() and not inspect.iscoroutinefunction(self._decide)
-
-
-async def answer_for(bot: Bot, observation: Any) -> dict[str, Any]:
+async def answer_for(bot: GameBot, observation: Any) -> dict[str, Any]:
     """The bot's answer to a ``decide`` call, as plain data. An answer that is not an
     action is refused as ``bad-input`` with its reason, so the table's ``default`` event
     says what was wrong (not "internal error")."""
     try:
-        if getattr(bot, "game", "blackjack") != "blackjack":  # a GameBot: the game's maps
-            return await bot.answer_game(observation)  # type: ignore[attr-defined,no-any-return]
-        action = await bot.answer(Observation.read(observation))
+        return await bot.answer_game(observation)
     except CroupierError as exc:
         raise RpcError(Code.BAD_INPUT, str(exc)) from None
-    return action.to_dict()
 
 
-def as_bot(bot: Bot | DecideFn, name: str | None = None) -> Bot:
-    """``bot`` itself, or a plain function wrapped as a :class:`Bot`; a ``Bot`` subclass
-    that does not define ``decide`` is refused here, before it sits at a table."""
-    if isinstance(bot, Bot):
-        if type(bot).decide is Bot.decide:
+def as_bot(bot: GameBot | Callable[[Any], Any], name: str | None = None) -> GameBot:
+    """``bot`` itself, or a plain function wrapped as a blackjack
+    :class:`~croupier.clients.bot.blackjack.FunctionBot`; a bot class that does not define
+    ``decide`` is refused here, before it sits at a table."""
+    if isinstance(bot, GameBot):
+        if getattr(type(bot).decide, "unwritten", False):
             raise CroupierError(f"{type(bot).__name__} must define decide(observation)")
         if name:
             bot.name = name
         return bot
+    # A function plays blackjack's play phase (the SDK's first use): the typed layer, and
+    # with it the blackjack plugin, is loaded only for it.
+    from croupier.clients.bot.blackjack import FunctionBot
+
     return FunctionBot(bot, name or getattr(bot, "__name__", "bot").strip("<>") or "bot")
+
+
+MOVED = ("AUTO_PHASES", "Answer", "Bot", "DecideFn", "FunctionBot")
+"""Blackjack's typed layer's names, still found here (where they were before it was a
+layer) but loaded on first use: importing the SDK loads no plugin."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in MOVED:
+        from croupier.clients.bot import blackjack
+
+        return getattr(blackjack, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _stopping(exc: BaseException) -> bool:
@@ -230,7 +120,7 @@ async def _session(
 class Seated(Protocol):
     """What a bot's connection answers with: its bot, its ``decide`` and notifications."""
 
-    bot: Bot
+    bot: GameBot
 
     async def decide(self, *params: Any) -> Any: ...
 
@@ -277,7 +167,7 @@ async def stay_until_finished(client: Client, finished: trio.Event) -> bool:
 class _Seat:
     """What one :func:`play` call remembers across reconnections."""
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.table: int | None = None
         self.token: str | None = None
@@ -314,13 +204,7 @@ class _Seat:
 
     async def _notified(self, method: str, data: Any) -> None:
         if method == "table.event":
-            if getattr(self.bot, "game", "blackjack") != "blackjack":
-                await maybe_await(self.bot.on_event(data))  # the game's own event map
-                return
-            event = Event.read(data)
-            if event.kind == "round":
-                await maybe_await(self.bot.on_round(event.round))
-            await maybe_await(self.bot.on_event(event))
+            await self.bot.hear_event(data)
         elif method == "table.status":
             try:
                 await maybe_await(self.bot.on_table(data))
@@ -383,7 +267,7 @@ class _Seat:
 
 
 async def play(
-    bot: Bot | DecideFn,
+    bot: GameBot | Callable[[Any], Any],
     host: str = DEFAULT_HOST,
     port: int = DEFAULT_PORT,
     *,
@@ -414,7 +298,7 @@ async def play(
     """
     me = _Seat(as_bot(bot, name))
     me.table = table
-    game = getattr(me.bot, "game", "blackjack")
+    game = me.bot.game
     create = {"game": game, **(create or {})} if game != "blackjack" else create or {}
     try:
         session = partial(_session, me, host, port, seat, create, on_seated)
@@ -428,7 +312,7 @@ async def play(
 
 
 def run(
-    bot: Bot | DecideFn,
+    bot: GameBot | Callable[[Any], Any],
     host: str = DEFAULT_HOST,
     port: int = DEFAULT_PORT,
     **options: Any,

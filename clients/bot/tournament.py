@@ -2,7 +2,7 @@
 
 The bot answers ``decide(tournament, observation)`` for every table it is seated at (the
 tables of a round are played at once, so calls may overlap), through the same hooks as at a
-table (:meth:`Bot.answer`). Tournament tables send bots no events: ``on_event`` and
+table (:meth:`GameBot.answer_game`). Tournament tables send bots no events: ``on_event`` and
 ``on_round`` are not called there. ``setup(info)`` gets the tournament's info, whose
 ``rules`` are the tables' rules. A lost connection is retried and the seat taken back with
 its token, as at a table; meanwhile the seat plays the default.
@@ -16,16 +16,9 @@ from typing import Any
 
 import trio
 
+from croupier.clients.bot.gamebot import GameBot, maybe_await
 from croupier.clients.bot.reconnect import heard_shutdown, keep_seat
-from croupier.clients.bot.sdk import (
-    Bot,
-    DecideFn,
-    answer_for,
-    as_bot,
-    bot_connection,
-    maybe_await,
-    stay_until_finished,
-)
+from croupier.clients.bot.sdk import answer_for, as_bot, bot_connection, stay_until_finished
 from croupier.protocol import RpcError
 from croupier.protocol.errors import Code
 from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
@@ -36,7 +29,7 @@ log = logging.getLogger("croupier.bot")
 class _Entry:
     """What one :func:`join_tournament` call remembers across reconnections."""
 
-    def __init__(self, bot: Bot, tournament: int, key: str | None) -> None:
+    def __init__(self, bot: GameBot, tournament: int, key: str | None) -> None:
         self.bot = bot
         self.tournament = tournament
         self.key = key
@@ -90,7 +83,7 @@ async def _session(me: _Entry, host: str, port: int, on_seated: Callable[..., No
 
 
 async def join_tournament(
-    bot: Bot | DecideFn,
+    bot: GameBot | Callable[[Any], Any],
     host: str = DEFAULT_HOST,
     port: int = DEFAULT_PORT,
     *,

@@ -35,7 +35,6 @@ from croupier.clients.envs.options import EnvOptions
 from croupier.clients.envs.spaces import ActionTable, ObservationCoder
 from croupier.engine import CroupierError
 from croupier.engine.errors import one_line
-from croupier.plugins.blackjack.play import Action, Observation
 
 WAIT = 60.0
 """Seconds :meth:`RemoteEnv.step` waits for the server (then one line, never a hang)."""
@@ -60,10 +59,7 @@ class _EnvBot(GameBot):
         return answer
 
     async def answer_game(self, observation: Mapping[str, Any]) -> dict[str, Any]:
-        return await self._ask(observation)
-
-    async def answer(self, observation: Observation) -> Action:  # blackjack's own path
-        return Action.from_dict(await self._ask(observation.to_dict()))
+        return await self._ask(observation)  # every game's, blackjack's too
 
 
 def _no_check(action: Mapping[str, Any]) -> None:

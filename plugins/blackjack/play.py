@@ -53,6 +53,10 @@ def _plain(value: Any) -> Any:
     return value
 
 
+_FIELD_SETS: dict[type, frozenset[str]] = {}
+"""Each class's field names as a set, looked up once (a bot reads every observation)."""
+
+
 def _from_plain(cls: type[T], data: Any, *, growing: bool = False) -> T:
     """``cls`` from a plain map; an unknown field is an error, or skipped when ``growing``
     (a client reading a newer server, which may add fields)."""
@@ -78,10 +82,6 @@ def _from_plain(cls: type[T], data: Any, *, growing: bool = False) -> T:
         return cls(**values)
     except TypeError as exc:
         raise CroupierError(f"bad {cls.__name__}: {exc}") from None
-
-
-_FIELD_SETS: dict[type, frozenset[str]] = {}
-"""Each class's field names as a set, for :func:`_from_plain`."""
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}

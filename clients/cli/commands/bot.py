@@ -12,7 +12,7 @@ import trio
 from croupier.clients.bot.gamebot import GameBot
 from croupier.clients.bot.reconnect import reconnect_window
 from croupier.clients.bot.samples import SAMPLES, sample_bot
-from croupier.clients.bot.sdk import Bot, play
+from croupier.clients.bot.sdk import play
 from croupier.clients.bot.tournament import join_tournament
 from croupier.clients.cli.common import (
     add_json_argument,
@@ -121,7 +121,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     manager = get_manager()
-    bot: Bot
+    bot: GameBot
     if args.game != "blackjack":
         bot, options = game_bot(manager, args)
     else:
@@ -201,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def game_bot(manager: PluginManager, args: argparse.Namespace) -> tuple[Bot, dict[str, Any]]:
+def game_bot(manager: PluginManager, args: argparse.Namespace) -> tuple[GameBot, dict[str, Any]]:
     """A bot playing another game's built-in strategy, and the options of a new table."""
     game = find_game(manager, args.game)
     strategy = game.strategy(args.name)
@@ -222,7 +222,7 @@ class StrategyGameBot(GameBot):
         return self.strategy.play(observation)
 
 
-def _tournament(bot: Bot, host: str, port: int, args: argparse.Namespace) -> int:
+def _tournament(bot: GameBot, host: str, port: int, args: argparse.Namespace) -> int:
     """Play in tournament ``args.tournament``; print the bot's line of the standings."""
     entry = 0
 
