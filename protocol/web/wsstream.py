@@ -101,6 +101,22 @@ class WebSocketStream(trio.abc.Stream):
             await self._progress.wait()
         self._check_peer()
 
+    def room_for(self, size: int) -> bool:
+        """Whether :meth:`offer_messages` may take ``size`` bytes now (the browser is there
+        and reading, no message is half written)."""
+        return (
+            not (self._closed or self._peer_gone or self._outgoing)
+            and self._waiting_bytes + size <= WAITING_BYTES
+        )
+
+    def offer_messages(self, data: bytes) -> None:
+        """Queue ``data``, whole messages (the caller vouches for their borders: no
+        splitting), for the next frame, without waiting (after :meth:`room_for`). A
+        table's watchers get the same bytes, encoded once, this way."""
+        self._waiting.append(data)
+        self._waiting_bytes += len(data)
+        self._wake.set()
+
     def _check_peer(self) -> None:
         if self._peer_gone:
             raise trio.BrokenResourceError("the browser has gone")
