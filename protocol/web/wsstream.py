@@ -124,8 +124,11 @@ class WebSocketStream(trio.abc.Stream):
     async def write_frames(self) -> None:
         """Send what is waiting, a frame (or a few, for more than FRAME_BYTES) at a time and
         one batch every FRAME_INTERVAL at most, until cancelled or the browser goes."""
+        ready = 0.0  # when the next frame may go
         while not self._peer_gone:
             await self._wake.wait()
+            if (wait := ready - trio.current_time()) > 0:
+                await trio.sleep(wait)  # (no wake-up of its own when writes are sparser)
             self._wake = trio.Event()
             frames = _frames(self._waiting)
             self._waiting, self._waiting_bytes = [], 0
@@ -139,7 +142,7 @@ class WebSocketStream(trio.abc.Stream):
             finally:
                 self._writing = False
                 self._progressed()
-            await trio.sleep(FRAME_INTERVAL)
+            ready = trio.current_time() + FRAME_INTERVAL
 
     def _progressed(self) -> None:
         self._progress.set()
