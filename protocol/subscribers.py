@@ -35,7 +35,7 @@ WATCH_BUFFER = 10_000
 GATHER = 0.02
 """Seconds from a notification to the fan-out that sends it with those that came meanwhile
 (the web page's WebSocket gathers its frames over the same time)."""
-PER_SUBSCRIBER = 0.0002
+PER_SUBSCRIBER = 0.001
 """Seconds the tick lengthens per subscriber: a fan-out costs every subscriber a write, so
 with many of them the writes come less often and carry more."""
 LONGEST = 0.25
