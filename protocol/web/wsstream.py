@@ -20,7 +20,15 @@ import msgpack
 import trio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-GONE = (RuntimeError, OSError, WebSocketDisconnect)
+from croupier.protocol.web.transports import FrameWriter
+
+GONE = (
+    RuntimeError,
+    OSError,
+    WebSocketDisconnect,
+    trio.BrokenResourceError,
+    trio.ClosedResourceError,
+)
 """What starlette and hypercorn raise on a WebSocket the browser has closed."""
 FRAME_INTERVAL = 0.02
 """Seconds from one frame to the next to the same browser, at least (50 frames a second)."""
@@ -37,8 +45,11 @@ class WebSocketStream(trio.abc.Stream):
     """A trio :class:`~trio.abc.Stream` over an accepted starlette WebSocket; its frames go
     out from :meth:`write_frames`, which :func:`websocket_stream` runs."""
 
-    def __init__(self, websocket: WebSocket) -> None:
+    def __init__(self, websocket: WebSocket, frames: FrameWriter | None = None) -> None:
         self.websocket = websocket
+        self._send_frame = websocket.send_bytes if frames is None else frames.send
+        """How a frame goes out: straight to the socket (:mod:`.transports`) or through
+        the ASGI stack."""
         self._incoming = b""
         self._outgoing = bytearray()  # written, its last message not yet whole
         self._splitter = msgpack.Unpacker()
@@ -136,7 +147,7 @@ class WebSocketStream(trio.abc.Stream):
             self._progressed()
             try:
                 for frame in frames:
-                    await self.websocket.send_bytes(frame)
+                    await self._send_frame(frame)
             except GONE:
                 self._peer_gone = True
             finally:
@@ -199,9 +210,12 @@ def _frames(messages: list[bytes]) -> list[bytes]:
 
 
 @contextlib.asynccontextmanager
-async def websocket_stream(websocket: WebSocket) -> AsyncIterator[WebSocketStream]:
-    """A :class:`WebSocketStream` with its frame writer running; closed at the end."""
-    stream = WebSocketStream(websocket)
+async def websocket_stream(
+    websocket: WebSocket, frames: FrameWriter | None = None
+) -> AsyncIterator[WebSocketStream]:
+    """A :class:`WebSocketStream` with its frame writer running (``frames``: straight to
+    the socket); closed at the end."""
+    stream = WebSocketStream(websocket, frames)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(stream.write_frames)
         try:
