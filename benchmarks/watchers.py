@@ -67,7 +67,7 @@ class Served:
 
     def __init__(self) -> None:
         argv = ["serve", "--port", "0", "--http", "0", "--data", ":memory:", "--seed", "1"]
-        argv += ["--connections", "8192"]
+        argv += ["--connections", "8192", "--http-connections", "4096"]
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "croupier.clients.cli", *argv],
             stderr=subprocess.PIPE,

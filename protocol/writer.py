@@ -123,6 +123,41 @@ class SessionWriter:
             await self.close()
             raise ConnectionClosed(self.closed_reason) from None
 
+    def offer_encoded(self, data: bytes) -> bool:
+        """Take messages already encoded without waiting, when nobody is writing and the
+        connection has room: a TCP socket's direct write (what the kernel does not take
+        waits first in the outbox, :attr:`backlogged`, for the next send), a WebSocket's
+        frame queue. False (nothing taken) when they would have to wait: then send them
+        with ``send_encoded``. What one table's watchers share is written this way by one
+        task for them all."""
+        if self._closed:
+            raise ConnectionClosed()
+        if self._send_lock.locked():
+            return False
+        if self._socket is None:
+            # a stream that takes whole messages without waiting (a WebSocket's)
+            room = getattr(self.stream, "room_for", None)
+            if room is None or not room(self._outbox_bytes + len(data)):
+                return False
+            self.stream.offer_messages(self._with_outbox(data))  # type: ignore[attr-defined]
+            return True
+        joined = self._with_outbox(data)
+        try:
+            rest = self._write_now(joined)
+        except (trio.ClosedResourceError, OSError):
+            self._outbox.append(joined)  # the waiting send finds the connection lost
+            self._outbox_bytes += len(joined)
+            return True
+        if rest:
+            self._outbox.append(bytes(rest))
+            self._outbox_bytes += len(rest)
+        return True
+
+    @property
+    def backlogged(self) -> bool:
+        """Something waits to be written (``send_encoded(b"")`` writes it)."""
+        return bool(self._outbox) or self._send_lock.locked()
+
     def _with_outbox(self, data: bytes) -> bytes:
         """``data`` after the waiting quick answers (the outbox is emptied)."""
         if self._closed:

@@ -1,118 +1,238 @@
-"""A table's notifications are encoded once for all its watchers with the same size limit;
-one too large for a watcher's limit drops that watcher, not the others."""
+"""A table's notifications go to every watcher through one fan-out: encoded once, written
+together at most once a tick from one task, the same bytes to every watcher at the same
+place; a watcher whose connection cannot keep up falls behind on its own and is dropped,
+never holding up the table."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
+from itertools import count
 from types import SimpleNamespace
 
 import msgpack
 import trio
 
-from croupier.protocol.subscribers import FULL, GATHER, Subscriber
+from croupier.protocol.subscribers import FULL, GATHER, WATCH_BUFFER, Feed
+from tests import memnet
+from tests.protocol_helpers import Raw
+from tests.servedtables import table_server
+
+_ids = count(1)
 
 
-def _subscriber(limit: int) -> tuple[Subscriber, trio.MemoryReceiveChannel[bytes]]:
-    send, receive = trio.open_memory_channel[bytes](10)
-    conn = SimpleNamespace(session=SimpleNamespace(limits=SimpleNamespace(max_message_size=limit)))
-    return Subscriber(conn, send, receive), receive  # type: ignore[arg-type]
+class _Session:
+    """A connection's session that records each write and when it came; ``room`` False:
+    it takes nothing without waiting, and its waiting writes wait for ``reading``."""
 
-
-def test_one_encoding_serves_every_watcher_with_the_same_limit():
-    (a, got_a), (b, got_b) = _subscriber(1000), _subscriber(1000)
-    done: dict = {}
-    params = [7, {"kind": "deal", "text": "Seat 1 is dealt the Ace of Spades."}]
-    assert a.put(a.encode("table.event", params, done)) and b.put(
-        b.encode("table.event", params, done)
-    )
-    assert len(done) == 1
-    sent_a, sent_b = got_a.receive_nowait(), got_b.receive_nowait()
-    assert sent_a is sent_b  # the same bytes, not an equal copy
-    assert msgpack.unpackb(sent_a) == [2, "table.event", params]
-
-
-def test_a_notification_over_a_watchers_limit_drops_that_watcher_only():
-    (small, _), (large, got_large) = _subscriber(50), _subscriber(1000)
-    done: dict = {}
-    params = [7, {"kind": "deal", "text": "x" * 100}]
-    assert not small.put(small.encode("table.event", params, done)) and small.dropped
-    assert large.put(large.encode("table.event", params, done)) and not large.dropped
-    assert msgpack.unpackb(got_large.receive_nowait())[1] == "table.event"
-    assert not small.put(b"later")  # a dropped watcher gets nothing more
-
-
-def test_a_dropped_watcher_says_why():
-    small, _ = _subscriber(50)
-    assert not small.put(small.encode("table.event", [7, {"text": "x" * 100}], {}))
-    assert "50" in small.reason and small.reason != "too slow"
-
-
-class _Writes:
-    """A connection's session that records each write and when it came."""
-
-    def __init__(self) -> None:
-        self.limits = SimpleNamespace(max_message_size=1000)
+    def __init__(self, limit: int = 1000, room: bool = True) -> None:
+        self.limits = SimpleNamespace(max_message_size=limit)
         self.closed = False
+        self.keepalive: set[str] = set()
+        self.room = room
+        self.reading = trio.Event()
+        self.backlogged = False
         self.writes: list[tuple[float, list[object]]] = []
+        self.chunks: list[bytes] = []
 
-    async def send_encoded(self, data: bytes) -> None:
+    def _record(self, data: bytes) -> None:
         unpacker = msgpack.Unpacker(raw=False)
         unpacker.feed(data)
+        self.chunks.append(data)
         self.writes.append((trio.current_time(), [message[2][0] for message in unpacker]))
 
+    def offer_encoded(self, data: bytes) -> bool:
+        if not self.room:
+            return False
+        self._record(data)
+        return True
 
-def _pumped() -> tuple[Subscriber, _Writes]:
-    send, receive = trio.open_memory_channel[bytes](1000)
-    session = _Writes()
-    return Subscriber(SimpleNamespace(session=session), send, receive), session  # type: ignore[arg-type]
+    async def send_encoded(self, data: bytes) -> None:
+        await self.reading.wait()
+        if data:
+            self._record(data)
+
+    @property
+    def notes(self) -> list[object]:
+        return [n for _, notes in self.writes for n in notes]
 
 
-def _note(sub: Subscriber, n: int) -> None:
-    assert sub.put(sub.encode("table.event", [n, {}], {}))
+def _conn(session: _Session) -> SimpleNamespace:
+    return SimpleNamespace(id=next(_ids), session=session)
 
 
-async def test_a_watcher_gets_what_came_within_the_gather_time_in_one_write(autojump_clock):
-    sub, session = _pumped()
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(sub.pump)
-        start = trio.current_time()
-        _note(sub, 1)
-        await trio.sleep(GATHER / 4)
-        _note(sub, 2)
-        await trio.sleep(GATHER / 4)
-        _note(sub, 3)
-        await trio.sleep(2 * GATHER)
-        _note(sub, 4)
-        await trio.sleep(2 * GATHER)
-        sub.send.close()
+def _feed(nursery: trio.Nursery) -> tuple[Feed, list[str]]:
+    """A feed whose tasks run in ``nursery``; the names of the tasks it started."""
+    started: list[str] = []
+
+    def spawn(fn: Callable[[], Awaitable[None]], name: str) -> None:
+        started.append(name)
+        nursery.start_soon(fn, name=name)
+
+    return Feed(spawn, "table 7"), started
+
+
+def _watch(feed: Feed, **kwargs: object) -> _Session:
+    session = _Session(**kwargs)  # type: ignore[arg-type]
+    feed.subscribe(_conn(session))  # type: ignore[arg-type]
+    return session
+
+
+def _note(feed: Feed, n: int, text: str = "") -> None:
+    feed.publish("table.event", [n, {"text": text}], event=True)
+
+
+async def test_every_watcher_gets_the_same_bytes_from_one_task(nursery, autojump_clock):
+    feed, started = _feed(nursery)
+    sessions = [_watch(feed) for _ in range(1000)]
+    for n in range(5):
+        _note(feed, n)
+    await trio.sleep(2 * feed.tick())
+    assert all(s.notes == [0, 1, 2, 3, 4] for s in sessions)
+    first = sessions[0].chunks[0]
+    assert all(s.chunks == [first] for s in sessions)
+    assert all(s.chunks[0] is first for s in sessions)  # the same bytes, not an equal copy
+    assert started == ["table 7 -> its watchers"]  # one task for them all
+
+
+async def test_a_notification_over_a_watchers_limit_drops_that_watcher_only(
+    nursery, autojump_clock
+):
+    feed, _ = _feed(nursery)
+    small, large = _watch(feed, limit=50), _watch(feed, limit=1000)
+    _note(feed, 1, "x" * 100)
+    await trio.sleep(2 * feed.tick())
+    assert large.notes == [1] and small.notes == []
+    (dropped,) = [s for s in [small] if s.writes == []]
+    assert len(feed.subscribers) == 1
+    _note(feed, 2)
+    await trio.sleep(2 * feed.tick())
+    assert large.notes == [1, 2] and dropped.notes == []  # a dropped watcher gets nothing more
+
+
+async def test_a_dropped_watcher_says_why(nursery, autojump_clock):
+    feed, _ = _feed(nursery)
+    conn = _conn(_Session(limit=50))
+    sub = feed.subscribe(conn)  # type: ignore[arg-type]
+    _note(feed, 1, "x" * 100)
+    await trio.sleep(2 * feed.tick())
+    assert sub.dropped and "50" in sub.reason and sub.reason != "too slow"
+
+
+async def test_a_watcher_gets_what_came_within_the_tick_in_one_write(nursery, autojump_clock):
+    feed, _ = _feed(nursery)
+    session = _watch(feed)
+    tick = feed.tick()
+    assert GATHER <= tick < 2 * GATHER
+    start = trio.current_time()
+    _note(feed, 1)
+    await trio.sleep(tick / 4)
+    _note(feed, 2)
+    await trio.sleep(tick / 4)
+    _note(feed, 3)
+    await trio.sleep(2 * tick)
+    _note(feed, 4)
+    await trio.sleep(2 * tick)
     assert [notes for _, notes in session.writes] == [[1, 2, 3], [4]]
-    assert session.writes[0][0] == start + GATHER  # the first write waited for the others
+    assert session.writes[0][0] == start + tick  # the first write waited for the others
 
 
-async def test_a_flush_before_a_bots_decision_sends_at_once(autojump_clock):
-    sub, session = _pumped()
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(sub.pump)
-        await trio.sleep(1)
-        start = trio.current_time()
-        _note(sub, 1)
-        _note(sub, 2)
-        await sub.flushed()
-        assert trio.current_time() == start  # no gathering time
-        assert [notes for _, notes in session.writes] == [[1, 2]]
-        _note(sub, 3)  # and the next one gathers again
-        await trio.sleep(2 * GATHER)
-        assert session.writes[-1] == (start + GATHER, [3])
-        sub.send.close()
+async def test_the_tick_lengthens_with_many_watchers(nursery):
+    feed, _ = _feed(nursery)
+    short = feed.tick()
+    for _ in range(500):
+        _watch(feed)
+    assert feed.tick() > 2 * short
 
 
-async def test_a_full_batch_is_written_without_waiting(autojump_clock):
-    sub, session = _pumped()
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(sub.pump)
-        await trio.sleep(1)
-        start = trio.current_time()
-        for n in range(FULL):
-            _note(sub, n)
-        await sub.progress.wait()
-        assert session.writes == [(start, list(range(FULL)))]
-        sub.send.close()
+async def test_a_flush_before_a_bots_decision_sends_at_once(nursery, autojump_clock):
+    feed, _ = _feed(nursery)
+    session = _Session()
+    sub = feed.subscribe(_conn(session))  # type: ignore[arg-type]
+    await trio.sleep(1)
+    start = trio.current_time()
+    _note(feed, 1)
+    _note(feed, 2)
+    await sub.flushed()
+    assert trio.current_time() == start  # no tick
+    assert [notes for _, notes in session.writes] == [[1, 2]]
+    _note(feed, 3)  # and the next one waits for the tick again
+    await trio.sleep(2 * feed.tick())
+    assert session.writes[-1] == (start + feed.tick(), [3])
+
+
+async def test_a_full_batch_is_written_without_waiting(nursery, autojump_clock):
+    feed, _ = _feed(nursery)
+    session = _watch(feed)
+    await trio.sleep(1)
+    start = trio.current_time()
+    for n in range(FULL):
+        _note(feed, n)
+    await trio.sleep(feed.tick() / 2)
+    assert session.writes == [(start, list(range(FULL)))]
+
+
+async def test_status_only_subscribers_get_no_events(nursery, autojump_clock):
+    feed, _ = _feed(nursery)
+    both = _watch(feed)
+    status = _Session()
+    feed.subscribe(_conn(status), events=False)  # type: ignore[arg-type]
+    _note(feed, 1)
+    feed.publish("table.status", [2, {}])
+    _note(feed, 3)
+    await trio.sleep(2 * feed.tick())
+    assert both.notes == [1, 2, 3] and status.notes == [2]
+
+
+async def test_a_slow_watcher_falls_behind_alone_and_is_dropped(nursery, autojump_clock):
+    """Publishing never waits: the watcher whose connection takes nothing gets a task of its
+    own, blocked, while the fast one gets everything every tick; once it is WATCH_BUFFER
+    behind it is dropped (its task ends with its write), and the log is let go of."""
+    feed, started = _feed(nursery)
+    fast, slow = _watch(feed), _watch(feed, room=False)
+    total = WATCH_BUFFER + 2 * FULL
+    for n in range(total):
+        _note(feed, n)  # never awaits: a table publishing flat out
+        if n % 100 == 99:
+            await trio.sleep(feed.tick())
+    await trio.sleep(2 * feed.tick())
+    assert fast.notes == list(range(total))
+    assert slow.notes == [] and len(feed.subscribers) == 1
+    assert started[0] == "table 7 -> its watchers" and len(started) == 2  # + the slow one's
+    slow.reading.set()  # its one waiting write goes, then its task ends
+    await trio.sleep(1)
+    assert 0 < len(slow.notes) < total
+    assert len(feed._log) < 2 * FULL  # what every remaining watcher has is let go of
+
+
+# -- a watcher that stops reading, on a served table -------------------------------------------
+async def test_a_table_plays_on_while_a_watcher_reads_nothing(nursery, virtual_clock, caplog):
+    """A watcher that said hello, watched and never read again (its memory stream fills):
+    the table of strategies plays its rounds and finishes while the watcher's socket stays
+    full, well before the send timeout; another watcher gets the table's end."""
+    caplog.set_level(logging.WARNING, logger="croupier.tables")
+    server = table_server()
+    await memnet.serve(nursery, server)
+    raw = Raw(server.net.dial())
+    assert (await raw.hello())[3] is not None
+    async with server.net.connect(name="c") as c:
+        options = {"seats": 2, "fill": ["lim17", "lim17"], "rounds": 1000, "autostart": False}
+        created = await c.call_named("table.create", options)
+        table = created["table"]
+        assert (await raw.call(1, "table.watch", table))[2] is None  # then it reads no more
+        ended = trio.Event()
+
+        def heard(method: str, params: list[object]) -> None:
+            info = params[1]
+            if method == "table.status" and isinstance(info, dict) and info["state"] == "finished":
+                ended.set()
+
+        async with server.net.connect(name="w", on_notification=heard) as w:
+            await w.call("table.watch", table)
+            start = trio.current_time()
+            await c.call("table.start", table)
+            with trio.fail_after(server.limits.send_timeout / 2):
+                await ended.wait()
+            assert trio.current_time() - start < server.limits.send_timeout / 2
+    await raw.aclose()
+    assert "dropped as a watcher (too slow: " in caplog.text  # it did fall behind

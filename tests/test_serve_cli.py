@@ -161,6 +161,13 @@ def test_serve_sets_the_request_budgets():
     assert limits.address_rate is None
 
 
+def test_serve_sets_the_web_connections_cap(cli):
+    assert server_limits(serve_args()).http_connections == 256
+    assert server_limits(serve_args("--http-connections", "2048")).http_connections == 2048
+    status, _, err = cli("serve", "--http-connections", "0")
+    assert status == 2 and "--http-connections" in err
+
+
 @pytest.mark.parametrize("value", ["-1", "fast", "nan", "inf"])
 def test_serve_rejects_a_bad_rate(cli, value):
     status, _, err = cli("serve", "--request-rate", value)

@@ -15,7 +15,7 @@ from croupier.engine import PluginManager
 from croupier.protocol import Server
 from croupier.protocol.web import websocket_stream
 from croupier.protocol.web.app import WEB_ROLES, same_origin
-from croupier.protocol.web.wsstream import FRAME_BYTES, FRAME_INTERVAL
+from croupier.protocol.web.wsstream import FRAME_BYTES, FRAME_INTERVAL, WAITING_BYTES
 
 
 class FakeWebSocket:
@@ -82,6 +82,24 @@ async def test_messages_go_out_whole_gathered_into_a_frame_per_interval(virtual_
         frames = await ws.frames_after(6)
         assert frames[2:] == [small * 2, small * 2, big, small]
     assert ws.closed
+
+
+async def test_offered_messages_go_out_as_they_are_while_there_is_room(virtual_clock):
+    """A table's fan-out hands a browser whole messages without waiting (no splitting, the
+    same bytes it hands every watcher); a full stream takes nothing and says so."""
+    ws = FakeWebSocket()
+    messages = b"".join(msgpack.packb([2, "table.event", [1, {"n": n}]]) for n in range(3))
+    async with websocket_stream(ws) as stream:  # type: ignore[arg-type]
+        start = trio.current_time()
+        assert stream.room_for(len(messages))
+        stream.offer_messages(messages)
+        assert await ws.frames_after(1) == [messages] and ws.frames[0] is messages
+        stream.offer_messages(msgpack.packb(7))  # paced as the session's writes are
+        assert await ws.frames_after(2) == [messages, msgpack.packb(7)]
+        assert trio.current_time() == start + FRAME_INTERVAL
+        assert not stream.room_for(WAITING_BYTES + 1)
+        await stream.send_all(b"\x92")  # an array of two begun: half a message written
+        assert not stream.room_for(1)  # nothing may come between its halves
 
 
 async def test_what_is_waiting_goes_out_before_the_stream_closes(virtual_clock):

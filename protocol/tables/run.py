@@ -35,7 +35,7 @@ from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.keys import new_secret
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.server import Connection, RpcServer
-from croupier.protocol.subscribers import WATCH_BUFFER, Subscriber
+from croupier.protocol.subscribers import Feed, Subscriber
 from croupier.protocol.tables.play import play_rounds
 from croupier.protocol.tables.scoring import score_decisions
 from croupier.protocol.tables.seats import RemotePlayer, Seat
@@ -99,7 +99,9 @@ class ServerTable:
         self.reason: str | None = None
         self.played = 0
         self.engine: GameTable | None = None
-        self.subscribers: dict[int, Subscriber] = {}
+        self.feed = Feed(server.spawn, f"table {table_id}")
+        """The table's notifications and their subscribers (one fan-out for them all)."""
+        self.subscribers: dict[int, Subscriber] = self.feed.subscribers
         self.stop_requested = False
         self.stop_reason = "the server is shutting down"
         self.resume_later = False
@@ -148,15 +150,8 @@ class ServerTable:
     def subscribe(self, conn: Connection, events: bool = True) -> None:
         """Send the table's notifications to ``conn``; ``events`` False: ``table.status``
         only (a connection that asked for events once, e.g. to watch, keeps them)."""
-        known = self.subscribers.get(conn.id)
-        if known is not None and not known.dropped:
-            known.events = known.events or events
-            return
-        send, receive = trio.open_memory_channel[bytes](WATCH_BUFFER)
-        sub = Subscriber(conn, send, receive, events)
-        self.subscribers[conn.id] = sub
+        self.feed.subscribe(conn, events)
         conn.session.keepalive.add(f"table {self.id}")
-        self.server.spawn(sub.pump, f"table {self.id} -> {conn}")
 
     def watchers_from(self, host: str) -> int:
         """Connections from ``host`` getting this table's events that hold no seat at it."""
@@ -171,24 +166,11 @@ class ServerTable:
         )
 
     def unsubscribe(self, conn: Connection) -> None:
-        sub = self.subscribers.pop(conn.id, None)
-        if sub is not None:
-            sub.send.close()
+        self.feed.unsubscribe(conn)
         conn.session.keepalive.discard(f"table {self.id}")
 
     def broadcast(self, method: str, params: list[Any]) -> None:
-        event = method == EVENT_NOTIFICATION
-        encoded: dict[int, bytes | RpcError] = {}
-        for conn_id, sub in list(self.subscribers.items()):
-            if event and not sub.events:
-                continue
-            if not sub.put(sub.encode(method, params, encoded)):
-                if not sub.conn.session.closed:
-                    log.warning(
-                        "table %d: %s dropped as a watcher (%s)", self.id, sub.conn, sub.reason
-                    )
-                self.subscribers.pop(conn_id, None)
-                sub.conn.session.keepalive.discard(f"table {self.id}")
+        self.feed.publish(method, params, method == EVENT_NOTIFICATION)
 
     def broadcast_status(self) -> None:
         """Tell every subscriber the table as it is now (``table.status``)."""
@@ -203,7 +185,7 @@ class ServerTable:
     def _on_event(self, data: dict[str, Any]) -> None:
         if data["kind"] == "default":
             log.info("table %d: %s", self.id, data["text"])
-        if any(sub.events for sub in self.subscribers.values()):
+        if self.feed.wants_events():
             self.broadcast(EVENT_NOTIFICATION, [self.id, data])
 
     @property
@@ -352,8 +334,8 @@ class ServerTable:
             info = self.info()
             self.server.journal.table_finished(info)
             self.broadcast(STATUS_NOTIFICATION, [self.id, info])
+        self.feed.close()
         for sub in self.subscribers.values():
-            sub.send.close()
             sub.conn.session.keepalive.discard(f"table {self.id}")
         self.done.set()
 

@@ -5,7 +5,7 @@ A :class:`ServerTournament` waits for its ``tcp`` seats, then plays with the eng
 a round at once. A ``tcp`` seat's player calls ``decide`` on the connection holding the
 seat; an absent, silent or broken bot gets the engine's default, like a silent table bot.
 Its entries are :mod:`.entries`; status notifications go through a
-:class:`~croupier.protocol.subscribers.Subscriber` per watcher.
+:class:`~croupier.protocol.subscribers.Feed` (one fan-out for every watcher).
 """
 
 from __future__ import annotations
@@ -22,12 +22,11 @@ from croupier.engine.games import GameStrategy
 from croupier.engine.tournament import TableJob, TableResult, Tournament, TournamentConfig
 from croupier.engine.tournament_run import TournamentResult, play_tournament
 from croupier.protocol.commitment import SeedCommitment, new_salt
-from croupier.protocol.errors import RpcError
 from croupier.protocol.keys import new_secret, same_digest, same_secret
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.seat_answers import Outcome, pack
 from croupier.protocol.server import Connection, RpcServer
-from croupier.protocol.subscribers import Subscriber
+from croupier.protocol.subscribers import Feed, Subscriber
 from croupier.protocol.tournaments.entries import ServerStrategyEntry, TcpEntry, TcpSeat
 from croupier.protocol.tournaments.live import LiveView
 from croupier.protocol.tournaments.results import result_to_dict
@@ -89,7 +88,9 @@ class ServerTournament:
         """Why it deals no table now (its journal cannot write), or None."""
         self._pause_scopes: set[trio.CancelScope] = set()
         """The standings, tables and chip curves while it plays (then as it ended)."""
-        self.subscribers: dict[int, Subscriber] = {}
+        self.feed = Feed(server.spawn, f"tournament {tournament_id}", limit=1000)
+        """The tournament's notifications and their subscribers."""
+        self.subscribers: dict[int, Subscriber] = self.feed.subscribers
         self.done = trio.Event()
         self.scope = trio.CancelScope()
         self.known: dict[tuple[int, int, int], TableResult] = {}
@@ -135,34 +136,18 @@ class ServerTournament:
             self._present.set()
 
     def subscribe(self, conn: Connection) -> None:
-        known = self.subscribers.get(conn.id)
-        if known is not None and not known.dropped:
-            return
-        send, receive = trio.open_memory_channel[bytes](1000)
-        sub = Subscriber(conn, send, receive)
-        self.subscribers[conn.id] = sub
+        self.feed.subscribe(conn)
         conn.session.keepalive.add(f"tournament {self.id}")
-        self.server.spawn(sub.pump, f"tournament {self.id} -> {conn}")
 
     def unsubscribe(self, conn: Connection) -> None:
-        sub = self.subscribers.pop(conn.id, None)
-        if sub is not None:
-            sub.send.close()
+        self.feed.unsubscribe(conn)
         conn.session.keepalive.discard(f"tournament {self.id}")
 
     def _status(self, journal: bool = True) -> None:
         info = self.info()
         if journal:  # not the start of each round: the journal keeps the booked ones
             self.server.journal.tournament_status(info)
-        encoded: dict[int, bytes | RpcError] = {}
-        for conn_id, sub in list(self.subscribers.items()):
-            if not sub.put(sub.encode(STATUS_NOTIFICATION, [self.id, info], encoded)):
-                if not sub.conn.session.closed:
-                    log.warning(
-                        "tournament %d: %s dropped as a watcher (%s)", self.id, sub.conn, sub.reason
-                    )
-                self.subscribers.pop(conn_id, None)
-                sub.conn.session.keepalive.discard(f"tournament {self.id}")
+        self.feed.publish(STATUS_NOTIFICATION, [self.id, info])
 
     # -- info ------------------------------------------------------------------------------
     def _entry_names(self) -> list[str]:
@@ -385,7 +370,7 @@ class ServerTournament:
         else:
             log.info("tournament %d finished: %s", self.id, reason)
             self._status()
+        self.feed.close()
         for sub in self.subscribers.values():
-            sub.send.close()
             sub.conn.session.keepalive.discard(f"tournament {self.id}")
         self.done.set()

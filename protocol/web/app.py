@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from croupier.protocol.web.hosts import CheckHost, HostAllowlist
+from croupier.protocol.web.transports import Transports
 from croupier.protocol.web.wsstream import websocket_stream
 
 if TYPE_CHECKING:
@@ -95,9 +96,12 @@ def game_files(manager: PluginManager) -> tuple[list[tuple[str, Path]], dict[str
     return folders, {"views": views, "pages": pages}
 
 
-def make_app(server: RpcServer, allowed: HostAllowlist | None = None) -> _Headers:
+def make_app(
+    server: RpcServer, allowed: HostAllowlist | None = None, transports: Transports | None = None
+) -> _Headers:
     """The ASGI application serving ``server``'s web page (static files and ``/rpc``) to
-    requests naming an ``allowed`` host (default: localhost and addresses)."""
+    requests naming an ``allowed`` host (default: localhost and addresses); a WebSocket
+    whose connection is in ``transports`` has its frames written straight to its socket."""
 
     async def rpc(websocket: WebSocket) -> None:
         if not same_origin(websocket.headers.get("origin"), websocket.headers.get("host")):
@@ -107,7 +111,9 @@ def make_app(server: RpcServer, allowed: HostAllowlist | None = None) -> _Header
         await websocket.accept()
         client = websocket.client
         peer = f"{client.host}:{client.port}" if client is not None else "?"
-        async with websocket_stream(websocket) as stream:
+        address = None if client is None else (client.host, client.port)
+        frames = None if transports is None else transports.writer(address)
+        async with websocket_stream(websocket, frames) as stream:
             await server.handle(stream, peer=peer, roles=WEB_ROLES)
 
     folders, index = game_files(server.manager)

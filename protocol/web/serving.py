@@ -20,6 +20,7 @@ from croupier.engine import CroupierError
 from croupier.protocol.limits import ServerLimits
 from croupier.protocol.web.app import make_app
 from croupier.protocol.web.hosts import HostAllowlist
+from croupier.protocol.web.transports import Transports
 from croupier.protocol.web.worker import CappedWorker
 
 if TYPE_CHECKING:
@@ -102,11 +103,12 @@ async def serve_web(
     returns the bound addresses. Call it while the server is serving (its tables run in the
     server's tasks)."""
     config = listener.config
-    app = make_app(server, listener.allowed)
+    transports = Transports()  # browsers' frames go straight to their sockets
+    app = make_app(server, listener.allowed, transports)
     wrapped = wrap_app(cast(ASGIFramework, app), config.wsgi_max_body_size, "asgi")
     limits = server.limits
     per_peer = limits.http_connections_per_peer
-    worker = CappedWorker(wrapped, config, limits.http_connections, per_peer)
+    worker = CappedWorker(wrapped, config, limits.http_connections, per_peer, transports)
     listeners = [
         trio.SocketListener(trio.socket.from_stdlib_socket(sock))
         for sock in listener.sockets.insecure_sockets

@@ -31,6 +31,7 @@ from hypercorn.trio.worker_context import WorkerContext
 from hypercorn.typing import AppWrapper, ConnectionState, LifespanState
 
 from croupier.protocol.admission import refuse, serve_listeners
+from croupier.protocol.web.transports import Transports
 
 LINGERING = 16
 """Refused connections drained at once before closing; beyond that they close at once."""
@@ -49,8 +50,17 @@ class CappedWorker:
     """Serve an ASGI ``app`` on ``listeners`` with hypercorn, at most ``cap`` connections
     at once and ``per_peer`` of them from one address."""
 
-    def __init__(self, app: AppWrapper, config: Config, cap: int, per_peer: int) -> None:
+    def __init__(
+        self,
+        app: AppWrapper,
+        config: Config,
+        cap: int,
+        per_peer: int,
+        transports: Transports | None = None,
+    ) -> None:
         self.app = app
+        self.transports = transports
+        """Where the application finds a connection's socket (:mod:`.transports`)."""
         self.config = config
         self.cap = cap
         self.per_peer = per_peer
@@ -81,7 +91,8 @@ class CappedWorker:
 
     async def _handle(self, stream: trio.SocketStream) -> None:
         try:
-            host = str(stream.socket.getpeername()[0])
+            peer = stream.socket.getpeername()
+            host = str(peer[0])
         except OSError:  # gone before it was looked at
             await stream.aclose()
             return
@@ -99,7 +110,14 @@ class CappedWorker:
         try:
             state = ConnectionState(self._state.copy())
             plain = cast(Any, stream)  # typed as TLS; hypercorn serves plain sockets too
-            await TCPServer(self.app, self.config, self._context, state, plain)
+            served = TCPServer(self.app, self.config, self._context, state, plain)
+            if self.transports is not None:
+                self.transports.add((host, int(peer[1])), served)
+            try:
+                await served
+            finally:
+                if self.transports is not None:
+                    self.transports.remove((host, int(peer[1])), served)
         finally:
             self.peers[host] -= 1
             if not self.peers[host]:

@@ -20,7 +20,15 @@ import msgpack
 import trio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-GONE = (RuntimeError, OSError, WebSocketDisconnect)
+from croupier.protocol.web.transports import FrameWriter
+
+GONE = (
+    RuntimeError,
+    OSError,
+    WebSocketDisconnect,
+    trio.BrokenResourceError,
+    trio.ClosedResourceError,
+)
 """What starlette and hypercorn raise on a WebSocket the browser has closed."""
 FRAME_INTERVAL = 0.02
 """Seconds from one frame to the next to the same browser, at least (50 frames a second)."""
@@ -37,8 +45,11 @@ class WebSocketStream(trio.abc.Stream):
     """A trio :class:`~trio.abc.Stream` over an accepted starlette WebSocket; its frames go
     out from :meth:`write_frames`, which :func:`websocket_stream` runs."""
 
-    def __init__(self, websocket: WebSocket) -> None:
+    def __init__(self, websocket: WebSocket, frames: FrameWriter | None = None) -> None:
         self.websocket = websocket
+        self._send_frame = websocket.send_bytes if frames is None else frames.send
+        """How a frame goes out: straight to the socket (:mod:`.transports`) or through
+        the ASGI stack."""
         self._incoming = b""
         self._outgoing = bytearray()  # written, its last message not yet whole
         self._splitter = msgpack.Unpacker()
@@ -101,6 +112,22 @@ class WebSocketStream(trio.abc.Stream):
             await self._progress.wait()
         self._check_peer()
 
+    def room_for(self, size: int) -> bool:
+        """Whether :meth:`offer_messages` may take ``size`` bytes now (the browser is there
+        and reading, no message is half written)."""
+        return (
+            not (self._closed or self._peer_gone or self._outgoing)
+            and self._waiting_bytes + size <= WAITING_BYTES
+        )
+
+    def offer_messages(self, data: bytes) -> None:
+        """Queue ``data``, whole messages (the caller vouches for their borders: no
+        splitting), for the next frame, without waiting (after :meth:`room_for`). A
+        table's watchers get the same bytes, encoded once, this way."""
+        self._waiting.append(data)
+        self._waiting_bytes += len(data)
+        self._wake.set()
+
     def _check_peer(self) -> None:
         if self._peer_gone:
             raise trio.BrokenResourceError("the browser has gone")
@@ -108,8 +135,11 @@ class WebSocketStream(trio.abc.Stream):
     async def write_frames(self) -> None:
         """Send what is waiting, a frame (or a few, for more than FRAME_BYTES) at a time and
         one batch every FRAME_INTERVAL at most, until cancelled or the browser goes."""
+        ready = 0.0  # when the next frame may go
         while not self._peer_gone:
             await self._wake.wait()
+            if (wait := ready - trio.current_time()) > 0:
+                await trio.sleep(wait)  # (no wake-up of its own when writes are sparser)
             self._wake = trio.Event()
             frames = _frames(self._waiting)
             self._waiting, self._waiting_bytes = [], 0
@@ -117,13 +147,13 @@ class WebSocketStream(trio.abc.Stream):
             self._progressed()
             try:
                 for frame in frames:
-                    await self.websocket.send_bytes(frame)
+                    await self._send_frame(frame)
             except GONE:
                 self._peer_gone = True
             finally:
                 self._writing = False
                 self._progressed()
-            await trio.sleep(FRAME_INTERVAL)
+            ready = trio.current_time() + FRAME_INTERVAL
 
     def _progressed(self) -> None:
         self._progress.set()
@@ -180,9 +210,12 @@ def _frames(messages: list[bytes]) -> list[bytes]:
 
 
 @contextlib.asynccontextmanager
-async def websocket_stream(websocket: WebSocket) -> AsyncIterator[WebSocketStream]:
-    """A :class:`WebSocketStream` with its frame writer running; closed at the end."""
-    stream = WebSocketStream(websocket)
+async def websocket_stream(
+    websocket: WebSocket, frames: FrameWriter | None = None
+) -> AsyncIterator[WebSocketStream]:
+    """A :class:`WebSocketStream` with its frame writer running (``frames``: straight to
+    the socket); closed at the end."""
+    stream = WebSocketStream(websocket, frames)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(stream.write_frames)
         try:

@@ -66,6 +66,14 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="the most connections open at once, lowered to fit 'ulimit -n' (default %(default)s)",
     )
     parser.add_argument(
+        "--http-connections",
+        type=positive_int,
+        default=ServerLimits().http_connections,
+        metavar="N",
+        help="the most web page connections (watching browsers among them) open at once "
+        "(default %(default)s)",
+    )
+    parser.add_argument(
         "--request-rate",
         type=rate_type,
         default=ServerLimits().request_rate,
@@ -226,6 +234,7 @@ def server_limits(args: argparse.Namespace) -> ServerLimits:
     return ServerLimits(
         max_tables=args.tables,
         max_connections=args.connections,
+        http_connections=args.http_connections,
         checkpoint_every=args.checkpoint_every,
         scoring_workers=args.scoring_workers,
         journal_quota=args.journal_quota,
