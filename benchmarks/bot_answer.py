@@ -66,7 +66,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a tiny run, as CI makes to see that it still runs (its figures mean nothing)",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.decisions, args.repeat = 200, 1
     typed, plain = as_bot(lim17), MapLim17()
     best = {"typed": float("inf"), "maps": float("inf")}
     for _ in range(args.repeat):  # interleaved, so both see the same load

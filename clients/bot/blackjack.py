@@ -13,7 +13,7 @@ import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ClassVar
 
-from croupier.clients.bot.gamebot import GameBot, maybe_await, unwritten
+from croupier.clients.bot.gamebot import GameBot, asks_decide, maybe_await, unwritten
 from croupier.engine import CroupierError
 from croupier.plugins.blackjack.play import Action, Event, Observation
 
@@ -94,6 +94,7 @@ class Bot(GameBot):
             return Action.parse(move)
         raise CroupierError(f"decide returned {type(move).__name__}, not an Action or text")
 
+    @asks_decide
     async def answer_game(self, observation: Mapping[str, Any]) -> dict[str, Any]:
         """The map in, read as an :class:`Observation`; :meth:`answer`'s action out as a map."""
         action = await self.answer(Observation.read(observation))

@@ -39,6 +39,14 @@ def unwritten(hook: Hook) -> Hook:
     return hook
 
 
+def asks_decide(method: Hook) -> Hook:
+    """Mark a base class's ``answer_game`` that answers through ``decide``: only a bot
+    that keeps such an ``answer_game`` must write ``decide`` (one that answers in its own
+    ``answer_game``, as a remote env's seat does, needs none)."""
+    method.asks_decide = True  # type: ignore[attr-defined]
+    return method
+
+
 class GameBot:
     """A bot for the game named :attr:`game`; override :meth:`decide`. Any hook may be
     ``async def``.
@@ -112,6 +120,7 @@ class GameBot:
             return False
         return not any(inspect.iscoroutinefunction(getattr(self, h)) for h in self.answering)
 
+    @asks_decide
     async def answer_game(self, observation: Mapping[str, Any]) -> dict[str, Any]:
         """The action map the SDK sends for the server's ``decide`` (from :meth:`decide`);
         a :class:`CroupierError` refuses the decision with its reason."""

@@ -60,9 +60,12 @@ async def answer_for(bot: GameBot, observation: Any) -> dict[str, Any]:
 def as_bot(bot: GameBot | Callable[[Any], Any], name: str | None = None) -> GameBot:
     """``bot`` itself, or a plain function wrapped as a blackjack
     :class:`~croupier.clients.bot.blackjack.FunctionBot`; a bot class that does not define
-    ``decide`` is refused here, before it sits at a table."""
+    ``decide`` (and answers through it) is refused here, before it sits at a table."""
     if isinstance(bot, GameBot):
-        if getattr(type(bot).decide, "unwritten", False):
+        cls = type(bot)
+        if getattr(cls.decide, "unwritten", False) and getattr(
+            cls.answer_game, "asks_decide", False
+        ):
             raise CroupierError(f"{type(bot).__name__} must define decide(observation)")
         if name:
             bot.name = name
