@@ -36,7 +36,8 @@ the writer's blocks are plain msgpack of the rounds' events (a marker of their o
 which older croupiers cannot read; the blocks before it stay as they were.
 ``CREATOR_LEFT`` adds when each table's creator closed its connection (``creator_left``), so
 a restarted server abandons the tables their creators had left, as an unbroken one does,
-and plays on those whose creators were connected when it stopped.
+and plays on those whose creators were connected when it stopped. ``TOURNAMENT_CREATOR_LEFT``
+does the same for tournaments (``tournaments.creator_left``).
 """
 
 from __future__ import annotations
@@ -227,6 +228,11 @@ CREATOR_LEFT = """
 ALTER TABLE tables ADD COLUMN creator_left REAL;  -- Unix time; NULL: connected at the last stop
 """
 
+TOURNAMENT_CREATOR_LEFT = """
+-- when a tournament's creator closed its connection: as CREATOR_LEFT for tables
+ALTER TABLE tournaments ADD COLUMN creator_left REAL;  -- Unix time; NULL: connected at the stop
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1,
     V2,
@@ -238,6 +244,7 @@ MIGRATIONS: tuple[str, ...] = (
     BLOCKS,
     RAW_BLOCKS,
     CREATOR_LEFT,
+    TOURNAMENT_CREATOR_LEFT,
 )
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
