@@ -64,6 +64,7 @@ class KillRun:
         self.bot_tables: dict[int, int] = {}  # bot table id -> its seed
         self.bot_chips: dict[int, Any] = {}  # bot table seed -> what its bots were told
         self.bot_errors: dict[int, str] = {}  # bot table seed -> what ended its bots' play
+        self.restarts: list[str] = []  # bots that lost their connection before their seat
         self.seen: dict[int, int] = {}  # table id -> the last round a watcher or bot saw
         self.tournament: list[int] = []
         self.creating_done = trio.Event()
@@ -91,7 +92,7 @@ class KillRun:
         async with self.bot_slots:
             try:
                 self.bot_chips[seed] = await bot_table(
-                    self.server.port, seed, self.seen, noted, self.stamps
+                    self.server.port, seed, self.seen, noted, self.stamps, self.restarts
                 )
             except Exception as exc:  # a seat lost (its token refused, ...): a defect
                 self.bot_chips[seed] = f"{type(exc).__name__}: {exc}"
@@ -250,6 +251,7 @@ class KillRun:
             "chips": chips,
             "bots": bots,
             "bot_errors": self.bot_errors,
+            "restarts": self.restarts,
             "standings": found["result"],
             "tournament": f"{found['reason']}",
             "reasons": reasons,
@@ -363,5 +365,12 @@ def show_results(got: dict[str, Any], chips: Any, bots: Any, standings: Any) -> 
                 f"  bot table {table_seed}: {got['bots'].get(table_seed)} against {final},"
                 f" {got['reasons'].get(-table_seed)}"
             )
+    if got["restarts"]:
+        print(
+            f"bots started again, their connection lost before they had a seat (the SDK gives"
+            f" up then: nothing to take back): {len(got['restarts'])}"
+        )
+        for why in got["restarts"]:
+            print(f"  {why}")
     for table_seed, error in sorted(got["bot_errors"].items()):
         print(f"  bot table {table_seed}'s play ended in:\n    " + error.replace("\n", "\n    "))

@@ -13,7 +13,7 @@ from kill_stamps import Stamps  # beside this script (first on sys.path)
 
 from croupier.clients.bot import play
 from croupier.clients.bot.samples import Lim17
-from croupier.engine import PluginManager
+from croupier.engine import CroupierError, PluginManager
 from croupier.protocol import Server, connect
 from croupier.protocol.tables import TableService
 
@@ -78,9 +78,16 @@ async def bot_table(
     seen: dict[int, int],
     on_table: Callable[[int], None],
     stamps: Stamps | None = None,
+    restarts: list[str] | None = None,
 ) -> list[list[int]]:
     """Two Counting bots at a table the first creates (reconnecting and rejoining with their
-    tokens across restarts for as long as it takes); the chips each was told at the end."""
+    tokens across restarts for as long as it takes); the chips each was told at the end.
+
+    A bot whose connection is lost before it has a seat has nothing to take back and gives
+    up (the SDK's rule: it cannot know whether its ``table.create`` or ``table.join`` was
+    done); it is started again here, the reason noted in ``restarts``: a creator creates
+    another table of the same seed (the one it lost, if any, waits for bots that never
+    come), a joiner joins its table."""
     finals: list[list[int]] = []
     made = trio.Event()
     table: list[int] = []
@@ -94,20 +101,44 @@ async def bot_table(
     def quiet(reason: str, delay: float, resuming: bool) -> None:
         pass
 
+    async def again(name: str, sit: Callable[[Callable[[dict[str, Any]], None]], Any]) -> None:
+        sat: list[bool] = []  # this start of the bot has a seat
+        while True:
+            sat.clear()
+            try:
+                final = await sit(lambda info: sat.append(True))
+            except CroupierError as exc:
+                if sat or restarts is None:
+                    raise
+                restarts.append(f"{name}: {exc}")
+                await trio.sleep(0.2)
+                continue
+            finals.append(final["chips"])
+            return
+
     async def creator() -> None:
-        final = await play(
-            Counting(seen, stamps), "127.0.0.1", port, create=bot_table_params(seed), seat=1,
-            name=f"bot-{seed}-a", reconnect=10_000, on_seated=seated, on_retry=quiet,
-        )  # fmt: skip
-        finals.append(final["chips"])
+        async def sit(sat: Callable[[dict[str, Any]], None]) -> Any:
+            def both(info: dict[str, Any]) -> None:
+                sat(info)
+                seated(info)
+
+            return await play(
+                Counting(seen, stamps), "127.0.0.1", port, create=bot_table_params(seed),
+                seat=1, name=f"bot-{seed}-a", reconnect=10_000, on_seated=both, on_retry=quiet,
+            )  # fmt: skip
+
+        await again(f"bot-{seed}-a", sit)
 
     async def joiner() -> None:
         await made.wait()
-        final = await play(
-            Counting(seen, stamps), "127.0.0.1", port, table=table[0], seat=2, name=f"bot-{seed}-b",
-            reconnect=10_000, on_retry=quiet,
-        )  # fmt: skip
-        finals.append(final["chips"])
+
+        async def sit(sat: Callable[[dict[str, Any]], None]) -> Any:
+            return await play(
+                Counting(seen, stamps), "127.0.0.1", port, table=table[0], seat=2,
+                name=f"bot-{seed}-b", reconnect=10_000, on_seated=sat, on_retry=quiet,
+            )  # fmt: skip
+
+        await again(f"bot-{seed}-b", sit)
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(creator)
