@@ -22,6 +22,7 @@ differs listed with its reason and rounds, and what ended a bot's play if anythi
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import os
 import random
@@ -370,7 +371,7 @@ def show_results(got: dict[str, Any], chips: Any, bots: Any, standings: Any) -> 
             f"bots started again, their connection lost before they had a seat (the SDK gives"
             f" up then: nothing to take back): {len(got['restarts'])}"
         )
-        for why in got["restarts"]:
-            print(f"  {why}")
+        for why, count in collections.Counter(got["restarts"]).most_common():
+            print(f"  {count} x {why}")
     for table_seed, error in sorted(got["bot_errors"].items()):
         print(f"  bot table {table_seed}'s play ended in:\n    " + error.replace("\n", "\n    "))
