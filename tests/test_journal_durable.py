@@ -5,7 +5,7 @@ round before the next, and a failure is told to who waits (the writes are kept).
 from __future__ import annotations
 
 import sqlite3
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -54,27 +54,53 @@ async def test_a_created_table_and_a_seat_token_are_committed_when_answered(nurs
     await journal.aclose()
 
 
-async def test_keep_up_waits_for_a_writer_that_has_not_taken_the_queue_for_a_window(tmp_path):
+async def test_keep_up_waits_once_the_oldest_uncommitted_round_is_older_than_the_window(
+    tmp_path, monkeypatch
+):
+    """The writer has taken the round (its tick came) but is slow to commit it: the table
+    waits once the round is ``WINDOW`` old. Before, keep_up measured from the writer's last
+    take of the queue, so a writer that had just taken the queue held no table back however
+    old the rounds it had not committed yet (the bound was the window plus two commits)."""
     writer = open_writer(str(tmp_path / "j.db"))
+    taken, release = threading.Event(), threading.Event()
+    transaction = writer._transaction
+
+    def slow(writes: Any) -> None:  # the writer has the batch and commits it slowly
+        taken.set()
+        release.wait()
+        transaction(writes)
+
+    monkeypatch.setattr(writer, "_transaction", slow)
     waited: list[int] = []
     durable = writer.durable
 
     async def counted(patient: bool = False) -> None:
         waited.append(writer.queued)
+        release.set()
         await durable(patient)
 
     writer.durable = counted  # type: ignore[method-assign]
+    now = [1000.0]
+    writer.clock = lambda: now[0]  # type: ignore[method-assign]
     try:
         with trio.fail_after(60):  # a hang guard only: the writer thread is real
-            writer.put(SEAT, (1, 1, "a", None))
-            writer.last_take = time.monotonic() + 3600  # the writer just took the queue
+            writer.put(SEAT, (1, 1, "a", None))  # a round settles at 1000.0
             await writer.keep_up()
             assert waited == []
-            writer.put(SEAT, (1, 2, "a", None))
-            writer.last_take = time.monotonic() - 2 * writer_module.WINDOW  # starved
+            await trio.to_thread.run_sync(taken.wait)  # taken, not committed
+            writer.put(SEAT, (1, 2, "a", None))  # the next round, within the window
+            now[0] += writer_module.WINDOW / 2
             await writer.keep_up()
-            assert waited == [2] and writer.done >= 2
+            assert waited == []
+            writer.put(SEAT, (1, 3, "a", None))  # the first round is older than the window
+            now[0] += writer_module.WINDOW
+            await writer.keep_up()
+            assert waited == [3] and writer.done >= 3
+            writer.put(SEAT, (1, 4, "a", None))  # all committed before it: a fresh start
+            await writer.keep_up()
+            assert waited == [3]
     finally:
+        release.set()
         await writer.aclose()
 
 

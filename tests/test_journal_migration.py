@@ -56,13 +56,15 @@ async def test_a_v1_journal_is_upgraded_and_its_unfinished_table_recovered(nurse
     before = rows(old, table)
     journal = Journal(str(old))  # upgrades
     with sqlite3.connect(old) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 11
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 12
         assert conn.execute("SELECT key_sha256 FROM tables").fetchall() == [(None,)]
         ((salt,),) = conn.execute("SELECT salt FROM tables").fetchall()  # V3 draws one
         assert len(salt) == 64 and int(salt, 16) >= 0
         assert conn.execute("SELECT count(*) FROM tournament_tables").fetchone() == (0,)
         columns = [c[1] for c in conn.execute("PRAGMA table_info(tournament_tables)")]
         assert columns[-1] == "answers"  # a tournament table's tcp seats' answers
+        columns = [c[1] for c in conn.execute("PRAGMA table_info(tournaments)")]
+        assert columns[-1] == "creator_left"  # when the tournament's creator left
         assert conn.execute("SELECT count(*) FROM checkpoints").fetchone() == (0,)
         assert conn.execute("SELECT count(*) FROM dictionaries").fetchone() == (0,)
         assert conn.execute("SELECT count(*) FROM scores").fetchone() == (0,)

@@ -134,3 +134,77 @@ async def test_a_table_whose_creator_was_connected_plays_on_to_its_end_as_unbrok
     )
     assert (found["chips"], found["house"]) == (whole["chips"], whole["house"])
     assert creator_left(path, table) is None
+
+
+LONG_TOURNAMENT = {"bots": ["lim17"] * 4, "tourneys": 400, "rounds": 50, "hands": 5, "seed": 3}
+ABANDONED = "abandoned: its creator left and none of its tcp bots is connected"
+
+
+def tournament_creator_left(path: Path, tournament: int) -> float | None:
+    with sqlite3.connect(path) as conn:
+        (when,) = conn.execute(
+            "SELECT creator_left FROM tournaments WHERE id = ?", (tournament,)
+        ).fetchone()
+    return None if when is None else float(when)
+
+
+async def tournament_after_restart(path: Path, clock: Any, tournament: int) -> dict[str, Any]:
+    """Restart on ``path``, nobody connecting; the recovered tournament's info once
+    ``3 * TIMEOUT`` of virtual time has passed (and it has finished, if it is stopping)."""
+    server = new_server(path)
+    async with trio.open_nursery() as nursery:
+        net = await memnet.serve(nursery, server)
+        await server.recovered.wait()
+        await pass_time(clock, 3 * TIMEOUT)
+        async with net.connect(name="look") as look:
+            found: dict[str, Any] = await look.call("tournament.info", tournament)
+            if found["state"] != "finished" and found["reason"] is not None:
+                while found["state"] != "finished":  # stopped: its tables in play finish
+                    await pass_time(clock, TIMEOUT / 5)
+                    found = await look.call("tournament.info", tournament)
+        server.stop()
+    await server.journal.aclose()
+    return found
+
+
+async def test_a_tournament_whose_creator_had_left_is_abandoned_after_the_restart_too(
+    virtual_clock, tmp_path
+):
+    """Before: a recovered tournament counted its creator present for ever, so one its
+    creator had left (no tcp bot in it) played on to its end after a restart where the
+    unbroken server abandons it ``abandoned_timeout`` after the creator left."""
+    path = tmp_path / "j.db"
+    server = new_server(path)
+    async with trio.open_nursery() as nursery:
+        net = await memnet.serve(nursery, server)
+        async with net.connect(name="leaves") as creator:
+            tid = (await creator.call_named("tournament.start", LONG_TOURNAMENT))["tournament"]
+        await pass_time(virtual_clock, TIMEOUT / 5)  # the creator is gone, the timer runs
+        async with net.connect(name="look") as look:
+            assert (await look.call("tournament.info", tid))["state"] == "playing"
+        server.stop()  # before the timer ends (a crash leaves the journal the same)
+    await server.journal.aclose()
+    assert tournament_creator_left(path, tid) is not None
+    found = await tournament_after_restart(path, virtual_clock, tid)
+    assert (found["state"], found["reason"]) == ("finished", ABANDONED)
+    assert found["result"]["conserved"]
+    assert found["progress"]["done"] < found["progress"]["total"]
+
+
+async def test_a_tournament_whose_creator_was_connected_plays_on_after_the_restart(
+    virtual_clock, tmp_path
+):
+    """The server's stop closing the creator's connection is not the creator leaving: the
+    recovered tournament is not abandoned though nobody connects for ``3 * TIMEOUT``."""
+    path = tmp_path / "j.db"
+    server = new_server(path)
+    async with trio.open_nursery() as nursery:
+        net = await memnet.serve(nursery, server)
+        async with net.connect(name="stays") as creator:
+            tid = (await creator.call_named("tournament.start", LONG_TOURNAMENT))["tournament"]
+            await pass_time(virtual_clock, TIMEOUT / 5)
+            server.stop()  # with the creator connected
+    await server.journal.aclose()
+    assert tournament_creator_left(path, tid) is None
+    found = await tournament_after_restart(path, virtual_clock, tid)
+    assert (found["state"], found["reason"]) == ("playing", None)

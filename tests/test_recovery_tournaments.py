@@ -23,7 +23,7 @@ from croupier.protocol import Code, RpcError, Server, connect
 from croupier.protocol.journal import Journal
 from croupier.protocol.services import default_services
 from croupier.protocol.tournaments import TournamentService
-from tests.test_recovery import stubborn
+from tests.test_recovery_bots import stubborn
 
 
 def tournaments_of(server: Server) -> TournamentService:

@@ -89,6 +89,9 @@ class NullJournal:
     def table_creator_left(self, table: int) -> None:
         pass
 
+    def tournament_creator_left(self, tournament: int) -> None:
+        pass
+
     def table_given_up(self, table: int, reason: str) -> None:
         pass
 

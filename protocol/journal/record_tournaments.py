@@ -51,6 +51,13 @@ class TournamentRecords:
             ),
         )
 
+    def tournament_creator_left(self, tournament: int) -> None:
+        """The tournament's creator closed its connection (not the server's stop): after a
+        restart it is abandoned as the unbroken server would have abandoned it."""
+        self.writer.put(
+            "UPDATE tournaments SET creator_left = ? WHERE id = ?", (self._clock(), tournament)
+        )
+
     def tournament_given_up(self, tournament: int, reason: str) -> None:
         """A tournament the restarted server does not carry on: finished, with why."""
         self.writer.put(

@@ -151,6 +151,9 @@ class TournamentRecord:
     state: str
     key_sha256: str | None
     join_key_sha256: str | None
+    creator_left: bool
+    """Its creator had closed its connection before the server stopped (as
+    :attr:`TableRecord.creator_left`)."""
     seats: dict[int, tuple[str | None, str | None]]
     """Per ``tcp`` entry taken: the bot's name and its token's hash."""
     tables: list[dict[str, Any]]
@@ -235,10 +238,13 @@ def unfinished_tournaments(conn: sqlite3.Connection) -> list[TournamentRecord]:
     """Every tournament not finished, oldest first, with its seats and finished tables."""
     rows = conn.execute(
         "SELECT id, game, rule_set, rules, seed, salt, settings, bots, creator, state,"
-        f" key_sha256, join_key_sha256 FROM tournaments WHERE {UNFINISHED} ORDER BY id"
+        f" key_sha256, join_key_sha256, creator_left FROM tournaments WHERE {UNFINISHED}"
+        " ORDER BY id"
     ).fetchall()
     found = []
-    for tid, game, rule_set, rules, seed, salt, settings, bots, creator, state, key, join in rows:
+    for row in rows:
+        tid, game, rule_set, rules, seed, salt, settings, bots, creator, state = row[:10]
+        key, join, left = row[10:]
         seats = {
             entry: (player, token)
             for entry, player, token in conn.execute(
@@ -260,6 +266,7 @@ def unfinished_tournaments(conn: sqlite3.Connection) -> list[TournamentRecord]:
             state=state,
             key_sha256=key,
             join_key_sha256=join,
+            creator_left=left is not None,
             seats=seats,
             tables=[],
         )

@@ -40,7 +40,8 @@ and plays on those whose creators were connected when it stopped.
 ``TOURNAMENT_ANSWERS`` adds each tournament table's ``answers``: its ``tcp`` seats' answers,
 compactly (:mod:`croupier.protocol.seat_answers`), so that a finished tournament's table
 replays from its seed (``history.tournament_events``); NULL for a table of strategies alone
-(its seed is enough) and for the tables recorded before it.
+(its seed is enough) and for the tables recorded before it. ``TOURNAMENT_CREATOR_LEFT``
+does for tournaments what ``CREATOR_LEFT`` does for tables (``tournaments.creator_left``).
 """
 
 from __future__ import annotations
@@ -236,6 +237,11 @@ TOURNAMENT_ANSWERS = """
 ALTER TABLE tournament_tables ADD COLUMN answers BLOB;  -- msgpack {seat: [outcome]}; NULL: none
 """
 
+TOURNAMENT_CREATOR_LEFT = """
+-- when a tournament's creator closed its connection: as CREATOR_LEFT for tables
+ALTER TABLE tournaments ADD COLUMN creator_left REAL;  -- Unix time; NULL: connected at the stop
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1,
     V2,
@@ -248,6 +254,7 @@ MIGRATIONS: tuple[str, ...] = (
     RAW_BLOCKS,
     CREATOR_LEFT,
     TOURNAMENT_ANSWERS,
+    TOURNAMENT_CREATOR_LEFT,
 )
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -13,16 +13,18 @@ they run after every write queued before them, so a client reads what it just sa
   writer at once). The server answers ``table.create``, ``table.join`` and every other call
   that changes what the journal holds only after it (:attr:`Method.durable`), so a client
   that got an answer finds its table, seat and token after any crash of the server.
-- A settled round is committed within :data:`WINDOW` plus one round and one commit (about
-  100 ms; ``benchmarks/durability.py`` measures it). The writer needs the interpreter
-  lock to encode its rows, and the event loop of a busy server holds it: CPython hands the
-  lock to a waiting thread only when the holder keeps it for a whole switch interval
-  (5 ms), and an event loop that lets go of it for a moment at every poll resets that wait
-  each time, so a table playing flat out starved the writer for a second and more. So a
-  table calls :meth:`JournalWriter.keep_up` after each round: when the writer has not
-  taken the queue for :data:`WINDOW` seconds (or more than :data:`BACKLOG` writes wait)
-  the table waits for the commit, and while every table waits the loop is idle and the
-  writer has the lock. ``serve --sync`` makes each round durable before the next is dealt.
+- A settled round is committed within :data:`WINDOW` plus one round and two commits (the
+  one in progress when the tables stop, and the one holding the round): about 100 ms on a
+  machine with a core to spare; ``benchmarks/durability.py`` measures it. The writer needs
+  the interpreter lock to encode its rows, and the event loop of a busy server holds it:
+  CPython hands the lock to a waiting thread only when the holder keeps it for a whole
+  switch interval (5 ms), and an event loop that lets go of it for a moment at every poll
+  resets that wait each time, so a table playing flat out starved the writer for a second
+  and more. So a table calls :meth:`JournalWriter.keep_up` after each round: once the
+  oldest settled round not yet committed was queued more than :data:`WINDOW` seconds ago
+  (or more than :data:`BACKLOG` writes wait) the table waits for the commit, and while
+  every table waits the loop is idle and the writer has the lock. ``serve --sync`` makes
+  each round durable before the next is dealt.
 - A write that fails (a full disk, a file made read-only, an I/O error) rolls its
   transaction back and is **kept**: the writer logs one line, marks the journal
   ``failed`` and tries the same writes again every :data:`RETRY` seconds, in order, so
@@ -70,8 +72,8 @@ costs far more than a row, and waking a thread for every write costs the event l
 interpreter lock each time: one commit per settled round cost the server about a fifth of
 its CPU."""
 WINDOW = 0.05
-"""Seconds the writer may go without taking the queue before tables wait for it
-(:meth:`JournalWriter.keep_up`): the bound on a starved writer's lag."""
+"""Seconds a settled round may wait uncommitted before tables wait for the writer
+(:meth:`JournalWriter.keep_up`): the bound on a starved writer's lag, less the commits."""
 RETRY = 1.0
 """Seconds between the attempts of a journal that cannot write to write again."""
 
@@ -111,8 +113,9 @@ class JournalWriter:
         """Writes queued so far (the event loop's count)."""
         self.done = 0
         """Writes committed (or left out as bad rows) so far, in queue order (the writer's)."""
-        self.last_take = time.monotonic()
-        """When the writer last took the queue (its tick)."""
+        self._unsaved: collections.deque[tuple[int, float]] = collections.deque()
+        """Per settled round not known committed, oldest first (the event loop's): the count
+        of writes queued with it and when (:meth:`keep_up`)."""
         self._queue: collections.deque[object] = collections.deque()
         """Writes, reads and the stop mark, in order: appending is atomic and wakes nobody."""
         self._held: list[Write] = []
@@ -167,14 +170,24 @@ class JournalWriter:
             "not recorded yet",
         )
 
+    clock = staticmethod(time.monotonic)
+    """The clock :meth:`keep_up` ages rounds by."""
+
     async def keep_up(self) -> None:
-        """Return at once, unless the writer is behind: more than :data:`BACKLOG` writes
-        queued, or the queue not taken for :data:`WINDOW` seconds; then wait until what is
-        queued is committed (see the module docstring). A failed journal does not wait here:
-        tables pause before their next round instead."""
-        if self.done >= self.queued or self.failed is not None:
+        """A table calls this right after queueing a settled round. Return at once, unless
+        the writer is behind: the oldest settled round not yet committed was queued more
+        than :data:`WINDOW` seconds ago, or more than :data:`BACKLOG` writes wait; then wait
+        until what is queued is committed (see the module docstring). Measured from the
+        round, not from the writer's last take of the queue: a writer that took the queue
+        and is slow to commit it is behind too. A failed journal does not wait here: tables
+        pause before their next round instead."""
+        done, now, unsaved = self.done, self.clock(), self._unsaved
+        while unsaved and unsaved[0][0] <= done:
+            unsaved.popleft()
+        if done >= self.queued or self.failed is not None:
             return
-        if len(self._queue) > BACKLOG or time.monotonic() - self.last_take > WINDOW:
+        unsaved.append((self.queued, now))
+        if len(self._queue) > BACKLOG or now - unsaved[0][1] > WINDOW:
             with contextlib.suppress(RpcError):
                 await self.durable()
 
@@ -225,7 +238,6 @@ class JournalWriter:
             while True:
                 self._wake.wait(RETRY if self.failed is not None else LINGER)
                 self._wake.clear()
-                self.last_take = time.monotonic()
                 batch: list[object] = []
                 while len(batch) < MAX_BATCH:
                     try:

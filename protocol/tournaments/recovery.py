@@ -10,6 +10,11 @@ finished (a table is booked whole, so the one in progress counts for nothing yet
 again from their seeds. With bots that answer the same observation the same way (and
 strategies do), the standings are exactly those of an uninterrupted run.
 
+A server's stop is not the creator leaving: a tournament whose creator had closed its
+connection before the stop (``creator_left`` in the journal) is abandoned
+``abandoned_timeout`` after the restart unless one of its ``tcp`` bots is back by then, as
+the unbroken server abandons it; one whose creator was connected plays on.
+
 A tournament that was playing waits up to ``join_time`` for its ``tcp`` bots to take their
 seats back (``tournament.rejoin``), then plays on; one still waiting for its bots waits
 again. Recovered tournaments count against the server's open tournaments; those beyond it,
@@ -61,6 +66,7 @@ async def recover_tournaments(service: TournamentService, server: RpcServer, mos
         recovered += 1
         log.info("tournament %d resumes with %d tables booked", found.id, len(found.known))
         server.spawn(partial(found.run, server.manager), f"tournament {found.id}")
+        service.abandon_if_orphaned(found, server)  # as when its creator's connection closed
         await trio.sleep(0)
     return recovered
 
@@ -86,7 +92,7 @@ async def rebuild_tournament(server: RpcServer, record: TournamentRecord) -> Ser
         list(record.bots),
         strategies,
         join_time,
-        Ownership.recovered(record.key_sha256),
+        Ownership.recovered(record.key_sha256, present=not record.creator_left),
         None,
         record.salt,
     )

@@ -261,15 +261,24 @@ class TournamentService(Service):
         server = connection.server
         for found in self.tournaments.values():
             found.unsubscribe(connection)  # ends its pump task, which would wait for ever
-            if found.owner.conn_id == connection.id:
+            if found.owner.conn_id == connection.id and found.owner.present:
                 found.owner.present = False
+                if not server.stopping and found.state != "finished":  # the creator left
+                    server.journal.tournament_creator_left(found.id)
             for seat in found.tcp:
                 if seat.conn is connection:
                     seat.conn = None
-            if found.orphaned() and not found.abandon_pending:
-                found.abandon_pending = True
-                wait = partial(found.end_if_abandoned, server.limits.abandoned_timeout)
-                server.spawn(wait, f"tournament {found.id} abandoned?")
+            self.abandon_if_orphaned(found, server)
+
+    @staticmethod
+    def abandon_if_orphaned(found: ServerTournament, server: RpcServer) -> None:
+        """Stop ``found`` ``abandoned_timeout`` seconds from now if its creator has left and
+        none of its ``tcp`` bots is connected then (the same for a tournament recovered
+        after a restart: the journal keeps whether its creator had left)."""
+        if found.orphaned() and not found.abandon_pending:
+            found.abandon_pending = True
+            wait = partial(found.end_if_abandoned, server.limits.abandoned_timeout)
+            server.spawn(wait, f"tournament {found.id} abandoned?")
 
     async def shutdown(self) -> None:
         """Stop every open tournament (it finishes without a result) and tell its watchers."""
