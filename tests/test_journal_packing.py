@@ -18,6 +18,7 @@ from croupier.protocol.journal.packing import (
     RAW,
     RAW_BLOCKS,
     TRAIN_AT,
+    Packed,
     Packer,
     PackError,
     Unpacker,
@@ -174,6 +175,27 @@ def test_the_writers_blocks_give_back_exactly_each_round(event):
     conn = journal()
     blob = Packer(conn).pack_block("x", rounds)
     assert blob[0] == RAW and Unpacker(conn).rounds(blob, None, None) == rounds
+
+
+@pytest.mark.parametrize("event", ODD_EVENTS, ids=range(len(ODD_EVENTS)))
+def test_rounds_encoded_by_the_loop_make_the_very_block_of_the_rounds(event):
+    """The event loop encodes each round as it queues it (:meth:`Packed.of`); the writer's
+    block of those bytes is byte for byte the block of the rounds themselves."""
+    rounds = [(1, [event, blackjack_like(1)[2]], [1, 2]), (2, blackjack_like(2), [3, 4])]
+    queued = [Packed.of("x", *round_) for round_ in rounds]
+    assert all(p.raw is not None and p.events is None for p in queued)
+    assert [p.plain() for p in queued] == [events for _, events, _ in rounds]
+    conn = journal()
+    blob = Packer(conn).pack_encoded("x", [p.raw for p in queued if p.raw is not None])
+    assert blob == Packer(journal()).pack_block("x", rounds)
+    assert Unpacker(conn).rounds(blob, None, None) == rounds
+
+
+def test_a_round_msgpack_cannot_hold_keeps_its_events():
+    events = [{"kind": "chips", "amount": 2**70}]
+    packed = Packed.of("x", 1, events, [1])
+    events.clear()  # the table's list of the round's events is emptied once queued
+    assert packed.raw is None and packed.plain() == [{"kind": "chips", "amount": 2**70}]
 
 
 def test_column_packed_blocks_of_older_journals_still_read(tmp_path):

@@ -65,14 +65,14 @@ class Blocks:
         sql, (table, first, _, _, _, _) = block[0]
         _, (_, _, last, round_, _, _) = block[-1]
         try:
-            data: bytes | str = self.packer.pack_block(
-                rows[0].game,
-                [(w[1][3], r.events, r.chips) for w, r in zip(block, rows, strict=True)],
-            )
-        except (TypeError, ValueError, OverflowError):  # e.g. an int beyond 64 bits
+            raws = [row.raw for row in rows]
+            if None in raws:  # a round msgpack cannot hold (e.g. an int beyond 64 bits)
+                raise ValueError("a round that is not encoded")
+            data: bytes | str = self.packer.pack_encoded(rows[0].game, raws)  # type: ignore[arg-type]
+        except (TypeError, ValueError, OverflowError):
             if len(block) > 1:
                 return [one for write in block for one in self._pack_block([write])]
-            data = encode(rows[0].events)
+            data = encode(rows[0].plain())
             self._count(rows, len(data))
             return [(sql, (table, first, last, round_, rows[0].chips, data))]
         self._count(rows, len(data))

@@ -3,12 +3,15 @@ settled rounds of one table that one transaction commits, in one row), as plain 
 zstandard-compressed with a dictionary trained on the journal's own blocks (schema 9).
 
 A blackjack round of 4 seats is about 38 events and 4.3 kB of JSON. The table hands each
-settled round to the journal as it is (its events, the very dicts it sent, and its chips);
-the writer thread encodes a block as ``[[round, events, chips], ...]`` in one C call
-(:mod:`msgspec`, a tenth of the time of the column packing before it, which held the
-interpreter lock for about 100 us a round: :mod:`croupier.protocol.journal.columns`), and
-compresses it at :data:`BLOCK_LEVEL`, in C without the interpreter lock, so that a table
-dealing flat out in the event loop goes on meanwhile. zstandard finds the repetition (the
+settled round to the journal as it is (its events, the very dicts it sent, and its chips),
+which encodes it as msgpack ``[round, events, chips]`` at once, on the event loop, in one C
+call (:mod:`msgspec`, a few microseconds; a tenth of the time of the column packing before
+it, which held the interpreter lock for about 100 us a round:
+:mod:`croupier.protocol.journal.columns`), so that the round's dicts are freed where they
+were made; the writer thread joins a block's rounds into ``[[round, events, chips], ...]``
+(the same bytes as encoding the list) and compresses it at :data:`BLOCK_LEVEL`, in C
+without the interpreter lock, so that a table dealing flat out in the event loop goes on
+meanwhile. zstandard finds the repetition (the
 same keys and phrases) across a block's rounds and in its game's dictionary: 255 to 285 bytes
 a 4-seat round in blocks of 40 to 10 rounds (column-packed, about 90 fewer: the templated
 texts). A round is committed with its block exactly as it was with its own row, so
@@ -84,23 +87,54 @@ _encode = msgspec.msgpack.Encoder().encode
 
 class Packed:
     """A settled round's row waiting in the writer's queue: the writer packs the rounds of
-    each table that one transaction commits into one block (with its game's dictionary)."""
+    each table that one transaction commits into one block (with its game's dictionary).
 
-    __slots__ = ("address", "chips", "counted", "events", "game")
+    The event loop encodes the round (:func:`encode_round`, msgpack in one C call, a few
+    microseconds) as it queues it, so its events die where they were made and the writer
+    thread, which needs the interpreter lock for every Python step, only joins bytes;
+    ``raw`` is None only for a round msgpack cannot hold (an integer beyond 64 bits): the
+    writer keeps that one's ``events`` as JSON."""
+
+    __slots__ = ("address", "chips", "counted", "events", "game", "raw")
 
     def __init__(
         self,
         game: str,
-        events: list[dict[str, Any]],
+        events: list[dict[str, Any]] | None,
         chips: list[int] | None,
         address: str = "",
+        raw: bytes | None = None,
     ) -> None:
         self.game, self.events, self.chips = game, events, chips
+        self.raw = raw
+        """The round ``[round, events, chips]`` as msgpack (None: see ``events``)."""
         self.address = address
         """Whose table's row (its creator's address; ``""``: unknown): counted against the
         journal quota."""
         self.counted = False
         """Its bytes are counted against ``address``."""
+
+    def plain(self) -> list[dict[str, Any]]:
+        """The round's events (decoded again when it was encoded)."""
+        if self.events is None:
+            events: list[dict[str, Any]] = msgspec.msgpack.decode(self.raw or b"")[1]
+            return events
+        return self.events
+
+    @classmethod
+    def of(
+        cls,
+        game: str,
+        round_: int | None,
+        events: list[dict[str, Any]],
+        chips: list[int] | None,
+        address: str = "",
+    ) -> Packed:
+        """A settled round, encoded now (its events kept only when they cannot be)."""
+        try:
+            return cls(game, None, chips, address, _encode((round_, events, chips)))
+        except (TypeError, ValueError, OverflowError):  # e.g. an int beyond 64 bits
+            return cls(game, list(events), chips, address)
 
 
 class Packer:
@@ -149,7 +183,12 @@ class Packer:
     def pack_block(self, game: str, rounds: list[Round]) -> bytes:
         """A block's ``data`` (TypeError, ValueError, OverflowError if it cannot be packed,
         e.g. an integer beyond 64 bits)."""
-        raw = _encode(rounds)
+        return self.pack_encoded(game, [_encode(r) for r in rounds])
+
+    def pack_encoded(self, game: str, rounds: list[bytes]) -> bytes:
+        """A block's ``data`` from its rounds already encoded (:meth:`Packed.of`): the
+        msgpack of the list of them, as :meth:`pack_block` of the rounds themselves."""
+        raw = _encode([msgspec.Raw(r) for r in rounds])
         number, seen = self._blocks.get(game, (0, 0))
         if number == 0 and self._next < 2**16:
             samples = self._block_samples.setdefault(game, [])

@@ -126,14 +126,17 @@ class TableRecords:
         pending = self._pending.get(table)
         if not pending:
             return
-        events = pending.copy()
-        pending.clear()
         first = self._seq.get(table, 0) + 1
-        self._seq[table] = first + len(events) - 1
-        data: Any = events
-        if self.compact:  # the writer packs it, with the rounds committed beside it
-            data = Packed(self._games.get(table, ""), events, chips, self._addresses.get(table, ""))
+        self._seq[table] = first + len(pending) - 1
+        data: Any
+        if self.compact:  # encoded now; the writer packs it with the rounds committed beside it
+            data = Packed.of(
+                self._games.get(table, ""), round_, pending, chips, self._addresses.get(table, "")
+            )
             chips = None
+        else:
+            data = pending.copy()
+        pending.clear()
         self.writer.put(
             "INSERT INTO events (table_id, first, last, round, chips, data)"
             " VALUES (?, ?, ?, ?, ?, ?)",
