@@ -26,7 +26,6 @@ import numpy.typing as npt
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver import dealer, recursion
 from croupier.plugins.blackjack.solver.cards import ACE, TEN, Counts, Shoe, total
-from croupier.plugins.blackjack.solver.recursion import StandRows as StandRows
 from croupier.plugins.blackjack.solver.stand import (
     OBJECTIVE_CODES,
     Objective,
@@ -42,6 +41,7 @@ from croupier.plugins.blackjack.solver.stand import (
 from croupier.plugins.blackjack.solver.stand import (
     stand_table as stand_table,
 )
+from croupier.plugins.blackjack.solver.stand_rows import StandRows as StandRows
 
 FloatArray = npt.NDArray[np.float64]
 INFINITE_PROBS = (1 / 13,) * 9 + (4 / 13,)
@@ -140,7 +140,7 @@ class Evaluator:
     ``shoe`` is the full shoe's counts (or None for an infinite deck); ``extra`` the counts
     of known cards other than the upcard and the hand (e.g. the other card of a split pair).
     ``stands`` shares stand rows between the evaluators of one upcard, objective and shoe
-    (the main one and a split's, see :class:`.recursion.StandRows`). A finite shoe's
+    (the main one and a split's, see :class:`.stand_rows.StandRows`). A finite shoe's
     hit, play-on and double values run compiled (:mod:`.recursion`).
     """
 

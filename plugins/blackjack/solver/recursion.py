@@ -19,7 +19,7 @@ strategy's decisions).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import numpy.typing as npt
@@ -42,7 +42,7 @@ WIN_PROBABILITY = 1  # stand.OBJECTIVE_CODES["win-probability"]
 # hard sums (N,), 1 where the hand holds an ace (N,), rank counts (N, 10), and the index of
 # the hand plus one card of each rank (N, 10), -1 where that card busts it
 Tables = tuple[IntArray, IntArray, IntArray, IntArray]
-# one evaluator's shoe in a :class:`StandRows` store: the store's shoes (S, 10: the cards
+# one evaluator's shoe in a stand_rows.StandRows store: the store's shoes (S, 10: the cards
 # left before the hand's own), their stand rows (S, N, 6: values at stand.STAND_TOTALS),
 # 1 where a row is known (S, N), the shoe of (x, k) (10, K: k cards of rank x out besides
 # the upcard, k = 0 the main shoe), and this evaluator's [shoe, x, k, shares rows]
@@ -87,82 +87,6 @@ TABLES, INDEX = _build()
 SIZE = len(TABLES[0])
 STACK = 64  # frames of play_on's walk: a hand grows by a card a frame, twice with a judge
 NO_TABLE: RuleTable = np.zeros((2, 22), dtype=np.int64)
-
-
-class StandRows:
-    """Stand rows shared by the evaluators of one upcard, objective and shoe.
-
-    A split's evaluators play from the shoe less ``k`` pair cards (``x``) besides the
-    upcard: a hand's row there is the row, in the shoe less ``k - 1`` of them, of the hand
-    with one more ``x`` (the same cards out), so each row is computed once, in the shoe
-    with the fewest pair cards out where the player can hold that hand (the main shoe
-    when he can). Shared only for whole counts, where both ways of removing the cards give
-    the same shoe to the last bit; a mean shoe's fractional counts keep their rows apart.
-    """
-
-    DEPTH = 22  # k below this
-
-    def __init__(self, capacity: int = 32) -> None:
-        """``capacity``: the shoes it holds (the main one and each (x, k)); an evaluator
-        of a shoe beyond it keeps rows of its own."""
-        self.capacity = capacity
-        self._key: tuple[object, ...] | None = None
-        self._slots: dict[tuple[int, int], int] = {}
-
-    def state(
-        self,
-        shoe: Sequence[float],
-        upcard: int,
-        extra: Sequence[int],
-        objective: int,
-        flat: FlatProgram,
-    ) -> ShoeState:
-        """The state of the evaluator of ``shoe`` less ``upcard`` and ``extra``."""
-        key = (tuple(shoe), upcard, objective, id(flat))
-        if self._key is None:
-            self._key = key
-            self._allocate(self.capacity)
-            self._share = all(float(n).is_integer() for n in shoe)
-        ranks = [r for r in range(10) if extra[r]]
-        x, k = (ranks[0], extra[ranks[0]]) if len(ranks) == 1 else (0, 0)
-        fits = len(ranks) <= 1 and k < self.DEPTH
-        missing = [j for j in range(k + 1) if ((x, j) if j else (-1, 0)) not in self._slots]
-        fits = fits and len(self._slots) + len(missing) <= self.capacity
-        if self._key != key or not fits:  # rows of its own
-            alone = StandRows()
-            alone._allocate(1)
-            left = list(shoe)  # as the evaluator makes it, operation for operation
-            left[upcard] -= 1
-            for r in range(10):
-                left[r] -= extra[r]
-            alone._lefts[0] = left
-            own = np.zeros(4, dtype=np.int64)
-            return alone._lefts, alone._stand, alone._known, alone._slot_of, own
-        for j in range(k + 1):  # every shoe on the way down, for the walk in stand_at
-            self._slot(shoe, upcard, x, j)
-        own = np.array([self._slot_of[x, k], x, k, int(self._share)], dtype=np.int64)
-        return self._lefts, self._stand, self._known, self._slot_of, own
-
-    def _allocate(self, shoes: int) -> None:
-        self._lefts = np.zeros((shoes, 10))
-        self._stand = np.empty((shoes, SIZE, 6))
-        self._known = np.zeros((shoes, SIZE), dtype=np.uint8)
-        self._slot_of = np.full((10, self.DEPTH), -1, dtype=np.int64)
-
-    def _slot(self, shoe: Sequence[float], upcard: int, x: int, j: int) -> None:
-        name = (x, j) if j else (-1, 0)
-        slot = self._slots.get(name)
-        if slot is None:
-            slot = len(self._slots)
-            self._slots[name] = slot
-            left = list(shoe)  # as the evaluator makes it, operation for operation
-            left[upcard] -= 1
-            left[x] -= j
-            self._lefts[slot] = left
-        if j:
-            self._slot_of[x, j] = slot
-        else:
-            self._slot_of[:, 0] = slot
 
 
 def new_memo() -> MemoState:
