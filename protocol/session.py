@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
 import os
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
@@ -35,7 +34,8 @@ import attrs
 import trio
 
 from croupier.protocol.admission import linger_close
-from croupier.protocol.calls import Call, PendingCalls
+from croupier.protocol.caller import SessionCaller
+from croupier.protocol.calls import PendingCalls
 from croupier.protocol.codec import (
     DEFAULT_MAX_MESSAGE_SIZE,
     BufferBudget,
@@ -46,9 +46,9 @@ from croupier.protocol.codec import (
     Response,
     parse,
 )
-from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcError
+from croupier.protocol.errors import Code, ConnectionClosed, RpcError
 from croupier.protocol.lanes import PlayLane
-from croupier.protocol.reader import DISPATCH_TURN, SessionReader
+from croupier.protocol.reader import DISPATCH_TURN
 
 __all__ = ["DISPATCH_TURN", "ERROR_NOTIFICATION", "Session", "SessionLimits"]
 
@@ -83,7 +83,7 @@ async def _ignore(session: Session, notification: Notification) -> None:
     return None
 
 
-class Session(SessionReader):
+class Session(SessionCaller):
     """One end of a msgpack-rpc connection. Call :meth:`run` in a task, then use it.
 
     ``on_request(session, request)`` returns the result or raises :class:`RpcError`;
@@ -310,75 +310,6 @@ class Session(SessionReader):
         with trio.move_on_after(1.0):
             with contextlib.suppress(ConnectionClosed):
                 await self._send(Notification(ERROR_NOTIFICATION, [self._error_wire(error)]))
-
-    async def call(
-        self,
-        method: str,
-        params: Iterable[Any] | Mapping[str, Any] = (),
-        *,
-        timeout: float | None = None,
-    ) -> Any:
-        """Call ``method`` on the peer and return its result.
-
-        Raises :class:`RpcError` with the peer's error, :class:`CallTimeout` when no answer
-        came within ``timeout`` seconds (a late answer is then dropped), and
-        :class:`ConnectionClosed` when the connection ends first.
-        """
-        call = await self.begin_call(method, params)
-        try:
-            with trio.move_on_after(math.inf if timeout is None else timeout) as scope:
-                await call.done.wait()
-            if scope.cancelled_caught:
-                raise CallTimeout(method, timeout or 0.0)
-        finally:
-            self.end_call(call)
-        return self.result_of(call)
-
-    async def begin_call(self, method: str, params: Iterable[Any] | Mapping[str, Any] = ()) -> Call:
-        """Send a call to the peer and return it without waiting: its ``done`` is set when
-        the answer came (:meth:`result_of`) or the connection closed. :meth:`end_call` it
-        once it is over, answered or given up (a late answer is then dropped). What lets
-        its caller wait with a deadline of its own (a table's decision clock) in its own
-        task, with no task per call."""
-        if self._closed:
-            raise ConnectionClosed()
-        if not self._started.is_set():  # a set Event would still cost a scheduling round
-            await self._started.wait()
-        wire_params: list[Any] | dict[str, Any] = (
-            dict(params) if isinstance(params, Mapping) else list(params)
-        )
-        msgid, call = self._calls.open()
-        call.method = method
-        lane = self.lane
-        if lane is not None:
-            lane.waiting += 1
-        try:
-            if self._closed:
-                raise ConnectionClosed()
-            await self._send(Request(msgid, method, wire_params))
-        except BaseException:
-            self.end_call(call)
-            raise
-        return call
-
-    def end_call(self, call: Call) -> None:
-        """The call begun with :meth:`begin_call` is over: its msgid is free again."""
-        if call.msgid < 0:
-            return
-        self._calls.close(call.msgid)
-        call.msgid = -1
-        if self.lane is not None:
-            self.lane.waiting -= 1
-
-    @staticmethod
-    def result_of(call: Call) -> Any:
-        """The result of an answered call; :class:`RpcError` with the peer's error, or
-        :class:`ConnectionClosed` when the connection ended first."""
-        if call.response is None:
-            raise ConnectionClosed(f"the connection closed during {call.method!r}")
-        if call.response.error is not None:
-            raise RpcError.from_wire(call.response.error)
-        return call.response.result
 
     async def notify(self, method: str, params: Iterable[Any] | Mapping[str, Any] = ()) -> None:
         """Send a notification (no answer comes)."""
