@@ -15,8 +15,8 @@ from croupier.clients.envs.vector_kernel import HOLE, POS
 from croupier.engine import CroupierError
 from croupier.engine.chunks import chunk_seed
 from croupier.plugins.blackjack.kernel.data import chart_array
+from croupier.plugins.blackjack.kernel.instances import play_chunk
 from croupier.plugins.blackjack.kernel.kernel import FIELDS
-from croupier.plugins.blackjack.kernel.round_body import play_chunk
 from croupier.plugins.blackjack.kernels import play_table
 
 RULES = [

@@ -16,15 +16,14 @@ from croupier.engine import (
     Stream,
     hookimpl,
 )
+from croupier.plugins.blackjack_spec.bags import BagRandomizer
+from croupier.plugins.blackjack_spec.history import HistoryRandomizer
+from croupier.plugins.blackjack_spec.lists import ListRandomizer, SequenceRandomizer
 from croupier.plugins.blackjack_spec.parser import Spec, parse_spec
 from croupier.plugins.blackjack_spec.randomizers import (
-    BagRandomizer,
     FirstHistoryRandomizer,
     FirstRandomizer,
-    HistoryRandomizer,
     Inner,
-    ListRandomizer,
-    SequenceRandomizer,
 )
 
 TETROMINOES = "I,J,L,O,S,T,Z"

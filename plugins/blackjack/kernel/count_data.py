@@ -158,7 +158,7 @@ def run_count_chunk(data: Any, seed: int, rounds: int) -> Sequence[int]:
     """Play one counting chunk (in whatever process this runs in)."""
     import numpy as np
 
-    from croupier.plugins.blackjack.kernel.round_body import play_count_chunk
+    from croupier.plugins.blackjack.kernel.instances import play_count_chunk
 
     rules, chart, seats, p, tags, ramp, (first, count, index, maps) = data
     out = play_count_chunk(

@@ -1,7 +1,7 @@
 """The blackjack round played by a card counter (numba): a bet ramp, Wonging and playing
 deviations by the true count; the totals it returns.
 
-:func:`~croupier.plugins.blackjack.kernel.round_body.play_count_chunk` is the flat
+:func:`~croupier.plugins.blackjack.kernel.instances.play_count_chunk` is the flat
 round, rule for rule and card for card (the same generator, shuffles and cut card), with a
 count kept as a player sees the cards: every card's tag as it is dealt, the dealer's hole
 card when the round ends (it is turned over then), the running count back to the count's

@@ -135,7 +135,7 @@ def run_chunk(data: Any, seed: int, rounds: int) -> Sequence[int]:
     """Play one chunk (in whatever process this runs in)."""
     import numpy as np
 
-    from croupier.plugins.blackjack.kernel.round_body import play_chunk
+    from croupier.plugins.blackjack.kernel.instances import play_chunk
 
     rules, chart, seats = data
     out = play_chunk(

@@ -17,7 +17,7 @@ FIELDS: tuple[str, ...] = (
     "shuffles",
     "round_net_sq",
 )
-"""The totals :func:`.round_body.play_chunk` (and :class:`.plain.PlainChunk`) returns, in
+"""The totals :func:`.instances.play_chunk` (and :class:`.plain.PlainChunk`) returns, in
 chips and counts (``house``: the house's net, which must be minus the players' net: a
 double-entry check; ``round_net_sq``: the sum over rounds of the square of the seats' net
 together, for intervals)."""

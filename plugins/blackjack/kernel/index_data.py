@@ -101,7 +101,7 @@ def run_index_chunk(data: Any, seed: int, rounds: int) -> Sequence[int]:
     import numpy as np
 
     from croupier.plugins.blackjack.kernel.index_kernel import KIND_ACTION
-    from croupier.plugins.blackjack.kernel.round_body import play_index_chunk
+    from croupier.plugins.blackjack.kernel.instances import play_index_chunk
 
     rules, chart, p, raw, tags, found, slots, at_decision, two_card = data
     first, count, slot_of, kinds, maps, ins = found

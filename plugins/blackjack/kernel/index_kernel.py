@@ -1,6 +1,6 @@
 """Playing indices by simulation (numba): each decision played both ways from one shoe.
 
-:func:`~croupier.plugins.blackjack.kernel.round_body.play_index_chunk` (the one round body
+:func:`~croupier.plugins.blackjack.kernel.instances.play_index_chunk` (the one round body
 of :mod:`.round_body`, specialised for this measurement) deals rounds to one seat as the
 counting kernel does (the same generator, shuffles and cut card; card ids, so every count's
 tags are exact; the count kept as a player sees the cards) with the chart played

@@ -1,7 +1,7 @@
 """The compiled blackjack round (numba): casino rules and a chart, as plain arrays, and the
 primitives every kernel shares (the generator, the shuffle, a shoe running dry, the plans).
 
-:func:`~croupier.plugins.blackjack.kernel.round_body.play_chunk` (the flat instance of
+:func:`~croupier.plugins.blackjack.kernel.instances.play_chunk` (the flat instance of
 the one round body, :mod:`.round_body`) deals ``rounds`` rounds at a table of ``seats``
 seats, every seat playing one chart with a flat bet, and returns integer running totals
 (see ``FIELDS``). It follows the engine's round (:mod:`croupier.plugins.blackjack.steps`)
