@@ -34,6 +34,7 @@ import msgspec
 import zstandard
 
 from croupier.protocol.journal.columns import Round, payload
+from croupier.protocol.journal.training import DICTIONARY_SIZE, BlockTraining
 from croupier.protocol.journal.unpacking import (
     BLOCK,
     MAGIC,
@@ -69,15 +70,14 @@ BLOCK_LEVEL = 6
 """zstandard's level for blocks: with a dictionary, 255 bytes a 4-seat round in blocks of
 40 (level 3: 335, level 5: 292, level 9: 249) for about 40 us of CPU a round, without the
 interpreter lock."""
-DICTIONARY_SIZE = 64 * 1024
 TRAIN_AT = (200, 1000)
 """A game's dictionary for rows of one round is trained on its first 200 rows, and again on
 the next 1,000."""
 BLOCK_TRAIN_AT = 200
 """A game's dictionary for blocks is trained once, on the blocks of its first 200 rounds
-(a dictionary trained on 1,000 packs no smaller); blocks before it are compressed without
-one. The training's parameters are fixed (``k=1024, d=8``): zstandard's search for them, on
-so few samples, chose worse dictionaries."""
+(a dictionary trained on 1,000 packs no smaller), in a thread of its own
+(:mod:`~croupier.protocol.journal.training`); blocks before it is ready are compressed
+without one."""
 RAW_BLOCKS = 2
 """``dictionaries.blocks`` of a dictionary trained on plain msgpack blocks (1: on column-packed
 blocks, 0: on rows of one round)."""
@@ -154,6 +154,8 @@ class Packer:
         """Per game, its dictionary for blocks: its id (0: none yet) and the rounds of the
         blocks it was trained on, or waiting to be."""
         self._block_samples: dict[str, list[bytes | bytearray | memoryview]] = {}
+        self._training: dict[str, BlockTraining] = {}
+        """Per game, its dictionary for blocks being trained (:mod:`.training`)."""
         self._untrained = zstandard.ZstdCompressor(
             level=BLOCK_LEVEL, write_content_size=False, write_checksum=False
         )
@@ -191,12 +193,17 @@ class Packer:
         raw = _encode([msgspec.Raw(r) for r in rounds])
         number, seen = self._blocks.get(game, (0, 0))
         if number == 0 and self._next < 2**16:
-            samples = self._block_samples.setdefault(game, [])
-            samples.append(raw)
-            seen += len(rounds)
-            self._blocks[game] = (0, seen)
-            if seen >= BLOCK_TRAIN_AT and len(samples) >= 8:
-                number = self._train_blocks(game, samples, seen)
+            training = self._training.get(game)
+            if training is None:
+                samples = self._block_samples.setdefault(game, [])
+                samples.append(raw)
+                seen += len(rounds)
+                self._blocks[game] = (0, seen)
+                if seen >= BLOCK_TRAIN_AT and len(samples) >= 8:  # trained off this commit
+                    self._block_samples[game] = []
+                    self._training[game] = BlockTraining(samples, seen)
+            elif training.done():
+                number = self._adopt(game, training)
         try:
             compressor = self._untrained if number == 0 else self._compressors[number]
             frame = compressor.compress(raw)
@@ -204,24 +211,24 @@ class Packer:
             raise ValueError(f"a block cannot be compressed ({exc})") from None
         return bytes([RAW]) + number.to_bytes(2, "little") + frame
 
-    def _train_blocks(
-        self, game: str, samples: list[bytes | bytearray | memoryview], seen: int
-    ) -> int:
-        self._block_samples[game] = []
-        try:
-            trained = zstandard.train_dictionary(
-                DICTIONARY_SIZE, samples, level=BLOCK_LEVEL, k=1024, d=8
-            )
-        except zstandard.ZstdError:  # too little to learn from: on without a dictionary
-            self._blocks[game] = (0, 0)  # try again on the next rounds
+    def _adopt(self, game: str, training: BlockTraining) -> int:
+        """Take a finished training's dictionary as the game's for blocks (0: it learnt
+        nothing, and the next blocks are sampled again)."""
+        del self._training[game]
+        if training.data is None:
+            self._blocks[game] = (0, 0)
             return 0
         number = self._next
         self._next += 1
-        data = trained.as_bytes()
-        self._load(number, data, BLOCK_LEVEL)
-        self._blocks[game] = (number, seen)
-        self._unsaved[number] = (game, seen, data, RAW_BLOCKS)
+        self._load(number, training.data, BLOCK_LEVEL)
+        self._blocks[game] = (number, training.seen)
+        self._unsaved[number] = (game, training.seen, training.data, RAW_BLOCKS)
         return number
+
+    def finish_training(self) -> None:
+        """Wait for the dictionaries being trained (the next block of each game uses its)."""
+        for training in list(self._training.values()):
+            training.wait()
 
     def _load(self, number: int, data: bytes, level: int = LEVEL) -> None:
         self._compressors[number] = zstandard.ZstdCompressor(
