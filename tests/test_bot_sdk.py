@@ -324,3 +324,31 @@ async def test_a_connection_lost_between_creating_the_table_and_sitting_sits_dow
         final = await play(bot, "127.0.0.1", served.port, create={"rounds": 3, "seed": 2})
     assert bot.setups == 2 and final["played"] == 3
     assert final["seats"][0]["player"] == "cut"
+
+
+async def test_a_bot_for_a_known_table_tries_again_when_the_server_drops_it_before_it_sits(
+    port, monkeypatch
+):
+    """A server killed while a bot's ``hello`` or ``table.info`` was on its way: the bot,
+    told its table, connects again and sits (it gave up at once, whatever ``reconnect``)."""
+    from croupier.clients.bot import sdk
+    from croupier.protocol import ConnectionClosed, connect
+
+    async with connect("127.0.0.1", port, name="creator") as creator:
+        info = await creator.call_named("table.create", {"rounds": 2, "seed": 3})
+        real, tries = sdk.bot_connection, []
+
+        def dropped_once(me: Any, host: str, port_: int) -> Any:
+            tries.append(host)
+            if len(tries) == 1:
+                raise ConnectionClosed("the server closed the connection during hello")
+            return real(me, host, port_)
+
+        monkeypatch.setattr(sdk, "bot_connection", dropped_once)
+        final = await play(lambda o: "stand", "127.0.0.1", port, table=info["table"], reconnect=2)
+    assert len(tries) == 2 and final["played"] == 2
+    unknown = []  # a table never found is no reason to try again
+    monkeypatch.setattr(sdk, "bot_connection", lambda *a: unknown.append(a) or real(*a))
+    with pytest.raises(Exception, match="no table"):
+        await play(lambda o: "stand", "127.0.0.1", port, table=9999, reconnect=2)
+    assert len(unknown) == 1

@@ -38,10 +38,11 @@ from croupier.clients.bot.reconnect import (
     leave_table,
     log_retry,
     take_back,
+    unwrap_group,
 )
 from croupier.engine import CroupierError
 from croupier.protocol import Client, ConnectionClosed, RpcError, connect
-from croupier.protocol.errors import Code
+from croupier.protocol.errors import CallTimeout, Code
 from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
 
 log = logging.getLogger("croupier.bot")
@@ -106,18 +107,30 @@ async def _session(
     on_seated: Callable[[dict[str, Any]], None] | None,
 ) -> bool:
     """One connection's worth of play; True when the table is over, raises when the
-    connection is lost."""
-    async with bot_connection(me, host, port) as client:
-        if not await me.sit(client, seat, create):
-            return True
-        me.failures, me.resuming = 0, False
-        if on_seated is not None:
-            on_seated({"table": me.table, "seat": me.bot.seat, "info": me.bot.table})
-        over = await stay_until_finished(client, me.finished)
-        if me.final is not None and me.final.get("left") and me.token is not None:
-            with contextlib.suppress(RpcError):  # the table may just have finished
-                await client.call("table.leave", me.token)
-        return over
+    connection is lost.
+
+    A connection to a known table (``table=T``) lost before the seat was taken (a server
+    killed during ``hello`` or ``table.info``) is tried again as a seated one is: the server
+    was there, and asking for its table again is harmless. One never made (nobody listens)
+    still ends at once, and so does a lost ``table.create`` (asked again, it could make a
+    second table)."""
+    try:
+        async with bot_connection(me, host, port) as client:
+            if not await me.sit(client, seat, create):
+                return True
+            me.failures, me.resuming = 0, False
+            if on_seated is not None:
+                on_seated({"table": me.table, "seat": me.bot.seat, "info": me.bot.table})
+            over = await stay_until_finished(client, me.finished)
+            if me.final is not None and me.final.get("left") and me.token is not None:
+                with contextlib.suppress(RpcError):  # the table may just have finished
+                    await client.call("table.leave", me.token)
+            return over
+    except BaseException as exc:
+        lost = unwrap_group(exc) if isinstance(exc, BaseExceptionGroup) else exc
+        if me.table is not None and isinstance(lost, ConnectionClosed | CallTimeout):
+            me.reseat = True
+        raise
 
 
 class Seated(Protocol):
