@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import trio
@@ -136,7 +137,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument(
         "--scoring-workers",
-        type=workers_type,
+        type=from_zero("workers"),
         default=ServerLimits().scoring_workers,
         metavar="N",
         help="worker processes valuing scored tables' decisions against their game's oracle, "
@@ -146,7 +147,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument(
         "--checkpoint-every",
-        type=rounds_type,
+        type=from_zero("rounds"),
         default=ServerLimits().checkpoint_every,
         metavar="N",
         help="write each table's state to the journal every N settled rounds, so a restart "
@@ -172,24 +173,19 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     parser.set_defaults(func=run)
 
 
-def rounds_type(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a number of rounds, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a number of rounds from 0, not {text}")
-    return value
+def from_zero(what: str) -> Callable[[str], int]:
+    """The type of an option counting ``what`` (rounds, workers) from 0."""
 
+    def count(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a number of {what}, not {text!r}") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"a number of {what} from 0, not {text}")
+        return value
 
-def workers_type(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a number of workers, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a number of workers from 0, not {text}")
-    return value
+    return count
 
 
 def positive_float(text: str) -> float:
