@@ -16,17 +16,15 @@ asks the bot to decide (:meth:`Subscriber.flushed`)."""
 from __future__ import annotations
 
 import logging
-import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import attrs
 import trio
 
-from croupier.protocol.codec import Notification, new_packer
+from croupier.protocol.codec import NOTIFICATION, new_packer
 from croupier.protocol.errors import ConnectionClosed, RpcError
 from croupier.protocol.server import Connection
-from croupier.protocol.writer import encode_checked
 
 log = logging.getLogger("croupier.tables")
 
@@ -93,6 +91,8 @@ class Feed:
         self._hurry = trio.Event()
         self._running = False
         self._packer = new_packer()
+        self._wants: bool | None = None  # wants_events(), until the subscribers change
+        self._full = FULL  # notifications waiting that make a fan-out at once (_changed)
         self.fanouts = 0
 
     @property
@@ -111,15 +111,23 @@ class Feed:
         known = self.subscribers.get(conn.id)
         if known is not None and not known.dropped:
             known.events = known.events or events
+            self._changed()
             return known
         sub = Subscriber(conn, self, events, self.end)
         self.subscribers[conn.id] = sub
+        self._changed()
         return sub
+
+    def _changed(self) -> None:
+        """The subscribers changed: what is worked out from them is worked out again."""
+        self._wants = None
+        self._full = FULL * max(1, int(self.tick() / GATHER))
 
     def unsubscribe(self, conn: Connection) -> None:
         """Stop feeding ``conn``, handing it what it has not had yet if it takes it now."""
         sub = self.subscribers.pop(conn.id, None)
         if sub is not None:
+            self._changed()
             if not sub.busy and not sub.conn.session.closed:
                 self._serve(sub, {}, quiet=True)
             sub.dropped = True
@@ -130,6 +138,7 @@ class Feed:
         sub.dropped, sub.reason = True, reason
         if self.subscribers.get(sub.conn.id) is sub:
             del self.subscribers[sub.conn.id]
+            self._changed()
         sub.conn.session.keepalive.discard(self.label)  # it no longer keeps it from idling
         if not quiet and not sub.conn.session.closed:
             log.warning("%s: %s dropped as a watcher (%s)", self.label, sub.conn, reason)
@@ -137,26 +146,34 @@ class Feed:
 
     # -- publishing --------------------------------------------------------------------------
     def wants_events(self) -> bool:
-        return any(sub.events for sub in self.subscribers.values())
+        """Whether any subscriber takes events (asked at every event: counted when the
+        subscribers change, not at each)."""
+        if self._wants is None:
+            self._wants = any(sub.events for sub in self.subscribers.values())
+        return self._wants
 
     def publish(self, method: str, params: list[Any], event: bool = False) -> None:
         """Encode a notification once and queue it for every subscriber (``event``: for
-        those that take events only); the fan-out sends it within a tick."""
+        those that take events only); the fan-out sends it within a tick. Called at every
+        event of a watched table, so it does no more than it must (the notification packed
+        as its wire list, as ``codec.encode`` would)."""
         if self.closed or not self.subscribers:
             return
         try:
-            data = encode_checked(Notification(method, params), sys.maxsize, self._packer)
-        except RpcError as exc:  # cannot be encoded at all: whoever would get it is dropped
+            data: bytes = self._packer.pack([NOTIFICATION, method, params])
+        except (TypeError, ValueError, OverflowError) as exc:
+            # cannot be encoded at all: whoever would get it is dropped
             for sub in list(self.subscribers.values()):
                 if sub.events or not event:
-                    self.drop(sub, exc.message)
+                    self.drop(sub, f"cannot encode the message: {exc}")
             return
         self._log.append(data)
         self._is_event.append(event)
-        self._biggest = max(self._biggest, len(data))
-        self._pending.set()
-        waiting = self.end - self._served
-        if waiting >= FULL * max(1, int(self.tick() / GATHER)):
+        if len(data) > self._biggest:
+            self._biggest = len(data)
+        if not self._pending.is_set():
+            self._pending.set()
+        if self._base + len(self._log) - self._served >= self._full:
             self._hurry.set()
         if not self._running:
             self._running = True
