@@ -7,8 +7,9 @@ Publishing touches no subscriber: it encodes and appends. The feed's task wakes 
 notification since the last fan-out and hands every subscriber the log from its cursor,
 one joined chunk (the same bytes for every subscriber at the same cursor) written without
 waiting (``Session.offer_encoded``: a TCP socket's direct write, a WebSocket's frame
-queue). Only a connection that cannot take it at once gets a task of its own, which writes
-the rest the waiting way (under the session's send timeout) and catches up from the log; a
+written straight to its socket, compressed once for every browser that agreed to it).
+Only a connection that cannot take it at once gets a task of its own, which writes the
+rest the waiting way (under the session's send timeout) and catches up from the log; a
 subscriber :data:`WATCH_BUFFER` notifications behind is dropped (logged, with why). A
 seated bot is never kept waiting for a tick: the table flushes the bot's events before it
 asks the bot to decide (:meth:`Subscriber.flushed`)."""
@@ -84,6 +85,7 @@ class Feed:
         self._spawn = spawn
         self._log: list[bytes] = []
         self._is_event: list[bool] = []
+        self._statuses_end = 0  # the index past the last notification that is no event
         self._base = 0  # the index of _log[0] since the feed began
         self._biggest = 0  # the largest notification in the log
         self._served = 0  # the end at the last fan-out
@@ -169,6 +171,8 @@ class Feed:
             return
         self._log.append(data)
         self._is_event.append(event)
+        if not event:
+            self._statuses_end = self._base + len(self._log)
         if len(data) > self._biggest:
             self._biggest = len(data)
         if not self._pending.is_set():
@@ -222,6 +226,8 @@ class Feed:
     def _chunk(self, sub: Subscriber, chunks: dict[tuple[int, bool], bytes]) -> bytes | None:
         """What ``sub`` has not had, joined (None, the subscriber dropped, when a
         notification is over its connection's message limit)."""
+        if not sub.events and sub.cursor >= self._statuses_end:
+            return b""  # events only since its cursor: nothing for it (a seated bot's flush)
         key = (sub.cursor, sub.events)
         chunk = chunks.get(key)
         start = sub.cursor - self._base

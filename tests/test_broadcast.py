@@ -176,12 +176,15 @@ async def test_status_only_subscribers_get_no_events(nursery, autojump_clock):
     feed, _ = _feed(nursery)
     both = _watch(feed)
     status = _Session()
-    feed.subscribe(_conn(status), events=False)  # type: ignore[arg-type]
+    bot = feed.subscribe(_conn(status), events=False)  # type: ignore[arg-type]
+    _note(feed, 0)
+    await bot.flushed()  # a seated bot about to decide: only an event since, nothing to send
+    assert status.writes == [] and bot.cursor == feed.end
     _note(feed, 1)
     feed.publish("table.status", [2, {}])
     _note(feed, 3)
     await trio.sleep(2 * feed.tick())
-    assert both.notes == [1, 2, 3] and status.notes == [2]
+    assert both.notes == [0, 1, 2, 3] and status.notes == [2]
 
 
 async def test_a_slow_watcher_falls_behind_alone_and_is_dropped(nursery, autojump_clock):
