@@ -27,12 +27,14 @@ share while the bots play is printed too: it shows where the server's capacity g
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from functools import partial
 from pathlib import Path
@@ -40,7 +42,8 @@ from typing import Any
 
 import attrs
 import trio
-from wsclient import TcpWatcher, Watcher  # beside this script (first on sys.path)
+import wsclient  # beside this script (first on sys.path)
+from wsclient import TcpWatcher, Watcher
 
 from croupier.clients.bot import Bot, play
 from croupier.plugins.blackjack.play import Observation
@@ -65,14 +68,19 @@ class Lim17(Bot):
 class Served:
     """``croupier serve --port 0 --http 0`` in its own process: its TCP and web ports."""
 
-    def __init__(self) -> None:
+    def __init__(self, shim: Path | None = None) -> None:
+        """``shim``: a ``croupier`` folder whose parts are another tree's, run instead."""
         argv = ["serve", "--port", "0", "--http", "0", "--data", ":memory:", "--seed", "1"]
         argv += ["--connections", "8192", "--http-connections", "4096"]
+        env = dict(os.environ)
+        if shim is not None:
+            env["PYTHONPATH"] = os.pathsep.join([str(shim.parent), env.get("PYTHONPATH", "")])
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "croupier.clients.cli", *argv],
             stderr=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             text=True,
+            env=env,
         )
         assert self.proc.stderr is not None
         self.port = self.http = 0
@@ -95,6 +103,12 @@ class Served:
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait()
+
+    def __enter__(self) -> Served:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
 
 def cpu_seconds(pid: int) -> float:
@@ -144,29 +158,38 @@ async def new_table(client: Any, rounds: int) -> int:
     return int(info["table"])
 
 
-async def measure(served: Served, rounds: int, watchers: int, events: int, kind: str) -> Run:
+async def measure(
+    served: Served, rounds: int, watchers: int, events: int, kind: str, procs: int
+) -> Run:
     """One table played by the bots with ``watchers`` browsers (``kind`` web) or TCP
-    watchers (tcp) watching, none other; the time runs from the bots' start to the last
-    one's end."""
+    watchers (tcp) watching, none other, from ``procs`` processes; the time runs from the
+    bots' start to the last one's end."""
     async with connect("127.0.0.1", served.port, name="bench") as client:
         table = await new_table(client, rounds)
-        browsers = None
+        processes: list[trio.Process] = []
         if watchers:
             port = served.http if kind == "web" else served.port
-            browsers = await trio.lowlevel.open_process(
-                [sys.executable, __file__, "--watch", kind, str(port), str(table), str(watchers)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-            )
-            out = await _line(browsers)
-            if out != "ready":
-                raise SystemExit(f"watchers.py: the watchers did not start: {out}")
+            share = -(-watchers // procs)
+            for first in range(0, watchers, share):
+                count = min(share, watchers - first)
+                argv = [kind, str(port), str(table), str(first), str(count)]
+                processes.append(
+                    await trio.lowlevel.open_process(
+                        [sys.executable, __file__, "--watch", *argv],
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                    )
+                )
+            for process in processes:
+                out = await _line(process)
+                if out != "ready":
+                    raise SystemExit(f"watchers.py: the watchers did not start: {out}")
         finals: list[dict[str, Any]] = []
 
         async def bot() -> None:
             finals.append(await play(Lim17(), "127.0.0.1", served.port, table=table, name="b"))
 
-        pids = [served.proc.pid, os.getpid(), *([browsers.pid] if browsers else [])]
+        pids = [served.proc.pid, os.getpid(), *(p.pid for p in processes)]
         cpu, start = [cpu_seconds(pid) for pid in pids], time.monotonic()
         async with trio.open_nursery() as nursery:
             for _ in range(SEATS):
@@ -174,17 +197,25 @@ async def measure(served: Served, rounds: int, watchers: int, events: int, kind:
         finished = time.monotonic()
         elapsed = finished - start
         cpu = [(cpu_seconds(pid) - was) / elapsed for pid, was in zip(pids, cpu, strict=True)]
-        report: dict[str, Any] = {"events": [], "ends": [], "errors": []}
-        if browsers is not None:
-            assert browsers.stdin is not None
-            await browsers.stdin.aclose()  # the table has finished: GRACE for the stragglers
-            report = json.loads(await _line(browsers))
-            await browsers.wait()
+        report: dict[str, list[Any]] = {"events": [], "digests": [], "ends": [], "errors": []}
+        for process in processes:
+            assert process.stdin is not None
+            await process.stdin.aclose()  # the table has finished: GRACE for the stragglers
+        for process in processes:
+            for key, values in json.loads(await _line(process)).items():
+                report[key] += values
+            await process.wait()
     ends = [end for end in report["ends"] if end is not None]
+    # the digest of every message after table.watch's answer, as a browser that counted
+    # every event got them: a browser with the same digest got the same
+    counted = report["events"]
+    whole = {d for d, n in zip(report["digests"], counted, strict=True) if n == events and d}
     fed = sum(
         1
-        for got, end in zip(report["events"], report["ends"], strict=True)
-        if got == events and end is not None and end - finished <= LAG
+        for got, digest, end in zip(counted, report["digests"], report["ends"], strict=True)
+        if (got == events if got is not None else digest in whole)
+        and end is not None
+        and end - finished <= LAG
     )
     return Run(
         watchers,
@@ -192,7 +223,7 @@ async def measure(served: Served, rounds: int, watchers: int, events: int, kind:
         finals[0]["chips"],
         cpu[0],
         cpu[1],
-        cpu[2] if browsers else 0.0,
+        sum(cpu[2:]),
         fed,
         max([0.0, *(end - finished for end in ends)]),
         report["errors"],
@@ -212,23 +243,33 @@ async def _line(proc: trio.Process) -> str:
 
 
 # -- the watchers' process -------------------------------------------------------------------
+DECODING = 50
+"""One simulated browser in this many decodes every message; the others hash them."""
 GRACE = 30.0
 """Seconds the watchers may still take once the table has finished (then they are stopped:
 a watcher the server dropped as too slow hears no end)."""
 
 
-async def watch(kind: str, port: int, table: int, count: int) -> None:
+async def watch(kind: str, port: int, table: int, first: int, count: int) -> None:
     """``count`` simulated browsers (``kind`` web, on the web port) or TCP watchers (tcp)
-    watching ``table``: "ready" once all watch, then (when every one has the table's end,
-    or GRACE seconds after stdin closes) a JSON line of what each got: its events, when the
-    end came, errors."""
-    browsers = [(Watcher if kind == "web" else TcpWatcher)() for _ in range(count)]
+    watching ``table``, numbered from ``first`` (every :data:`DECODING`-th decodes every
+    message, the others hash them): "ready" once all watch, then (when every one has the
+    table's end, or GRACE seconds after stdin closes) a JSON line of what each got: its
+    events (None: not counted), its digest, when the end came, errors."""
+    numbers = range(first, first + count)
+    browsers = [
+        TcpWatcher() if kind == "tcp" else Watcher(decodes=i % DECODING == 0) for i in numbers
+    ]
     limit = trio.Semaphore(32)  # connections opening at once (the listen backlog is 100)
 
     async def stragglers(scope: trio.CancelScope) -> None:
         stdin = trio.lowlevel.FdStream(os.dup(0))
         while await stdin.receive_some():
             pass
+        wsclient.TABLE_DONE.set()  # the table has finished: its end is in the last frames
+        for browser in browsers:
+            if browser.watching and not browser.decodes:
+                browser.check_end()
         scope.deadline = trio.current_time() + GRACE
 
     async with trio.open_nursery() as outer:
@@ -241,13 +282,14 @@ async def watch(kind: str, port: int, table: int, count: int) -> None:
                     await running.start(browser.watch, "127.0.0.1", port, table, local)
 
             async with trio.open_nursery() as opening:
-                for i, browser in enumerate(browsers):
+                for i, browser in zip(numbers, browsers, strict=True):
                     opening.start_soon(one, i, browser)
             print("ready", flush=True)
         outer.cancel_scope.cancel()
     errors = sorted({b.error for b in browsers if b.error})
     ends = [b.ended for b in browsers]
-    print(json.dumps({"events": [b.events for b in browsers], "ends": ends, "errors": errors}))
+    got = {"events": [b.events for b in browsers], "digests": [b.digest for b in browsers]}
+    print(json.dumps({**got, "ends": ends, "errors": errors}))
 
 
 # -- the search ------------------------------------------------------------------------------
@@ -258,6 +300,7 @@ class Level:
     watchers: int
     base: list[Run]
     watched: list[Run]
+    label: str = ""
 
     @property
     def ratio(self) -> float:
@@ -267,8 +310,14 @@ class Level:
         )
 
     @property
+    def cpu_share(self) -> float:
+        """The server's extra CPU a hand with the watchers over its CPU a hand without."""
+        without = self.cpu_per_hand(self.base)
+        return (self.cpu_per_hand(self.watched) - without) / without
+
+    @property
     def passes(self) -> bool:
-        return self.ratio >= KEEP and all(r.all_fed for r in self.watched)
+        return self.cpu_share <= 1 - KEEP and all(r.all_fed for r in self.watched)
 
     def cpu_per_hand(self, runs: list[Run]) -> float:
         """The server's CPU seconds per hand (median): what the machine's load does not
@@ -283,10 +332,11 @@ class Level:
         dropped = sorted({d for r in self.watched for d in r.dropped})
         with_n, without = self.cpu_per_hand(self.watched), self.cpu_per_hand(self.base)
         return (
-            f"{self.watchers:5d} watcher(s)  {median(self.watched, 'hands_per_s'):5.0f} hands/s"
-            f" (without: {median(self.base, 'hands_per_s'):4.0f})  ratio {self.ratio:5.3f}  "
-            f"server {1000 * with_n:5.2f} ms CPU a hand (without: {1000 * without:4.2f}; "
-            f"{1e6 * (with_n - without) / self.watchers:4.0f} us more a watcher), "
+            f"{self.label}{self.watchers:5d} watcher(s)  server CPU +{self.cpu_share:6.3f} of "
+            f"the unwatched table's: {1000 * with_n:5.2f} ms a hand (without: "
+            f"{1000 * without:4.2f}; {1e6 * (with_n - without) / self.watchers:5.1f} us more a "
+            f"watcher); {median(self.watched, 'hands_per_s'):5.0f} hands/s"
+            f" (without: {median(self.base, 'hands_per_s'):4.0f}, ratio {self.ratio:5.3f}), "
             f"{100 * median(self.watched, 'server_cpu'):3.0f}% busy "
             f"({100 * median(self.base, 'server_cpu'):2.0f}%); bots "
             f"{100 * median(self.watched, 'bots_cpu'):3.0f}% busy "
@@ -311,7 +361,15 @@ def main() -> None:
     parser.add_argument(
         "--kind", choices=("web", "tcp"), default="web", help="browsers, or TCP watchers"
     )
-    parser.add_argument("--watch", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--procs", type=int, default=2, help="processes the simulated browsers run in"
+    )
+    parser.add_argument(
+        "--base",
+        metavar="TREE",
+        help="also measure a server from this source tree (a clone of the code before), in turns",
+    )
+    parser.add_argument("--watch", nargs=5, help=argparse.SUPPRESS)
     parser.add_argument(
         "--smoke",
         action="store_true",
@@ -324,40 +382,48 @@ def main() -> None:
         kind, *numbers = args.watch
         trio.run(watch, kind, *map(int, numbers))
         return
-    served = Served()
-    try:
-        search(served, args)
-    finally:
-        served.stop()
+    with contextlib.ExitStack() as stack:
+        servers = [("", stack.enter_context(Served()))]
+        if args.base:
+            shim = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "croupier"
+            shim.mkdir()
+            for part in ("engine", "protocol", "plugins", "clients"):
+                (shim / part).symlink_to(Path(args.base).resolve() / part)
+            servers = [("new  ", servers[0][1]), ("base ", stack.enter_context(Served(shim)))]
+        search(servers, args)
 
 
-def search(served: Served, args: argparse.Namespace) -> None:
+def search(servers: list[tuple[str, Served]], args: argparse.Namespace) -> None:
     print(
         f"a table of {SEATS} TCP bots (lim17, vegas-s17, {args.rounds} rounds, seed {SEED}), "
         f"{args.repeats} pair(s) of tables per count, with and without watchers (ABBA); a count "
-        f"passes at >= {KEEP:.0%} of the median hands/s without, every watcher with every "
-        f"event and the end within {LAG:g} s",
+        f"passes when the server's CPU a hand with them is at most {1 - KEEP:.0%} more than "
+        f"without, every watcher with every event and the end within {LAG:g} s "
+        f"(the browsers run in {args.procs} process(es) of their own)",
         flush=True,
     )
     chips: list[int] = []
-    events = trio.run(count_events, served, args.rounds)
+    events = trio.run(count_events, servers[0][1], args.rounds)
     print(f"the table sends {events} events", flush=True)
 
-    def run(n: int) -> Run:
-        got = trio.run(measure, served, args.rounds, n, events, args.kind)
+    def run(served: Served, n: int) -> Run:
+        got = trio.run(measure, served, args.rounds, n, events, args.kind, args.procs)
         chips.append(got.chips)
         assert got.chips == chips[0], (got.chips, chips[0])  # the same play every time
         return got
 
     def level(n: int) -> Level:
-        base: list[Run] = []
-        watched: list[Run] = []
+        runs: dict[str, tuple[list[Run], list[Run]]] = {label: ([], []) for label, _ in servers}
         for i in range(args.repeats):
-            for k in (0, n) if i % 2 == 0 else (n, 0):
-                (watched if k else base).append(run(k))
-        measured = Level(n, base, watched)
-        print(measured, flush=True)
-        return measured
+            turn = servers if i % 2 == 0 else servers[::-1]
+            for label, served in turn:
+                base, watched = runs[label]
+                for k in (0, n) if i % 2 == 0 else (n, 0):
+                    (watched if k else base).append(run(served, k))
+        levels = [Level(n, *runs[label], label) for label, _ in servers]
+        for measured in levels:
+            print(measured, flush=True)
+        return levels[0]
 
     if args.counts:
         for n in map(int, args.counts.split(",")):
@@ -378,10 +444,13 @@ def search(served: Served, args: argparse.Namespace) -> None:
             passed, best = middle, measured
         else:
             failed = middle
-    ratio = f" (ratio {best.ratio:.3f})" if best else ""
+    share = f" (+{best.cpu_share:.3f})" if best else ""
     limit = f"; {failed} do not" if failed else f", the most tried (--max {args.max})"
     what = "watching browsers" if args.kind == "web" else "TCP watchers"
-    print(f"one server feeds {passed} {what}{ratio} with the bots' hands/s within 10%{limit}")
+    print(
+        f"one server feeds {passed} {what}{share} within {1 - KEEP:.0%} of the unwatched "
+        f"table's CPU a hand{limit}"
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """A watching browser, simulated: a minimal WebSocket client (RFC 6455) that speaks the web
 page's msgpack-rpc to ``/rpc`` as the page does (``hello`` as a ``watcher``, then
-``table.watch``) and reads every notification, decoding each frame's message with msgpack,
+``table.watch``, offering permessage-deflate as browsers do) and reads every notification
 until the table's status says it finished. For benchmarks/watchers.py, which sets a TCP
 watcher's cost (:class:`TcpWatcher`) beside it.
 
@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import os
 import struct
 import time
+import zlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -24,8 +26,17 @@ import trio
 
 from croupier.protocol.client import connect_stream
 
+TABLE_DONE = trio.Event()
+"""Set in a watchers' process once the table has finished (see :class:`Watcher`)."""
 ACCEPT_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 BINARY, CLOSE, PING, PONG = 0x2, 0x8, 0x9, 0xA
+ENDED = msgpack.packb("state") + msgpack.packb("finished")
+"""Bytes a table's last ``table.status`` holds (its map's ``state: finished``): a frame
+without them is not decoded by a browser that only hashes."""
+DEFLATE_TAIL = b"\x00\x00\xff\xff"
+"""What permessage-deflate leaves off the end of each compressed message."""
+STATUS = b"\x93" + msgpack.packb([2, "table.status"])[1:]
+"""How a ``table.status`` notification starts (an array of 3, type 2, the method)."""
 
 
 class WebSocketClient:
@@ -35,6 +46,7 @@ class WebSocketClient:
         self.stream = stream
         self.buffer = bytearray(pending)
         self.at = 0  # where the next frame starts in the buffer
+        self.inflate: Any = None  # permessage-deflate's, as a browser's (context kept)
 
     @classmethod
     async def open(
@@ -47,7 +59,8 @@ class WebSocketClient:
         request = (
             f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key.decode()}\r\n"
-            f"Sec-WebSocket-Version: 13\r\nOrigin: http://{host}:{port}\r\n\r\n"
+            f"Sec-WebSocket-Version: 13\r\nOrigin: http://{host}:{port}\r\n"
+            "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n"
         )
         await stream.send_all(request.encode())
         head = bytearray()
@@ -64,7 +77,10 @@ class WebSocketClient:
         fields = {k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines)}
         if fields.get("sec-websocket-accept") != accept:
             raise ConnectionError("the server's Sec-WebSocket-Accept is wrong")
-        return cls(stream, rest)
+        client = cls(stream, rest)
+        if "permessage-deflate" in fields.get("sec-websocket-extensions", ""):
+            client.inflate = zlib.decompressobj(-15)  # the server's window (15 bits)
+        return client
 
     async def send(self, payload: bytes, opcode: int = BINARY) -> None:
         size = len(payload)
@@ -81,8 +97,9 @@ class WebSocketClient:
         )
         await self.stream.send_all(head + mask + masked)
 
-    def _take(self) -> tuple[int, bytes] | None:
-        """The next whole frame in the buffer from ``self.at`` (opcode, payload), or None."""
+    def _take(self) -> tuple[int, bytes, bool] | None:
+        """The next whole frame in the buffer from ``self.at`` (opcode, payload, whether
+        it is compressed), or None."""
         buf, at = self.buffer, self.at
         if len(buf) - at < 2:
             return None
@@ -98,11 +115,11 @@ class WebSocketClient:
         if len(buf) < start + size:
             return None
         self.at = start + size
-        return buf[at] & 0x0F, bytes(buf[start : start + size])
+        return buf[at] & 0x0F, bytes(buf[start : start + size]), bool(buf[at] & 0x40)
 
-    async def frames(self) -> AsyncIterator[bytes]:
-        """Each binary frame's payload (a ping is answered, a close ends the stream); the
-        server sends each message whole, in one frame."""
+    async def frames(self) -> AsyncIterator[tuple[bytes, bool]]:
+        """Each binary frame's payload and whether it is compressed (RSV1, permessage-
+        deflate: :meth:`inflated`); a ping is answered, a close ends the stream."""
         while True:
             frame = self._take()
             if frame is None:
@@ -113,26 +130,47 @@ class WebSocketClient:
                     return
                 self.buffer += chunk
                 continue
-            opcode, payload = frame
+            opcode, payload, compressed = frame
             if opcode == BINARY:
-                yield payload
+                yield payload, compressed
             elif opcode == PING:
                 await self.send(payload, PONG)
             elif opcode == CLOSE:
                 return
+
+    def inflated(self, payload: bytes) -> bytes:
+        """A compressed frame's payload, inflated as a browser does (the window kept)."""
+        return bytes(self.inflate.decompress(payload + DEFLATE_TAIL))
 
     async def aclose(self) -> None:
         await self.stream.aclose()
 
 
 class Watcher:
-    """A simulated browser on a table's live page: what it was sent, counted."""
+    """A simulated browser on a table's live page: what it was sent, counted.
 
-    def __init__(self) -> None:
-        self.events = 0
+    A browser that ``decodes`` inflates and reads every message as the page does; the
+    others (most of them, so a thousand cost their process little and the server is what
+    is measured) take a CRC-32 of the frames after the one holding ``table.watch``'s
+    answer, as they came (compressed or not), and look for the table's end only in frames
+    that came after :data:`TABLE_DONE` and in the last one before (inflated alone: the
+    server compresses each frame on its own). Every browser is sent the same frames, so
+    a checksum equal to a decoding browser's that counted every event says it got them all
+    (one sent other frames, caught up on its own, counts as not fed)."""
+
+    def __init__(self, decodes: bool = True) -> None:
+        self.decodes = decodes
+        self.events: int | None = 0 if decodes else None
         self.ended: float | None = None  # time.monotonic() when the table's end came
         self.error: str | None = None
         self.watching = False
+        self._digest = 0  # CRC-32 of the frames after table.watch's answer
+        self._last: tuple[bytes, bool, float] | None = None  # a frame, compressed, when
+        self._scope = trio.CancelScope()
+
+    @property
+    def digest(self) -> str | None:
+        return f"{self._digest:08x}"
 
     async def watch(
         self,
@@ -149,15 +187,41 @@ class Watcher:
             await ws.send(msgpack.packb([0, 0, "hello", [1, "bench-watcher", "watcher"]]))
             await ws.send(msgpack.packb([0, 1, "table.watch", [table]]))
             messages = msgpack.Unpacker()  # a frame holds one or more whole messages
-            async for payload in ws.frames():
-                messages.feed(payload)
-                if any(self._heard(message, task_status) for message in messages):
-                    break
+            with self._scope:
+                async for raw, compressed in ws.frames():
+                    if self.watching and not self.decodes:
+                        self._digest = zlib.crc32(raw, self._digest)
+                        self._last = (raw, compressed, time.monotonic())
+                        if TABLE_DONE.is_set() and self.check_end():
+                            break
+                        continue
+                    messages.feed(ws.inflated(raw) if compressed else raw)
+                    if self.watching:
+                        self._digest = zlib.crc32(raw, self._digest)
+                    if any(self._heard(message, task_status) for message in messages):
+                        break
             if not self.watching:
                 self.error = self.error or "the connection closed before table.watch answered"
                 task_status.started()
         finally:
             await ws.aclose()
+
+    def check_end(self) -> bool:
+        """Whether the last frame holds the table's end (then stop reading; ``ended`` is
+        when that frame came)."""
+        if self._last is None or self.ended is not None:
+            return self.ended is not None
+        raw, compressed, came = self._last
+        data = zlib.decompressobj(-15).decompress(raw + DEFLATE_TAIL) if compressed else raw
+        if ENDED not in data:
+            return False
+        last = data.rfind(STATUS, 0, data.rfind(ENDED))
+        unpacker = msgpack.Unpacker(io.BytesIO(data[max(0, last) :]))
+        if not any(self._heard(m, trio.TASK_STATUS_IGNORED) for m in unpacker):
+            return False
+        self.ended = came
+        self._scope.cancel()
+        return True
 
     def _heard(self, message: list[Any], task_status: trio.TaskStatus[None]) -> bool:
         """Count one message; True when there is nothing more to read."""
@@ -169,7 +233,8 @@ class Watcher:
                 self.watching = True
                 task_status.started()
         elif message[1] == "table.event":
-            self.events += 1
+            if self.events is not None:
+                self.events += 1
         elif message[1] == "table.status" and message[2][1]["state"] == "finished":
             self.ended = time.monotonic()
             return True
@@ -177,7 +242,12 @@ class Watcher:
 
 
 class TcpWatcher(Watcher):
-    """A watcher over TCP (croupier's own client), to set a browser's cost beside."""
+    """A watcher over TCP (croupier's own client), to set a browser's cost beside: it
+    decodes every message (no digest)."""
+
+    @property
+    def digest(self) -> str | None:
+        return None
 
     async def watch(
         self,
@@ -188,6 +258,7 @@ class TcpWatcher(Watcher):
         task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         done = trio.Event()
+        self.events = 0
 
         def heard(method: str, params: Any) -> None:
             if method == "table.event":

@@ -7,8 +7,9 @@ Publishing touches no subscriber: it encodes and appends. The feed's task wakes 
 notification since the last fan-out and hands every subscriber the log from its cursor,
 one joined chunk (the same bytes for every subscriber at the same cursor) written without
 waiting (``Session.offer_encoded``: a TCP socket's direct write, a WebSocket's frame
-queue). Only a connection that cannot take it at once gets a task of its own, which writes
-the rest the waiting way (under the session's send timeout) and catches up from the log; a
+written straight to its socket, compressed once for every browser that agreed to it).
+Only a connection that cannot take it at once gets a task of its own, which writes the
+rest the waiting way (under the session's send timeout) and catches up from the log; a
 subscriber :data:`WATCH_BUFFER` notifications behind is dropped (logged, with why). A
 seated bot is never kept waiting for a tick: the table flushes the bot's events before it
 asks the bot to decide (:meth:`Subscriber.flushed`)."""
@@ -16,17 +17,15 @@ asks the bot to decide (:meth:`Subscriber.flushed`)."""
 from __future__ import annotations
 
 import logging
-import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import attrs
 import trio
 
-from croupier.protocol.codec import Notification, new_packer
+from croupier.protocol.codec import NOTIFICATION, new_packer
 from croupier.protocol.errors import ConnectionClosed, RpcError
 from croupier.protocol.server import Connection
-from croupier.protocol.writer import encode_checked
 
 log = logging.getLogger("croupier.tables")
 
@@ -86,6 +85,7 @@ class Feed:
         self._spawn = spawn
         self._log: list[bytes] = []
         self._is_event: list[bool] = []
+        self._statuses_end = 0  # the index past the last notification that is no event
         self._base = 0  # the index of _log[0] since the feed began
         self._biggest = 0  # the largest notification in the log
         self._served = 0  # the end at the last fan-out
@@ -93,6 +93,8 @@ class Feed:
         self._hurry = trio.Event()
         self._running = False
         self._packer = new_packer()
+        self._wants: bool | None = None  # wants_events(), until the subscribers change
+        self._full = FULL  # notifications waiting that make a fan-out at once (_changed)
         self.fanouts = 0
 
     @property
@@ -111,15 +113,23 @@ class Feed:
         known = self.subscribers.get(conn.id)
         if known is not None and not known.dropped:
             known.events = known.events or events
+            self._changed()
             return known
         sub = Subscriber(conn, self, events, self.end)
         self.subscribers[conn.id] = sub
+        self._changed()
         return sub
+
+    def _changed(self) -> None:
+        """The subscribers changed: what is worked out from them is worked out again."""
+        self._wants = None
+        self._full = FULL * max(1, int(self.tick() / GATHER))
 
     def unsubscribe(self, conn: Connection) -> None:
         """Stop feeding ``conn``, handing it what it has not had yet if it takes it now."""
         sub = self.subscribers.pop(conn.id, None)
         if sub is not None:
+            self._changed()
             if not sub.busy and not sub.conn.session.closed:
                 self._serve(sub, {}, quiet=True)
             sub.dropped = True
@@ -130,6 +140,7 @@ class Feed:
         sub.dropped, sub.reason = True, reason
         if self.subscribers.get(sub.conn.id) is sub:
             del self.subscribers[sub.conn.id]
+            self._changed()
         sub.conn.session.keepalive.discard(self.label)  # it no longer keeps it from idling
         if not quiet and not sub.conn.session.closed:
             log.warning("%s: %s dropped as a watcher (%s)", self.label, sub.conn, reason)
@@ -137,26 +148,36 @@ class Feed:
 
     # -- publishing --------------------------------------------------------------------------
     def wants_events(self) -> bool:
-        return any(sub.events for sub in self.subscribers.values())
+        """Whether any subscriber takes events (asked at every event: counted when the
+        subscribers change, not at each)."""
+        if self._wants is None:
+            self._wants = any(sub.events for sub in self.subscribers.values())
+        return self._wants
 
     def publish(self, method: str, params: list[Any], event: bool = False) -> None:
         """Encode a notification once and queue it for every subscriber (``event``: for
-        those that take events only); the fan-out sends it within a tick."""
+        those that take events only); the fan-out sends it within a tick. Called at every
+        event of a watched table, so it does no more than it must (the notification packed
+        as its wire list, as ``codec.encode`` would)."""
         if self.closed or not self.subscribers:
             return
         try:
-            data = encode_checked(Notification(method, params), sys.maxsize, self._packer)
-        except RpcError as exc:  # cannot be encoded at all: whoever would get it is dropped
+            data: bytes = self._packer.pack([NOTIFICATION, method, params])
+        except (TypeError, ValueError, OverflowError) as exc:
+            # cannot be encoded at all: whoever would get it is dropped
             for sub in list(self.subscribers.values()):
                 if sub.events or not event:
-                    self.drop(sub, exc.message)
+                    self.drop(sub, f"cannot encode the message: {exc}")
             return
         self._log.append(data)
         self._is_event.append(event)
-        self._biggest = max(self._biggest, len(data))
-        self._pending.set()
-        waiting = self.end - self._served
-        if waiting >= FULL * max(1, int(self.tick() / GATHER)):
+        if not event:
+            self._statuses_end = self._base + len(self._log)
+        if len(data) > self._biggest:
+            self._biggest = len(data)
+        if not self._pending.is_set():
+            self._pending.set()
+        if self._base + len(self._log) - self._served >= self._full:
             self._hurry.set()
         if not self._running:
             self._running = True
@@ -205,6 +226,8 @@ class Feed:
     def _chunk(self, sub: Subscriber, chunks: dict[tuple[int, bool], bytes]) -> bytes | None:
         """What ``sub`` has not had, joined (None, the subscriber dropped, when a
         notification is over its connection's message limit)."""
+        if not sub.events and sub.cursor >= self._statuses_end:
+            return b""  # events only since its cursor: nothing for it (a seated bot's flush)
         key = (sub.cursor, sub.events)
         chunk = chunks.get(key)
         start = sub.cursor - self._base

@@ -5,6 +5,8 @@ the frame writer's pause is virtual time, and the tests wait on events."""
 
 from __future__ import annotations
 
+import os
+import socket
 from typing import Any
 
 import msgpack
@@ -15,6 +17,7 @@ from croupier.engine import PluginManager
 from croupier.protocol import Server
 from croupier.protocol.web import websocket_stream
 from croupier.protocol.web.app import WEB_ROLES, same_origin
+from croupier.protocol.web.transports import FrameWriter, binary_frame
 from croupier.protocol.web.wsstream import FRAME_BYTES, FRAME_INTERVAL, WAITING_BYTES
 
 
@@ -100,6 +103,32 @@ async def test_offered_messages_go_out_as_they_are_while_there_is_room(virtual_c
         assert not stream.room_for(WAITING_BYTES + 1)
         await stream.send_all(b"\x92")  # an array of two begun: half a message written
         assert not stream.room_for(1)  # nothing may come between its halves
+
+
+async def test_offered_messages_go_straight_to_the_socket_in_order(virtual_clock):
+    """With the socket at hand (:mod:`.transports`), an offer is written at once, by the
+    caller, with no task switch; what the socket does not take, and whatever comes after
+    it, goes out in order from the frame writer (gathered into a frame, as ever)."""
+    a, b = trio.socket.socketpair()
+    a.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    server, browser = trio.SocketStream(a), trio.SocketStream(b)
+    writer = FrameWriter(server, trio.Semaphore(1))
+    first = msgpack.packb([2, "table.event", [1, {"n": 1}]])
+    big = msgpack.packb([2, "table.event", [1, {"text": "x" * 1_000_000}]])
+    last = msgpack.packb([2, "table.status", [1, {"state": "finished"}]])
+    async with websocket_stream(FakeWebSocket(), writer) as stream:  # type: ignore[arg-type]
+        stream.offer_messages(first)
+        assert os.read(b.fileno(), 65536) == binary_frame(first)  # there: no await between
+        stream.offer_messages(big)  # far more than the socket holds
+        await stream.send_all(msgpack.packb([1, 5, None, "an answer"]))
+        stream.offer_messages(last)
+        received = bytearray()
+        while not received.endswith(last):
+            received += await browser.receive_some(1 << 20)
+    answer = msgpack.packb([1, 5, None, "an answer"])
+    assert bytes(received) == binary_frame(big) + binary_frame(answer + last)  # gathered
+    a.close()
+    b.close()
 
 
 async def test_what_is_waiting_goes_out_before_the_stream_closes(virtual_clock):

@@ -5,18 +5,24 @@ A watched table sends every browser the same bytes a tick; through the ASGI stac
 frame costs a browser several task switches and about a hundred microseconds (wsproto
 builds the frame, hypercorn takes its lock and sends through trio). Here the frame (a
 binary frame's header and the bytes, built once for every browser given the same bytes)
-goes out with one non-blocking ``send``, holding hypercorn's own send lock only for what
-the socket did not take, so no byte of hypercorn's (a pong, the close) lands inside it.
-Server frames are not masked, and a frame without RSV1 is a valid uncompressed message
-under permessage-deflate too (RFC 6455 5.2, RFC 7692 6)."""
+goes out with one non-blocking ``write``, holding hypercorn's send gate only for what the
+socket did not take, so no byte of hypercorn's (a pong, the close) lands inside it. The
+gate is hypercorn's own send lock replaced by a one-slot semaphore (hypercorn uses it as
+``async with``): a table's fan-out writes to every browser from its own task (no task per
+browser), and the rest of a frame a socket did not take at once is finished by the
+browser's frame writer, which releases the gate the fan-out took. Server frames are not
+masked, and a frame without RSV1 is a valid uncompressed message under permessage-deflate
+too (RFC 6455 5.2, RFC 7692 6)."""
 
 from __future__ import annotations
 
 import os
 import struct
+import zlib
 from typing import Any
 
 import trio
+from wsproto.extensions import PerMessageDeflate
 
 Address = tuple[str, int]
 
@@ -41,9 +47,24 @@ class Transports:
             return None
         stream = getattr(server, "stream", None)
         lock = getattr(server, "send_lock", None)
-        if not isinstance(stream, trio.SocketStream) or not isinstance(lock, trio.Lock):
+        if isinstance(lock, trio.Lock) and not lock.locked():
+            lock = server.send_lock = trio.Semaphore(1)  # the gate, released from any task
+        if not isinstance(stream, trio.SocketStream) or not isinstance(lock, trio.Semaphore):
             return None  # TLS, or a hypercorn that keeps them otherwise: the ASGI way
-        return FrameWriter(stream, lock)
+        return FrameWriter(stream, lock, deflate_bits(server))
+
+
+def deflate_bits(server: Any) -> int | None:
+    """The window bits of the permessage-deflate a connection's browser and hypercorn
+    agreed on in the handshake (None: none; browsers offer it, and wsproto accepts)."""
+    try:
+        extensions = server.protocol.protocol.stream.connection._proto.extensions
+    except AttributeError:
+        return None
+    for extension in extensions:
+        if isinstance(extension, PerMessageDeflate) and extension.enabled():
+            return int(extension.server_max_window_bits)  # 9 to 15 (wsproto's)
+    return None
 
 
 _last: tuple[bytes | None, bytes] = (None, b"")
@@ -56,47 +77,95 @@ def binary_frame(payload: bytes) -> bytes:
     global _last
     if payload is _last[0]:
         return _last[1]
-    size = len(payload)
-    if size < 126:
-        head = struct.pack("!BB", 0x82, size)
-    elif size < 1 << 16:
-        head = struct.pack("!BBH", 0x82, 126, size)
-    else:
-        head = struct.pack("!BBQ", 0x82, 127, size)
-    frame = head + payload
+    frame = _header(0x82, len(payload)) + payload
     _last = (payload, frame)
     return frame
 
 
+DEFLATE_FROM = 512
+"""Payloads this large or more go compressed to a browser that agreed to permessage-deflate."""
+_last_deflated: tuple[bytes | None, int, bytes] = (None, 0, b"")
+"""The last payload compressed, its window bits, and its frame (framed once, as above)."""
+
+
+def deflated_frame(payload: bytes, bits: int) -> bytes:
+    """``payload`` as one final binary WebSocket frame compressed by permessage-deflate
+    (RSV1; RFC 7692 7.2.1: a raw deflate stream, flushed, without its last 4 bytes),
+    compressed on its own (no earlier message's bytes referred to), so every browser may be
+    handed the same frame whatever it was sent before, and within ``bits`` of window."""
+    global _last_deflated
+    if payload is _last_deflated[0] and bits == _last_deflated[1]:
+        return _last_deflated[2]
+    compressor = zlib.compressobj(1, zlib.DEFLATED, -bits)
+    body = compressor.compress(payload) + compressor.flush(zlib.Z_SYNC_FLUSH)
+    frame = _header(0xC2, len(body) - 4) + body[:-4]
+    _last_deflated = (payload, bits, frame)
+    return frame
+
+
+def _header(first: int, size: int) -> bytes:
+    if size < 126:
+        return struct.pack("!BB", first, size)
+    if size < 1 << 16:
+        return struct.pack("!BBH", first, 126, size)
+    return struct.pack("!BBQ", first, 127, size)
+
+
 class FrameWriter:
-    """Binary frames onto one connection's socket, in turn with hypercorn's writes."""
+    """Binary frames onto one connection's socket, in turn with hypercorn's writes
+    (``gate``: hypercorn's send lock, a one-slot semaphore), compressed when the browser
+    agreed to permessage-deflate with ``deflate`` bits of window."""
 
-    def __init__(self, stream: trio.SocketStream, lock: trio.Lock) -> None:
+    def __init__(
+        self, stream: trio.SocketStream, gate: trio.Semaphore, deflate: int | None = None
+    ) -> None:
         self.stream = stream
-        self.lock = lock
+        self.gate = gate
+        self.deflate = deflate
 
-    async def send(self, payload: bytes) -> None:
-        """Send ``payload`` as a frame: at once when nobody writes and the socket takes
-        it (nearly always), else the rest the waiting way under hypercorn's lock.
-        ``OSError`` or trio's broken/closed errors when the browser has gone."""
-        frame = binary_frame(payload)
-        lock = self.lock
-        if lock.locked():
-            async with lock:
-                await self._send_rest(frame)
-            return
+    def frame(self, payload: bytes) -> bytes:
+        """``payload`` as this browser's frame (the same bytes for the same payload)."""
+        if self.deflate is not None and len(payload) >= DEFLATE_FROM:
+            return deflated_frame(payload, self.deflate)
+        return binary_frame(payload)
+
+    def offer(self, frame: bytes) -> bytes | memoryview | None:
+        """Write ``frame`` without waiting: None when someone is writing (nothing was
+        written), b"" when the socket took it all, else the rest, which the caller must
+        send with :meth:`finish` before anything else (the gate is held for it meanwhile).
+        ``OSError`` when the browser has gone."""
+        if not self.gate.value:
+            return None
         try:  # the socket is non-blocking (trio's); fileno() is -1 once closed: EBADF
             sent = os.write(self.stream.socket.fileno(), frame)
         except BlockingIOError:
             sent = 0
         if sent == len(frame):
-            await trio.lowlevel.checkpoint()
-            return
-        lock.acquire_nowait()  # before anything else can write: the rest goes first
+            return b""
+        self.gate.acquire_nowait()  # before anything else can write: the rest goes first
+        return memoryview(frame)[sent:]
+
+    async def finish(self, rest: bytes | memoryview) -> None:
+        """Send the rest :meth:`offer` left, then open the gate (from any task)."""
         try:
-            await self._send_rest(memoryview(frame)[sent:])
+            await self._send_rest(rest)
         finally:
-            lock.release()
+            self.gate.release()
+
+    async def send(self, payload: bytes) -> None:
+        """Send ``payload`` as a frame: at once when nobody writes and the socket takes
+        it (nearly always), else the rest the waiting way under hypercorn's gate.
+        ``OSError`` or trio's broken/closed errors when the browser has gone."""
+        frame = self.frame(payload)
+        if not self.gate.value:
+            async with self.gate:
+                await self._send_rest(frame)
+            return
+        rest = self.offer(frame)
+        if rest:
+            await self.finish(rest)
+        else:
+            await trio.lowlevel.checkpoint()
 
     async def _send_rest(self, data: bytes | memoryview) -> None:
         with trio.CancelScope(shield=True):  # half a frame would break the connection

@@ -47,6 +47,7 @@ class WebSocketStream(trio.abc.Stream):
 
     def __init__(self, websocket: WebSocket, frames: FrameWriter | None = None) -> None:
         self.websocket = websocket
+        self._frames = frames
         self._send_frame = websocket.send_bytes if frames is None else frames.send
         """How a frame goes out: straight to the socket (:mod:`.transports`) or through
         the ASGI stack."""
@@ -57,6 +58,7 @@ class WebSocketStream(trio.abc.Stream):
         self._waiting: list[bytes] = []  # whole messages for the next frame(s)
         self._waiting_bytes = 0
         self._writing = False  # the frame writer is sending
+        self._rest: bytes | memoryview = b""  # of a frame offered straight to the socket
         self._wake = trio.Event()  # something is waiting
         self._progress = trio.Event()  # the frame writer took or sent something, or failed
         self._peer_gone = False
@@ -121,9 +123,23 @@ class WebSocketStream(trio.abc.Stream):
         )
 
     def offer_messages(self, data: bytes) -> None:
-        """Queue ``data``, whole messages (the caller vouches for their borders: no
-        splitting), for the next frame, without waiting (after :meth:`room_for`). A
-        table's watchers get the same bytes, encoded once, this way."""
+        """Send ``data``, whole messages (the caller vouches for their borders: no
+        splitting), as one frame without waiting (after :meth:`room_for`). A table's
+        watchers get the same bytes, encoded and framed once, this way: straight to the
+        socket when nothing waits before them (no task switch; the frame writer sends
+        only what the socket did not take), else queued for the frame writer."""
+        if self._frames is not None and not (self._waiting or self._writing or self._rest):
+            try:
+                rest = self._frames.offer(self._frames.frame(data))
+            except OSError:  # the browser has gone
+                self._peer_gone = True
+                self._progressed()
+                return
+            if rest is not None:
+                if rest:
+                    self._rest = rest
+                    self._wake.set()
+                return
         self._waiting.append(data)
         self._waiting_bytes += len(data)
         self._wake.set()
@@ -134,10 +150,16 @@ class WebSocketStream(trio.abc.Stream):
 
     async def write_frames(self) -> None:
         """Send what is waiting, a frame (or a few, for more than FRAME_BYTES) at a time and
-        one batch every FRAME_INTERVAL at most, until cancelled or the browser goes."""
+        one batch every FRAME_INTERVAL at most, until cancelled or the browser goes; first
+        the rest of a frame offered straight to the socket that it did not take."""
         ready = 0.0  # when the next frame may go
         while not self._peer_gone:
             await self._wake.wait()
+            if self._rest and self._frames is not None:  # first: it holds the gate
+                await self._finish_rest(self._frames)
+                if not self._waiting:
+                    self._wake = trio.Event()
+                    continue
             if (wait := ready - trio.current_time()) > 0:
                 await trio.sleep(wait)  # (no wake-up of its own when writes are sparser)
             self._wake = trio.Event()
@@ -154,6 +176,19 @@ class WebSocketStream(trio.abc.Stream):
                 self._writing = False
                 self._progressed()
             ready = trio.current_time() + FRAME_INTERVAL
+
+    async def _finish_rest(self, frames: FrameWriter) -> None:
+        """Send the rest of the frame the socket did not take at once (and open the gate
+        it holds)."""
+        rest, self._rest = self._rest, b""
+        self._writing = True
+        try:
+            await frames.finish(rest)
+        except GONE:
+            self._peer_gone = True
+        finally:
+            self._writing = False
+            self._progressed()
 
     def _progressed(self) -> None:
         self._progress.set()
@@ -176,7 +211,7 @@ class WebSocketStream(trio.abc.Stream):
         with trio.move_on_after(CLOSE_FLUSH, shield=True):
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._drop_incoming)
-                while (self._waiting or self._writing) and not self._peer_gone:
+                while (self._waiting or self._writing or self._rest) and not self._peer_gone:
                     await self._progress.wait()
                 if not self._peer_gone:
                     with contextlib.suppress(*GONE):  # closed by the browser already
