@@ -50,11 +50,15 @@ class Connection:
     """The roles ``hello`` may name on this connection (None: any; a web page: watcher)."""
     identity: str | None = None
     """The registered bot this connection proved to be (its key in ``hello``), or None."""
+    host: str = attrs.field(
+        init=False, default=attrs.Factory(lambda self: peer_host(self.peer), takes_self=True)
+    )
+    """The peer's host (``peer`` less its port), as the per-peer caps count it."""
 
     @property
     def address(self) -> str:
         """The peer's address as budgets and worker shares count it (an IPv6 /64)."""
-        return address_key(peer_host(self.peer))
+        return address_key(self.host)
 
     async def call(
         self, method: str, params: Sequence[Any] = (), timeout: float | None = None

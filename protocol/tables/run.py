@@ -29,7 +29,6 @@ from croupier.engine.games import Game
 from croupier.engine.gametable import GamePlayer, GameTable
 from croupier.engine.ledger import seat_account
 from croupier.engine.scoring import oracle_for
-from croupier.protocol.admission import peer_host
 from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.keys import new_secret
@@ -162,7 +161,7 @@ class ServerTable:
             if sub.events
             and not sub.dropped
             and sub.conn.id not in seated
-            and peer_host(sub.conn.peer) == host
+            and sub.conn.host == host
         )
 
     def unsubscribe(self, conn: Connection) -> None:
