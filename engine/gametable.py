@@ -44,6 +44,9 @@ from croupier.engine.ledger import Ledger, seat_account
 from croupier.engine.oracle import TableOracle
 from croupier.engine.scoring import Scorer
 
+_TEXT = {str}
+"""The type of every key of an action map (checked in C: ``set(map(type, answer))``)."""
+
 
 class GamePlayer(Protocol):
     """A seat's player at a table: given its observation, it answers an action."""
@@ -237,7 +240,7 @@ class GameTable:
             if how == "timeout":
                 return self._default(turn, cast(str, answer))
             if type(answer) is dict or isinstance(answer, Mapping):
-                if all(type(k) is str for k in answer) or all(isinstance(k, str) for k in answer):
+                if set(map(type, answer)) <= _TEXT or all(isinstance(k, str) for k in answer):
                     refused = self.game.refusal(self.options, self.core, turn, answer)
                     if refused is None:
                         return dict(answer)
