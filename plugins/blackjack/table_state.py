@@ -104,6 +104,34 @@ class TableState:
         else:
             emit(Event(kind, self.round, **fields))  # type: ignore[arg-type]
 
+    def _said(self, key: tuple[object, ...], event: dict[str, Any]) -> None:
+        """Emit a plain ``event`` built by its step (the commonest kinds, without
+        :meth:`_event`'s keyword arguments), its words found by ``key``, as :meth:`_event`'s
+        (its kind, then its fields' values in order)."""
+        text = _SAID.get(key)
+        if text is None:
+            if len(_SAID) >= 50_000:
+                _SAID.clear()
+            text = _SAID[key] = describe(event)
+        event["text"] = text
+        self.emit(event)  # type: ignore[misc]
+
+    def _action(self, seat: Seat, hand: int, kind: str, amount: int) -> None:
+        """The ``action`` event of a seat's bet or play (callers check ``self.emit``)."""
+        if not self._plain_events:
+            self._event("action", seat=seat.index, hand=hand, action=kind, amount=amount)
+            return
+        at = seat.index
+        event = {
+            "kind": "action",
+            "round": self.round,
+            "seat": at,
+            "hand": hand,
+            "action": kind,
+            "amount": amount,
+        }
+        self._said(("action", at, hand, kind, amount), event)
+
     def _pay(self, seat: Seat, amount: int, reason: str) -> None:
         self._transfer(self.round, seat.account, amount, reason)
         seat.net += amount
@@ -123,13 +151,7 @@ class TableState:
             "reason": reason,
         }
         key = ("chips", at, amount, reason)
-        text = _SAID.get(key)
-        if text is None:
-            if len(_SAID) >= 50_000:
-                _SAID.clear()
-            text = _SAID[key] = describe(event)
-        event["text"] = text
-        emit(event)
+        self._said(key, event)
 
     def _draw(self) -> int:
         """The next card (and a ``deck-added`` event when the contest adds a deck)."""
@@ -179,13 +201,7 @@ class TableState:
             "soft": soft,
             "reason": reason,
         }
-        text = _SAID.get(key)
-        if text is None:
-            if len(_SAID) >= 50_000:
-                _SAID.clear()
-            text = _SAID[key] = describe(event)
-        event["text"] = text
-        self.emit(event)
+        self._said(key, event)
 
     def chips(self, seat: Seat) -> int:
         return self._balances[seat.account]
