@@ -236,7 +236,10 @@ def main() -> None:
         print(f"{label:34s} {gym[0]:10,.0f} episodes/s    {gym[1]:10,.0f} episodes/s")
     print(f"\na {SEATS}-seat game table of lim17 strategies, seat-hands/s (rounds x {SEATS})")
     for label, (wall, cpu) in {"asked directly": direct, "through the clock": clocked}.items():
-        print(f"{label:34s} {wall * SEATS:10,.0f}               {cpu * SEATS:10,.0f}")
+        print(
+            f"{label:34s} {wall * SEATS:10,.0f}               {cpu * SEATS:10,.0f}"
+            f"   ({1e6 / cpu:,.0f} CPU us a round)"
+        )
     wall_ratio, cpu_ratio = direct[0] / clocked[0], direct[1] / clocked[1]
     label = "directly / through the clock"
     print(f"{label:34s} {wall_ratio:9.2f}x               {cpu_ratio:9.2f}x")

@@ -44,6 +44,9 @@ from croupier.engine.ledger import Ledger, seat_account
 from croupier.engine.oracle import TableOracle
 from croupier.engine.scoring import Scorer
 
+_TEXT = {str}
+"""The type of every key of an action map (checked in C: ``set(map(type, answer))``)."""
+
 
 class GamePlayer(Protocol):
     """A seat's player at a table: given its observation, it answers an action."""
@@ -182,15 +185,17 @@ class GameTable:
         if scorer is not None:
             scorer.round_starts()
         flow = self.core.play_round()
+        recorded = self.game.action_of is not None  # the game's own events record actions
+        ask, send = self._ask, flow.send
         try:
             turn = next(flow)
             while True:
-                action = await self._ask(turn)
+                action = await ask(turn)
                 if scorer is not None:  # valued as the seat found it, before it applies
                     scorer.decided(self.core.round, turn, action)
-                if self.game.action_of is None:  # else the game's own event records it
+                if not recorded:
                     self._emit(action_event(turn, action, self.core.round))
-                turn = flow.send(action)
+                turn = send(action)
         except StopIteration as stop:
             if scorer is not None:
                 scorer.round_ends()
@@ -206,8 +211,11 @@ class GameTable:
     async def _ask(self, turn: Turn) -> Plain:
         player = self.players[turn.seat - 1]
         decide_now: Callable[[Plain], object] | None = getattr(player, "decide_now", None)
-        at_once: Callable[[Plain], object] | None = getattr(player, "decide_at_once", None)
-        ask: Callable[[Plain], Awaitable[PendingAnswer]] | None = getattr(player, "ask", None)
+        at_once: Callable[[Plain], object] | None = None
+        ask: Callable[[Plain], Awaitable[PendingAnswer]] | None = None
+        if decide_now is None:  # the others only matter to a player that may wait
+            at_once = getattr(player, "decide_at_once", None)
+            ask = getattr(player, "ask", None)
         refused: str | None = None
         for _ in range(self.attempts):
             observation = {**turn.observation, "legal": list(turn.legal), "refused": refused}
@@ -232,7 +240,7 @@ class GameTable:
             if how == "timeout":
                 return self._default(turn, cast(str, answer))
             if type(answer) is dict or isinstance(answer, Mapping):
-                if all(type(k) is str for k in answer) or all(isinstance(k, str) for k in answer):
+                if set(map(type, answer)) <= _TEXT or all(isinstance(k, str) for k in answer):
                     refused = self.game.refusal(self.options, self.core, turn, answer)
                     if refused is None:
                         return dict(answer)

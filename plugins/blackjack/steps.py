@@ -66,7 +66,7 @@ class RoundSteps(TableState):
 
     def _place_bet(self, seat: Seat, stake: int, chosen: bool) -> None:
         if chosen and self.emit is not None:
-            self._event("action", seat=seat.index, hand=0, action="bet", amount=stake)
+            self._action(seat, 0, "bet", stake)
         self._pay(seat, -stake, "bet")
         seat.hands = [Hand(stake)]
 
@@ -159,7 +159,7 @@ class RoundSteps(TableState):
             self._raise(seat, i, hand, action.amount)
             return
         if self.emit is not None:
-            self._event("action", seat=seat.index, hand=i, action=kind, amount=action.amount)
+            self._action(seat, i, kind, action.amount)
         if kind == "hit":
             hand.moves += 1
             self._deal(seat, i, hand, "draw")
