@@ -66,16 +66,14 @@ def lim17(observation: Observation) -> str:
 class Lim17(Bot):
     name = "lim17"
     decisions = 0
-    """``decide`` round trips of every bot of this class, the last observation sent."""
-    observation: ClassVar[dict[str, Any]] = {}
+    """``decide`` round trips of every bot of this class (it still answers on its
+    connection's reader: only ``decide`` is written here)."""
+    last: ClassVar[Observation | None] = None
 
     def decide(self, observation: Observation) -> str:
         Lim17.decisions += 1
+        Lim17.last = observation
         return lim17(observation)
-
-    async def answer_game(self, observation: Any) -> dict[str, Any]:
-        Lim17.observation = observation
-        return await super().answer_game(observation)
 
 
 class EveryEvent(Lim17):
@@ -294,7 +292,8 @@ def main() -> None:
                 proc.wait()
         folder.cleanup()
     local, local_cpu, _, local_chips = trio.run(in_process, args.rounds)
-    bare, bare_far, bare_near = floor(trips, Lim17.observation)
+    assert Lim17.last is not None
+    bare, bare_far, bare_near = floor(trips, Lim17.last.to_dict())
     assert tcp_chips == local_chips == old_chips, (tcp_chips, local_chips, old_chips)
     ms = 1000 / args.rounds
     tcp_cpu, old_cpu = tcp_server + tcp_bots, old_server + old_bots
