@@ -20,6 +20,12 @@ bet, insurance and surrender phases to the server: ``events: false`` and ``auto`
 bot, a round trip for every decision, bets included), the "before" figure.
 Every run ends with the same chips (checked), since they play the same cards the same way.
 
+What limits the ratio is printed beside it: the SDK bots count their ``decide`` round
+trips, and a bare ping-pong of as many round trips (plain trio sockets and msgpack, no
+session, no table: a subprocess answering each request at once, the last observation a bot
+was sent as the request) is timed in the same run; the in-process table's time plus that
+floor bounds what any TCP table with one round trip per move can reach at this load.
+
 ``--journal``: a second server runs, with a SQLite journal (a temporary file) instead of
 none, and the SDK bots play the same table on both in turn (``--repeat`` times); its
 hands/s is printed as a ratio to the server without a journal (issue 19: at most 15% less).
@@ -31,13 +37,15 @@ import argparse
 import json
 import math
 import os
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from typing import Any
+from typing import Any, ClassVar
 
+import msgpack
 import trio
 
 from croupier.clients.bot import Bot, play
@@ -57,8 +65,14 @@ def lim17(observation: Observation) -> str:
 
 class Lim17(Bot):
     name = "lim17"
+    decisions = 0
+    """``decide`` round trips of every bot of this class (it still answers on its
+    connection's reader: only ``decide`` is written here)."""
+    last: ClassVar[Observation | None] = None
 
     def decide(self, observation: Observation) -> str:
+        Lim17.decisions += 1
+        Lim17.last = observation
         return lim17(observation)
 
 
@@ -76,6 +90,59 @@ async def serve(data: str) -> None:
     async with trio.open_nursery() as nursery:
         (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
         print(port, flush=True)
+
+
+async def answer_at_once() -> None:
+    """The ping-pong's far end: answers every request with an action map, at once."""
+    listener = trio.socket.socket()
+    await listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    print(listener.getsockname()[1], flush=True)
+    conn, _ = await listener.accept()
+    conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    unpacker, packer = msgpack.Unpacker(raw=False), msgpack.Packer()
+    while True:
+        await trio.lowlevel.wait_readable(conn)
+        data = os.read(conn.fileno(), 65536)
+        if not data:
+            return
+        unpacker.feed(data)
+        os.write(
+            conn.fileno(),
+            b"".join(packer.pack([1, m[1], None, {"kind": "stand"}]) for m in unpacker),
+        )
+
+
+async def ping_pong(port: int, trips: int, observation: dict[str, Any]) -> None:
+    """``trips`` requests, each sent when the last was answered (one round trip a move)."""
+    conn = trio.socket.socket()
+    await conn.connect(("127.0.0.1", port))
+    conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    unpacker, packer = msgpack.Unpacker(raw=False), msgpack.Packer()
+    for msgid in range(trips):
+        os.write(conn.fileno(), packer.pack([0, msgid, "decide", [1, observation]]))
+        while True:
+            await trio.lowlevel.wait_readable(conn)
+            unpacker.feed(os.read(conn.fileno(), 65536))
+            if any(True for _ in unpacker):
+                break
+    conn.close()
+
+
+def floor(trips: int, observation: dict[str, Any]) -> tuple[float, float, float]:
+    """Wall-clock seconds of ``trips`` bare round trips, the far end's CPU and ours."""
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--answer-at-once"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        port = int(child.stdout.readline())
+        far, near, start = process_cpu(child.pid), process_cpu(None), time.perf_counter()
+        trio.run(ping_pong, port, trips, observation)
+        elapsed = time.perf_counter() - start
+        return elapsed, process_cpu(child.pid) - far, process_cpu(None) - near
+    finally:
+        child.wait(timeout=10)
 
 
 def process_cpu(pid: int | None) -> float:
@@ -168,6 +235,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2000)
     parser.add_argument("--serve", help=argparse.SUPPRESS)
+    parser.add_argument("--answer-at-once", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
         "--journal", action="store_true", help="also a server with a journal, same tables"
     )
@@ -190,6 +258,9 @@ def main() -> None:
     if args.serve:
         trio.run(serve, args.serve)
         return
+    if args.answer_at_once:
+        trio.run(answer_at_once)
+        return
     folder = tempfile.TemporaryDirectory()
     child, port = start(":memory:")
     journaled, journaled_port = (
@@ -204,6 +275,7 @@ def main() -> None:
         tcp, tcp_server, tcp_bots, tcp_chips = trio.run(
             over_tcp, port, args.rounds, Lim17, child.pid, args.watcher
         )
+        trips = Lim17.decisions
         old, old_server, old_bots, old_chips = trio.run(
             over_tcp, port, args.rounds, EveryEvent, child.pid, args.watcher
         )
@@ -220,6 +292,8 @@ def main() -> None:
                 proc.wait()
         folder.cleanup()
     local, local_cpu, _, local_chips = trio.run(in_process, args.rounds)
+    assert Lim17.last is not None
+    bare, bare_far, bare_near = floor(trips, Lim17.last.to_dict())
     assert tcp_chips == local_chips == old_chips, (tcp_chips, local_chips, old_chips)
     ms = 1000 / args.rounds
     tcp_cpu, old_cpu = tcp_server + tcp_bots, old_server + old_bots
@@ -234,6 +308,10 @@ def main() -> None:
                 "in_process": SEATS * args.rounds / local,
             },
             "ratio": local / tcp,
+            "decisions_per_round": trips / args.rounds,
+            "ping_pong_ms_per_round": bare * ms,
+            "ping_pong_cpu_ms_per_round": (bare_far + bare_near) * ms,
+            "ratio_bound": local / (local + bare),
             "ratio_all_events": local / old,
             "cpu_ms_per_round": {
                 "tcp_server": tcp_server * ms,
@@ -264,6 +342,10 @@ def main() -> None:
           f"bots {old_bots * ms:.2f}), in-process {local_cpu * ms:.2f} ms")  # fmt: skip
     print(f"  ratio in CPU time             {local_cpu / tcp_cpu:9.3f}   (before: "
           f"{local_cpu / old_cpu:.3f}: the wire's cost, less the waits for a core)")  # fmt: skip
+    print(f"  one round trip a move: {trips / args.rounds:.2f} decide round trips a round; as "
+          f"many bare ones (trio sockets, msgpack, nothing else) take {bare * ms:.2f} ms a round "
+          f"({(bare_far + bare_near) * ms:.2f} ms of CPU, both ends): at this load no TCP table "
+          f"exceeds {local / (local + bare):.3f} of in-process")  # fmt: skip
     for plain, kept in pairs:
         print(
             f"  journal: {SEATS * args.rounds / kept:9.0f} hands/s, without "

@@ -153,6 +153,12 @@ class SessionWriter:
             self._outbox_bytes += len(rest)
         return True
 
+    def hold_encoded(self, data: bytes) -> None:
+        """Keep messages already encoded in the outbox: they go out with the next message
+        sent (in the same write, ahead of it), with no write of their own."""
+        self._outbox.append(data)
+        self._outbox_bytes += len(data)
+
     @property
     def backlogged(self) -> bool:
         """Something waits to be written (``send_encoded(b"")`` writes it)."""

@@ -40,7 +40,8 @@ class Seat(BotSlot):
 
 
 class RemotePlayer(SlotPlayer):
-    """A table seat's player: the table's events reach the bot before each ``decide``."""
+    """A table seat's player: the table's events reach the bot before each ``decide``, in
+    the same write as the request when its connection is not busy."""
 
     def __init__(self, table: ServerTable, seat: Seat) -> None:
         super().__init__(seat, table.id, table.decision_time, table.game)
@@ -48,5 +49,5 @@ class RemotePlayer(SlotPlayer):
 
     async def before_call(self, conn: Connection) -> None:
         sub = self.table.subscribers.get(conn.id)
-        if sub is not None:
+        if sub is not None and not self.table.feed.put_ahead(sub):
             await sub.flushed()
