@@ -12,6 +12,7 @@ pays for them.
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Callable
 from functools import lru_cache
@@ -77,6 +78,8 @@ SOLVER = Solver(
 
 CHART_CACHE = "blackjack basic-strategy chart"
 
+log = logging.getLogger("croupier.blackjack")
+
 
 @lru_cache(maxsize=16)
 def basic_strategy(rules: BlackjackRules) -> Chart:
@@ -99,6 +102,12 @@ def basic_strategy(rules: BlackjackRules) -> Chart:
 
 
 def _solved_chart(rules: BlackjackRules) -> dict[str, Any]:
+    # a server's first table of `basic` seats on new rules waits for this: say why
+    log.info(
+        "solving the basic-strategy chart for %s (once per rules and machine; the first "
+        "solve after an install also compiles the solver: up to a minute)",
+        rules.name or "these rules",
+    )
     # this package's solve_rules, looked up at each call (tests count the solves through it)
     solve: Callable[[BlackjackRules], Analysis] = sys.modules[__name__].solve_rules
     return solve(rules).chart.to_dict()
