@@ -34,34 +34,70 @@ if "PYTEST_XDIST_WORKER" in os.environ:
 
 def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
     """Without pytest-xdist (`-p no:xdist`, for a debugger), pyproject's `-n auto --dist
-    loadfile` are accepted and do nothing: the tests run in this one process."""
+    loadfile --no-loadscope-reorder` are accepted and do nothing: the tests run in one process."""
     if not pluginmanager.has_plugin("xdist"):
         group = parser.getgroup("xdist", "left out (-p no:xdist): one process")
         # _addoption, as xdist registers its own -n: addoption refuses short lowercase names
         group._addoption("-n", "--numprocesses", dest="numprocesses", default=None)
         group.addoption("--dist", dest="dist", default="no")
+        group.addoption("--no-loadscope-reorder", dest="loadscopereorder", action="store_false")
 
 
 SLOW_SECONDS, TEST_SECONDS = 8.0, 0.5
 """Rough means of a test marked ``slow`` and of another, on a quiet core (the full tier's
-``--durations``): what orders the files for the workers below."""
+``--durations``): what orders the files for the workers below when no earlier run timed them."""
+TEST_SECONDS_KEY = "croupier/test-seconds"
+"""pytest's cache key (``.pytest_cache``) of each test's seconds in the last run that ran it."""
+
+
+def file_of(nodeid: str) -> str:
+    return nodeid.split("::")[0]
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On an xdist worker, the files likely to take longest come first, each file's tests
     in their order. Each file runs on one worker (``--dist loadfile``), handed out in
-    collection order when ``--no-loadscope-reorder`` is given (``.ci/run``): the long files
-    start first and the short ones fill in at the end, so neither worker is left playing a
-    45 s file while the other waits (xdist's own order, by number of tests, put files of
-    a few long tests last)."""
+    collection order (``--no-loadscope-reorder``, pyproject.toml): the long files start
+    first and the short ones fill in at the end, so neither worker is left playing a long
+    file while the other waits (xdist's own order, by number of tests, put files of a few
+    long tests last). A test's seconds are those the last run of it measured (pytest's
+    cache, below), else the estimates above."""
     if "PYTEST_XDIST_WORKER" not in os.environ:
         return
+    cache = getattr(config, "cache", None)  # None under -p no:cacheprovider
+    measured: dict[str, float] = cache.get(TEST_SECONDS_KEY, {}) if cache is not None else {}
     cost: dict[str, float] = {}
     for item in items:
-        seconds = SLOW_SECONDS if item.get_closest_marker("slow") else TEST_SECONDS
-        cost[item.nodeid.split("::")[0]] = cost.get(item.nodeid.split("::")[0], 0.0) + seconds
-    items.sort(key=lambda item: -cost[item.nodeid.split("::")[0]])  # stable: files whole
+        estimate = SLOW_SECONDS if item.get_closest_marker("slow") else TEST_SECONDS
+        seconds = measured.get(item.nodeid, estimate)
+        cost[file_of(item.nodeid)] = cost.get(file_of(item.nodeid), 0.0) + seconds
+    items.sort(key=lambda item: -cost[file_of(item.nodeid)])  # stable: files whole
+
+
+class Timings:
+    """On the controller (or the one process without xdist): each test's seconds in this
+    run (setup, call and teardown), kept in pytest's cache at the end for the next run's
+    order; tests this run left out keep their earlier figure."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        cache = getattr(session.config, "cache", None)
+        if cache is not None and self.seconds:
+            kept = cache.get(TEST_SECONDS_KEY, {})
+            kept.update({k: round(v, 3) for k, v in self.seconds.items()})
+            cache.set(TEST_SECONDS_KEY, kept)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        config.pluginmanager.register(Timings(), "croupier-test-seconds")
 
 
 @pytest.hookimpl(hookwrapper=True)
