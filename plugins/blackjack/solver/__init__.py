@@ -104,9 +104,9 @@ def basic_strategy(rules: BlackjackRules) -> Chart:
 def _solved_chart(rules: BlackjackRules) -> dict[str, Any]:
     # a server's first table of `basic` seats on new rules waits for this: say why
     log.info(
-        "solving the basic-strategy chart for %s (once per rules and machine; the first "
-        "solve after an install also compiles the solver: up to a minute)",
-        rules.name or "these rules",
+        "solving the basic-strategy chart of new rules (%s decks; once per rules and "
+        "machine; the first solve after an install also compiles the solver: up to a minute)",
+        rules.decks or "infinite",
     )
     # this package's solve_rules, looked up at each call (tests count the solves through it)
     solve: Callable[[BlackjackRules], Analysis] = sys.modules[__name__].solve_rules
