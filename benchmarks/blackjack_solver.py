@@ -16,12 +16,12 @@ is his ``strategy`` program built from its public source (github.com/possiblywro
 blackjack, GPL: never in croupier's tree; build it elsewhere, see docs/blackjack-solver.md)
 and ``--farmer-input FILE`` the answers his program reads on stdin for the six-deck rules
 below (his prompts are his program's, so the answers are kept with it, not here). The
-benchmark runs it, reads the overall expected return it prints (the last percentage on a
-line naming the expected return), checks it against croupier's CDZ- composition-dependent
-value of the same rules (to 1e-6 of a bet: both are exact), and prints the ratio of CPU
-times beyond start-up: croupier's best warm solve against his run's CPU time minus that of
-his program answering nothing (start-up and exit). Without ``--farmer`` it says so and
-prints croupier's figures alone.
+benchmark runs it, reads the overall expected value it writes (the ``Total`` row of its
+table of overall expected values, in %: answer ``/dev/stdout`` for his output file),
+checks it against croupier's CDZ- composition-dependent value of the same rules (to 1e-6
+of a bet: both are exact), and prints the ratio of CPU times beyond start-up: croupier's
+best warm solve against his run's CPU time minus that of his program answering nothing
+(start-up and exit). Without ``--farmer`` it says so and prints croupier's figures alone.
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ def timed(fn: Callable[[], object]) -> float:
 
 
 FARMER_RULES = BlackjackRules(decks=6)
-RETURN = re.compile(r"expected return.*?(-?\d+\.\d+)\s*%", re.IGNORECASE)
+# his table of overall expected values (in %) ends with the whole shoe's: "  Total |  -0.33..."
+RETURN = re.compile(r"Overall expected value \(%\).*?Total\s*\|\s*(-?\d+\.\d+)", re.DOTALL)
 
 
 def children_cpu() -> float:
@@ -81,7 +82,7 @@ def compare_with_farmer(program: Path, answers_file: Path) -> int:
     cpu, out = min(run_farmer(program, answers) for _ in range(REPEATS))
     found = RETURN.findall(out)
     if not found:
-        print("Farmer's program printed no 'expected return ... %' line; its output:")
+        print("Farmer's program printed no 'Overall expected value' table; its output:")
         print(out[-2000:])
         return 1
     his = float(found[-1]) / 100

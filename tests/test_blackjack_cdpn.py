@@ -21,7 +21,8 @@ from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver import solve
 from croupier.plugins.blackjack.solver.analysis import UpcardSolver
 from croupier.plugins.blackjack.solver.decisions import action_values
-from croupier.plugins.blackjack.solver.hands import Evaluator, Hand
+from croupier.plugins.blackjack.solver.hand import Hand
+from croupier.plugins.blackjack.solver.hands import Evaluator
 from croupier.plugins.blackjack.solver.split import (
     SplitShoes,
     named_strategy,

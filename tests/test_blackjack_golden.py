@@ -14,13 +14,14 @@ from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver import dealer, solve_rules
 from croupier.plugins.blackjack.solver.analysis import UpcardSolver
 from croupier.plugins.blackjack.solver.cards import ACE, TEN
-from croupier.plugins.blackjack.solver.hands import (
+from croupier.plugins.blackjack.solver.hands import bj_mode
+from croupier.plugins.blackjack.solver.stand import (
     STAND_TOTALS,
-    bj_mode,
+    finite_stand_row,
     stand_row,
     stand_table,
+    stand_value,
 )
-from croupier.plugins.blackjack.solver.stand import finite_stand_row, stand_value
 
 
 def sig12(value: float) -> str:

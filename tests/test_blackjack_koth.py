@@ -13,7 +13,8 @@ from croupier.plugins.blackjack.play import Action
 from croupier.plugins.blackjack.simulate import simulate
 from croupier.plugins.blackjack.solver import solve_rules
 from croupier.plugins.blackjack.solver.cards import counts_of, parse_cards
-from croupier.plugins.blackjack.solver.hands import Evaluator, make_hand
+from croupier.plugins.blackjack.solver.hand import make_hand
+from croupier.plugins.blackjack.solver.hands import Evaluator
 from croupier.plugins.blackjack.strategy import local_strategy
 
 

@@ -9,14 +9,11 @@ import pytest
 
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver.cards import full_shoe
-from croupier.plugins.blackjack.solver.hands import (
-    ByTotals,
-    Evaluator,
-    Hand,
-    OptimalIn,
-    StandRows,
-    make_hand,
-)
+from croupier.plugins.blackjack.solver.hand import Hand, make_hand
+from croupier.plugins.blackjack.solver.hands import Evaluator
+from croupier.plugins.blackjack.solver.hit_rules import ByTotals, OptimalIn
+from croupier.plugins.blackjack.solver.play_python import hit_coded
+from croupier.plugins.blackjack.solver.stand_rows import StandRows
 
 # a depleted single deck (a few cards of each kind gone) and a few tens more gone
 SHOE = (3, 4, 2, 4, 3, 4, 4, 3, 4, 12)
@@ -41,7 +38,7 @@ def test_compiled_values_equal_the_python_recursion(up, peek, objective):
     for cards in HANDS:
         hand = make_hand(cards, True)
         # optimal play: the Python recursion with hits=None, called directly
-        assert ev.hit(hand) == ev._hit_coded(hand.counts, hand.code, hand.hard, hand.ace, None, {})
+        assert ev.hit(hand) == hit_coded(ev, hand.counts, hand.code, hand.hard, hand.ace, None, {})
         assert ev.hit_then(hand, chart, {}) == python_play_on(ev, hand, chart)
         assert ev.hit_then(hand, follows, {}) == python_play_on(ev, hand, follows)
         assert ev.play_on(hand, chart, {}) == ev.play_on(hand, lambda h: chart(h), {})

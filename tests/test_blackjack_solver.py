@@ -15,7 +15,8 @@ from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver import basic_strategy, dealer, solve, solve_rules
 from croupier.plugins.blackjack.solver.analysis import UpcardSolver
 from croupier.plugins.blackjack.solver.cards import ACE, TEN, parse_cards
-from croupier.plugins.blackjack.solver.hands import INFINITE_PROBS, Evaluator, make_hand
+from croupier.plugins.blackjack.solver.hand import make_hand
+from croupier.plugins.blackjack.solver.hands import INFINITE_PROBS, Evaluator
 
 INF_S17 = BlackjackRules(decks=None, surrender="none")
 SMALL_SHOE = (2, 2, 2, 2, 2, 2, 2, 3, 2, 6)  # 25 cards: small enough to brute-force

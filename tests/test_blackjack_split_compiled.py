@@ -18,7 +18,6 @@ from croupier.plugins.blackjack.solver import split_loop
 from croupier.plugins.blackjack.solver.analysis import ChartPlayer, UpcardSolver, solve_rules
 from croupier.plugins.blackjack.solver.cards import full_shoe
 from croupier.plugins.blackjack.solver.cdpn import OptimalTerms, _TermProblem
-from croupier.plugins.blackjack.solver.hands import StandRows
 from croupier.plugins.blackjack.solver.split import (
     ResplitAware,
     SplitShoes,
@@ -27,6 +26,7 @@ from croupier.plugins.blackjack.solver.split import (
     presplit_strategy,
     split_value,
 )
+from croupier.plugins.blackjack.solver.stand_rows import StandRows
 
 RULES = [
     BlackjackRules(decks=1, resplit_aces=True),

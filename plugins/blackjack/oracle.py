@@ -33,7 +33,7 @@ from croupier.plugins.blackjack.round_edge import BetQuestion, value_bet
 from croupier.plugins.blackjack.rules import BlackjackRules, rules_from_options
 from croupier.plugins.blackjack.solver.analysis import UpcardSolver, check_rules
 from croupier.plugins.blackjack.solver.cards import TEN, Counts, full_shoe, rank_of
-from croupier.plugins.blackjack.solver.hands import make_hand
+from croupier.plugins.blackjack.solver.hand import make_hand
 
 PLAYS = ("hit", "stand", "double", "split", "surrender")
 REFILLED_LOW = 20

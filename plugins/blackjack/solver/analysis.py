@@ -32,12 +32,9 @@ from croupier.plugins.blackjack.solver.compositions import (
     deal_probability,
     pair_counts,
 )
-from croupier.plugins.blackjack.solver.hands import (
-    ByTotals,
-    Evaluator,
-    Hand,
-    StandRows,
-)
+from croupier.plugins.blackjack.solver.hand import Hand
+from croupier.plugins.blackjack.solver.hands import Evaluator
+from croupier.plugins.blackjack.solver.hit_rules import ByTotals
 from croupier.plugins.blackjack.solver.split import (
     SPLIT_STRATEGIES,
     PostSplitPlay,
@@ -47,6 +44,7 @@ from croupier.plugins.blackjack.solver.split import (
     split_value,
 )
 from croupier.plugins.blackjack.solver.stand import Objective, in_chips
+from croupier.plugins.blackjack.solver.stand_rows import StandRows
 
 # the contest's dealer draws like S17 (playing out his hand changes no player's result)
 SUPPORTED_DEALERS = ("s17", "h17", "koth")

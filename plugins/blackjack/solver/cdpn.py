@@ -40,7 +40,8 @@ import numpy as np
 
 from croupier.plugins.blackjack.solver import cdpn_loop, recursion, split_loop
 from croupier.plugins.blackjack.solver.cards import ACE, TEN, Shoe
-from croupier.plugins.blackjack.solver.hands import RANK_CODES, Evaluator, Hand
+from croupier.plugins.blackjack.solver.hand import RANK_CODES, Hand
+from croupier.plugins.blackjack.solver.hands import Evaluator
 from croupier.plugins.blackjack.solver.stand import in_chips
 
 if TYPE_CHECKING:

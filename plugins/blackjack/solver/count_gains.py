@@ -18,7 +18,7 @@ from croupier.engine import CroupierError
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver.analysis import UpcardSolver, is_natural, two_card_hand
 from croupier.plugins.blackjack.solver.cards import ACE, TEN
-from croupier.plugins.blackjack.solver.hands import Hand
+from croupier.plugins.blackjack.solver.hand import Hand
 
 UPCARD_LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 ROWS = ("two-card", "all")

@@ -24,7 +24,7 @@ from croupier.engine import CroupierError
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver.analysis import UpcardSolver, check_rules, is_natural
 from croupier.plugins.blackjack.solver.cards import ACE, RANKS, Counts
-from croupier.plugins.blackjack.solver.hands import make_hand
+from croupier.plugins.blackjack.solver.hand import make_hand
 from croupier.plugins.blackjack.solver.split import split_limit
 
 __all__ = ["action_values"]

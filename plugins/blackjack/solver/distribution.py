@@ -40,7 +40,8 @@ from croupier.plugins.blackjack.solver.analysis import (
 )
 from croupier.plugins.blackjack.solver.cards import ACE
 from croupier.plugins.blackjack.solver.chart import Chart
-from croupier.plugins.blackjack.solver.hands import Evaluator, Hand
+from croupier.plugins.blackjack.solver.hand import Hand
+from croupier.plugins.blackjack.solver.hands import Evaluator
 from croupier.plugins.blackjack.solver.split import SplitShoes
 
 FloatArray = npt.NDArray[np.float64]

@@ -15,110 +15,28 @@ blackjack takes every bet on the table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from functools import cache
-from operator import sub
 
-import attrs
 import numpy as np
 import numpy.typing as npt
 
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver import dealer, recursion
 from croupier.plugins.blackjack.solver.cards import ACE, TEN, Counts, Shoe, total
+from croupier.plugins.blackjack.solver.hand import Hand
+from croupier.plugins.blackjack.solver.hit_rules import ByTotals, HitRule, OptimalIn
+from croupier.plugins.blackjack.solver.play_python import hit_coded, play_coded
 from croupier.plugins.blackjack.solver.stand import (
     OBJECTIVE_CODES,
     Objective,
     in_chips,
     stand_value,
 )
-from croupier.plugins.blackjack.solver.stand import (
-    STAND_TOTALS as STAND_TOTALS,
-)
-from croupier.plugins.blackjack.solver.stand import (
-    stand_row as stand_row,
-)
-from croupier.plugins.blackjack.solver.stand import (
-    stand_table as stand_table,
-)
-from croupier.plugins.blackjack.solver.stand_rows import StandRows as StandRows
+from croupier.plugins.blackjack.solver.stand_rows import StandRows
 
 FloatArray = npt.NDArray[np.float64]
 INFINITE_PROBS = (1 / 13,) * 9 + (4 / 13,)
-HitRule = Callable[["Hand"], bool]  # True: hit this hand (it may only hit or stand)
-# a finite hand's rank counts as one int, 5 bits a rank (a hand of at most 21 holds at
-# most 21 cards of a rank): cheap to hash and to extend by a card, for the memo tables
-RANK_CODES = tuple(1 << (5 * r) for r in range(10))
-
-
-def encode(counts: Counts) -> int:
-    """The memo key of a finite hand's rank counts (see ``RANK_CODES``)."""
-    code = 0
-    for r, n in enumerate(counts):
-        code += n << (5 * r)
-    return code
-
-
-@attrs.frozen
-class Hand:
-    """A player hand: hard sum (aces count 1), whether it holds an ace, rank counts."""
-
-    hard: int
-    ace: bool
-    counts: Counts | None  # None in an infinite deck, where only the total matters
-    # encode(counts) (0 in an infinite deck): the memo key, carried along by add()
-    code: int = attrs.field(eq=False, repr=False)
-
-    @code.default
-    def _code(self) -> int:
-        return 0 if self.counts is None else encode(self.counts)
-
-    @property
-    def total(self) -> int:
-        return total(self.hard, self.ace)[0]
-
-    @property
-    def soft(self) -> bool:
-        return total(self.hard, self.ace)[1]
-
-    def add(self, rank: int) -> Hand:
-        counts = self.counts
-        if counts is None:
-            return Hand(self.hard + rank + 1, self.ace or rank == ACE, None, 0)
-        counts = (*counts[:rank], counts[rank] + 1, *counts[rank + 1 :])
-        code = self.code + RANK_CODES[rank]
-        return Hand(self.hard + rank + 1, self.ace or rank == ACE, counts, code)
-
-    @property
-    def key(self) -> object:
-        return self.counts if self.counts is not None else (self.hard, self.ace)
-
-
-class ByTotals:
-    """A hit rule by the hand's total and softness alone (a chart's rows): compiled."""
-
-    def __init__(self, hits: Callable[[int, bool], bool]) -> None:
-        self.table = recursion.rule_table(hits)
-
-    def __call__(self, hand: Hand) -> bool:
-        return bool(self.table[int(hand.soft), hand.total])
-
-
-class OptimalIn:
-    """A hit rule that hits where hitting (and playing on optimally) beats standing in the
-    judge's shoe (a post-split strategy's decisions): compiled for a judge of a finite
-    shoe and the same upcard."""
-
-    def __init__(self, judge: Evaluator) -> None:
-        self.judge = judge
-
-    def __call__(self, hand: Hand) -> bool:
-        return self.judge.best_continuation(hand)[1] == "hit"
-
-
-def make_hand(cards: Sequence[int], finite: bool) -> Hand:
-    counts = tuple(sum(1 for c in cards if c == r) for r in range(10)) if finite else None
-    return Hand(sum(cards) + len(cards), ACE in cards, counts)
 
 
 @cache
@@ -237,7 +155,7 @@ class Evaluator:
             self.upcard, self.rules.hits_soft_17, self.mode, self.shoe_after(hand), True
         )
 
-    def _stand_finite(self, counts: Counts, code: int, player: int) -> float:
+    def stand_finite(self, counts: Counts, code: int, player: int) -> float:
         """The stand value of a finite hand (``code`` = encode(counts), total ``player``)."""
         value = float(
             recursion.stand_at(
@@ -304,7 +222,7 @@ class Evaluator:
         if hand.counts is not None:
             code = hand.code
             found = self._stand.get(code)
-            return self._stand_finite(hand.counts, code, hand.total) if found is None else found
+            return self.stand_finite(hand.counts, code, hand.total) if found is None else found
         value = self._stand.get(hand.key)
         if value is None:
             value = stand_value(hand.total, self.dealer_dist(hand), self.objective)
@@ -349,7 +267,7 @@ class Evaluator:
                 )
             found = memo.get(hand.code)
             if found is None:
-                found = self._play_coded(hand.counts, hand.code, hand.hard, hand.ace, hits, memo)
+                found = play_coded(self, hand.counts, hand.code, hand.hard, hand.ace, hits, memo)
             return found
         found = memo.get(hand.key)
         if found is None:
@@ -386,69 +304,8 @@ class Evaluator:
                         judge_memo,
                     )
                 )
-            return self._hit_coded(hand.counts, hand.code, hand.hard, hand.ace, hits, memo)
+            return hit_coded(self, hand.counts, hand.code, hand.hard, hand.ace, hits, memo)
         return sum(p * self.play_on(hand.add(r), hits, memo) for p, r in self.draws(hand))
-
-    def _play_coded(
-        self,
-        counts: Counts,
-        code: int,
-        hard: int,
-        ace: bool,
-        hits: HitRule | None,
-        memo: dict[object, float],
-    ) -> float:
-        """:meth:`play_on` for a finite hand not yet in ``memo`` (keyed by its code)."""
-        value = total(hard, ace)[0]
-        stand = self._stand.get(code)
-        if stand is None:
-            stand = self._stand_finite(counts, code, value)
-        if value >= 21:
-            found = stand
-        elif hits is None:
-            found = max(stand, self._hit_coded(counts, code, hard, ace, hits, memo))
-        elif hits(Hand(hard, ace, counts, code)):
-            found = self._hit_coded(counts, code, hard, ace, hits, memo)
-        else:
-            found = stand
-        memo[code] = found
-        return found
-
-    def _hit_coded(
-        self,
-        counts: Counts,
-        code: int,
-        hard: int,
-        ace: bool,
-        hits: HitRule | None,
-        memo: dict[object, float],
-    ) -> float:
-        shoe: list[int] = list(map(sub, self.left, counts))
-        size = sum(shoe)
-        hole = self._hole
-        acc = 0.0
-        for r in range(10):
-            n = shoe[r]
-            if n <= 0:
-                continue
-            new_hard = hard + r + 1
-            if new_hard > 21:
-                if self.objective == "win-probability":
-                    continue
-                if hole is None:
-                    acc -= n
-                else:
-                    acc -= n * (1.0 - (shoe[hole] - (r == hole)) / (size - 1))
-            else:
-                child_code = code + RANK_CODES[r]
-                found = memo.get(child_code)
-                if found is None:
-                    child = (*counts[:r], counts[r] + 1, *counts[r + 1 :])
-                    found = self._play_coded(
-                        child, child_code, new_hard, ace or r == ACE, hits, memo
-                    )
-                acc += n * found
-        return acc / size
 
     def double(self, hand: Hand) -> float:
         """Double the bet and take exactly one card."""

@@ -46,7 +46,8 @@ from croupier.plugins.blackjack.solver.cards import RANKS, full_shoe, hand_text,
 from croupier.plugins.blackjack.solver.chart import UPCARD_ORDER
 from croupier.plugins.blackjack.solver.classic import solve_classic
 from croupier.plugins.blackjack.solver.count_indices import solve_indices
-from croupier.plugins.blackjack.solver.hands import INFINITE_PROBS, make_hand
+from croupier.plugins.blackjack.solver.hand import make_hand
+from croupier.plugins.blackjack.solver.hands import INFINITE_PROBS
 from croupier.plugins.blackjack.solver.removal import effects_of_removal
 from croupier.plugins.blackjack.solver.split import SPLIT_STRATEGIES
 from croupier.plugins.blackjack.solver.stand import OBJECTIVES, Objective, in_chips

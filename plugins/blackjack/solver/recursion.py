@@ -7,7 +7,7 @@ counts and the index of the hand one card larger (``-1``: that card busts it). A
 hand (computed on first use by the compiled dealer pass, :func:`.stand._row_fast`) and a
 memo per way of playing on. The functions below walk the hands reached by hitting in
 compiled code, performing the very floating-point operations, in the same order, of the
-plain-Python recursion they replace (``Evaluator._play_coded`` and ``_hit_coded`` before),
+plain-Python recursion they replace (:mod:`.play_python`),
 so the values are identical to the last bit given the same stand rows (a whole shoe's rows
 come from :func:`.dealer._run_whole`, equal to :func:`.dealer.distribution`'s to ~1e-16).
 
@@ -83,7 +83,7 @@ def _build() -> tuple[Tables, dict[int, int]]:
 
 
 TABLES, INDEX = _build()
-"""The compositions' tables and their indices by ``hands.encode(counts)``."""
+"""The compositions' tables and their indices by ``hand.encode(counts)``."""
 SIZE = len(TABLES[0])
 STACK = 64  # frames of play_on's walk: a hand grows by a card a frame, twice with a judge
 NO_TABLE: RuleTable = np.zeros((2, 22), dtype=np.int64)

@@ -39,14 +39,11 @@ from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver import split_loop
 from croupier.plugins.blackjack.solver.cards import ACE, Shoe
 from croupier.plugins.blackjack.solver.cdpn import OptimalTerms
-from croupier.plugins.blackjack.solver.hands import (
-    INFINITE_PROBS,
-    Evaluator,
-    Hand,
-    OptimalIn,
-    StandRows,
-)
+from croupier.plugins.blackjack.solver.hand import Hand
+from croupier.plugins.blackjack.solver.hands import INFINITE_PROBS, Evaluator
+from croupier.plugins.blackjack.solver.hit_rules import OptimalIn
 from croupier.plugins.blackjack.solver.stand import Objective, in_chips
+from croupier.plugins.blackjack.solver.stand_rows import StandRows
 
 # play(evaluator, hand): the value of a two-card split hand in that evaluator's shoe
 PostSplitPlay = Callable[[Evaluator, Hand], float]

@@ -22,7 +22,8 @@ from numba import njit
 
 from croupier.plugins.blackjack.solver import recursion
 from croupier.plugins.blackjack.solver.dealer import FlatProgram
-from croupier.plugins.blackjack.solver.hands import Evaluator, Hand
+from croupier.plugins.blackjack.solver.hand import Hand
+from croupier.plugins.blackjack.solver.hands import Evaluator
 from croupier.plugins.blackjack.solver.recursion import (
     AS_JUDGE,
     BY_TOTALS,
