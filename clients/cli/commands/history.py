@@ -62,7 +62,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="list and export the tables and tournaments a server's journal keeps",
         description=(
             "Read a croupier server's journal: from the server (--connect HOST:PORT) or "
-            f"from its file, offline and read-only (--data PATH; default {default_journal()})."
+            f"from its file, offline and read-only (--data PATH; default {default_journal()}). "
+            "Name WHAT first: croupier history tables --data j.db"
         ),
     )
     kinds = parser.add_subparsers(title="what", metavar="WHAT", required=True)
