@@ -34,7 +34,7 @@ import trio
 
 from croupier.engine import PluginManager
 from croupier.protocol import Server, connect
-from croupier.protocol.journal import Journal, NullJournal
+from croupier.protocol.journal import Journal, NullJournal, schema
 from croupier.protocol.tables import TableService
 
 
@@ -99,26 +99,37 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
+        "--page-sizes",
+        default=f"{schema.PAGE_SIZE}",
+        help="the packed journal at each of these page sizes, comma-separated (e.g. 8192,2048:"
+        " the old and the new in the same run)",
+    )
+    parser.add_argument(
         "--smoke", action="store_true", help="a tiny run, for CI to see it still runs"
     )
     args = parser.parse_args()
     if args.smoke:  # its figures mean nothing
         args.rounds, args.repeat = 300, 1
-    runs: dict[str, list[dict[str, Any]]] = {"none": [], "json": [], "packed": []}
+    page_sizes = [int(size) for size in args.page_sizes.split(",")]
+    runs: dict[str, list[dict[str, Any]]] = {"none": [], "json": []}
+    runs.update({f"packed {size}": [] for size in page_sizes})
     sizes: dict[str, tuple[float, float, float, float]] = {}
     with tempfile.TemporaryDirectory() as folder:
-        empty = empty_size(Path(folder) / "empty.db")
+        empties = {}
+        for size in page_sizes:
+            schema.PAGE_SIZE = size
+            empties[size] = empty_size(Path(folder) / f"empty-{size}.db")
         for repeat in range(args.repeat):
             for name in runs:
-                path = Path(folder) / f"{name}-{repeat}.db"
+                path = Path(folder) / f"{name.replace(' ', '-')}-{repeat}.db"
+                packed = name.startswith("packed")
+                schema.PAGE_SIZE = int(name.split()[1]) if packed else page_sizes[0]
                 journal: NullJournal = (
-                    NullJournal()
-                    if name == "none"
-                    else Journal(str(path), compact=name == "packed")
+                    NullJournal() if name == "none" else Journal(str(path), compact=packed)
                 )
                 runs[name].append(trio.run(play, journal, args.rounds, args.seats))
                 if name != "none":
-                    sizes[name] = measure(path, args.rounds, empty)
+                    sizes[name] = measure(path, args.rounds, empties[schema.PAGE_SIZE])
     chips = {str(run["chips"]) for every in runs.values() for run in every}
     assert len(chips) == 1, f"the runs ended with different chips: {chips}"
     print(
@@ -126,11 +137,9 @@ def main() -> None:
         f" {args.repeat} runs of each (medians)"
     )
     base = runs["none"]
-    for name, label in (
-        ("none", "no journal"),
-        ("json", "journal, JSON rows"),
-        ("packed", "journal, packed"),
-    ):
+    labels = {"none": "no journal", "json": "journal, JSON rows"}
+    for name in runs:
+        label = labels.get(name) or f"packed, {name.split()[1]} B pages"
         rate = statistics.median(r["rate"] for r in runs[name])
         cpu = statistics.median(r["cpu"] for r in runs[name])
         ratios = [r["rate"] / b["rate"] for r, b in zip(runs[name], base, strict=True)]
@@ -146,8 +155,8 @@ def main() -> None:
         if name in sizes:
             disk, beyond, rows, per_row = sizes[name]
             line += (
-                f"; {disk:,.0f} bytes/round on disk ({beyond:,.0f} beyond an empty journal's"
-                f" {empty / 1024:,.0f} kB), rows {rows:,.0f} ({per_row:.1f} rounds/row)"
+                f"; {disk:,.0f} bytes/round on disk ({beyond:,.0f} beyond an empty journal),"
+                f" rows {rows:,.0f} ({per_row:.1f} rounds/row)"
             )
         print(line)
 

@@ -1,6 +1,7 @@
-"""The journal's SQLite pages are ``PAGE_SIZE`` (8 kB, not SQLite's 4 kB: its rows of 1 to
-3 kB left a quarter of each 4 kB page empty), for a new journal and, after ``croupier
-journal compact``, for an older one, which reads the same after it and stays in WAL."""
+"""The journal's SQLite pages are ``PAGE_SIZE`` (2 kB: the end of a leaf page too full for
+the next block's first part is less empty space in smaller pages), for a new journal and,
+after ``croupier journal compact``, for an older one, which reads the same after it and stays
+in WAL."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ async def test_a_new_journal_has_pages_of_page_size(tmp_path):
     path = str(tmp_path / "j.db")
     journal = Journal(path)
     await journal.aclose()
-    assert PAGE_SIZE == 8192
+    assert PAGE_SIZE == 2048
     assert pages(path) == (PAGE_SIZE, "wal")
 
 
@@ -49,8 +50,8 @@ async def test_compact_brings_an_older_journal_to_page_size_and_it_reads_the_sam
     table = (await play_table(server.port, TWO))["table"]
     server.stop()
     await journal.aclose()
-    repage(path, 4096)
-    assert pages(path) == (4096, "wal")
+    repage(path, 8192)  # the journals before 2 kB pages
+    assert pages(path) == (8192, "wal")
     before = cli("history", "export", str(table), "--data", path)[1]
     status, out, err = cli("journal", "compact", path)
     assert status == 0, out + err

@@ -260,12 +260,16 @@ MIGRATIONS: tuple[str, ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-PAGE_SIZE = 8192
-"""Bytes of a new journal's SQLite pages (SQLite's default is 4096). A row of ``events`` is
-a block of 1 to 3 kB, and SQLite keeps a row whole within a page when it can, so 4 kB pages
-held one to three blocks and left about a quarter of each page empty (65 to 80 bytes a
-4-seat round); 8 kB pages leave about half as much, 16 kB a quarter, but every table and
-index of the schema takes at least a page and each commit writes whole pages to the WAL.
+PAGE_SIZE = 2048
+"""Bytes of a new journal's SQLite pages (SQLite's default is 4096; journals of before were
+8192). A row of ``events`` is a block of 3 to 16 kB (10 to 64 rounds, one commit's), larger
+than a page: SQLite keeps its first part (between about an eighth of a page and a page) in a
+leaf page and the rest in full overflow pages, so what a page leaves empty is the end of a leaf
+page too full for the next row's first part, and that grows with the page: the same rows of
+4-seat rounds in blocks of 43 take 265 bytes a round in 2 kB pages, 286 in 4 kB, 288 in 8 kB
+(payload 258), and every table and index of the schema takes at least a page (about 23).
+Smaller pages cost each commit a WAL frame header (24 bytes) a page and deeper trees of
+interior pages, within noise (benchmarks/journal_size.py ``--page-sizes 8192,2048``).
 ``croupier journal compact`` brings an older journal to this size."""
 
 

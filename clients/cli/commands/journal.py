@@ -6,8 +6,8 @@
 - ``compact PATH``: re-encode the rows an older croupier wrote a round each (JSON, or packed
   as schema 5 and 6 did) into packed blocks of up to 64 consecutive rounds (schema 7,
   :mod:`croupier.protocol.journal.packing`), then ``VACUUM`` into pages of
-  :data:`~croupier.protocol.journal.schema.PAGE_SIZE` (an older journal's 4 kB ones left a
-  quarter of each page empty): the file shrinks.
+  :data:`~croupier.protocol.journal.schema.PAGE_SIZE` (an older journal's 4 or 8 kB ones left
+  more of each page empty): the file shrinks.
   It takes the journal's lock, so it refuses while a server has the journal.
 - ``backup PATH DEST``: a consistent copy made with SQLite's online backup API while the
   server runs (WAL: the server goes on writing meanwhile), checked after.
