@@ -91,16 +91,11 @@ class TableState:
         if self._plain_events:
             event = {"kind": kind, "round": self.round, **fields}
             if fields:  # the words of an event with fields never name its round: said once
-                key = (kind, *fields.values())  # each kind's fields come in one order a site
-                text = _SAID.get(key)
-                if text is None:
-                    if len(_SAID) >= 50_000:
-                        _SAID.clear()
-                    text = _SAID[key] = describe(event)
-                event["text"] = text
+                # each kind's fields come in one order a site
+                self._said((kind, *fields.values()), event)
             else:
                 event["text"] = describe(event)
-            emit(event)
+                emit(event)
         else:
             emit(Event(kind, self.round, **fields))  # type: ignore[arg-type]
 
