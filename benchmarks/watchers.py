@@ -43,7 +43,6 @@ from typing import Any
 import attrs
 import trio
 import wsclient  # beside this script (first on sys.path)
-from wsclient import TcpWatcher, Watcher
 
 from croupier.clients.bot import Bot, play
 from croupier.plugins.blackjack.play import Observation
@@ -181,7 +180,7 @@ async def measure(
                     )
                 )
             for process in processes:
-                out = await _line(process)
+                out = await wsclient.read_line(process)
                 if out != "ready":
                     raise SystemExit(f"watchers.py: the watchers did not start: {out}")
         finals: list[dict[str, Any]] = []
@@ -202,7 +201,7 @@ async def measure(
             assert process.stdin is not None
             await process.stdin.aclose()  # the table has finished: GRACE for the stragglers
         for process in processes:
-            for key, values in json.loads(await _line(process)).items():
+            for key, values in json.loads(await wsclient.read_line(process)).items():
                 report[key] += values
             await process.wait()
     ends = [end for end in report["ends"] if end is not None]
@@ -228,68 +227,6 @@ async def measure(
         max([0.0, *(end - finished for end in ends)]),
         report["errors"],
     )
-
-
-async def _line(proc: trio.Process) -> str:
-    """The next line the watchers' process writes."""
-    assert proc.stdout is not None
-    line = bytearray()
-    while not line.endswith(b"\n"):
-        chunk = await proc.stdout.receive_some(1)
-        if not chunk:
-            break
-        line += chunk
-    return line.decode().strip()
-
-
-# -- the watchers' process -------------------------------------------------------------------
-DECODING = 50
-"""One simulated browser in this many decodes every message; the others hash them."""
-GRACE = 30.0
-"""Seconds the watchers may still take once the table has finished (then they are stopped:
-a watcher the server dropped as too slow hears no end)."""
-
-
-async def watch(kind: str, port: int, table: int, first: int, count: int) -> None:
-    """``count`` simulated browsers (``kind`` web, on the web port) or TCP watchers (tcp)
-    watching ``table``, numbered from ``first`` (every :data:`DECODING`-th decodes every
-    message, the others hash them): "ready" once all watch, then (when every one has the
-    table's end, or GRACE seconds after stdin closes) a JSON line of what each got: its
-    events (None: not counted), its digest, when the end came, errors."""
-    numbers = range(first, first + count)
-    browsers = [
-        TcpWatcher() if kind == "tcp" else Watcher(decodes=i % DECODING == 0) for i in numbers
-    ]
-    limit = trio.Semaphore(32)  # connections opening at once (the listen backlog is 100)
-
-    async def stragglers(scope: trio.CancelScope) -> None:
-        stdin = trio.lowlevel.FdStream(os.dup(0))
-        while await stdin.receive_some():
-            pass
-        wsclient.TABLE_DONE.set()  # the table has finished: its end is in the last frames
-        for browser in browsers:
-            if browser.watching and not browser.decodes:
-                browser.check_end()
-        scope.deadline = trio.current_time() + GRACE
-
-    async with trio.open_nursery() as outer:
-        outer.start_soon(stragglers, outer.cancel_scope)
-        async with trio.open_nursery() as running:
-
-            async def one(i: int, browser: Watcher) -> None:
-                local = f"127.1.{i // 250}.{i % 250 + 1}"  # a browser's own address
-                async with limit:
-                    await running.start(browser.watch, "127.0.0.1", port, table, local)
-
-            async with trio.open_nursery() as opening:
-                for i, browser in zip(numbers, browsers, strict=True):
-                    opening.start_soon(one, i, browser)
-            print("ready", flush=True)
-        outer.cancel_scope.cancel()
-    errors = sorted({b.error for b in browsers if b.error})
-    ends = [b.ended for b in browsers]
-    got = {"events": [b.events for b in browsers], "digests": [b.digest for b in browsers]}
-    print(json.dumps({**got, "ends": ends, "errors": errors}))
 
 
 # -- the search ------------------------------------------------------------------------------
@@ -380,7 +317,7 @@ def main() -> None:
         args.rounds, args.repeats, args.max = 20, 1, 2
     if args.watch:
         kind, *numbers = args.watch
-        trio.run(watch, kind, *map(int, numbers))
+        trio.run(wsclient.watch_many, kind, *map(int, numbers))
         return
     with contextlib.ExitStack() as stack:
         servers = [("", stack.enter_context(Served()))]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import json
 import os
 import struct
 import time
@@ -275,3 +276,65 @@ class TcpWatcher(Watcher):
             self.watching = True
             task_status.started()
             await done.wait()
+
+
+# -- many watchers: the process benchmarks/watchers.py starts, and its output ----------
+DECODING = 50
+"""One simulated browser in this many decodes every message; the others hash them."""
+GRACE = 30.0
+"""Seconds the watchers may still take once the table has finished (then they are stopped:
+a watcher the server dropped as too slow hears no end)."""
+
+
+async def watch_many(kind: str, port: int, table: int, first: int, count: int) -> None:
+    """``count`` simulated browsers (``kind`` web, on the web port) or TCP watchers (tcp)
+    watching ``table``, numbered from ``first`` (every :data:`DECODING`-th decodes every
+    message, the others hash them): "ready" once all watch, then (when every one has the
+    table's end, or GRACE seconds after stdin closes) a JSON line of what each got: its
+    events (None: not counted), its digest, when the end came, errors."""
+    numbers = range(first, first + count)
+    browsers = [
+        TcpWatcher() if kind == "tcp" else Watcher(decodes=i % DECODING == 0) for i in numbers
+    ]
+    limit = trio.Semaphore(32)  # connections opening at once (the listen backlog is 100)
+
+    async def stragglers(scope: trio.CancelScope) -> None:
+        stdin = trio.lowlevel.FdStream(os.dup(0))
+        while await stdin.receive_some():
+            pass
+        TABLE_DONE.set()  # the table has finished: its end is in the last frames
+        for browser in browsers:
+            if browser.watching and not browser.decodes:
+                browser.check_end()
+        scope.deadline = trio.current_time() + GRACE
+
+    async with trio.open_nursery() as outer:
+        outer.start_soon(stragglers, outer.cancel_scope)
+        async with trio.open_nursery() as running:
+
+            async def one(i: int, browser: Watcher) -> None:
+                local = f"127.1.{i // 250}.{i % 250 + 1}"  # a browser's own address
+                async with limit:
+                    await running.start(browser.watch, "127.0.0.1", port, table, local)
+
+            async with trio.open_nursery() as opening:
+                for i, browser in zip(numbers, browsers, strict=True):
+                    opening.start_soon(one, i, browser)
+            print("ready", flush=True)
+        outer.cancel_scope.cancel()
+    errors = sorted({b.error for b in browsers if b.error})
+    ends = [b.ended for b in browsers]
+    got = {"events": [b.events for b in browsers], "digests": [b.digest for b in browsers]}
+    print(json.dumps({**got, "ends": ends, "errors": errors}))
+
+
+async def read_line(proc: trio.Process) -> str:
+    """The next line a :func:`watch_many` process writes."""
+    assert proc.stdout is not None
+    line = bytearray()
+    while not line.endswith(b"\n"):
+        chunk = await proc.stdout.receive_some(1)
+        if not chunk:
+            break
+        line += chunk
+    return line.decode().strip()

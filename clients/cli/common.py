@@ -9,7 +9,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
@@ -72,6 +72,21 @@ def positive_int(text: str) -> int:
     if value <= 0:
         raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
     return value
+
+
+def from_zero(what: str) -> Callable[[str], int]:
+    """The type of an option counting ``what`` (rounds, workers) from 0."""
+
+    def count(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a number of {what}, not {text!r}") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"a number of {what} from 0, not {text}")
+        return value
+
+    return count
 
 
 def resolve_seed(args: argparse.Namespace) -> int:

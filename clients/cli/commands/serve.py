@@ -5,12 +5,17 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import trio
 
-from croupier.clients.cli.common import add_seed_argument, get_manager, positive_int, report_seed
+from croupier.clients.cli.common import (
+    add_seed_argument,
+    from_zero,
+    get_manager,
+    positive_int,
+    report_seed,
+)
 from croupier.clients.cli.datadir import default_journal
 from croupier.protocol import DEFAULT_PORT, ServerLimits, run_server
 from croupier.protocol.journal import Journal, JournalError, open_journal
@@ -171,21 +176,6 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     add_seed_argument(parser)
     parser.set_defaults(func=run)
-
-
-def from_zero(what: str) -> Callable[[str], int]:
-    """The type of an option counting ``what`` (rounds, workers) from 0."""
-
-    def count(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"a number of {what}, not {text!r}") from None
-        if value < 0:
-            raise argparse.ArgumentTypeError(f"a number of {what} from 0, not {text}")
-        return value
-
-    return count
 
 
 def positive_float(text: str) -> float:

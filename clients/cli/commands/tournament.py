@@ -13,6 +13,7 @@ from croupier.clients.cli.commands.bot import address
 from croupier.clients.cli.common import (
     add_json_argument,
     add_seed_argument,
+    from_zero,
     get_manager,
     load_plugins,
     positive_int,
@@ -93,7 +94,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument(
         "--max-faults",
-        type=_count,
+        type=from_zero("faults"),
         default=MAX_FAULTS,
         metavar="K",
         help=f"disqualify a bot after K faults in a run, 0: never (default: {MAX_FAULTS})",
@@ -163,16 +164,6 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
     if not 0 < value <= 3600:
         raise argparse.ArgumentTypeError(f"expected 0 < seconds <= 3600, not {text!r}")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, not {text!r}")
     return value
 
 
