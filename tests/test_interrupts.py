@@ -56,6 +56,7 @@ def _stopped_sim(signum: int, times: int, workers: str) -> tuple[str, int, list[
         "7",
         "--workers",
         workers,
+        rows=80,  # tall: the partial line never scrolls off
         cols=160,
     )
     term.wait_for("rounds/s")  # a chunk is done: the bar moved off 0

@@ -12,7 +12,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,7 +38,9 @@ def stop_on_signals(
         if stopping:
             for child in multiprocessing.active_children():
                 child.kill()
-            sys.stderr.write("croupier: stopped\n")
+            # straight to the descriptor: sys.stderr may be a progress display's proxy
+            # (buffered, or mid-write in the code this signal interrupted)
+            os.write(2, b"\ncroupier: stopped\n")
             os._exit(128 + signum)
         stopping = True
         if requested is not None:
