@@ -15,6 +15,7 @@ import msgpack
 import pytest
 
 from croupier.clients.cli.commands.serve import register, server_limits
+from croupier.clients.cli.datadir import writable_journal
 from croupier.protocol.journal import SCHEMA_VERSION
 
 
@@ -90,7 +91,7 @@ def test_serve_draws_and_reports_a_seed():
 
 
 def test_serve_keeps_its_journal_where_data_says(tmp_path):
-    path = tmp_path / "sub" / "j.db"
+    path = tmp_path / "j.db"
     proc = start("--data", str(path), "--keep-days", "30")
     try:
         _, lines = wait_for_port(proc)
@@ -102,6 +103,22 @@ def test_serve_keeps_its_journal_where_data_says(tmp_path):
     assert proc.returncode == 0 and "Traceback" not in err
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_serve_data_in_a_missing_folder_is_a_one_line_error(cli, tmp_path):
+    """A mistyped --data is said, not a new empty journal in a folder made for it."""
+    path = tmp_path / "typo" / "j.db"
+    status, _, err = cli("serve", "--data", str(path), "--port", "0", "--seed", "1")
+    assert status == 1 and err.count("\n") == 1
+    assert err.startswith(f"croupier: error: --data {path}: no folder {tmp_path / 'typo'}")
+    assert not (tmp_path / "typo").exists()
+
+
+def test_the_default_journal_folder_is_made_when_missing(tmp_path):
+    environ = {"XDG_DATA_HOME": str(tmp_path / "data")}
+    path = writable_journal(None, environ)
+    assert path == str(tmp_path / "data" / "croupier" / "croupier.db")
+    assert (tmp_path / "data" / "croupier").is_dir()
 
 
 def test_serve_on_a_port_in_use_is_a_one_line_error(cli):

@@ -16,7 +16,7 @@ import trio
 
 from croupier.clients.cli.commands.bot import address
 from croupier.clients.cli.common import add_json_argument, print_json
-from croupier.clients.cli.datadir import default_journal
+from croupier.clients.cli.datadir import default_journal, writable_journal
 from croupier.engine import CroupierError
 from croupier.protocol import RpcError, botkeys, connect
 from croupier.protocol.botkeys import BotKeys
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         if args.operator_key is not None:
             raise CroupierError("--operator-key applies with --connect only")
-        result = _offline(args, default_journal() if args.data is None else args.data)
+        result = _offline(args, writable_journal(args.data))
     show(args, result)
     return 0
 

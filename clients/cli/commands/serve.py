@@ -16,7 +16,7 @@ from croupier.clients.cli.common import (
     positive_int,
     report_seed,
 )
-from croupier.clients.cli.datadir import default_journal
+from croupier.clients.cli.datadir import default_journal, writable_journal
 from croupier.protocol import DEFAULT_PORT, ServerLimits, run_server
 from croupier.protocol.journal import Journal, JournalError, open_journal
 from croupier.protocol.server import DEFAULT_HOST
@@ -122,8 +122,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--data",
         metavar="PATH",
         default=None,
-        help="the journal, a SQLite file that keeps every table and tournament (default "
-        f"{default_journal()}; ':memory:' keeps nothing)",
+        help="the journal, a SQLite file that keeps every table and tournament, created if "
+        "missing in a folder that exists (default "
+        f"{default_journal()}, its folder made; ':memory:' keeps nothing)",
     )
     parser.add_argument(
         "--sync",
@@ -245,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
         limits = server_limits(args)
         manager = get_manager()
         manager.games.get(args.game)  # an unknown game: one line naming the known ones
-        path = default_journal() if args.data is None else args.data
+        path = writable_journal(args.data)
         # a newer schema, an unwritable file, another server on it: one line
         journal = open_journal(path, "FULL" if args.sync else "NORMAL", sync_rounds=args.sync)
         trio.run(
