@@ -89,6 +89,8 @@ async def test_a_table_of_strategies_is_reproducible_from_its_seed(served):
         ({"game": "baccarat", "rules": "vegas-s17"}, Code.UNKNOWN_NAME, "no rule set 'vegas-s17'"),
         ({"game": "baccarat", "options": {"h17": True}}, Code.BAD_INPUT, "has no option 'h17'"),
         ({"game": "baccarat", "fill": ["lim17"], "rounds": 1}, Code.UNKNOWN_NAME, "no strategy"),
+        # named before the rounds a table of strategies also lacks
+        ({"game": "baccarat", "fill": ["lim17"]}, Code.UNKNOWN_NAME, "no strategy 'lim17'"),
         ({"game": "baccarat", "seats": 8}, Code.BAD_INPUT, "1 to 7 seats"),
     ],
 )

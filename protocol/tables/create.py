@@ -107,6 +107,9 @@ async def create_table(
     most = server.limits.max_rounds
     if rounds is not None and not 1 <= rounds <= most:
         raise RpcError(Code.BAD_INPUT, f"rounds must be 1 to {most:,} (or nil), not {rounds}")
+    for name in fill:  # an unknown strategy is named before what else the call lacks
+        if name is not None:
+            played.strategy(name)
     if rounds is None and fill and len(fill) == seats and None not in fill:
         raise RpcError(Code.BAD_INPUT, "a table of strategies only needs a number of rounds")
     names = [name for name in fill if name is not None]
