@@ -87,7 +87,10 @@ async def test_a_seat_token_survives_a_kill_right_after_the_join(tmp_path):
             async with connect("127.0.0.1", served.port, name="creator") as client:
                 info = await client.call_named(
                     "table.create",
-                    {"seats": 2, "fill": [None, "lim17"], "rounds": 5, "decision_time": 5.0},
+                    # rounds enough to outlast the test: this client answers no `decide`, so
+                    # its seat takes the default at once and a short table could end (and
+                    # its tokens with it) before the rejoin, on a quiet machine
+                    {"seats": 2, "fill": [None, "lim17"], "rounds": 10**6, "decision_time": 5.0},
                 )
             async with connect("127.0.0.1", served.port, name="bot") as client:
                 seated: dict[str, Any] = await client.call("table.join", info["table"])
@@ -101,5 +104,6 @@ async def test_a_seat_token_survives_a_kill_right_after_the_join(tmp_path):
                 assert (back["table"], back["seat"]) == (info["table"], seated["seat"])
                 await client.call("table.leave", seated["token"])
             await stop(served.port, busy)
+            await stop(served.port, info)
     finally:
         served.stop()
