@@ -23,6 +23,7 @@ truncated toward zero, rounded half away from zero, or kept as it is (``none``).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -40,6 +41,19 @@ ROUNDINGS = ("floor", "truncate", "round", "none")
 RESOLUTIONS = ("exact", "half", "whole")
 DECK = 52
 """Cards in one deck (a true count divides by the decks left: cards left / ``DECK``)."""
+
+
+@functools.cache
+def card_tags(tags: tuple[int, ...], red_tags: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """:meth:`CountSystem.card_tags`, made once a count: an unbalanced count's true count
+    sums them at every reading (``deck_sum``)."""
+    red = dict(red_tags)
+    out = []
+    for card in range(52):
+        rank = min(card // 4, 9)
+        suit = card % 4
+        out.append(red[rank] if suit in RED_SUITS and rank in red else tags[rank])
+    return tuple(out)
 
 
 @attrs.frozen
@@ -60,13 +74,7 @@ class CountSystem:
 
     def card_tags(self) -> tuple[int, ...]:
         """The tag of each engine card 0..51 (``rank * 4 + suit``), suit exceptions applied."""
-        red = dict(self.red_tags)
-        out = []
-        for card in range(52):
-            rank = min(card // 4, 9)
-            suit = card % 4
-            out.append(red[rank] if suit in RED_SUITS and rank in red else self.tags[rank])
-        return tuple(out)
+        return card_tags(self.tags, self.red_tags)
 
     def deck_sum(self) -> int:
         """The sum of the tags over one 52-card deck (0 for a balanced count)."""

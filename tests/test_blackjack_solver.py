@@ -13,12 +13,21 @@ import pytest
 from croupier.engine import CroupierError, SpecError
 from croupier.plugins.blackjack.rules import BlackjackRules
 from croupier.plugins.blackjack.solver import basic_strategy, dealer, solve, solve_rules
-from croupier.plugins.blackjack.solver.analysis import UpcardSolver
+from croupier.plugins.blackjack.solver.analysis import Analysis, UpcardSolver
 from croupier.plugins.blackjack.solver.cards import ACE, TEN, parse_cards
 from croupier.plugins.blackjack.solver.hand import make_hand
 from croupier.plugins.blackjack.solver.hands import INFINITE_PROBS, Evaluator
 
 INF_S17 = BlackjackRules(decks=None, surrender="none")
+
+
+@cache
+def inf_s17() -> Analysis:
+    """``solve_rules(INF_S17)``, solved once for the file's tests (they only read it;
+    sixteen of them asked for it, a quarter of a second each)."""
+    return solve_rules(INF_S17)
+
+
 SMALL_SHOE = (2, 2, 2, 2, 2, 2, 2, 3, 2, 6)  # 25 cards: small enough to brute-force
 
 
@@ -142,13 +151,13 @@ def test_a_finite_hand_is_composition_dependent():
 
 
 def test_published_infinite_deck_house_edge():
-    analysis = solve_rules(INF_S17)
+    analysis = inf_s17()
     assert round(100 * analysis.edge_cd, 4) == 0.5117
     assert analysis.edge_td == pytest.approx(analysis.edge_cd, abs=1e-15)
 
 
 def test_infinite_deck_chart_well_known_cells():
-    chart = solve_rules(INF_S17).chart
+    chart = inf_s17().chart
     assert chart.hard[11][ACE] == "H"  # S17: hit 11 against an ace
     assert chart.hard[16][TEN] == "H"
     assert chart.hard[12][3] == "S" and chart.hard[12][2] == "H"
@@ -185,7 +194,7 @@ def test_chart_decides_like_a_player():
 
 
 def test_chart_round_trips_as_plain_data():
-    chart = solve_rules(INF_S17).chart
+    chart = inf_s17().chart
     again = type(chart).from_dict(chart.to_dict())
     assert again.to_dict() == chart.to_dict()
 
@@ -318,22 +327,22 @@ def test_a_natural_is_paid_unless_the_dealer_has_one():
 
 
 def test_no_peek_costs_the_player():
-    peek = solve_rules(INF_S17)
+    peek = inf_s17()
     enhc = solve_rules(INF_S17.evolve(peek=False))
     assert enhc.edge_cd > peek.edge_cd + 0.0005
     assert enhc.chart.hard[11][TEN] == "H"  # no doubling into a possible blackjack
 
 
 def test_chart_rejects_unknown_letters():
-    data = solve_rules(INF_S17).chart.to_dict()
+    data = inf_s17().chart.to_dict()
     data["hard"]["16"][0] = "X"
     with pytest.raises(CroupierError, match="unknown chart letter"):
-        type(solve_rules(INF_S17).chart).from_dict(data)
+        type(inf_s17().chart).from_dict(data)
 
 
 def test_six_to_five_costs_exactly_the_naturals_difference():
     natural = 2 * (1 / 13) * (4 / 13)  # player's natural; the dealer's is independent
-    base = solve_rules(INF_S17).edge_cd
+    base = inf_s17().edge_cd
     short = solve_rules(INF_S17.evolve(blackjack_pays="6:5")).edge_cd
     assert short - base == pytest.approx(0.3 * natural * (1 - natural), abs=1e-14)
 
@@ -353,7 +362,7 @@ def test_six_to_five_costs_exactly_the_naturals_difference():
     ],
 )
 def test_rule_changes_move_the_edge_the_known_way(change, player_gains):
-    base = solve_rules(INF_S17).edge_cd
+    base = inf_s17().edge_cd
     edge = solve_rules(INF_S17.evolve(**change)).edge_cd
     assert (edge < base) == player_gains
     assert abs(edge - base) > 1e-5

@@ -220,3 +220,19 @@ def test_a_language_that_crashes_is_a_plugin_error_naming_it_not_bad_input():
     pm = make(Crashing())
     with pytest.raises(PluginError, match="plugin 'Crashing': language 'crash' raised Zero"):
         pm.randomizer_factory("some text")
+
+
+def test_a_distribution_installed_while_running_is_found_by_the_next_manager(tmp_path, monkeypatch):
+    """The installed entry points are kept between managers (parsing every distribution's
+    metadata cost 40 ms a manager) until sys.path or one of its folders changes."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "late_plugin.py").write_text("")
+    assert "late" not in PluginManager(autoload=True).info
+    info = tmp_path / "late_dist-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: late-dist\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[croupier]\nlate = late_plugin\n")
+    found = PluginManager(autoload=True).info["late"]
+    assert (found.builtin, found.distribution, found.version) == (False, "late-dist", "1.0")
+    monkeypatch.undo()  # its folder off sys.path: the distribution is gone again
+    assert "late" not in PluginManager(autoload=True).info

@@ -68,6 +68,22 @@ async def stopped_midway(
     return ids
 
 
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[int]]:
+    """``TABLES`` played to their end on a journal of their own, and their ids: the rows
+    every test's interrupted run must end with (played once for the file's tests; a table's
+    rows depend only on its parameters and its server's seed)."""
+    path = tmp_path_factory.mktemp("whole") / "whole.db"
+
+    async def play() -> list[int]:
+        async with trio.open_nursery() as nursery:
+            ids = await run_to_end(path, nursery, TABLES)
+            nursery.cancel_scope.cancel()
+        return ids
+
+    return path, trio.run(play)
+
+
 def checkpoints(path: Path) -> dict[int, tuple[int, int, str, str]]:
     with sqlite3.connect(path) as conn:
         return {
@@ -84,10 +100,9 @@ def settled(path: Path, table: int) -> int:
 
 
 async def test_tables_resume_from_their_checkpoints_to_an_uninterrupted_runs_rows(
-    nursery, tmp_path, caplog
+    nursery, tmp_path, caplog, whole
 ):
-    whole, stopped = tmp_path / "whole.db", tmp_path / "stopped.db"
-    ids = await run_to_end(whole, nursery, TABLES)
+    (whole, ids), stopped = whole, tmp_path / "stopped.db"
     assert await stopped_midway(stopped, nursery) == ids
     assert checkpoints(whole) == {}  # a finished table keeps none
     saved = checkpoints(stopped)
@@ -162,12 +177,11 @@ CORRUPTIONS = {
     ],
 )
 async def test_a_corrupt_checkpoint_falls_back_to_a_full_replay_and_recovers(
-    nursery, tmp_path, caplog, corruption
+    nursery, tmp_path, caplog, corruption, whole
 ):
-    whole, stopped = tmp_path / "whole.db", tmp_path / "stopped.db"
-    ids = await run_to_end(whole, nursery, TABLES)
+    (whole, ids), stopped = whole, tmp_path / "stopped.db"
     written: Written = {}
-    await stopped_midway(stopped, nursery, written)
+    assert await stopped_midway(stopped, nursery, written) == ids
     done = {table: settled(stopped, table) for table in ids}
     with sqlite3.connect(stopped) as conn:
         for table in ids:  # the latest checkpoint with rounds after it to check it by
