@@ -16,7 +16,7 @@ For each shoe (S17, DAS, split to 4, late surrender, 3:2, peek, 75% penetration)
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
 from croupier.plugins.blackjack.indexsets import published_indices
@@ -33,8 +33,13 @@ def main() -> None:
     hilo = next(c for c in COUNTS if c.name == "hilo")
     published = published_indices("hilo-i18") + published_indices("hilo-fab4")
     i18 = [Decision(e.decision, e.hand, UPCARD_LABELS.index(e.upcard)) for e in published]
-    smoke = sys.argv[1:] == ["--smoke"]  # a tiny run, as CI makes to see that it still runs
-    decks_list = [1] if smoke else [int(a) for a in sys.argv[1:]] or [1, 2, 6, 8]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("decks", nargs="*", type=int, help="shoes of these decks (1 2 6 8)")
+    parser.add_argument("--smoke", action="store_true", help="1 deck, as CI runs it")
+    args = parser.parse_args()
+    if any(d < 1 for d in args.decks):
+        parser.error("DECKS must be at least 1")
+    decks_list = [1] if args.smoke else args.decks or [1, 2, 6, 8]
     print(
         f"{'decks':>5} {'shoes s':>8} {'I18+F4 s':>9} {'all s':>7} {'2 workers s':>12} "
         f"{'solves':>7} {'x chart':>8}"

@@ -23,9 +23,9 @@ solves each integer shoe exactly and prints:
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
-import sys
 
 import numpy as np
 
@@ -75,13 +75,24 @@ def regression(drawn, values, mean_shoe):
 
 
 def main() -> None:
-    if sys.argv[1:] == ["--smoke"]:  # a tiny run, as CI makes to see that it still runs
-        sys.argv[1:] = ["1", "4", "18", DECISIONS[0], "0,1"]
-    decks = int(sys.argv[1]) if len(sys.argv) > 1 else 2
-    samples = int(sys.argv[2]) if len(sys.argv) > 2 else 100
-    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 18
-    decisions = sys.argv[4].split(",") if len(sys.argv) > 4 else DECISIONS
-    readings = [int(x) for x in sys.argv[5].split(",")] if len(sys.argv) > 5 else range(5)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("decks", nargs="?", type=int, default=2)
+    parser.add_argument("samples", nargs="?", type=int, default=100, help="shoes a reading")
+    parser.add_argument("seed", nargs="?", type=int, default=18)
+    parser.add_argument("decisions", nargs="?", help='e.g. "stand 16 T,insurance any A"')
+    parser.add_argument("readings", nargs="?", help="true counts, e.g. 0,2 (default 0..4)")
+    parser.add_argument("--smoke", action="store_true", help="a tiny run, as CI makes")
+    args = parser.parse_args()
+    if args.smoke:  # a tiny run, as CI makes to see that it still runs
+        args = parser.parse_args(["1", "4", "18", DECISIONS[0], "0,1"])
+    if args.decks < 1 or args.samples < 2:
+        parser.error("DECKS must be at least 1 and SAMPLES at least 2")
+    decks, samples, seed = args.decks, args.samples, args.seed
+    decisions = args.decisions.split(",") if args.decisions else DECISIONS
+    try:
+        readings = [int(x) for x in args.readings.split(",")] if args.readings else range(5)
+    except ValueError:
+        parser.error(f"READINGS are whole numbers separated by commas, not {args.readings!r}")
     rng = random.Random(seed)
     hilo = next(c for c in COUNTS if c.name == "hilo")
     rules = BlackjackRules(decks=decks)

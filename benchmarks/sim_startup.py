@@ -13,6 +13,7 @@ every run compiled croupier's ~340 modules again, 0.9 s of CPU).
 
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import shutil
@@ -47,7 +48,13 @@ def run(cache: Path) -> tuple[float, float]:
 
 
 def main() -> None:
-    runs = 1 if sys.argv[1:] == ["--smoke"] else int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("runs", nargs="?", type=int, default=3, help="cold and warm runs each")
+    parser.add_argument("--smoke", action="store_true", help="one run of each (CI's smoke size)")
+    args = parser.parse_args()
+    if args.runs < 1:
+        parser.error("RUNS must be at least 1")
+    runs = 1 if args.smoke else args.runs
     root = Path(tempfile.mkdtemp(prefix="croupier-sim-startup-"))
     try:
         warm_cache = root / "warm"

@@ -4,11 +4,13 @@ and hands per second of whole tournaments, against the bare cost of starting a p
 Run from the repository root: ``.venv/bin/python benchmarks/tournament.py``. The physical
 limit of an executable bot is the cost of spawning a trivial program (``/bin/true``) from
 the same trio loop, measured in the same run; the ratio says how much of a decision's cost
-is croupier's own.
+is croupier's own. ``--smoke``: a tenth of the calls and small tournaments, CI's run (its
+figures mean nothing).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -58,21 +60,25 @@ def per_call(label: str, seconds: float, n: int, limit: float | None = None) -> 
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--smoke", action="store_true", help="a tiny run, as CI makes")
+    smoke = parser.parse_args().smoke
+    scale = 10 if smoke else 1
     manager = PluginManager(autoload=False)
     rules = manager.rule_sets.get("koth").rules
-    n = 200
+    n = 200 // scale
     start = time.perf_counter()
     trio.run(_spawn_true, n)
     limit = per_call("spawn /bin/true (the limit)", time.perf_counter() - start, n)
     workdir = Path(os.environ.get("TMPDIR", "/tmp"))
-    for name, count in (("lim15.sh", n), ("lim17.py", 60)):
+    for name, count in (("lim15.sh", n), ("lim17.py", 60 // scale)):
         player = ExecutablePlayer([str(BOTS / name)], workdir)
         start = time.perf_counter()
         trio.run(_decide, player, count)
         per_call(f"executable {name}", time.perf_counter() - start, count, limit)
     strategy = StrategyEntry("lim17", manager.strategies.get("lim17"))
     blackjack = manager.games.get("blackjack")
-    cfg = TournamentConfig.of(blackjack, rules.to_dict(), 1, tourneys=20, rounds=50)
+    cfg = TournamentConfig.of(blackjack, rules.to_dict(), 1, tourneys=20 // scale, rounds=50)
     entries = [strategy] * 8
     start = time.perf_counter()
     result = run_tournament(manager, cfg, entries)
@@ -81,7 +87,9 @@ def main() -> None:
     print(f"{'  whole tournament, 8 strategies':<34} {result.hands / seconds:10.0f} hands/s")
     for workers in (1, 2):
         shell = [ExecutableEntry(f"lim15-{i}", (str(BOTS / "lim15.sh"),)) for i in range(8)]
-        cfg = TournamentConfig.of(blackjack, rules.to_dict(), 1, tourneys=4, rounds=5)
+        cfg = TournamentConfig.of(
+            blackjack, rules.to_dict(), 1, tourneys=1 if smoke else 4, rounds=5
+        )
         start = time.perf_counter()
         with open_executor(workers=workers) as executor:
             result = run_tournament(manager, cfg, shell, executor=executor)
