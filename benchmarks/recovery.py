@@ -51,8 +51,8 @@ import trio
 from croupier.engine import PluginManager
 from croupier.protocol import Server, connect
 from croupier.protocol.journal import Journal
-from croupier.protocol.limits import ServerLimits
 from croupier.protocol.tables import TableService
+from croupier.protocol.transport.limits import ServerLimits
 
 Times = tuple[float, float]
 """Wall-clock and CPU seconds (this process: the server, its journal thread, the client)."""

@@ -25,7 +25,7 @@ from typing import Any
 import msgpack
 import trio
 
-from croupier.protocol.client import connect_stream
+from croupier.protocol.transport.client import connect_stream
 
 TABLE_DONE = trio.Event()
 """Set in a watchers' process once the table has finished (see :class:`Watcher`)."""

@@ -4,15 +4,22 @@
 ``docs/protocol.md`` for the methods, their parameters and the error codes.
 """
 
-from croupier.protocol.client import Client, connect
-from croupier.protocol.codec import Decoder, Notification, Request, Response, encode, parse
 from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcError
-from croupier.protocol.limits import ServerLimits
-from croupier.protocol.methods import Method, MethodTable, Param, Service
 from croupier.protocol.running import run_server
-from croupier.protocol.server import DEFAULT_PORT, PROTOCOL_VERSION, Connection, RpcServer
 from croupier.protocol.services import Server
-from croupier.protocol.session import Session, SessionLimits
+from croupier.protocol.transport.client import Client, connect
+from croupier.protocol.transport.codec import (
+    Decoder,
+    Notification,
+    Request,
+    Response,
+    encode,
+    parse,
+)
+from croupier.protocol.transport.limits import ServerLimits
+from croupier.protocol.transport.methods import Method, MethodTable, Param, Service
+from croupier.protocol.transport.server import DEFAULT_PORT, PROTOCOL_VERSION, Connection, RpcServer
+from croupier.protocol.transport.session import Session, SessionLimits
 
 __all__ = [
     "DEFAULT_PORT",

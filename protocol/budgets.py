@@ -1,7 +1,7 @@
 """Request-rate budgets: a token bucket per connection and one per peer address.
 
 Every request costs tokens before it is handled: 1 for most methods, more for those whose
-work grows (:attr:`~croupier.protocol.methods.Method.cost`: a draw by its size, history
+work grows (:attr:`~croupier.protocol.transport.methods.Method.cost`: a draw by its size, history
 pages, solves). A request is paid from its connection's bucket and from its address's
 (an IPv4 address, or an IPv6 /64, what one client usually holds), so neither one
 connection nor many connections of one client can take the server from everyone else.

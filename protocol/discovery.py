@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from croupier.protocol.methods import Method, Service
-from croupier.protocol.server import Connection
+from croupier.protocol.transport.methods import Method, Service
+from croupier.protocol.transport.server import Connection
 
 
 class DiscoveryService(Service):

@@ -26,11 +26,11 @@ import attrs
 
 from croupier.engine import CroupierError
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.fairpool import FairPool
 from croupier.protocol.journal import queries
-from croupier.protocol.methods import Method, Param, Service
-from croupier.protocol.server import Connection, RpcServer
 from croupier.protocol.tournament_replay import StoredTable, read_table, replayed_events
+from croupier.protocol.transport.fairpool import FairPool
+from croupier.protocol.transport.methods import Method, Param, Service
+from croupier.protocol.transport.server import Connection, RpcServer
 
 _OPT_STR = (str, type(None))
 _POOL = "history.reads"

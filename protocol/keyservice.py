@@ -12,9 +12,9 @@ from typing import Any
 
 from croupier.engine import CroupierError
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.ownership import is_operator
-from croupier.protocol.server import Connection
+from croupier.protocol.transport.methods import Method, Param, Service
+from croupier.protocol.transport.server import Connection
 
 
 def _operator(conn: Connection, operator_key: str | None) -> None:

@@ -16,8 +16,8 @@ from typing import Any
 
 from croupier.protocol import ratings
 from croupier.protocol.costliest import costliest
-from croupier.protocol.methods import Method, Param, Service
-from croupier.protocol.server import Connection
+from croupier.protocol.transport.methods import Method, Param, Service
+from croupier.protocol.transport.server import Connection
 
 SKILL_COLUMNS = ("ev_loss_per_decision", "per_100_rounds", "adjusted_per_100_rounds")
 """The per-bot skill figures a line's ``skill`` map holds (None: the bot was in no scored

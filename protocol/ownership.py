@@ -17,7 +17,7 @@ import attrs
 
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.keys import new_secret, same_digest, same_secret
-from croupier.protocol.server import Connection
+from croupier.protocol.transport.server import Connection
 
 
 @attrs.define(eq=False)

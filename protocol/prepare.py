@@ -17,7 +17,7 @@ from typing import cast
 from croupier.engine import CroupierError
 from croupier.engine.games import Game, GameStrategy, Plain
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.server import Connection, RpcServer
+from croupier.protocol.transport.server import Connection, RpcServer
 from croupier.protocol.workers import PluginFailure, internal_error, run_job
 
 PREPARED = 32

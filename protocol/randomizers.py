@@ -13,8 +13,8 @@ import trio
 
 from croupier.engine import Randomizer, Stream
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.methods import Method, Param, Service
-from croupier.protocol.server import Connection
+from croupier.protocol.transport.methods import Method, Param, Service
+from croupier.protocol.transport.server import Connection
 
 MAX_SEED = 2**64 - 1
 SYMBOLS_PER_TOKEN = 1000

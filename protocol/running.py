@@ -17,13 +17,13 @@ from collections.abc import Callable, Sequence
 import trio
 
 from croupier.engine import CroupierError, PluginManager, draw_seed
-from croupier.protocol.addresses import exposed, listen
 from croupier.protocol.journal import SCHEMA_VERSION, NullJournal
 from croupier.protocol.journal.record import DAY
-from croupier.protocol.limits import ServerLimits
 from croupier.protocol.memory import return_large_buffers
-from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
 from croupier.protocol.services import Server
+from croupier.protocol.transport.addresses import exposed, listen
+from croupier.protocol.transport.limits import ServerLimits
+from croupier.protocol.transport.server import DEFAULT_HOST, DEFAULT_PORT
 
 log = logging.getLogger("croupier.server")
 

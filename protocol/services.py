@@ -18,13 +18,13 @@ from croupier.protocol.history import HistoryService
 from croupier.protocol.journal import NullJournal
 from croupier.protocol.keyservice import KeyService
 from croupier.protocol.leaderboard import LeaderboardService
-from croupier.protocol.limits import ServerLimits
-from croupier.protocol.methods import Service
 from croupier.protocol.randomizers import RandomizerService
-from croupier.protocol.server import RpcServer
 from croupier.protocol.solving import SolverService
 from croupier.protocol.tables import TableService
 from croupier.protocol.tournaments import TournamentService
+from croupier.protocol.transport.limits import ServerLimits
+from croupier.protocol.transport.methods import Service
+from croupier.protocol.transport.server import RpcServer
 
 
 def default_services() -> list[Service]:
@@ -43,8 +43,9 @@ def default_services() -> list[Service]:
 
 
 class Server(RpcServer):
-    """croupier's server: the transport (:class:`~croupier.protocol.server.RpcServer`) with
-    the default services, or those given. This module is where the two meet: the transport
+    """croupier's server: the transport
+    (:class:`~croupier.protocol.transport.server.RpcServer`) with the default services, or those
+    given. This module is where the two meet: the transport
     imports no service, and ``croupier serve`` (:func:`~croupier.protocol.running.run_server`)
     builds this."""
 

@@ -17,10 +17,10 @@ import trio
 from croupier.engine import CroupierError
 from croupier.engine.errors import PlayerAbsent, shown
 from croupier.engine.games import Game, Plain
-from croupier.protocol.calls import Call
 from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcError
 from croupier.protocol.keys import same_digest, same_secret
-from croupier.protocol.server import Connection
+from croupier.protocol.transport.calls import Call
+from croupier.protocol.transport.server import Connection
 
 
 class SeatVacant(PlayerAbsent):

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from croupier.protocol.methods import Method, Param, Service
-from croupier.protocol.server import Connection
+from croupier.protocol.transport.methods import Method, Param, Service
+from croupier.protocol.transport.server import Connection
 from croupier.protocol.workers import PluginFailure, internal_error, run_job
 
 SOLVE_COST = 50.0

@@ -23,9 +23,9 @@ from typing import Any
 import attrs
 import trio
 
-from croupier.protocol.codec import NOTIFICATION, new_packer
 from croupier.protocol.errors import ConnectionClosed, RpcError
-from croupier.protocol.server import Connection
+from croupier.protocol.transport.codec import NOTIFICATION, new_packer
+from croupier.protocol.transport.server import Connection
 
 log = logging.getLogger("croupier.tables")
 

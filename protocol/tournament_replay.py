@@ -32,7 +32,7 @@ from croupier.engine.tournament_run import ATTEMPTS
 from croupier.protocol.journal.queries import Missing
 from croupier.protocol.prepare import prepare_strategies
 from croupier.protocol.seat_answers import Outcome, ReplayClock, ReplayPlayer, unpack
-from croupier.protocol.server import Connection, RpcServer
+from croupier.protocol.transport.server import Connection, RpcServer
 
 TCP = "tcp"
 KEPT = 4

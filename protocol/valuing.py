@@ -16,7 +16,7 @@ from croupier.engine.oracle import Question, Valuation
 from croupier.protocol.workers import lower_priority
 
 if TYPE_CHECKING:
-    from croupier.protocol.server import RpcServer
+    from croupier.protocol.transport.server import RpcServer
 
 
 def _answer_all(questions: list[Question]) -> list[Valuation]:

@@ -6,7 +6,7 @@ server waits for it), and a thread that runs over its time cannot be stopped. So
 function and arguments can be pickled runs in a worker *process* (``trio-parallel``, which
 kills the worker when the call is cancelled, freeing its slot at once); other work (a
 plugin's lambda, say) falls back to a thread. Either way the job first takes a turn in a
-:class:`~croupier.protocol.fairpool.FairPool`, so connections share the workers fairly.
+:class:`~croupier.protocol.transport.fairpool.FairPool`, so connections share the workers fairly.
 
 A worker process runs below the event loop's CPU priority (:data:`WORKER_NICENESS`, set by
 the first job it runs): on a machine with as many busy workers as cores the loop, and with
@@ -33,7 +33,7 @@ from croupier.engine import CroupierError, PluginManager
 from croupier.engine.errors import one_line
 from croupier.engine.games import Game
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.fairpool import FairPool
+from croupier.protocol.transport.fairpool import FairPool
 
 log = logging.getLogger("croupier.workers")
 

@@ -20,7 +20,7 @@ from typing import Any
 import trio
 
 from croupier.protocol import Server
-from croupier.protocol.client import Client, connect_stream
+from croupier.protocol.transport.client import Client, connect_stream
 from tests.protocol_helpers import Raw
 
 CAPACITY = 64 << 10

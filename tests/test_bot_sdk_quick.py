@@ -12,8 +12,8 @@ from croupier.clients.bot import Bot
 from croupier.clients.bot.gamebot import GameBot
 from croupier.clients.bot.sdk import _Seat, as_bot
 from croupier.plugins.blackjack.play import Observation
-from croupier.protocol.client import connect_stream
-from croupier.protocol.session import Session
+from croupier.protocol.transport.client import connect_stream
+from croupier.protocol.transport.session import Session
 from tests import memnet
 
 ASKED = Observation("play", 1, 1, ("hit", "stand"), 100, total=12).to_dict()

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from croupier.protocol.client import Client
-from croupier.protocol.codec import Request
 from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.transport.client import Client
+from croupier.protocol.transport.codec import Request
 
 
 async def _answer(client: Client, method: str, params: object) -> object:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgpack
 import pytest
 
-from croupier.protocol.codec import Notification, Response, encode, new_packer
+from croupier.protocol.transport.codec import Notification, Response, encode, new_packer
 
 
 def test_reused_packer_matches_packb_and_recovers_from_a_failed_message() -> None:

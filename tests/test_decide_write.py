@@ -9,8 +9,8 @@ from types import SimpleNamespace
 
 import msgpack
 
-from croupier.protocol.session import Session
 from croupier.protocol.subscribers import Feed
+from croupier.protocol.transport.session import Session
 from tests import memnet
 
 _ids = count(1)

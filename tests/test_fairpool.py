@@ -7,7 +7,7 @@ import trio
 import trio.testing
 
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.fairpool import FairPool
+from croupier.protocol.transport.fairpool import FairPool
 
 
 def pool(**kw: object) -> FairPool:

@@ -1,8 +1,8 @@
 """Every method the server declares, called with fuzzed parameters, never answers
 ``internal-error`` and never takes the server down (issue 34, item 12).
 
-Parameters are drawn from each method's declared types (``protocol/methods.py``): values of
-the right type, names the server knows (games, strategies, randomizers) so that calls get
+Parameters are drawn from each method's declared types (``protocol/transport/methods.py``):
+values of the right type, names the server knows (games, strategies, randomizers) so that calls get
 past the first check, and wrong types, odd Unicode (bidi controls, emoji, NUL), huge
 integers, NaN and infinities, nested arrays and maps, bytes; by position, by name, too few
 or too many, or not an array at all. Each example is a fresh server on the memory net, on
@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from croupier.engine import PluginManager
 from croupier.protocol import Code, Server
-from croupier.protocol.methods import Method
+from croupier.protocol.transport.methods import Method
 from tests import memnet
 
 MANAGER = PluginManager(autoload=False)

@@ -4,7 +4,7 @@ modules it imports; protocol's transport imports no service, and no service anot
 Imports inside functions count as much as those at the top of a module (a function-level
 import is how a circle is usually hidden); imports under ``if TYPE_CHECKING:`` do not (they
 name types for the checker and never run). The transport (the server, its sessions and
-codec, admission and budgets) is everything ``croupier.protocol.server`` imports, however
+codec, admission and budgets) is everything ``croupier.protocol.transport.server`` imports, however
 indirectly: it must reach no service, so that the services plug into it and not the
 reverse (issue 29). A service is a module or a package of protocol (the tables service is
 ``croupier.protocol.tables`` and every module in it, its recovery included); a service's
@@ -38,6 +38,19 @@ SERVICES = (
 import none of them, nor may one import another."""
 COMPOSITION_ROOT = "croupier.protocol.services"
 """Where the transport and the services are put together: it alone imports them all."""
+TRANSPORT = "croupier.protocol.transport"
+"""The transport's package: the codec, sessions, the server, admission, limits, the client."""
+JOURNAL = "croupier.protocol.journal"
+"""The journal: the server's answers wait for its commits, so the transport may import it."""
+FOUNDATION = (
+    "croupier.protocol.errors",
+    "croupier.protocol.keys",
+    "croupier.protocol.budgets",
+    "croupier.protocol.botkeys",
+    "croupier.protocol.commitment",
+)
+"""What both the transport and the journal use (the wire's error codes, secrets, rate budgets,
+bot identities, seed commitments): below both, importing neither."""
 
 
 def modules() -> dict[str, Path]:
@@ -188,15 +201,19 @@ def test_no_module_imports_itself_through_others(graph):
     assert circles(graph) == []
 
 
+def within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
 def test_the_transport_imports_no_service(graph):
     transport: set[str] = set()
-    todo = ["croupier.protocol.server"]
+    todo = ["croupier.protocol.transport.server"]
     while todo:
         name = todo.pop()
         if name not in transport:
             transport.add(name)
             todo += graph[name]
-    assert "croupier.protocol.session" in transport  # the closure is the transport's
+    assert "croupier.protocol.transport.session" in transport  # the closure is the transport's
     assert sorted(name for name in transport if service_of(name) or name == COMPOSITION_ROOT) == []
 
 
@@ -221,3 +238,27 @@ def test_no_service_imports_another(typed_graph):
 
 def test_no_package_of_protocol_imports_itself_through_others(graph):
     assert circles(collapsed(graph)) == []
+
+
+def test_the_transport_is_its_package(typed_graph):
+    """The server's modules, and all they import of protocol (for the type checker too), are
+    the transport package's, the journal's or the foundation's; the foundation imports only
+    itself. A module moved back out of ``protocol/transport/``, or a service module the
+    transport imports, fails here."""
+    reached: set[str] = set()
+    todo = [f"{TRANSPORT}.server", *(n for n in MODULES if within(n, TRANSPORT))]
+    while todo:
+        name = todo.pop()
+        if name in reached or within(name, JOURNAL) or name in FOUNDATION:
+            continue
+        reached.add(name)
+        todo += typed_graph[name]
+    stray = sorted(
+        n for n in reached if within(n, "croupier.protocol") and not within(n, TRANSPORT)
+    )
+    assert stray == []
+    assert {f"{TRANSPORT}.{m}" for m in ("codec", "session", "server", "client")} <= reached
+    for name in FOUNDATION:
+        assert {n for n in typed_graph[name] if within(n, "croupier.protocol")} <= set(
+            FOUNDATION
+        ), name

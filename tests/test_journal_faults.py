@@ -25,10 +25,10 @@ from croupier.protocol.journal import (
 from croupier.protocol.journal import writer as writer_module
 from croupier.protocol.journal.packing import Unpacker
 from croupier.protocol.journal.schema import MIGRATIONS, migrate
-from croupier.protocol.limits import ServerLimits
 from croupier.protocol.running import retain
 from croupier.protocol.tournaments import TournamentService
 from croupier.protocol.tournaments import run as tournamentrun
+from croupier.protocol.transport.limits import ServerLimits
 from tests.servedtables import Recorder
 from tests.test_journal import play_table, serve
 

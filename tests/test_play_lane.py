@@ -10,7 +10,7 @@ import msgpack
 
 from croupier.protocol import Connection, Method, Server, ServerLimits, Service
 from croupier.protocol.services import default_services
-from croupier.protocol.session import DISPATCH_TURN
+from croupier.protocol.transport.session import DISPATCH_TURN
 from tests import memnet
 from tests.protocol_helpers import make_manager
 

@@ -12,7 +12,7 @@ import trio
 
 from croupier.engine import PluginManager
 from croupier.protocol import Code, Server
-from croupier.protocol.server import PROTOCOL_VERSION
+from croupier.protocol.transport.server import PROTOCOL_VERSION
 from tests.memnet import serve
 from tests.protocol_helpers import make_manager
 

@@ -26,8 +26,8 @@ from croupier.protocol import (
     encode,
     parse,
 )
-from croupier.protocol.codec import InvalidMessage
 from croupier.protocol.errors import ProtocolViolation
+from croupier.protocol.transport.codec import InvalidMessage
 
 
 def test_messages_are_the_msgpack_rpc_arrays():

@@ -24,10 +24,10 @@ from croupier.engine import PluginManager
 from croupier.protocol import Code, RpcError, Server, connect
 from croupier.protocol.journal import Journal
 from croupier.protocol.journal.packing import Packer, Unpacker
-from croupier.protocol.limits import ServerLimits
 from croupier.protocol.services import default_services
 from croupier.protocol.tables import TableService
 from croupier.protocol.tables import recovery as tablerecovery
+from croupier.protocol.transport.limits import ServerLimits
 
 
 def tables_of(server: Server) -> TableService:

@@ -23,10 +23,10 @@ from croupier.protocol import Code, RpcError, Server
 from croupier.protocol.errors import CallTimeout
 from croupier.protocol.journal import Journal
 from croupier.protocol.journal.recovery import settled_rounds
-from croupier.protocol.limits import ServerLimits
 from croupier.protocol.services import default_services
 from croupier.protocol.tables import TableService
 from croupier.protocol.tables import recovery as tablerecovery
+from croupier.protocol.transport.limits import ServerLimits
 from tests import memnet
 from tests.memnet import MemoryNet
 

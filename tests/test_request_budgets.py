@@ -13,7 +13,7 @@ import pytest
 import trio
 
 from croupier.protocol.budgets import RequestBudgets, TokenBucket, address_key
-from croupier.protocol.codec import Request
+from croupier.protocol.transport.codec import Request
 from tests import memnet
 from tests.protocol_helpers import Raw, make_server
 

@@ -299,7 +299,7 @@ def test_a_restarted_server_never_hands_out_an_earlier_runs_ids():
 
 
 async def test_a_server_reachable_from_other_machines_warns_loudly(nursery, caplog):
-    from croupier.protocol.addresses import exposed
+    from croupier.protocol.transport.addresses import exposed
 
     assert exposed([("127.0.0.1", 1), ("::1", 2), ("0.0.0.0", 3), ("192.0.2.7", 4)]) == [
         ("0.0.0.0", 3),

@@ -10,8 +10,8 @@ import logging
 import trio
 
 from croupier.protocol import Code, ServerLimits
-from croupier.protocol import server as server_module
-from croupier.protocol.admission import Handlers, accept_forever, connection_cap
+from croupier.protocol.transport import server as server_module
+from croupier.protocol.transport.admission import Handlers, accept_forever, connection_cap
 from tests import memnet
 from tests.protocol_helpers import make_server
 

@@ -16,7 +16,7 @@ from trio.testing import wait_all_tasks_blocked
 
 from croupier.plugins.blackjack.solver import basic_strategy
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.fairpool import FairPool
+from croupier.protocol.transport.fairpool import FairPool
 from croupier.protocol.workers import run_job
 from tests import memnet
 from tests.protocol_helpers import make_server

@@ -15,8 +15,8 @@ import trio
 import trio.testing
 
 from croupier.protocol import Code
-from croupier.protocol.codec import Request
-from croupier.protocol.session import Session
+from croupier.protocol.transport.codec import Request
+from croupier.protocol.transport.session import Session
 from tests import memnet
 from tests.protocol_helpers import Raw, make_server
 

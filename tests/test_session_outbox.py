@@ -11,8 +11,8 @@ import msgpack
 import trio
 import trio.testing
 
-from croupier.protocol.codec import Request
-from croupier.protocol.session import Session, SessionLimits
+from croupier.protocol.transport.codec import Request
+from croupier.protocol.transport.session import Session, SessionLimits
 
 ANSWER = "x" * 100_000
 REQUESTS = 200  # 20 MB of answers

@@ -11,8 +11,8 @@ import msgpack
 import trio
 import trio.testing
 
-from croupier.protocol.codec import Request
-from croupier.protocol.session import DISPATCH_TURN, Session
+from croupier.protocol.transport.codec import Request
+from croupier.protocol.transport.session import DISPATCH_TURN, Session
 
 REQUESTS = 20 * DISPATCH_TURN
 

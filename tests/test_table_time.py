@@ -80,7 +80,7 @@ async def test_a_decision_does_not_count_time_the_table_could_not_listen(autojum
 async def test_the_loop_watch_counts_the_time_the_loop_could_not_run(mock_clock):
     import trio.testing
 
-    from croupier.protocol.loopwatch import TICK, LoopWatch
+    from croupier.protocol.transport.loopwatch import TICK, LoopWatch
 
     watch = LoopWatch()
     async with trio.open_nursery() as nursery:

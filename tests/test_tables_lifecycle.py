@@ -13,7 +13,7 @@ import trio
 
 from croupier.engine import PluginManager
 from croupier.protocol import Code, RpcError, Server, ServerLimits
-from croupier.protocol.client import connect_stream
+from croupier.protocol.transport.client import connect_stream
 from tests import memnet
 from tests.servedtables import Recorder, replayed_chips, table_server
 

@@ -11,7 +11,7 @@ import trio
 
 from croupier.engine import PluginManager
 from croupier.protocol import Code, RpcError, Server, ServerLimits, connect
-from croupier.protocol.client import connect_stream
+from croupier.protocol.transport.client import connect_stream
 from tests import memnet
 
 LONG = {"bots": ["lim17"] * 8, "tourneys": 200, "rounds": 50, "hands": 5, "seed": 3}

@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 from croupier.protocol import Code, RpcError
-from croupier.protocol.client import connect_stream
+from croupier.protocol.transport.client import connect_stream
 from tests import memnet
 from tests.servedtables import table_server
 

@@ -9,7 +9,7 @@ import trio
 
 from croupier.engine import PluginManager
 from croupier.protocol import Server, ServerLimits
-from croupier.protocol.admission import connection_cap
+from croupier.protocol.transport.admission import connection_cap
 from croupier.protocol.web import bind_http, serve_web
 
 

@@ -12,7 +12,7 @@ import msgpack
 import pytest
 import trio
 
-from croupier.protocol.limits import ServerLimits
+from croupier.protocol.transport.limits import ServerLimits
 from croupier.protocol.web import websocket_stream
 from croupier.protocol.web.serving import bind_http
 from croupier.protocol.web.wsstream import CLOSE_FLUSH

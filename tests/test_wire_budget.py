@@ -8,8 +8,8 @@ import pytest
 import trio
 
 from croupier.protocol import Code
-from croupier.protocol.codec import BufferBudget, Decoder
 from croupier.protocol.errors import ProtocolViolation
+from croupier.protocol.transport.codec import BufferBudget, Decoder
 from tests import memnet
 from tests.protocol_helpers import make_server
 

@@ -10,7 +10,7 @@ import pytest
 import trio
 from trio.testing import wait_all_tasks_blocked
 
-from croupier.protocol.fairpool import FairPool
+from croupier.protocol.transport.fairpool import FairPool
 from croupier.protocol.workers import WORKER_NICENESS, run_job
 from tests import memnet
 from tests.protocol_helpers import make_server

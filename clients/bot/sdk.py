@@ -43,7 +43,7 @@ from croupier.clients.bot.reconnect import (
 from croupier.engine import CroupierError
 from croupier.protocol import Client, ConnectionClosed, RpcError, connect
 from croupier.protocol.errors import CallTimeout, Code
-from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT
+from croupier.protocol.transport.server import DEFAULT_HOST, DEFAULT_PORT
 
 log = logging.getLogger("croupier.bot")
 

@@ -8,8 +8,8 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from croupier.engine.decisions import DECISION_TIME
-from croupier.protocol.methods import Method, Param
 from croupier.protocol.tables.create import create_table
+from croupier.protocol.transport.methods import Method, Param
 
 if TYPE_CHECKING:
     from croupier.protocol.tables.service import TableService

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any
 from croupier.engine import CroupierError
 from croupier.engine.gametable import GamePlayer, GameStrategyPlayer
 from croupier.engine.scoring import check_score_bets, oracle_for
-from croupier.protocol.admission import peer_host
 from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.ownership import Ownership, check_peer_quota, check_quota
 from croupier.protocol.prepare import prepare_strategies
-from croupier.protocol.server import Connection
 from croupier.protocol.tables.run import ServerTable
+from croupier.protocol.transport.admission import peer_host
+from croupier.protocol.transport.server import Connection
 from croupier.protocol.workers import game_plugin_bug
 
 if TYPE_CHECKING:

@@ -68,8 +68,8 @@ from croupier.protocol.journal.recovery import (
 from croupier.protocol.journal.scores import scored_rounds
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.prepare import prepare_strategies
-from croupier.protocol.server import RpcServer
 from croupier.protocol.tables.run import ServerTable
+from croupier.protocol.transport.server import RpcServer
 
 if TYPE_CHECKING:
     from croupier.protocol.tables.service import TableService

@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.server import Connection
 from croupier.protocol.slots import check_auto, holds, may_sit
 from croupier.protocol.tables.run import ServerTable
+from croupier.protocol.transport.server import Connection
 
 log = logging.getLogger("croupier.tables")
 

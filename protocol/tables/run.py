@@ -33,11 +33,11 @@ from croupier.protocol.commitment import SeedCommitment
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.keys import new_secret
 from croupier.protocol.ownership import Ownership
-from croupier.protocol.server import Connection, RpcServer
 from croupier.protocol.subscribers import Feed, Subscriber
 from croupier.protocol.tables.play import play_rounds
 from croupier.protocol.tables.scoring import score_decisions
 from croupier.protocol.tables.seats import RemotePlayer, Seat
+from croupier.protocol.transport.server import Connection, RpcServer
 from croupier.protocol.workers import game_plugin_bug
 
 log = logging.getLogger("croupier.tables")

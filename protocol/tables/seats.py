@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from croupier.protocol.server import Connection
 from croupier.protocol.slots import BotSlot, SlotPlayer
+from croupier.protocol.transport.server import Connection
 
 if TYPE_CHECKING:
     from croupier.protocol.tables.run import ServerTable

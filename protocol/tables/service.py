@@ -30,18 +30,18 @@ from typing import Any
 
 import trio
 
-from croupier.protocol.admission import peer_host
 from croupier.protocol.errors import Code, RpcError, recovering
 from croupier.protocol.journal.record import token_hash
 from croupier.protocol.journal.recovery import TableRecord, unfinished_tables
-from croupier.protocol.methods import Method, Service
 from croupier.protocol.ownership import is_operator
-from croupier.protocol.server import Connection, RpcServer
 from croupier.protocol.slots import check_auto, may_sit
 from croupier.protocol.tables.api import table_methods
 from croupier.protocol.tables.recovery import pending_tables, recover_tables
 from croupier.protocol.tables.rejoin import rejoin_table, table_seat
 from croupier.protocol.tables.run import ServerTable
+from croupier.protocol.transport.admission import peer_host
+from croupier.protocol.transport.methods import Method, Service
+from croupier.protocol.transport.server import Connection, RpcServer
 
 log = logging.getLogger("croupier.tables")
 

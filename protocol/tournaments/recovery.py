@@ -34,9 +34,9 @@ from croupier.engine.tournament import TournamentConfig
 from croupier.protocol.journal.recovery import TournamentRecord, unfinished_tournaments
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.prepare import prepare_strategies
-from croupier.protocol.server import RpcServer
 from croupier.protocol.tournaments.results import result_from_dict
 from croupier.protocol.tournaments.run import TCP, ServerTournament
+from croupier.protocol.transport.server import RpcServer
 
 if TYPE_CHECKING:
     from croupier.protocol.tournaments.service import TournamentService

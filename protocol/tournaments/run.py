@@ -25,11 +25,11 @@ from croupier.protocol.commitment import SeedCommitment, new_salt
 from croupier.protocol.keys import new_secret, same_digest, same_secret
 from croupier.protocol.ownership import Ownership
 from croupier.protocol.seat_answers import Outcome, pack
-from croupier.protocol.server import Connection, RpcServer
 from croupier.protocol.subscribers import Feed, Subscriber
 from croupier.protocol.tournaments.entries import ServerStrategyEntry, TcpEntry, TcpSeat
 from croupier.protocol.tournaments.live import LiveView
 from croupier.protocol.tournaments.results import result_to_dict
+from croupier.protocol.transport.server import Connection, RpcServer
 from croupier.protocol.valuing import value_questions
 from croupier.protocol.workers import game_plugin_bug
 

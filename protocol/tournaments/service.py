@@ -23,14 +23,14 @@ import trio
 
 from croupier.engine.tournament import HANDS, MAX_FAULTS, ROUNDS, TOURNEYS
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.methods import Method, Param, Service
 from croupier.protocol.ownership import is_operator
-from croupier.protocol.server import Connection, RpcServer
 from croupier.protocol.slots import check_auto
 from croupier.protocol.tournaments.recovery import recover_tournaments
 from croupier.protocol.tournaments.rejoin import rejoin_tournament
 from croupier.protocol.tournaments.run import ServerTournament
 from croupier.protocol.tournaments.start import MAX_OPEN, start_tournament
+from croupier.protocol.transport.methods import Method, Param, Service
+from croupier.protocol.transport.server import Connection, RpcServer
 
 log = logging.getLogger("croupier.tournaments")
 

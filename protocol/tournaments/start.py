@@ -11,13 +11,13 @@ from croupier.engine import CroupierError
 from croupier.engine.games import Game
 from croupier.engine.scoring import check_score_bets, oracle_for
 from croupier.engine.tournament import FORMATS, TABLE_SIZE, TournamentConfig
-from croupier.protocol.admission import peer_host
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.keys import new_secret
 from croupier.protocol.ownership import Ownership, check_peer_quota, check_quota, is_operator
 from croupier.protocol.prepare import prepare_strategies
-from croupier.protocol.server import Connection, RpcServer
 from croupier.protocol.tournaments.run import TCP, ServerTournament
+from croupier.protocol.transport.admission import peer_host
+from croupier.protocol.transport.server import Connection, RpcServer
 from croupier.protocol.workers import game_plugin_bug
 
 if TYPE_CHECKING:

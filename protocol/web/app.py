@@ -21,7 +21,7 @@ from croupier.protocol.web.wsstream import websocket_stream
 
 if TYPE_CHECKING:
     from croupier.engine import PluginManager
-    from croupier.protocol.server import RpcServer
+    from croupier.protocol.transport.server import RpcServer
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The pages, styles and scripts, served as they are."""

@@ -17,14 +17,14 @@ from hypercorn.typing import ASGIFramework
 from hypercorn.utils import wrap_app
 
 from croupier.engine import CroupierError
-from croupier.protocol.limits import ServerLimits
+from croupier.protocol.transport.limits import ServerLimits
 from croupier.protocol.web.app import make_app
 from croupier.protocol.web.hosts import HostAllowlist
 from croupier.protocol.web.transports import Transports
 from croupier.protocol.web.worker import CappedWorker
 
 if TYPE_CHECKING:
-    from croupier.protocol.server import RpcServer
+    from croupier.protocol.transport.server import RpcServer
 
 log = logging.getLogger("croupier.server")
 

@@ -5,7 +5,7 @@ descriptor and a task outside every cap of the server, so one address opening HT
 connections faster than hypercorn's keep-alive timeout closed them could use up the
 process's descriptors, and the TCP clients' accepts with them. Here the same pieces
 (hypercorn's ``Lifespan``, ``WorkerContext`` and per-connection ``TCPServer``) run behind
-the server's accept loop (:func:`croupier.protocol.admission.serve_listeners`):
+the server's accept loop (:func:`croupier.protocol.transport.admission.serve_listeners`):
 
 - at most ``http_connections`` are open at once, server-wide; at the cap nothing more is
   accepted (newcomers wait in the listen backlog) until one closes;
@@ -30,7 +30,7 @@ from hypercorn.trio.tcp_server import TCPServer
 from hypercorn.trio.worker_context import WorkerContext
 from hypercorn.typing import AppWrapper, ConnectionState, LifespanState
 
-from croupier.protocol.admission import refuse, serve_listeners
+from croupier.protocol.transport.admission import refuse, serve_listeners
 from croupier.protocol.web.transports import Transports
 
 LINGERING = 16

@@ -27,7 +27,7 @@ from croupier.engine import CroupierError, PluginManager
 from croupier.engine.games import GameStrategy
 from croupier.plugins.blackjack.cli_rules import add_rules_arguments, overrides
 from croupier.protocol import RpcError
-from croupier.protocol.server import DEFAULT_PORT
+from croupier.protocol.transport.server import DEFAULT_PORT
 
 
 def address(text: str) -> tuple[str, int]:

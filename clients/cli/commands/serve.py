@@ -19,7 +19,7 @@ from croupier.clients.cli.common import (
 from croupier.clients.cli.datadir import default_journal, writable_journal
 from croupier.protocol import DEFAULT_PORT, ServerLimits, run_server
 from croupier.protocol.journal import Journal, JournalError, open_journal
-from croupier.protocol.server import DEFAULT_HOST
+from croupier.protocol.transport.server import DEFAULT_HOST
 
 
 def port_type(text: str) -> int:

@@ -1,6 +1,6 @@
-"""The read side of a :class:`~croupier.protocol.session.Session`: the receive loop.
+"""The read side of a :class:`~croupier.protocol.transport.session.Session`: the receive loop.
 
-Split from the session (as :mod:`~croupier.protocol.writer` is) so the byte-level reading,
+Split from the session (as :mod:`~croupier.protocol.transport.writer` is) so the byte-level reading,
 the idle deadline and the dispatch turns read apart from the request handling.
 :class:`SessionReader` is a mixin; the session supplies the state it declares and
 ``_dispatch``.
@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from croupier.protocol.calls import PendingCalls
-from croupier.protocol.codec import Decoder
 from croupier.protocol.errors import Code, ConnectionClosed, ProtocolViolation, RpcError
-from croupier.protocol.lanes import PlayLane
-from croupier.protocol.writer import SessionWriter
+from croupier.protocol.transport.calls import PendingCalls
+from croupier.protocol.transport.codec import Decoder
+from croupier.protocol.transport.lanes import PlayLane
+from croupier.protocol.transport.writer import SessionWriter
 
 DISPATCH_TURN = 64
 """Messages of one received chunk dispatched before other tasks get a turn: a 64 KiB read

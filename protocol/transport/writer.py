@@ -1,4 +1,5 @@
-"""The write path of a :class:`~croupier.protocol.session.Session`: encoding and the outbox.
+"""The write path of a :class:`~croupier.protocol.transport.session.Session`: encoding and the
+outbox.
 
 Split from the session so the receive/dispatch logic and the byte-level writing can be read
 apart. :class:`SessionWriter` is a mixin: it encodes messages within the size limit, batches
@@ -17,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 import msgpack
 import trio
 
-from croupier.protocol.codec import Message, Response, encode, new_packer
 from croupier.protocol.errors import Code, ConnectionClosed, RpcError
+from croupier.protocol.transport.codec import Message, Response, encode, new_packer
 
 if TYPE_CHECKING:
-    from croupier.protocol.session import SessionLimits
+    from croupier.protocol.transport.session import SessionLimits
 
 log = logging.getLogger("croupier.protocol")
 

@@ -29,8 +29,8 @@ import trio
 from croupier.protocol.errors import Code, RpcError
 
 if TYPE_CHECKING:
-    from croupier.protocol.limits import ServerLimits
-    from croupier.protocol.server import Connection
+    from croupier.protocol.transport.limits import ServerLimits
+    from croupier.protocol.transport.server import Connection
 
 log = logging.getLogger("croupier.server")
 

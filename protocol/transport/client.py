@@ -22,10 +22,10 @@ from typing import Any
 import trio
 
 from croupier.engine import CroupierError
-from croupier.protocol.codec import Notification, Request
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.server import DEFAULT_HOST, DEFAULT_PORT, PROTOCOL_VERSION
-from croupier.protocol.session import Session, SessionLimits
+from croupier.protocol.transport.codec import Notification, Request
+from croupier.protocol.transport.server import DEFAULT_HOST, DEFAULT_PORT, PROTOCOL_VERSION
+from croupier.protocol.transport.session import Session, SessionLimits
 
 DEFAULT_LIMITS = SessionLimits()
 
@@ -112,7 +112,7 @@ async def connect(
     ``key``: a registered bot's key (the connection plays under its registered name).
     ``quick(method)``: True for a request of the server's whose handler answers without
     waiting on anything (a bot's plain ``decide``): it is answered on the connection's
-    reader itself, with no task (see :class:`~croupier.protocol.session.Session`).
+    reader itself, with no task (see :class:`~croupier.protocol.transport.session.Session`).
 
     A refused connection is a one-line :class:`CroupierError`; a refused ``hello`` raises
     the server's :class:`RpcError`. The connection closes when the block ends.

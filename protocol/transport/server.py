@@ -1,10 +1,11 @@
 """The trio TCP server: one task per connection, limits on everything, graceful shutdown.
 
-Each connection runs a :class:`~croupier.protocol.session.Session` in its own task under a
+Each connection runs a :class:`~croupier.protocol.transport.session.Session` in its own task under a
 nursery that survives any failing handler (trio's echo-server pattern): a bug in one
 method or a hostile client costs that request or that connection, never the server.
-Requests are dispatched through a :class:`~croupier.protocol.methods.MethodTable` built from
-services, so new method groups (tables, tournaments) plug in without touching this module.
+Requests are dispatched through a
+:class:`~croupier.protocol.transport.methods.MethodTable` built from services, so new method
+groups (tables, tournaments) plug in without touching this module.
 """
 
 from __future__ import annotations
@@ -23,27 +24,27 @@ from croupier.engine import (
     PluginManager,
     Stream,
 )
-from croupier.protocol.addresses import exposed, listen
-from croupier.protocol.admission import (
+from croupier.protocol.botkeys import AUTH_MODES, BotKeys, KeyFailures
+from croupier.protocol.budgets import RequestBudgets
+from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.journal import JournalError, NullJournal
+from croupier.protocol.keys import new_secret
+from croupier.protocol.transport.addresses import exposed, listen
+from croupier.protocol.transport.admission import (
     Admission,
     connection_cap,
     descriptor_limit,
     serve_listeners,
 )
-from croupier.protocol.botkeys import AUTH_MODES, BotKeys, KeyFailures
-from croupier.protocol.budgets import RequestBudgets
-from croupier.protocol.codec import (
+from croupier.protocol.transport.codec import (
     BufferBudget,
 )
-from croupier.protocol.connections import Connection, ConnectionHandling
-from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.fairpool import FairPool
-from croupier.protocol.journal import JournalError, NullJournal
-from croupier.protocol.keys import new_secret
-from croupier.protocol.lanes import PlayLane
-from croupier.protocol.limits import ServerLimits
-from croupier.protocol.loopwatch import LoopWatch
-from croupier.protocol.methods import MethodTable, Service
+from croupier.protocol.transport.connections import Connection, ConnectionHandling
+from croupier.protocol.transport.fairpool import FairPool
+from croupier.protocol.transport.lanes import PlayLane
+from croupier.protocol.transport.limits import ServerLimits
+from croupier.protocol.transport.loopwatch import LoopWatch
+from croupier.protocol.transport.methods import MethodTable, Service
 
 __all__ = ["DEFAULT_PORT", "PROTOCOL_VERSION", "Connection", "RpcServer"]
 

@@ -5,7 +5,7 @@ client's ``decide`` when a bot must act. A :class:`Session` matches responses to
 requests by msgid, runs each incoming request in its own task (so a handler may itself call
 the peer without blocking the connection), and bounds everything the peer controls:
 
-- message size (the :class:`~croupier.protocol.codec.Decoder`'s buffer limit);
+- message size (the :class:`~croupier.protocol.transport.codec.Decoder`'s buffer limit);
 - requests in flight from the peer (``max_pending``; the excess gets ``too-many-requests``);
 - the peer's request rate (``pace``: a request its budget cannot pay stops the reads until
   it can, see :mod:`~croupier.protocol.budgets`);
@@ -33,10 +33,11 @@ from typing import Any
 import attrs
 import trio
 
-from croupier.protocol.admission import linger_close
-from croupier.protocol.caller import SessionCaller
-from croupier.protocol.calls import PendingCalls
-from croupier.protocol.codec import (
+from croupier.protocol.errors import Code, ConnectionClosed, RpcError
+from croupier.protocol.transport.admission import linger_close
+from croupier.protocol.transport.caller import SessionCaller
+from croupier.protocol.transport.calls import PendingCalls
+from croupier.protocol.transport.codec import (
     DEFAULT_MAX_MESSAGE_SIZE,
     BufferBudget,
     Decoder,
@@ -46,9 +47,8 @@ from croupier.protocol.codec import (
     Response,
     parse,
 )
-from croupier.protocol.errors import Code, ConnectionClosed, RpcError
-from croupier.protocol.lanes import PlayLane
-from croupier.protocol.reader import DISPATCH_TURN
+from croupier.protocol.transport.lanes import PlayLane
+from croupier.protocol.transport.reader import DISPATCH_TURN
 
 __all__ = ["DISPATCH_TURN", "ERROR_NOTIFICATION", "Session", "SessionLimits"]
 
@@ -120,7 +120,8 @@ class Session(SessionCaller):
         """Charges each request to the peer's rate budget (None: no budget)."""
         self.lane = lane
         """Counts our calls waiting for an answer; while any call of any session sharing
-        it waits, requests are handled one per turn (see :mod:`~croupier.protocol.lanes`)."""
+        it waits, requests are handled one per turn (see
+        :mod:`~croupier.protocol.transport.lanes`)."""
         self.closed_reason: str | None = None
         self.keepalive: set[str] = set()
         """Reasons the connection is never idle (a table watch, say); services add to it."""
@@ -305,7 +306,7 @@ class Session(SessionCaller):
     # -- sending (the write path itself is SessionWriter's) ---------------------------
     async def _send_error_notification(self, error: RpcError, closing: bool = False) -> None:
         """Send ``[2, "error", [error]]``; ``closing``: the connection closes next, politely
-        (see :func:`~croupier.protocol.admission.linger_close`)."""
+        (see :func:`~croupier.protocol.transport.admission.linger_close`)."""
         self._linger = self._linger or closing
         with trio.move_on_after(1.0):
             with contextlib.suppress(ConnectionClosed):
@@ -317,8 +318,9 @@ class Session(SessionCaller):
         await self._send(Notification(method, wire_params))
 
     async def send_encoded(self, data: bytes) -> None:
-        """Send messages already encoded (:func:`~croupier.protocol.writer.encode_checked`),
-        in one write: what a table broadcasts is encoded once for all its watchers."""
+        """Send messages already encoded
+        (:func:`~croupier.protocol.transport.writer.encode_checked`), in one write: what a table
+        broadcasts is encoded once for all its watchers."""
         if self._closed:
             raise ConnectionClosed()
         await self._send_bytes(data)

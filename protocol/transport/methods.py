@@ -20,8 +20,8 @@ import attrs
 from croupier.protocol.errors import Code, RpcError
 
 if TYPE_CHECKING:
-    from croupier.protocol.codec import Request
-    from croupier.protocol.server import Connection, RpcServer
+    from croupier.protocol.transport.codec import Request
+    from croupier.protocol.transport.server import Connection, RpcServer
 
 REQUIRED: Any = attrs.make_class("Required", {}, repr=False)()
 """The default of a parameter that must be given."""

@@ -1,8 +1,8 @@
-"""The calling side of a :class:`~croupier.protocol.session.Session`: calls to the peer.
+"""The calling side of a :class:`~croupier.protocol.transport.session.Session`: calls to the peer.
 
-Split from the session (as :mod:`~croupier.protocol.reader` and
-:mod:`~croupier.protocol.writer` are): a call is sent and its answer matched by msgid
-(:class:`~croupier.protocol.calls.PendingCalls`); :meth:`SessionCaller.begin_call` and
+Split from the session (as :mod:`~croupier.protocol.transport.reader` and
+:mod:`~croupier.protocol.transport.writer` are): a call is sent and its answer matched by msgid
+(:class:`~croupier.protocol.transport.calls.PendingCalls`); :meth:`SessionCaller.begin_call` and
 :meth:`SessionCaller.end_call` let a caller wait in a task of its own, under a deadline of
 its own (a table's decision clock), with no task per call. :class:`SessionCaller` is a
 mixin; the session supplies the state it declares.
@@ -16,10 +16,10 @@ from typing import Any
 
 import trio
 
-from croupier.protocol.calls import Call
-from croupier.protocol.codec import Request
 from croupier.protocol.errors import CallTimeout, ConnectionClosed, RpcError
-from croupier.protocol.reader import SessionReader
+from croupier.protocol.transport.calls import Call
+from croupier.protocol.transport.codec import Request
+from croupier.protocol.transport.reader import SessionReader
 
 
 class SessionCaller(SessionReader):

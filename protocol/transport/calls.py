@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 import trio
 
-from croupier.protocol.codec import MAX_MSGID, Response
+from croupier.protocol.transport.codec import MAX_MSGID, Response
 
 
 @attrs.define

@@ -1,6 +1,6 @@
 """One client connection on the server: :class:`Connection` (what services see) and its life.
 
-Split from :mod:`~croupier.protocol.server`: :class:`ConnectionHandling` is the mixin that
+Split from :mod:`~croupier.protocol.transport.server`: :class:`ConnectionHandling` is the mixin that
 takes a stream from accepting to closing (admission, a :class:`Session`, the ``hello``
 deadline, dispatching each request to its method); the server supplies the state it
 declares.
@@ -17,19 +17,19 @@ import attrs
 import trio
 
 from croupier.engine import CroupierError
-from croupier.protocol.addresses import peer_of
-from croupier.protocol.admission import Admission, Refusal, peer_host
 from croupier.protocol.budgets import RequestBudgets, address_key
-from croupier.protocol.codec import BufferBudget, Notification, Request, encode
 from croupier.protocol.errors import Code, RpcError, to_rpc_error
 from croupier.protocol.journal import NullJournal
-from croupier.protocol.lanes import PlayLane
-from croupier.protocol.limits import ServerLimits
-from croupier.protocol.methods import MethodTable, Service
-from croupier.protocol.session import ERROR_NOTIFICATION, Session
+from croupier.protocol.transport.addresses import peer_of
+from croupier.protocol.transport.admission import Admission, Refusal, peer_host
+from croupier.protocol.transport.codec import BufferBudget, Notification, Request, encode
+from croupier.protocol.transport.lanes import PlayLane
+from croupier.protocol.transport.limits import ServerLimits
+from croupier.protocol.transport.methods import MethodTable, Service
+from croupier.protocol.transport.session import ERROR_NOTIFICATION, Session
 
 if TYPE_CHECKING:
-    from croupier.protocol.server import RpcServer
+    from croupier.protocol.transport.server import RpcServer
 
 log = logging.getLogger("croupier.server")
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import attrs
 
-from croupier.protocol.codec import DEFAULT_MAX_MESSAGE_SIZE
-from croupier.protocol.session import SessionLimits
+from croupier.protocol.transport.codec import DEFAULT_MAX_MESSAGE_SIZE
+from croupier.protocol.transport.session import SessionLimits
 
 
 @attrs.frozen
@@ -30,7 +30,7 @@ class ServerLimits:
     """A connection that has not said ``hello`` within this many seconds is closed."""
     max_connections: int = 1024
     """Open connections, server-wide, lowered to what ``ulimit -n`` allows (see
-    :func:`~croupier.protocol.admission.connection_cap`). At the cap a newcomer takes the
+    :func:`~croupier.protocol.transport.admission.connection_cap`). At the cap a newcomer takes the
     slot of the longest-idle connection of the peer holding the most, or is told why and
     closed when no connection is idle."""
     max_connections_per_peer: int = 256
@@ -44,7 +44,7 @@ class ServerLimits:
     """Open HTTP connections from one peer address; the next is answered ``503`` and closed."""
     request_rate: float | None = 200.0
     """Tokens a second a connection's request budget refills by (None: no budget). A
-    request costs 1 token, or its method's :attr:`~croupier.protocol.methods.Method.cost`;
+    request costs 1 token, or its method's :attr:`~croupier.protocol.transport.methods.Method.cost`;
     a connection out of tokens is not read until it has them again (see
     :mod:`~croupier.protocol.budgets`)."""
     request_burst: float = 400.0
