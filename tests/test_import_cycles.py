@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.sources import source_files
+
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("engine", "plugins", "protocol", "clients")
 SERVICES = (
@@ -36,6 +38,7 @@ SERVICES = (
 )
 """The method groups (a module, or a package with every module in it); the transport may
 import none of them, nor may one import another."""
+
 COMPOSITION_ROOT = "croupier.protocol.services"
 """Where the transport and the services are put together: it alone imports them all."""
 TRANSPORT = "croupier.protocol.transport"
@@ -56,7 +59,7 @@ bot identities, seed commitments): below both, importing neither."""
 def modules() -> dict[str, Path]:
     found = {}
     for folder in FOLDERS:
-        for path in (ROOT / folder).rglob("*.py"):
+        for path in source_files(ROOT / folder):
             parts = ("croupier", folder, *path.relative_to(ROOT / folder).with_suffix("").parts)
             name = ".".join(parts).removesuffix(".__init__")
             found[name] = path

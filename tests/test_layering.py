@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.sources import source_files
+
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED = {
     "engine": ("croupier.engine",),
@@ -52,7 +54,7 @@ def allowed(layer: str, name: str) -> bool:
 @pytest.mark.parametrize("layer", sorted(ALLOWED))
 def test_imports_point_one_way(layer):
     bad = []
-    for path in sorted((ROOT / layer).rglob("*.py")):
+    for path in source_files(ROOT / layer):
         for line, name in croupier_imports(path):
             if not allowed(layer, name):
                 bad.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
@@ -61,7 +63,7 @@ def test_imports_point_one_way(layer):
 
 def test_each_plugin_imports_only_itself_among_plugins():
     bad = []
-    for path in sorted((ROOT / "plugins").rglob("*.py")):
+    for path in source_files(ROOT / "plugins"):
         rel = path.relative_to(ROOT / "plugins")
         own = "croupier.plugins." + (rel.parts[0] if len(rel.parts) > 1 else rel.stem)
         for line, name in croupier_imports(path):
@@ -89,7 +91,7 @@ front end prints and draws through what the command line lends it (``CommandKit`
 def test_plugins_and_the_engine_leave_the_terminal_and_pictures_to_the_client():
     bad = []
     for layer in ("engine", "plugins"):
-        for path in sorted((ROOT / layer).rglob("*.py")):
+        for path in source_files(ROOT / layer):
             tree = ast.parse(path.read_text(), str(path))
             for node in ast.walk(tree):
                 names = (

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.sources import source_files
+
 ROOT = Path(__file__).resolve().parent.parent
 TOP = {
     "engine": "croupier.engine",
@@ -31,7 +33,7 @@ def shipped_files() -> dict[str, list[Path]]:
     folder installs as (caches and bytecode left out)."""
     files: dict[str, list[Path]] = {}
     for folder, package in TOP.items():
-        for path in sorted((ROOT / folder).rglob("*")):
+        for path in source_files(ROOT / folder, "*"):
             rel = path.relative_to(ROOT / folder)
             if path.is_dir() or "__pycache__" in rel.parts or path.suffix in (".py", ".pyc"):
                 continue
@@ -65,11 +67,32 @@ def test_a_built_wheel_ships_every_module_and_data_file(tmp_path):
     expected = {
         "/".join(("croupier", *path.relative_to(source).parts))
         for folder in TOP
-        for path in (source / folder).rglob("*")
+        for path in source_files(source / folder, "*")
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
     }
     assert "croupier/plugins/newgame/web/newgame.js" in expected
     assert expected - shipped == set()
+    assert [name for name in shipped if "/tests/" in name] == []  # a game's tests stay home
+
+
+@pytest.mark.slow
+def test_a_games_own_tests_beside_it_are_collected():
+    """A plain ``pytest`` collects the tests under ``plugins/<game>/tests/`` (pyproject's
+    ``testpaths``) with the project's fixtures (the root conftest.py), as it does tests/."""
+    found = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist", "-m", ""],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    beside = {line.split("::")[0] for line in found.splitlines() if line.startswith("plugins/")}
+    expected = {
+        str(path.relative_to(ROOT)) for path in (ROOT / "plugins").glob("*/tests/test_*.py")
+    }
+    assert "plugins/baccarat/tests/test_baccarat.py" in expected
+    assert beside == expected
+    assert "tests/test_layering.py::" in found
 
 
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
