@@ -99,6 +99,14 @@ class Served:
         """The server's CPU seconds so far."""
         return cpu_seconds(self.proc.pid)
 
+    def children(self) -> list[int]:
+        """The server's own processes (the web page's frame relay): their CPU is reported
+        beside the server's, not in it."""
+        path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+        with contextlib.suppress(OSError):
+            return [int(pid) for pid in path.read_text().split()]
+        return []
+
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait()
@@ -125,6 +133,7 @@ class Run:
     server_cpu: float  # the server's CPU seconds per second of play
     bots_cpu: float  # the bots' process's
     watchers_cpu: float  # the simulated browsers' process's
+    relay_cpu: float  # the server's own processes' (the frame relay)
     fed: int  # watchers that got every event and the end in time
     lag: float  # the last watcher's end after the table's, in seconds
     dropped: list[str]
@@ -188,7 +197,8 @@ async def measure(
         async def bot() -> None:
             finals.append(await play(Lim17(), "127.0.0.1", served.port, table=table, name="b"))
 
-        pids = [served.proc.pid, os.getpid(), *(p.pid for p in processes)]
+        relay = served.children()
+        pids = [served.proc.pid, os.getpid(), *relay, *(p.pid for p in processes)]
         cpu, start = [cpu_seconds(pid) for pid in pids], time.monotonic()
         async with trio.open_nursery() as nursery:
             for _ in range(SEATS):
@@ -222,7 +232,8 @@ async def measure(
         finals[0]["chips"],
         cpu[0],
         cpu[1],
-        sum(cpu[2:]),
+        sum(cpu[2 + len(relay) :]),
+        sum(cpu[2 : 2 + len(relay)]),
         fed,
         max([0.0, *(end - finished for end in ends)]),
         report["errors"],
@@ -278,7 +289,8 @@ class Level:
             f"({100 * median(self.base, 'server_cpu'):2.0f}%); bots "
             f"{100 * median(self.watched, 'bots_cpu'):3.0f}% busy "
             f"({100 * median(self.base, 'bots_cpu'):2.0f}%), watchers "
-            f"{100 * median(self.watched, 'watchers_cpu'):3.0f}%; fed "
+            f"{100 * median(self.watched, 'watchers_cpu'):3.0f}%, relay "
+            f"{100 * median(self.watched, 'relay_cpu'):3.0f}%; fed "
             f"{fed}/{self.watchers * len(self.watched)}, last end "
             f"+{max(r.lag for r in self.watched):.2f} s"
             + (f"  ({'; '.join(dropped)})" if dropped else "")
