@@ -8,6 +8,7 @@ browser gets the same messages with the relay as without."""
 from __future__ import annotations
 
 import base64
+import logging
 import os
 import socket
 from typing import Any
@@ -18,11 +19,15 @@ import trio
 
 from croupier.engine import PluginManager
 from croupier.protocol import Server, connect
-from croupier.protocol.web import serve_http
+from croupier.protocol.subscribers import Feed
+from croupier.protocol.web import serve_http, wsstream
 from croupier.protocol.web.relay import Relay, supported
 from croupier.protocol.web.transports import FrameWriter, binary_frame
 from tests.test_web_hosts import exchange
 from tests.test_web_transports import _deflate, _parse
+
+MASK = b"\0\0\0\0"
+"""A client's frame is masked; a zero mask leaves the payload as it is."""
 
 pytestmark = pytest.mark.skipif(not supported(), reason="no Unix sockets to hand sockets over")
 
@@ -173,11 +178,10 @@ async def _watched(relay: bool) -> list[Any]:
         )
         assert status.startswith("HTTP/1.1 101")
         received = bytearray(rest)
-        mask = b"\x00\x00\x00\x00"
 
         async def send(message: list[Any]) -> None:
             payload = msgpack.packb(message)
-            await stream.send_all(bytes([0x82, 0x80 | len(payload)]) + mask + payload)
+            await stream.send_all(bytes([0x82, 0x80 | len(payload)]) + MASK + payload)
 
         with trio.fail_after(60):  # a guard against a hang, not a timing
             async with stream, connect("127.0.0.1", tcp, name="owner") as owner:
@@ -228,3 +232,60 @@ def _unsalted(value: Any) -> Any:
     if isinstance(value, list):
         return [_unsalted(v) for v in value]
     return value
+
+
+async def test_a_browser_that_reads_nothing_is_dropped_and_the_table_plays_on(monkeypatch, caplog):
+    """Through hypercorn with the relay, a browser that watches and then never reads (a
+    small receive buffer): the relay holds its gate, its frames wait in its stream (here at
+    most 4 kB), then in the feed, which drops it as too slow; the table finishes."""
+    caplog.set_level(logging.WARNING, logger="croupier.tables")
+    monkeypatch.setattr(Feed.__init__, "__defaults__", (100,))  # notifications behind
+    monkeypatch.setattr(wsstream, "WAITING_BYTES", 4096)
+    server = Server(PluginManager(autoload=False), default_game="blackjack", seed=1)
+    async with trio.open_nursery() as nursery:
+        [(_, tcp)] = await nursery.start(server.serve, "127.0.0.1", 0)
+
+        async def web(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+            await serve_http(server, "127.0.0.1", 0, relay=True, task_status=task_status)
+
+        [(_, port)] = await nursery.start(web)
+        sock = trio.socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        await sock.connect(("127.0.0.1", port))
+        stream = trio.SocketStream(sock)
+        local = f"127.0.0.1:{port}"
+        key = base64.b64encode(os.urandom(16)).decode()
+        await stream.send_all(
+            f"GET /rpc HTTP/1.1\r\nHost: {local}\r\nUpgrade: websocket\r\nConnection: "
+            f"Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            f"Origin: http://{local}\r\n\r\n".encode()
+        )
+        ended = trio.Event()
+
+        def heard(method: str, params: Any) -> None:
+            if method == "table.status" and params[1]["state"] == "finished":
+                ended.set()
+
+        with trio.fail_after(60):  # a guard against a hang, not a timing
+            async with connect("127.0.0.1", tcp, name="owner", on_notification=heard) as c:
+                options = {"fill": ["lim17"], "rounds": 2000, "autostart": False}
+                table = (await c.call_named("table.create", options))["table"]
+                for message in [
+                    [0, 0, "hello", [1, "page", "watcher"]],
+                    [0, 1, "table.watch", [table]],
+                ]:
+                    payload = msgpack.packb(message)
+                    await stream.send_all(bytes([0x82, 0x80 | len(payload)]) + MASK + payload)
+                received = bytearray()
+                while b"\r\n\r\n" not in received:
+                    received += await stream.receive_some(1024)
+                received = bytearray(received.partition(b"\r\n\r\n")[2])
+                while len(_messages(received)) < 2:  # hello's and watch's answers, the last read
+                    received += await stream.receive_some(1024)
+                await c.call("table.watch", table)
+                await c.call("table.start", table)
+                await ended.wait()  # it reads nothing: the table did not wait for it
+        await stream.aclose()
+        server.stop()
+        nursery.cancel_scope.cancel()
+    assert "dropped as a watcher (too slow: " in caplog.text
