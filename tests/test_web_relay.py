@@ -20,6 +20,7 @@ import trio
 from croupier.engine import PluginManager
 from croupier.protocol import Server, connect
 from croupier.protocol.subscribers import Feed
+from croupier.protocol.web import relay as relay_module
 from croupier.protocol.web import serve_http, wsstream
 from croupier.protocol.web.relay import Relay, supported
 from croupier.protocol.web.transports import FrameWriter, binary_frame
@@ -54,7 +55,7 @@ async def _read(browser: trio.SocketStream, size: int) -> bytes:
 
 
 async def test_each_frame_goes_once_to_every_socket_it_is_for(nursery):
-    relay = Relay()
+    relay = Relay(relay_from=0)
     await nursery.start(relay.run)
     pairs = [_pair() for _ in range(3)]
     writers = [FrameWriter(server, trio.Semaphore(1), relay=relay) for server, _ in pairs]
@@ -83,7 +84,7 @@ async def test_each_frame_goes_once_to_every_socket_it_is_for(nursery):
 
 
 async def test_a_socket_that_cannot_take_its_frame_holds_its_gate_until_it_has(nursery):
-    relay = Relay()
+    relay = Relay(relay_from=0)
     await nursery.start(relay.run)
     server, browser = _pair(small=True)
     writer = FrameWriter(server, trio.Semaphore(1), relay=relay)
@@ -106,7 +107,7 @@ async def test_a_socket_that_cannot_take_its_frame_holds_its_gate_until_it_has(n
 
 
 async def test_a_browser_that_has_gone_fails_its_next_write(nursery):
-    relay = Relay()
+    relay = Relay(relay_from=0)
     await nursery.start(relay.run)
     server, browser = _pair()
     writer = FrameWriter(server, trio.Semaphore(1), relay=relay)
@@ -123,7 +124,7 @@ async def test_a_browser_that_has_gone_fails_its_next_write(nursery):
 async def test_a_forgotten_socket_is_closed_by_the_relay_too(nursery):
     """The relay holds a copy of the socket: the browser sees the connection end only once
     the server has closed its own and the relay has been told to forget it."""
-    relay = Relay()
+    relay = Relay(relay_from=0)
     await nursery.start(relay.run)
     server, browser = _pair()
     writer = FrameWriter(server, trio.Semaphore(1), relay=relay)
@@ -137,7 +138,7 @@ async def test_a_forgotten_socket_is_closed_by_the_relay_too(nursery):
 
 
 async def test_when_the_relay_ends_its_writers_write_their_own_frames():
-    relay = Relay()
+    relay = Relay(relay_from=0)
     (out_server, _), (idle_server, idle_browser) = _pair(), _pair()
     out = FrameWriter(out_server, trio.Semaphore(1), relay=relay)
     idle = FrameWriter(idle_server, trio.Semaphore(1), relay=relay)
@@ -153,6 +154,24 @@ async def test_when_the_relay_ends_its_writers_write_their_own_frames():
         out.offer(binary_frame(b"x"))
     assert idle.offer(binary_frame(b"two")) == b"" and idle.gate.value == 1  # written here
     assert _parse(await _read(idle_browser, 10)) == [b"one", b"two"]
+
+
+async def test_with_fewer_browsers_than_it_takes_the_server_writes_their_frames(nursery):
+    """The relay's hop pays only from ``relay_from`` browsers on; below, the server writes
+    itself, and a browser's frames switch ways only once its gate is open."""
+    relay = Relay(relay_from=2)
+    await nursery.start(relay.run)
+    server, browser = _pair()
+    writer = FrameWriter(server, trio.Semaphore(1), relay=relay)
+    relay.browsers = 1
+    assert writer.offer(binary_frame(b"here")) == b"" and writer.gate.value == 1
+    assert writer.relay_id is None  # never handed over
+    relay.browsers = 2
+    assert writer.offer(binary_frame(b"relayed")) == b"" and not writer.gate.value
+    relay.browsers = 1
+    assert writer.offer(binary_frame(b"here again")) is None  # not before the relay's
+    await writer.send(b"here again")  # waits for the gate, then writes itself
+    assert _parse(await _read(browser, 6 + 9 + 12)) == [b"here", b"relayed", b"here again"]
 
 
 async def _watched(relay: bool) -> list[Any]:
@@ -207,6 +226,7 @@ def _messages(received: bytearray) -> list[Any]:
 
 
 async def test_a_watching_browser_gets_the_same_messages_with_the_relay(monkeypatch):
+    monkeypatch.setattr(relay_module, "RELAY_FROM", 1)
     relayed: list[int] = []
     relay_write = Relay.write
 
@@ -239,6 +259,7 @@ async def test_a_browser_that_reads_nothing_is_dropped_and_the_table_plays_on(mo
     small receive buffer): the relay holds its gate, its frames wait in its stream (here at
     most 4 kB), then in the feed, which drops it as too slow; the table finishes."""
     caplog.set_level(logging.WARNING, logger="croupier.tables")
+    monkeypatch.setattr(relay_module, "RELAY_FROM", 1)
     monkeypatch.setattr(Feed.__init__, "__defaults__", (100,))  # notifications behind
     monkeypatch.setattr(wsstream, "WAITING_BYTES", 4096)
     server = Server(PluginManager(autoload=False), default_game="blackjack", seed=1)

@@ -49,6 +49,7 @@ class Transports:
             del self._by_peer[peer]
             writer = self._writers.pop(peer, None)
             if writer is not None and self.relay is not None:
+                self.relay.browsers -= 1
                 self.relay.forget(writer)  # its copy of the socket is closed too
 
     def writer(self, peer: Address | None) -> FrameWriter | None:
@@ -62,6 +63,8 @@ class Transports:
         if not isinstance(stream, trio.SocketStream) or not isinstance(lock, trio.Semaphore):
             return None  # TLS, or a hypercorn that keeps them otherwise: the ASGI way
         writer = FrameWriter(stream, lock, deflate_bits(server), self.relay)
+        if self.relay is not None and self._writers.get((host, port)) is None:
+            self.relay.browsers += 1
         self._writers[(host, port)] = writer
         return writer
 
@@ -213,8 +216,8 @@ class FrameWriter:
             await trio.lowlevel.checkpoint()
 
     def relaying(self) -> bool:
-        """Whether the relay writes this browser's frames (it is running)."""
-        return self.relay is not None and self.relay.running
+        """Whether the relay writes this browser's frames now (:meth:`.Relay.wanted`)."""
+        return self.relay is not None and self.relay.wanted()
 
     def _hand_over(self, frame: bytes) -> None:
         """Hand ``frame`` to the relay (the gate held), which opens the gate once written."""
