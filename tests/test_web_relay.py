@@ -16,12 +16,13 @@ from typing import Any
 import msgpack
 import pytest
 import trio
+import trio.testing
 
 from croupier.engine import PluginManager
 from croupier.protocol import Server, connect
 from croupier.protocol.subscribers import Feed
 from croupier.protocol.web import relay as relay_module
-from croupier.protocol.web import serve_http, wsstream
+from croupier.protocol.web import serve_http, transports, wsstream
 from croupier.protocol.web.relay import Relay, supported
 from croupier.protocol.web.transports import FrameWriter, binary_frame
 from tests.test_web_hosts import exchange
@@ -83,14 +84,22 @@ async def test_each_frame_goes_once_to_every_socket_it_is_for(nursery):
     assert len(sent) == 5 and all(w.relay_id for w in writers)
 
 
-async def test_a_socket_that_cannot_take_its_frame_holds_its_gate_until_it_has(nursery):
+async def test_a_socket_that_cannot_take_its_frames_holds_its_gate_until_it_has(nursery):
+    """What the socket does not take waits in the relay, and so does a later frame, in
+    order; nothing else is written to the browser until both are (hypercorn waits, and no
+    frame is handed over past it)."""
     relay = Relay(relay_from=0)
     await nursery.start(relay.run)
     server, browser = _pair(small=True)
     writer = FrameWriter(server, trio.Semaphore(1), relay=relay)
     big = bytes(range(256)) * 4096  # 1 MiB: far more than the socket holds
     assert writer.offer(binary_frame(big)) == b""
-    assert writer.offer(binary_frame(b"later")) is None  # nothing written meanwhile
+    assert writer.offer(binary_frame(b"later")) == b""  # queued behind it in the relay
+    assert writer.relayed == 2 and not writer.gate.value
+    for _ in range(transports.RELAYED_AT_MOST - 2):
+        assert writer.offer(binary_frame(b"more")) == b""
+    assert writer.offer(binary_frame(b"too many")) is None  # bounded: it waits in its stream
+    more = [b"more"] * (transports.RELAYED_AT_MOST - 2)
     pong = trio.Event()
 
     async def hypercorn_pong() -> None:
@@ -99,11 +108,14 @@ async def test_a_socket_that_cannot_take_its_frame_holds_its_gate_until_it_has(n
             pong.set()
 
     nursery.start_soon(hypercorn_pong)
+    await trio.testing.wait_all_tasks_blocked()
+    assert writer.offer(binary_frame(b"after")) is None  # hypercorn waits: its turn first
     received = bytearray()
     while not received.endswith(b"\x8a\x00"):
         received += await browser.receive_some(1 << 16)
     await pong.wait()
-    assert _parse(bytes(received[:-2])) == [big] and writer.gate.value == 1
+    assert _parse(bytes(received[:-2])) == [big, b"later", *more] and writer.gate.value == 1
+    assert not writer.relayed
 
 
 async def test_a_browser_that_has_gone_fails_its_next_write(nursery):

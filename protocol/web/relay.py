@@ -9,10 +9,12 @@ with the ids of every browser it is for, in one message, and the relay writes th
 browser's send gate (hypercorn's send lock, :class:`~.transports.FrameWriter`) is held
 from the moment its frame is handed over until the relay says it is written, so nothing
 hypercorn or the session writes can land before or inside it: each browser's bytes are
-the same, in the same order, as when the server writes them itself. A browser that cannot
-take its frame keeps its gate held until it has (its later frames then queue as before,
-bounded, and a browser that stops reading is dropped by its session's send timeout, as
-now); one that has gone is told to its writer, which fails its next write.
+the same, in the same order, as when the server writes them itself. A browser whose
+socket cannot take its frame keeps it in the relay and its gate held until written; the
+next ticks' frames queue behind it there (the same frame as every other browser's, in the
+same message), up to :data:`~.transports.RELAYED_AT_MOST`, then in its stream, bounded,
+and a browser that stops reading is dropped as too slow, as without the relay. One that
+has gone is told to its writer, which fails its next write.
 
 If the relay process dies, the browsers it held frames for are lost (their streams cannot
 be trusted any more) and every other writes its own frames again.
@@ -215,16 +217,19 @@ class Relay:
         if kind == ACK:
             batch, pending, gone = struct.unpack_from("!III", body)
             keys = struct.unpack_from(f"!{pending + gone}I", body, 12)
-            held = set(keys)
+            waiting = set(keys[:pending])
+            gone = set(keys[pending:])
             for sent in self._batches.pop(batch, ()):
-                if sent.relay_id not in held:
+                if sent.relay_id in waiting:
+                    sent.held += 1  # written when the relay says it has drained
+                elif sent.relay_id not in gone:
                     sent.written()
-            for key in keys[pending:]:
+            for key in gone:
                 self._lost(key)
         elif kind == DONE:
             (key,) = U32.unpack(body)
             if (writer := self._writers.get(key)) is not None:
-                writer.written()
+                writer.drained()
         elif kind == GONE:
             self._lost(U32.unpack(body)[0])
 

@@ -126,6 +126,11 @@ def _header(first: int, size: int) -> bytes:
     return struct.pack("!BBQ", first, 127, size)
 
 
+RELAYED_AT_MOST = 4
+"""Frames a browser may have out with the relay at once (a second's worth of the longest
+ticks); past them its frames wait in its stream, bounded, as a slow browser's do."""
+
+
 class FrameWriter:
     """Binary frames onto one connection's socket, in turn with hypercorn's writes
     (``gate``: hypercorn's send lock, a one-slot semaphore), compressed when the browser
@@ -146,8 +151,10 @@ class FrameWriter:
         self.relay = relay
         self.relay_id: int | None = None
         """The relay's name for the socket, once handed over."""
-        self.relayed = False
-        """A frame is out with the relay (the gate is held for it)."""
+        self.relayed = 0
+        """Frames out with the relay (the gate is held while there are any)."""
+        self.held = 0
+        """Of those, the relay has said are waiting for the socket (:meth:`drained`)."""
         self.gone = False
         """The relay found the browser gone: the next write fails."""
 
@@ -164,6 +171,13 @@ class FrameWriter:
         ``OSError`` when the browser has gone."""
         if self.gone:
             raise OSError(errno.EPIPE, "the browser has gone")
+        if (
+            0 < self.relayed < RELAYED_AT_MOST
+            and self.relaying()
+            and not self.gate.statistics().tasks_waiting
+        ):
+            self._hand_over(frame)  # behind the others, in order: the relay keeps it
+            return b""
         if not self.gate.value:
             return None
         if self.relaying():
@@ -220,25 +234,41 @@ class FrameWriter:
         return self.relay is not None and self.relay.wanted()
 
     def _hand_over(self, frame: bytes) -> None:
-        """Hand ``frame`` to the relay (the gate held), which opens the gate once written."""
+        """Hand ``frame`` to the relay (the gate held), which has the gate opened once it
+        has written every frame handed over (a frame handed over while others are out
+        queues behind them there: the gate need not open between them, so a browser the
+        relay is slow to answer for gets the next tick's frame, shared with the others,
+        and not a frame of its own later)."""
         assert self.relay is not None
         try:
             self.relay.write(self, frame)
         except OSError:
-            self.gate.release()
+            if not self.relayed:
+                self.gate.release()
             raise
-        self.relayed = True
+        self.relayed += 1
 
     def written(self) -> None:
-        """The relay has written the frame handed over: open the gate."""
+        """The relay has written one frame handed over (the gate opens after the last)."""
         if self.relayed:
-            self.relayed = False
-            self.gate.release()
+            self.relayed -= 1
+            if not self.relayed:
+                self.held = 0
+                self.gate.release()
+
+    def drained(self) -> None:
+        """The relay has written every frame it said was waiting for the socket."""
+        for _ in range(self.held):
+            self.written()
+        self.held = 0
 
     def lost(self) -> None:
-        """The relay found the browser gone (or ended holding its frame)."""
+        """The relay found the browser gone (or ended holding its frames)."""
         self.gone = True
-        self.written()
+        if self.relayed:
+            self.relayed = 0
+            self.held = 0
+            self.gate.release()
 
     async def _send_rest(self, data: bytes | memoryview) -> None:
         with trio.CancelScope(shield=True):  # half a frame would break the connection
