@@ -176,20 +176,26 @@ class Relay:
             self._seal()
             out, self._out = self._out, []
             data = bytearray()
-            for item in out:
-                if isinstance(item, bytes):
-                    data += item
-                    continue
+            try:
+                while out:
+                    item = out.pop(0)
+                    if isinstance(item, bytes):
+                        data += item
+                        continue
+                    await self._send_all(data)
+                    data.clear()
+                    body, fd = item
+                    try:
+                        await self._control.sendmsg(
+                            [body], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array("i", [fd]))]
+                        )
+                    finally:
+                        os.close(fd)
                 await self._send_all(data)
-                data.clear()
-                body, fd = item
-                try:
-                    await self._control.sendmsg(
-                        [body], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array("i", [fd]))]
-                    )
-                finally:
-                    os.close(fd)
-            await self._send_all(data)
+            finally:
+                for item in out:  # cancelled: the sockets not handed over are let go
+                    if isinstance(item, tuple):
+                        os.close(item[1])
 
     async def _send_all(self, data: bytearray) -> None:
         assert self._control is not None
