@@ -21,7 +21,9 @@ without and every watcher was fed: it got every event the table sent, and the ta
 within a second of the table. Past the first failing count, the gap between it and the
 last pass is halved ``--bisect`` times. Every table plays the same cards the same way (the
 chips are checked to be equal), so they differ only in the watchers. The server's CPU
-share while the bots play is printed too: it shows where the server's capacity goes.
+share while the bots play is printed too: it shows where the server's capacity goes; the
+process of its own that writes the browsers' frames (protocol/web/relay.py) is printed
+beside it as ``relay``, not counted in it (it runs on another core than the tables).
 """
 
 from __future__ import annotations
@@ -54,6 +56,18 @@ KEEP = 0.90
 """The bots' hands/s with watchers, at least this share of the same table's without."""
 LAG = 1.0
 """Seconds a watcher may get the table's end after the table finished and still be fed."""
+PIN: tuple[set[int], set[int]] | None = None
+"""With ``--pin``: the CPUs of the server and the bots, and those of the browsers and the
+server's frame relay (browsers come from other machines: here they must not take the
+table's core)."""
+
+
+def pin(pids: list[int], which: int) -> None:
+    """Keep ``pids`` on the table's CPUs (``which`` 0) or the browsers' (1), with ``--pin``."""
+    if PIN is not None:
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(pid, PIN[which])
 
 
 class Lim17(Bot):
@@ -99,6 +113,15 @@ class Served:
         """The server's CPU seconds so far."""
         return cpu_seconds(self.proc.pid)
 
+    def children(self) -> list[int]:
+        """The server's own processes (the web page's frame relay): their CPU is reported
+        beside the server's, not in it."""
+        found: list[int] = []
+        for task in Path(f"/proc/{self.proc.pid}/task").glob("*"):  # any thread may fork
+            with contextlib.suppress(OSError):
+                found += [int(pid) for pid in (task / "children").read_text().split()]
+        return found
+
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait()
@@ -125,6 +148,7 @@ class Run:
     server_cpu: float  # the server's CPU seconds per second of play
     bots_cpu: float  # the bots' process's
     watchers_cpu: float  # the simulated browsers' process's
+    relay_cpu: float  # the server's own processes' (the frame relay)
     fed: int  # watchers that got every event and the end in time
     lag: float  # the last watcher's end after the table's, in seconds
     dropped: list[str]
@@ -188,7 +212,9 @@ async def measure(
         async def bot() -> None:
             finals.append(await play(Lim17(), "127.0.0.1", served.port, table=table, name="b"))
 
-        pids = [served.proc.pid, os.getpid(), *(p.pid for p in processes)]
+        relay = served.children()
+        pin([*relay, *(p.pid for p in processes)], 1)
+        pids = [served.proc.pid, os.getpid(), *relay, *(p.pid for p in processes)]
         cpu, start = [cpu_seconds(pid) for pid in pids], time.monotonic()
         async with trio.open_nursery() as nursery:
             for _ in range(SEATS):
@@ -222,7 +248,8 @@ async def measure(
         finals[0]["chips"],
         cpu[0],
         cpu[1],
-        sum(cpu[2:]),
+        sum(cpu[2 + len(relay) :]),
+        sum(cpu[2 : 2 + len(relay)]),
         fed,
         max([0.0, *(end - finished for end in ends)]),
         report["errors"],
@@ -278,7 +305,8 @@ class Level:
             f"({100 * median(self.base, 'server_cpu'):2.0f}%); bots "
             f"{100 * median(self.watched, 'bots_cpu'):3.0f}% busy "
             f"({100 * median(self.base, 'bots_cpu'):2.0f}%), watchers "
-            f"{100 * median(self.watched, 'watchers_cpu'):3.0f}%; fed "
+            f"{100 * median(self.watched, 'watchers_cpu'):3.0f}%, relay "
+            f"{100 * median(self.watched, 'relay_cpu'):3.0f}%; fed "
             f"{fed}/{self.watchers * len(self.watched)}, last end "
             f"+{max(r.lag for r in self.watched):.2f} s"
             + (f"  ({'; '.join(dropped)})" if dropped else "")
@@ -306,6 +334,11 @@ def main() -> None:
         metavar="TREE",
         help="also measure a server from this source tree (a clone of the code before), in turns",
     )
+    parser.add_argument(
+        "--pin",
+        metavar="CPUS:CPUS",
+        help="the server and bots on these CPUs, the browsers and the relay on those (0:1)",
+    )
     parser.add_argument("--watch", nargs=5, help=argparse.SUPPRESS)
     parser.add_argument(
         "--smoke",
@@ -327,6 +360,11 @@ def main() -> None:
             for part in ("engine", "protocol", "plugins", "clients"):
                 (shim / part).symlink_to(Path(args.base).resolve() / part)
             servers = [("new  ", servers[0][1]), ("base ", stack.enter_context(Served(shim)))]
+        if args.pin:
+            global PIN
+            table, browsers = ({int(c) for c in cpus.split(",")} for cpus in args.pin.split(":"))
+            PIN = (table, browsers)
+            pin([os.getpid(), *(served.proc.pid for _, served in servers)], 0)
         search(servers, args)
 
 

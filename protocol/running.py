@@ -13,6 +13,7 @@ import logging
 import signal
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import trio
 
@@ -152,7 +153,8 @@ async def run_server(
             if web is not None:
                 from croupier.protocol.web import serve_web
 
-                bound = await nursery.start(serve_web, server, web)
+                # the browsers' frames written by a process of their own (web/relay.py)
+                bound = await nursery.start(partial(serve_web, server, web, relay=True))
                 for where in exposed(bound):
                     log.warning(
                         "WARNING: the web page on %s:%d is reachable from other machines: "

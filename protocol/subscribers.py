@@ -61,11 +61,20 @@ class Subscriber:
     fan-outs pass it by meanwhile."""
     dropped: bool = False
     reason: str = "too slow"
-    progress: trio.Event = attrs.field(factory=trio.Event)
+    _progress: trio.Event | None = None
+    """Set at the next progress; made only when someone waits for it (a fan-out tells
+    every subscriber of its progress, and almost none is waited for)."""
 
     def progressed(self) -> None:
-        self.progress.set()
-        self.progress = trio.Event()
+        if self._progress is not None:
+            self._progress.set()
+            self._progress = None
+
+    async def wait_progress(self) -> None:
+        """Until the next :meth:`progressed`."""
+        if self._progress is None:
+            self._progress = trio.Event()
+        await self._progress.wait()
 
     async def flushed(self) -> None:
         """Wait until everything published so far has been handed to the connection."""
@@ -321,7 +330,7 @@ class Feed:
                 self._serve(sub, {})
                 if not sub.busy:
                     continue
-            await sub.progress.wait()
+            await sub.wait_progress()
 
     def _trim(self) -> None:
         """Let go of the log entries every subscriber has had."""

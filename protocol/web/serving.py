@@ -20,6 +20,7 @@ from croupier.engine import CroupierError
 from croupier.protocol.transport.limits import ServerLimits
 from croupier.protocol.web.app import make_app
 from croupier.protocol.web.hosts import HostAllowlist
+from croupier.protocol.web.relay import Relay, supported
 from croupier.protocol.web.transports import Transports
 from croupier.protocol.web.worker import CappedWorker
 
@@ -97,13 +98,35 @@ async def serve_web(
     server: RpcServer,
     listener: WebListener,
     *,
+    relay: bool = False,
     task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve ``server``'s web page on a bound listener until cancelled; ``nursery.start``
     returns the bound addresses. Call it while the server is serving (its tables run in the
-    server's tasks)."""
+    server's tasks). ``relay``: the browsers' frames are written by a process of their own
+    (:mod:`.relay`; where the platform can hand sockets over), else straight to their
+    sockets from this one."""
+    async with trio.open_nursery() as nursery:
+        relayed = None
+        if relay and supported():
+            relayed = Relay()
+            try:
+                await nursery.start(relayed.run)
+            except OSError as exc:
+                log.warning("the web page's frames are written here: no relay (%s)", exc)
+                relayed = None
+        await nursery.start(partial(_serve_web, server, listener, Transports(relayed)))
+        task_status.started(listener.addresses)
+
+
+async def _serve_web(
+    server: RpcServer,
+    listener: WebListener,
+    transports: Transports,
+    *,
+    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+) -> None:
     config = listener.config
-    transports = Transports()  # browsers' frames go straight to their sockets
     app = make_app(server, listener.allowed, transports)
     wrapped = wrap_app(cast(ASGIFramework, app), config.wsgi_max_body_size, "asgi")
     limits = server.limits
@@ -119,7 +142,7 @@ async def serve_web(
             log.info(
                 "web page on http://%s/ (WebSocket /rpc)", f"[{h}]:{p}" if ":" in h else f"{h}:{p}"
             )
-        task_status.started(listener.addresses)
+        task_status.started()
 
 
 async def serve_http(
@@ -128,9 +151,10 @@ async def serve_http(
     port: int,
     *,
     allow_hosts: Sequence[str] = (),
+    relay: bool = False,
     task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Bind ``host:port`` and serve ``server``'s web page until cancelled (both steps of
     :func:`bind_http` and :func:`serve_web`)."""
     listener = bind_http(server.limits, host, port, allow_hosts)
-    await serve_web(server, listener, task_status=task_status)
+    await serve_web(server, listener, relay=relay, task_status=task_status)

@@ -16,23 +16,30 @@ too (RFC 6455 5.2, RFC 7692 6)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import struct
 import zlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trio
 from wsproto.extensions import PerMessageDeflate
+
+if TYPE_CHECKING:
+    from croupier.protocol.web.relay import Relay
 
 Address = tuple[str, int]
 
 
 class Transports:
     """hypercorn's connection servers by their peer's address, while they serve: the web
-    application finds a WebSocket's by ``websocket.client``."""
+    application finds a WebSocket's by ``websocket.client``. With a ``relay`` (:mod:`.relay`)
+    the frames are written by the relay's process."""
 
-    def __init__(self) -> None:
+    def __init__(self, relay: Relay | None = None) -> None:
+        self.relay = relay
         self._by_peer: dict[Address, Any] = {}
+        self._writers: dict[Address, FrameWriter] = {}
 
     def add(self, peer: Address, server: Any) -> None:
         self._by_peer[peer] = server
@@ -40,18 +47,26 @@ class Transports:
     def remove(self, peer: Address, server: Any) -> None:
         if self._by_peer.get(peer) is server:
             del self._by_peer[peer]
+            writer = self._writers.pop(peer, None)
+            if writer is not None and self.relay is not None:
+                self.relay.browsers -= 1
+                self.relay.forget(writer)  # its copy of the socket is closed too
 
     def writer(self, peer: Address | None) -> FrameWriter | None:
-        server = None if peer is None else self._by_peer.get(peer)
-        if server is None:
+        if peer is None or (server := self._by_peer.get(peer)) is None:
             return None
+        host, port = peer
         stream = getattr(server, "stream", None)
         lock = getattr(server, "send_lock", None)
         if isinstance(lock, trio.Lock) and not lock.locked():
             lock = server.send_lock = trio.Semaphore(1)  # the gate, released from any task
         if not isinstance(stream, trio.SocketStream) or not isinstance(lock, trio.Semaphore):
             return None  # TLS, or a hypercorn that keeps them otherwise: the ASGI way
-        return FrameWriter(stream, lock, deflate_bits(server))
+        writer = FrameWriter(stream, lock, deflate_bits(server), self.relay)
+        if self.relay is not None and self._writers.get((host, port)) is None:
+            self.relay.browsers += 1
+        self._writers[(host, port)] = writer
+        return writer
 
 
 def deflate_bits(server: Any) -> int | None:
@@ -111,17 +126,37 @@ def _header(first: int, size: int) -> bytes:
     return struct.pack("!BBQ", first, 127, size)
 
 
+RELAYED_AT_MOST = 4
+"""Frames a browser may have out with the relay at once (a second's worth of the longest
+ticks); past them its frames wait in its stream, bounded, as a slow browser's do."""
+
+
 class FrameWriter:
     """Binary frames onto one connection's socket, in turn with hypercorn's writes
     (``gate``: hypercorn's send lock, a one-slot semaphore), compressed when the browser
-    agreed to permessage-deflate with ``deflate`` bits of window."""
+    agreed to permessage-deflate with ``deflate`` bits of window; by the ``relay``'s
+    process while it runs (the gate held from the hand-over until it has written the
+    frame)."""
 
     def __init__(
-        self, stream: trio.SocketStream, gate: trio.Semaphore, deflate: int | None = None
+        self,
+        stream: trio.SocketStream,
+        gate: trio.Semaphore,
+        deflate: int | None = None,
+        relay: Relay | None = None,
     ) -> None:
         self.stream = stream
         self.gate = gate
         self.deflate = deflate
+        self.relay = relay
+        self.relay_id: int | None = None
+        """The relay's name for the socket, once handed over."""
+        self.relayed = 0
+        """Frames out with the relay (the gate is held while there are any)."""
+        self.held = 0
+        """Of those, the relay has said are waiting for the socket (:meth:`drained`)."""
+        self.gone = False
+        """The relay found the browser gone: the next write fails."""
 
     def frame(self, payload: bytes) -> bytes:
         """``payload`` as this browser's frame (the same bytes for the same payload)."""
@@ -134,8 +169,21 @@ class FrameWriter:
         written), b"" when the socket took it all, else the rest, which the caller must
         send with :meth:`finish` before anything else (the gate is held for it meanwhile).
         ``OSError`` when the browser has gone."""
+        if self.gone:
+            raise OSError(errno.EPIPE, "the browser has gone")
+        if (
+            0 < self.relayed < RELAYED_AT_MOST
+            and self.relaying()
+            and not self.gate.statistics().tasks_waiting
+        ):
+            self._hand_over(frame)  # behind the others, in order: the relay keeps it
+            return b""
         if not self.gate.value:
             return None
+        if self.relaying():
+            self.gate.acquire_nowait()
+            self._hand_over(frame)
+            return b""
         try:  # the socket is non-blocking (trio's); fileno() is -1 once closed: EBADF
             sent = os.write(self.stream.socket.fileno(), frame)
         except BlockingIOError:
@@ -157,6 +205,20 @@ class FrameWriter:
         it (nearly always), else the rest the waiting way under hypercorn's gate.
         ``OSError`` or trio's broken/closed errors when the browser has gone."""
         frame = self.frame(payload)
+        if self.relaying():
+            await self.gate.acquire()
+            if self.gone:
+                self.gate.release()
+                raise OSError(errno.EPIPE, "the browser has gone")
+            if self.relaying():  # (still: the wait may have been long)
+                self._hand_over(frame)
+                await trio.lowlevel.checkpoint()
+                return
+            try:
+                await self._send_rest(frame)
+            finally:
+                self.gate.release()
+            return
         if not self.gate.value:
             async with self.gate:
                 await self._send_rest(frame)
@@ -166,6 +228,47 @@ class FrameWriter:
             await self.finish(rest)
         else:
             await trio.lowlevel.checkpoint()
+
+    def relaying(self) -> bool:
+        """Whether the relay writes this browser's frames now (:meth:`.Relay.wanted`)."""
+        return self.relay is not None and self.relay.wanted()
+
+    def _hand_over(self, frame: bytes) -> None:
+        """Hand ``frame`` to the relay (the gate held), which has the gate opened once it
+        has written every frame handed over (a frame handed over while others are out
+        queues behind them there: the gate need not open between them, so a browser the
+        relay is slow to answer for gets the next tick's frame, shared with the others,
+        and not a frame of its own later)."""
+        assert self.relay is not None
+        try:
+            self.relay.write(self, frame)
+        except OSError:
+            if not self.relayed:
+                self.gate.release()
+            raise
+        self.relayed += 1
+
+    def written(self) -> None:
+        """The relay has written one frame handed over (the gate opens after the last)."""
+        if self.relayed:
+            self.relayed -= 1
+            if not self.relayed:
+                self.held = 0
+                self.gate.release()
+
+    def drained(self) -> None:
+        """The relay has written every frame it said was waiting for the socket."""
+        for _ in range(self.held):
+            self.written()
+        self.held = 0
+
+    def lost(self) -> None:
+        """The relay found the browser gone (or ended holding its frames)."""
+        self.gone = True
+        if self.relayed:
+            self.relayed = 0
+            self.held = 0
+            self.gate.release()
 
     async def _send_rest(self, data: bytes | memoryview) -> None:
         with trio.CancelScope(shield=True):  # half a frame would break the connection
