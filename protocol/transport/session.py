@@ -17,8 +17,10 @@ notification explaining why; everything else gets an error response.
 
 The per-message path is kept short, since a trivial request costs about as much as a bare
 echo server's: quick requests (``is_quick``) are answered in the receive loop, and their
-answers to one received chunk leave in one write; on a TCP socket the session reads after
-one readiness wait and writes directly when the socket has room, falling back to trio's
+answers to one received chunk leave in one write; a well-formed request is taken without
+``parse`` and a quick one's answer packed straight from its result. On a TCP socket the
+session reads after its turn through the scheduler (waiting for readiness only if nothing
+came meanwhile) and writes directly when the socket has room, falling back to trio's
 ``send_all`` under ``send_timeout`` only for what the kernel does not take at once.
 """
 
