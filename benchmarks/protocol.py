@@ -47,6 +47,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from typing import Any
 
@@ -187,13 +188,22 @@ def load(port: int, clients: int, hello: bool, result: Any, duration: float, pid
     )
 
 
+def _drain(lines: Any) -> None:
+    for _ in lines:
+        pass
+
+
 def start(argv: list[str]) -> tuple[subprocess.Popen[str], int]:
+    """Start a server and return it with its port. Its log (a line per connection opened
+    and closed) is read to the end by a thread: a pipe left full would stop the server in
+    its next write, and the run with it, after a few hundred connections."""
     env = {**os.environ, "CROUPIER_DISABLE_PLUGIN_AUTOLOAD": "1"}
     proc = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, env=env)
     assert proc.stderr is not None
     for line in proc.stderr:
         found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
         if found:
+            threading.Thread(target=_drain, args=(proc.stderr,), daemon=True).start()
             return proc, int(found.group(1))
     raise SystemExit(f"{argv} did not start")
 

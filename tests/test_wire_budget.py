@@ -107,3 +107,17 @@ async def test_a_message_too_costly_closes_the_connection_with_a_reason(nursery,
     notice = await raw.receive()
     assert notice[2][0]["code"] == Code.MESSAGE_TOO_LARGE
     assert await raw.receive() is None
+
+
+def test_the_budget_hears_when_a_held_message_is_finished():
+    """The decoder skips telling the budget it holds nothing when it held nothing before;
+    once it held a part, finishing the message must still be reported."""
+    budget = BufferBudget(10_000)
+    decoder = Decoder(budget=budget)
+    message = msgpack.packb([0, 1, "ping", ["x" * 3_000]])
+    assert not list(decoder.feed(message[:1_000]))
+    assert budget.total == 1_000
+    ping = msgpack.packb([0, 2, "ping", []])
+    assert len(list(decoder.feed(message[1_000:] + ping))) == 2
+    assert budget.total == 0
+    assert len(list(decoder.feed(ping))) == 1 and budget.total == 0

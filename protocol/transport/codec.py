@@ -15,7 +15,7 @@ message in memory.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import attrs
@@ -189,6 +189,7 @@ class Decoder:
         self._fed = 0  # bytes fed so far
         self._taken = 0  # bytes of the complete messages taken out so far
         self._peak = 0  # most bytes buffered since the unpacker was made
+        self._reported = 0  # bytes the budget was last told this decoder holds
 
     def _new_unpacker(self) -> msgpack.Unpacker:
         options: dict[str, Any] = {}
@@ -219,28 +220,52 @@ class Decoder:
         return self._fed - self._taken
 
     def feed(self, data: bytes | bytearray) -> Iterator[Any]:
-        """Feed ``data`` and yield every object that is now complete."""
+        """Feed ``data`` and yield every object that is now complete.
+
+        Kept lean, as every received byte passes here: data no larger than a message
+        (nearly every read) is fed whole, with no slicing, and the budget hears of a piece
+        only when something is or was held (telling it nothing is held, when nothing was,
+        changes nothing: see :meth:`BufferBudget.hold`)."""
         limit = self.max_message_size
-        view = memoryview(data)
-        for start in range(0, len(view), limit):
-            piece = view[start : start + limit]
+        if len(data) <= limit:
+            pieces: Iterable[bytes | bytearray | memoryview] = (data,)
+        else:
+            view = memoryview(data)
+            pieces = (view[start : start + limit] for start in range(0, len(view), limit))
+        for piece in pieces:
+            unpacker = self._unpacker  # (a new one after release(), while a message waited)
             try:
-                self._unpacker.feed(piece)
+                unpacker.feed(piece)
             except msgpack.BufferFull:  # pragma: no cover - prevented by the checks below
                 raise self._too_large() from None
             self._fed += len(piece)
-            self._peak = max(self._peak, self._fed - self._taken)
-            yield from self._complete()
+            if self._fed - self._taken > self._peak:
+                self._peak = self._fed - self._taken
+            while True:
+                unpacker = self._unpacker
+                try:
+                    obj = next(unpacker)
+                except (StopIteration, msgpack.OutOfData):  # (Unpacker: StopIteration)
+                    break
+                except Exception as exc:
+                    raise self._malformed(exc) from None
+                self._elements = 0
+                end = unpacker.tell()
+                if end - self._taken > limit:
+                    raise self._too_large()
+                self._taken = end
+                yield obj
             if self._fed - self._taken > limit:  # the unfinished message is already too big
                 raise self._too_large()
-            if self.budget is not None:
+            if self.budget is not None and (self._fed != self._taken or self._reported):
                 self._account()
         if self._fed == self._taken and self._peak > self.RESET_AFTER:
             self._reset()
 
     def _account(self) -> None:
         assert self.budget is not None
-        victim = self.budget.hold(self, self._fed - self._taken)
+        self._reported = self._fed - self._taken
+        victim = self.budget.hold(self, self._reported)
         if victim is self:
             raise ProtocolViolation(
                 f"the server's input buffers are full ({self.budget.limit} bytes of "
@@ -258,30 +283,17 @@ class Decoder:
         """Drop the buffer and the budget's count (the connection has ended)."""
         if self.budget is not None:
             self.budget.hold(self, 0)
+            self._reported = 0
         self._reset()
 
-    def _complete(self) -> Iterator[Any]:
-        while True:
-            try:
-                obj = next(self._unpacker)
-            except StopIteration:
-                return
-            except msgpack.OutOfData:  # pragma: no cover - Unpacker raises StopIteration
-                return
-            except _TooComplex:
-                raise self._too_complex() from None
-            except ValueError as exc:
-                if "exceeds max_" in str(exc):  # an array or map header over the count
-                    raise self._too_complex() from None
-                raise ProtocolViolation(f"malformed msgpack ({type(exc).__name__})") from None
-            except Exception as exc:  # FormatError, StackError, UnicodeError ...
-                raise ProtocolViolation(f"malformed msgpack ({type(exc).__name__})") from None
-            self._elements = 0
-            end = self._unpacker.tell()
-            if end - self._taken > self.max_message_size:
-                raise self._too_large()
-            self._taken = end
-            yield obj
+    def _malformed(self, exc: Exception) -> ProtocolViolation:
+        """What a failure to decode means: a message over ``max_elements``, or garbage."""
+        if isinstance(exc, _TooComplex):
+            return self._too_complex()
+        if isinstance(exc, ValueError) and "exceeds max_" in str(exc):
+            return self._too_complex()  # an array or map header over the count
+        # FormatError, StackError, UnicodeError ...
+        return ProtocolViolation(f"malformed msgpack ({type(exc).__name__})")
 
     def _too_large(self) -> ProtocolViolation:
         return ProtocolViolation(

@@ -111,6 +111,8 @@ class Method:
         """Check ``params`` (an array, or a map by name) and return them by name."""
         if type(params) is list and len(params) == len(self.params):
             # every parameter by position, the common case: check each, no more to do
+            if not params:
+                return {}
             return {p.name: p.check(self.name, v) for p, v in zip(self.params, params, strict=True)}
         if isinstance(params, Mapping):
             unknown = sorted(set(params) - {p.name for p in self.params})

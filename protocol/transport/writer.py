@@ -19,7 +19,7 @@ import msgpack
 import trio
 
 from croupier.protocol.errors import Code, ConnectionClosed, RpcError
-from croupier.protocol.transport.codec import Message, Response, encode, new_packer
+from croupier.protocol.transport.codec import RESPONSE, Message, Response, encode, new_packer
 
 if TYPE_CHECKING:
     from croupier.protocol.transport.session import SessionLimits
@@ -80,6 +80,21 @@ class SessionWriter:
                 log.error("%s: result of msgid %d %s", self.name, message.msgid, error.message)
                 error = RpcError(Code.INTERNAL_ERROR, "the result cannot be encoded as msgpack")
             return encode(Response(message.msgid, self._error_wire(error), None), packer)
+
+    def _encode_result(self, msgid: int, result: Any) -> bytes:
+        """The response carrying ``result``, as :meth:`_encode` makes it but with no
+        message object on the way (the quick requests' path); what cannot be encoded or is
+        too large goes the long way, for its error."""
+        packer = self._packer
+        if packer is not None:
+            try:
+                data: bytes = packer.pack([RESPONSE, msgid, None, result])
+            except Exception:  # (the packer is empty again) the long way says what failed
+                pass
+            else:
+                if len(data) <= self.limits.max_message_size:
+                    return data
+        return self._encode(Response(msgid, None, result))
 
     async def _send(self, message: Message) -> None:
         """Write one message; a peer that does not read within ``send_timeout`` is dropped."""
@@ -171,8 +186,11 @@ class SessionWriter:
             raise trio.ClosedResourceError
         if not self._outbox:
             return data
-        self._outbox.append(data)
-        data = b"".join(self._outbox)
+        if not data and len(self._outbox) == 1:  # a flush of one answer: no copy
+            data = self._outbox[0]
+        else:
+            self._outbox.append(data)
+            data = b"".join(self._outbox)
         self._outbox.clear()
         self._outbox_bytes = 0
         return data
