@@ -223,7 +223,7 @@ class GameTable:
             ask = getattr(player, "ask", None)
         # only the engine's own wrapper of a game's trusted strategy skips the schema: no
         # other player (a bot's seat, anything of a caller's) can claim to be trusted
-        trusted = type(player) is GameStrategyPlayer and cast(GameStrategyPlayer, player).trusted
+        trusted = type(player) is GameStrategyPlayer and player.trusted
         refused: str | None = None
         for _ in range(self.attempts):
             observation = {**turn.observation, "legal": list(turn.legal), "refused": refused}
