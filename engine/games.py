@@ -177,6 +177,10 @@ class GameStrategy:
     """A strategy that depends on the table's options (blackjack's basic strategy solves
     them) gives this: the strategy as played under those options. It may take seconds, so
     drivers call it once per table, and servers off their event loop."""
+    trusted: bool = False
+    """The game vouches that ``play`` answers only action maps of its declared fields (built
+    from the observation's legal actions): a table checks them with its core's own
+    :meth:`GameCore.check` only, not the schema a second time (:meth:`Game.refusal`)."""
 
     def at(self, options: Plain) -> GameStrategy:
         """This strategy as played at a table with ``options``."""
@@ -293,9 +297,16 @@ class Game:
             raise CroupierError(problem)
         return self.check_options(options)
 
-    def refusal(self, options: Plain, core: GameCore, turn: Turn, action: Plain) -> str | None:
+    def refusal(
+        self, options: Plain, core: GameCore, turn: Turn, action: Plain, *, trusted: bool = False
+    ) -> str | None:
         """Why ``action`` cannot answer ``turn`` at a table with ``options``: the schema's
-        reason (:mod:`~croupier.engine.schemacheck`), else the core's own, else None."""
+        reason (:mod:`~croupier.engine.schemacheck`), else the core's own, else None.
+        ``trusted``: the answer of one of the game's own :attr:`GameStrategy.trusted`
+        strategies, checked by the core alone (any other answer, a bot's, always meets
+        the schema first)."""
+        if trusted:
+            return core.check(turn, action)
         problem = action_problem(self, options, turn, action)
         return problem if problem is not None else core.check(turn, action)
 

@@ -67,6 +67,11 @@ class GameStrategyPlayer:
         """The same answer, synchronously: the table asks a strategy with no task."""
         return self.strategy.play(observation)
 
+    @property
+    def trusted(self) -> bool:
+        """Its answers need only the core's check (:attr:`GameStrategy.trusted`)."""
+        return self.strategy.trusted
+
 
 class GameTable:
     """Seats ``1..len(players)`` at one table of ``game`` (see the module's text)."""
@@ -216,6 +221,9 @@ class GameTable:
         if decide_now is None:  # the others only matter to a player that may wait
             at_once = getattr(player, "decide_at_once", None)
             ask = getattr(player, "ask", None)
+        # only the engine's own wrapper of a game's trusted strategy skips the schema: no
+        # other player (a bot's seat, anything of a caller's) can claim to be trusted
+        trusted = type(player) is GameStrategyPlayer and player.trusted
         refused: str | None = None
         for _ in range(self.attempts):
             observation = {**turn.observation, "legal": list(turn.legal), "refused": refused}
@@ -241,7 +249,9 @@ class GameTable:
                 return self._default(turn, cast(str, answer))
             if type(answer) is dict or isinstance(answer, Mapping):
                 if set(map(type, answer)) <= _TEXT or all(isinstance(k, str) for k in answer):
-                    refused = self.game.refusal(self.options, self.core, turn, answer)
+                    refused = self.game.refusal(
+                        self.options, self.core, turn, answer, trusted=trusted
+                    )
                     if refused is None:
                         return dict(answer)
                 else:

@@ -222,9 +222,13 @@ class _ForOptions:
 
 
 def game_strategy(strategy: Strategy) -> GameStrategy:
-    """A blackjack strategy as a game strategy (``for_options`` when it needs the rules)."""
+    """A blackjack strategy as a game strategy (``for_options`` when it needs the rules),
+    trusted: :class:`_Play` answers a kind of blackjack's (any other raises) with amount 0,
+    or the minimum bet, which the core's check alone judges against the legal ones."""
     adapt = _ForOptions(strategy) if strategy.adapt is not None else None
-    return GameStrategy(strategy.name, strategy.summary, _Play(strategy), for_options=adapt)
+    return GameStrategy(
+        strategy.name, strategy.summary, _Play(strategy), for_options=adapt, trusted=True
+    )
 
 
 def blackjack_game(manager: PluginManager) -> Game:
