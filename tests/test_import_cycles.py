@@ -265,3 +265,18 @@ def test_the_transport_is_its_package(typed_graph):
         assert {n for n in typed_graph[name] if within(n, "croupier.protocol")} <= set(
             FOUNDATION
         ), name
+
+
+def test_the_transport_holds_only_the_transport(graph):
+    """Every module of ``protocol/transport/`` is one the server or the client runs on: a
+    service module (or any other) put into the package, which the server never reaches
+    since it imports no service, fails here."""
+    reached: set[str] = set()
+    todo = [f"{TRANSPORT}.server", f"{TRANSPORT}.client"]
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo += graph[name]
+    package = {n for n in MODULES if within(n, TRANSPORT)} - {TRANSPORT}
+    assert sorted(package - reached) == []
