@@ -7,8 +7,10 @@
 from croupier.protocol.errors import CallTimeout, Code, ConnectionClosed, RpcError
 from croupier.protocol.running import run_server
 from croupier.protocol.services import Server
+from croupier.protocol.transport.addresses import DEFAULT_HOST, DEFAULT_PORT
 from croupier.protocol.transport.client import Client, connect
 from croupier.protocol.transport.codec import (
+    PROTOCOL_VERSION,
     Decoder,
     Notification,
     Request,
@@ -18,10 +20,11 @@ from croupier.protocol.transport.codec import (
 )
 from croupier.protocol.transport.limits import ServerLimits
 from croupier.protocol.transport.methods import Method, MethodTable, Param, Service
-from croupier.protocol.transport.server import DEFAULT_PORT, PROTOCOL_VERSION, Connection, RpcServer
+from croupier.protocol.transport.server import Connection, RpcServer
 from croupier.protocol.transport.session import Session, SessionLimits
 
 __all__ = [
+    "DEFAULT_HOST",
     "DEFAULT_PORT",
     "PROTOCOL_VERSION",
     "CallTimeout",

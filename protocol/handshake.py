@@ -16,8 +16,9 @@ import trio
 from croupier.engine import __version__
 from croupier.protocol.botkeys import REFUSED
 from croupier.protocol.errors import Code, RpcError
+from croupier.protocol.transport.codec import SUPPORTED_VERSIONS
 from croupier.protocol.transport.methods import Method, Param, Service
-from croupier.protocol.transport.server import SUPPORTED_VERSIONS, Connection
+from croupier.protocol.transport.server import Connection
 
 ROLES = ("bot", "client", "watcher")
 """``bot``: plays seats (answers ``decide``); ``client``: uses services; ``watcher``: watches."""

@@ -22,9 +22,8 @@ from croupier.protocol.journal import SCHEMA_VERSION, NullJournal
 from croupier.protocol.journal.record import DAY
 from croupier.protocol.memory import return_large_buffers
 from croupier.protocol.services import Server
-from croupier.protocol.transport.addresses import exposed, listen
+from croupier.protocol.transport.addresses import DEFAULT_HOST, DEFAULT_PORT, exposed, listen
 from croupier.protocol.transport.limits import ServerLimits
-from croupier.protocol.transport.server import DEFAULT_HOST, DEFAULT_PORT
 
 log = logging.getLogger("croupier.server")
 

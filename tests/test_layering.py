@@ -105,3 +105,16 @@ def test_plugins_and_the_engine_leave_the_terminal_and_pictures_to_the_client():
                     if name.split(".")[0] in CLIENT_LIBRARIES:
                         bad.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {name}")
     assert not bad, "\n".join(bad)
+
+
+def test_clients_reach_the_transport_through_croupier_protocol_only():
+    """The transport's modules are protocol's own (``croupier.protocol`` re-exports what a
+    client needs: ``connect``, ``DEFAULT_HOST``, ``RpcError``, ...), so the transport can be
+    rearranged without touching a client."""
+    bad = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in source_files(ROOT / "clients")
+        for line, name in croupier_imports(path)
+        if name.startswith("croupier.protocol.transport")
+    ]
+    assert not bad, "\n".join(bad)

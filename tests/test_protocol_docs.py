@@ -11,8 +11,7 @@ import pytest
 import trio
 
 from croupier.engine import PluginManager
-from croupier.protocol import Code, Server
-from croupier.protocol.transport.server import PROTOCOL_VERSION
+from croupier.protocol import PROTOCOL_VERSION, Code, Server
 from tests.memnet import serve
 from tests.protocol_helpers import make_manager
 

@@ -41,9 +41,15 @@ from croupier.clients.bot.reconnect import (
     unwrap_group,
 )
 from croupier.engine import CroupierError
-from croupier.protocol import Client, ConnectionClosed, RpcError, connect
+from croupier.protocol import (
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    Client,
+    ConnectionClosed,
+    RpcError,
+    connect,
+)
 from croupier.protocol.errors import CallTimeout, Code
-from croupier.protocol.transport.server import DEFAULT_HOST, DEFAULT_PORT
 
 log = logging.getLogger("croupier.bot")
 

@@ -19,9 +19,8 @@ import trio
 from croupier.clients.bot.gamebot import GameBot, maybe_await
 from croupier.clients.bot.reconnect import heard_shutdown, keep_seat
 from croupier.clients.bot.sdk import answer_for, as_bot, bot_connection, stay_until_finished
-from croupier.protocol import RpcError
+from croupier.protocol import DEFAULT_HOST, DEFAULT_PORT, RpcError
 from croupier.protocol.errors import Code
-from croupier.protocol.transport.server import DEFAULT_HOST, DEFAULT_PORT
 
 log = logging.getLogger("croupier.bot")
 

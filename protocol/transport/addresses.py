@@ -9,6 +9,10 @@ import trio
 
 from croupier.engine import CroupierError
 
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 7171
+"""Where ``croupier serve`` listens, and clients connect, unless told otherwise."""
+
 
 async def listen(host: str, port: int) -> list[trio.SocketListener]:
     """Bind ``host:port``; a port in use or a bad host is a one-line error."""

@@ -23,8 +23,8 @@ import trio
 
 from croupier.engine import CroupierError
 from croupier.protocol.errors import Code, RpcError
-from croupier.protocol.transport.codec import Notification, Request
-from croupier.protocol.transport.server import DEFAULT_HOST, DEFAULT_PORT, PROTOCOL_VERSION
+from croupier.protocol.transport.addresses import DEFAULT_HOST, DEFAULT_PORT
+from croupier.protocol.transport.codec import PROTOCOL_VERSION, Notification, Request
 from croupier.protocol.transport.session import Session, SessionLimits
 
 DEFAULT_LIMITS = SessionLimits()

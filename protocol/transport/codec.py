@@ -23,6 +23,11 @@ import msgpack
 
 from croupier.protocol.errors import Code, ProtocolViolation, RpcError
 
+PROTOCOL_VERSION = 1
+"""The version of croupier's protocol a client says it speaks in ``hello``."""
+SUPPORTED_VERSIONS = (1,)
+"""The versions a server answers."""
+
 REQUEST, RESPONSE, NOTIFICATION = 0, 1, 2
 MAX_MSGID = 2**32 - 1
 DEFAULT_MAX_MESSAGE_SIZE = 1 << 20

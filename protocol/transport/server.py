@@ -29,16 +29,14 @@ from croupier.protocol.budgets import RequestBudgets
 from croupier.protocol.errors import Code, RpcError
 from croupier.protocol.journal import JournalError, NullJournal
 from croupier.protocol.keys import new_secret
-from croupier.protocol.transport.addresses import exposed, listen
+from croupier.protocol.transport.addresses import DEFAULT_HOST, DEFAULT_PORT, exposed, listen
 from croupier.protocol.transport.admission import (
     Admission,
     connection_cap,
     descriptor_limit,
     serve_listeners,
 )
-from croupier.protocol.transport.codec import (
-    BufferBudget,
-)
+from croupier.protocol.transport.codec import PROTOCOL_VERSION, BufferBudget
 from croupier.protocol.transport.connections import Connection, ConnectionHandling
 from croupier.protocol.transport.fairpool import FairPool
 from croupier.protocol.transport.lanes import PlayLane
@@ -46,14 +44,10 @@ from croupier.protocol.transport.limits import ServerLimits
 from croupier.protocol.transport.loopwatch import LoopWatch
 from croupier.protocol.transport.methods import MethodTable, Service
 
-__all__ = ["DEFAULT_PORT", "PROTOCOL_VERSION", "Connection", "RpcServer"]
+__all__ = ["Connection", "RpcServer"]
 
 log = logging.getLogger("croupier.server")
 
-PROTOCOL_VERSION = 1
-SUPPORTED_VERSIONS = (1,)
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 7171
 SHUTDOWN_NOTIFICATION = "shutdown"
 
 

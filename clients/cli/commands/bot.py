@@ -26,8 +26,7 @@ from croupier.clients.cli.simgame import add_game_arguments, find_game, game_ove
 from croupier.engine import CroupierError, PluginManager
 from croupier.engine.games import GameStrategy
 from croupier.plugins.blackjack.cli_rules import add_rules_arguments, overrides
-from croupier.protocol import RpcError
-from croupier.protocol.transport.server import DEFAULT_PORT
+from croupier.protocol import DEFAULT_PORT, RpcError
 
 
 def address(text: str) -> tuple[str, int]:

@@ -17,9 +17,8 @@ from croupier.clients.cli.common import (
     report_seed,
 )
 from croupier.clients.cli.datadir import default_journal, writable_journal
-from croupier.protocol import DEFAULT_PORT, ServerLimits, run_server
+from croupier.protocol import DEFAULT_HOST, DEFAULT_PORT, ServerLimits, run_server
 from croupier.protocol.journal import Journal, JournalError, open_journal
-from croupier.protocol.transport.server import DEFAULT_HOST
 
 
 def port_type(text: str) -> int:
