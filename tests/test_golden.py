@@ -15,7 +15,13 @@ from croupier.engine import PluginManager
 from croupier.engine.plugincheck import check_plugins
 
 GOLDEN = Path(__file__).parent / "golden"
-GAMES = {"blackjack": "blackjack", "baccarat": "baccarat", "three-card-poker": "three-card-poker"}
+GAMES = {
+    game.name: plugin
+    for plugin, game in PluginManager(autoload=False).contributions("croupier_games")
+}
+"""Each built-in game by the plugin that brings it, found as the server finds them: a new
+built-in game fails here until its playthrough is written (making the manager takes a third
+of a second)."""
 
 
 @pytest.fixture(scope="module")
