@@ -9,6 +9,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,6 +42,20 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
         group._addoption("-n", "--numprocesses", dest="numprocesses", default=None)
         group.addoption("--dist", dest="dist", default="no")
         group.addoption("--no-loadscope-reorder", dest="loadscopereorder", action="store_false")
+
+
+PLUGINS = Path(__file__).resolve().parent / "plugins"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Dir | None:
+    """plugins/ and its games are collected as plain folders, not as test packages: pytest
+    imports a package's ``__init__.py`` (for its ``setup_module``), which loaded each game a
+    second time as ``plugins.<game>`` beside the ``croupier.plugins.<game>`` its tests use
+    (found by h125)."""
+    if path == PLUGINS or PLUGINS in path.parents:
+        return pytest.Dir.from_parent(parent, path=path)
+    return None
 
 
 SLOW_SECONDS, TEST_SECONDS = 8.0, 0.5
