@@ -13,7 +13,8 @@ PAGES = [
     ROOT / "benchmarks" / "RESULTS.md",
     *sorted((ROOT / "docs").glob("*.md")),
 ]
-NAMED = re.compile(r"\b(?:tests|benchmarks)/[\w./-]+\.py\b")
+NAMED = re.compile(r"\b(?:plugins/\w+/)?(?:tests|benchmarks)/[\w./-]+\.py\b")
+"""A test or benchmark named by path, a game's own tests (``plugins/<game>/tests/``) whole."""
 
 
 def test_every_test_and_benchmark_a_page_names_exists():
