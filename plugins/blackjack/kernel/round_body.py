@@ -11,7 +11,9 @@ in :mod:`.kernel` (the flat rules, the generator, why the round runs in locals),
 :mod:`.count_kernel` (the count, the bucket and batch totals) and :mod:`.index_kernel`
 (the measurement: one seat, the chart played throughout, each decision asked about played
 out twice from the cards that follow; a round the shoe cannot finish is abandoned, not
-refilled).
+refilled). The steps run once per chunk, round or decision (the set-up, the count's bet
+and books, the measurement's fork, a dry shoe's reshuffle) are in :mod:`.round_steps`; the
+per-card path stays inline here.
 
 A shoe holds ranks (flat) or card ids ``0..51`` per deck (counting: a tag may depend on
 the suit); both are shuffled by the same Fisher-Yates over the same positions, so they
