@@ -43,12 +43,18 @@ def main() -> None:
     parser.add_argument("--against", default="HEAD", help="git revision (default HEAD)")
     parser.add_argument("--rounds", type=int, default=2_000_000)
     parser.add_argument("--turns", type=int, default=6)
+    parser.add_argument("--smoke", action="store_true", help="tiny run (the tests' check)")
     args = parser.parse_args()
+    if args.smoke:
+        args.rounds, args.turns = 20_000, 2
     with tempfile.TemporaryDirectory() as tmp:
         old = Path(tmp) / "round_body_then.py"
-        old.write_bytes(
-            subprocess.check_output(["git", "show", f"{args.against}:{BODY}"], cwd=ROOT)
+        shown = subprocess.run(
+            ["git", "show", f"{args.against}:{BODY}"], cwd=ROOT, capture_output=True
         )
+        if shown.returncode != 0:
+            parser.error(f"no {BODY} at revision {args.against!r}")
+        old.write_bytes(shown.stdout)
         os.environ["NUMBA_CACHE_DIR"] = str(Path(tmp) / "cache")
         run(flat_chunk(old, "round_body_then"), flat_chunk(ROOT / BODY, "round_body_now"), args)
 
