@@ -11,7 +11,9 @@ in :mod:`.kernel` (the flat rules, the generator, why the round runs in locals),
 :mod:`.count_kernel` (the count, the bucket and batch totals) and :mod:`.index_kernel`
 (the measurement: one seat, the chart played throughout, each decision asked about played
 out twice from the cards that follow; a round the shoe cannot finish is abandoned, not
-refilled).
+refilled). The steps run once per chunk, round or decision (the set-up, the count's bet
+and books, the measurement's fork, a dry shoe's reshuffle) are in :mod:`.round_steps`; the
+per-card path stays inline here.
 
 A shoe holds ranks (flat) or card ids ``0..51`` per deck (counting: a tag may depend on
 the suit); both are shuffled by the same Fisher-Yates over the same positions, so they
@@ -24,7 +26,6 @@ its own books in chips (``staked - returned``: a double-entry check).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -33,18 +34,16 @@ from numba import njit
 
 from croupier.plugins.blackjack.kernel.count_batches import (
     BATCH_SIZE,
-    SHOE_SQ,
-    TOTALS,
     end_shoe,
 )
-from croupier.plugins.blackjack.kernel.count_kernel import BUCKETS, COUNT_FIELDS, TC_HIGH, TC_LOW
+from croupier.plugins.blackjack.kernel.count_kernel import BUCKETS, COUNT_FIELDS
 from croupier.plugins.blackjack.kernel.count_move import (
     chart_cells,
     count_move,
     deviate,
     letter_plans,
 )
-from croupier.plugins.blackjack.kernel.index_kernel import TRAILER, _add, _play_out
+from croupier.plugins.blackjack.kernel.index_kernel import TRAILER, _add
 from croupier.plugins.blackjack.kernel.kernel import (
     BET,
     CUT,
@@ -63,8 +62,18 @@ from croupier.plugins.blackjack.kernel.kernel import (
     STAND,
     SURRENDER_A,
     _plans,
-    _refill,
     _shuffle,
+)
+from croupier.plugins.blackjack.kernel.round_steps import (
+    book_round,
+    count_totals,
+    deviation_tables,
+    measure_decision,
+    new_pack,
+    place_bet,
+    ramp_tables,
+    reading_now,
+    run_dry,
 )
 from croupier.plugins.blackjack.kernel.true_count import (
     HAS_INS,
@@ -127,12 +136,7 @@ def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
         counter = np.uint64(0)
         decks = rules[DECKS]
         n_cards = decks * 52
-        fresh = np.empty(n_cards, np.int8)  # decks in the engine's order (DECK)
-        rank_of = np.empty(52, np.int64)  # a card id's rank
-        for k in range(52):
-            rank_of[k] = min(k // 4, 9)
-        for k in range(n_cards):
-            fresh[k] = k % 52 if ids else rank_of[k % 52]
+        fresh, rank_of = new_pack(decks, ids)  # decks in the engine's order (DECK)
         shoe = np.empty(n_cards, np.int8)  # shuffled from fresh before the first round
         spare = np.empty(n_cards, np.int8)
         # every rule read once, into locals
@@ -154,25 +158,11 @@ def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
         q = quotients(n_cards, decks, p)  # the true count's exact quotient by cards left
         acc = np.zeros(BUCKETS * 7 if counting else 1, np.int64)
         batches = np.zeros(BATCH_SIZE if counting else 1, np.int64)  # count_batches' layout
-        # by bucket: the ramp's bet, a natural's gain and half the bet at it
-        ramp_bet = np.empty(BUCKETS, np.int64)
-        ramp_nat = np.empty(BUCKETS, np.int64)
-        ramp_half = np.empty(BUCKETS, np.int64)
-        for b in range(BUCKETS):
-            ramp_bet[b] = ramp[b] * bet
-            ramp_nat[b] = (ramp_bet[b] * num) // den
-            ramp_half[b] = ramp_bet[b] // 2
+        ramp_bet, ramp_nat, ramp_half = ramp_tables(ramp, bet, num, den)
         # the chart's letter by cell (up * 66 + row), where a deviation starts from
         base = chart_cells(chart)
         n_dev = len(dev_index) if counting else 0
-        dev_at = np.empty(n_dev, np.float64)
-        dev_up = np.empty(n_dev, np.bool_)
-        dev_to = np.empty(n_dev * 18, np.int64)
-        for k in range(n_dev):
-            dev_at[k] = dev_index[k, 0]
-            dev_up[k] = dev_index[k, 1] > 0
-            for j in range(18):
-                dev_to[k * 18 + j] = dev_map[k, j]
+        dev_at, dev_up, dev_to = deviation_tables(dev_index, dev_map, n_dev)
         # the plan of every letter for every row and state (the deviations' letters)
         lplans = letter_plans(rules) if ids else plans
         # indices: per decision slot and bucket n, sum, sq, tc; then TRAILER's counts
@@ -220,14 +210,10 @@ def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
                 round_tc = read(round_raw, p)
                 abandoned = False
             if counting:  # the bet is made at the true count before the deal
-                tc = true_count(rc, q, n_cards - pos, p)
-                if playing and has_wong_out and tc < wong_out:
-                    playing = False
-                elif not playing and has_wong_in and tc >= wong_in:
-                    playing = True
-                bucket = min(max(math.floor(tc), TC_LOW), TC_HIGH) - TC_LOW
-                if has_spots and tc >= spots_tc:
-                    spots = int(p[SPOTS_N])
+                playing, bucket, spots = place_bet(
+                    true_count(rc, q, n_cards - pos, p), playing, spots, has_wong_in, wong_in,
+                    has_wong_out, wong_out, has_spots, spots_tc, int(p[SPOTS_N]),
+                )  # fmt: skip
             n_hands += spots
             start = pos
             # the deal: a card to each seat, the upcard, a second card each, the hole card
@@ -235,9 +221,7 @@ def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
             # round is played out on the same cards again and the chunk ends after it)
             for s in range(spots):
                 if pos == n_cards:  # dry: reshuffle the discards
-                    dry = dry or start == 0
-                    counter = _refill(shoe, spare, start, key, counter)
-                    pos, start = (n_cards - start) % n_cards, 0
+                    dry, counter, pos, start = run_dry(shoe, spare, start, key, counter, dry)
                     shuffles, rc = shuffles + 1, irc
                 card = int(shoe[np.uint64(pos)])
                 pos += 1
@@ -246,9 +230,7 @@ def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
                     rc += tags[np.uint64(card)]
                 seat[FIRST, s] = rank
             if pos == n_cards:  # dry: reshuffle the discards
-                dry = dry or start == 0
-                counter = _refill(shoe, spare, start, key, counter)
-                pos, start = (n_cards - start) % n_cards, 0
+                dry, counter, pos, start = run_dry(shoe, spare, start, key, counter, dry)
                 shuffles, rc = shuffles + 1, irc
             card = int(shoe[np.uint64(pos)])
             pos += 1
@@ -257,9 +239,7 @@ def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
                 rc += tags[np.uint64(card)]
             for s in range(spots):
                 if pos == n_cards:  # dry: reshuffle the discards
-                    dry = dry or start == 0
-                    counter = _refill(shoe, spare, start, key, counter)
-                    pos, start = (n_cards - start) % n_cards, 0
+                    dry, counter, pos, start = run_dry(shoe, spare, start, key, counter, dry)
                     shuffles, rc = shuffles + 1, irc
                 card = int(shoe[np.uint64(pos)])
                 pos += 1
@@ -269,9 +249,7 @@ def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
                 seat[SECOND, s] = rank
             # the hole card is counted when it is turned over, at the round's end
             if pos == n_cards:  # dry: reshuffle the discards
-                dry = dry or start == 0
-                counter = _refill(shoe, spare, start, key, counter)
-                pos, start = (n_cards - start) % n_cards, 0
+                dry, counter, pos, start = run_dry(shoe, spare, start, key, counter, dry)
                 shuffles, rc = shuffles + 1, irc
             hole_card = int(shoe[np.uint64(pos)])
             pos += 1
@@ -287,10 +265,9 @@ def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
                 now_tc = true_count(rc, q, n_cards - pos, p)
                 insure = now_tc >= p[INS_INDEX] if p[INS_DIR] > 0 else now_tc <= p[INS_INDEX]
             if indexing and ins_slot >= 0 and up == 0:  # +2 or -1 a unit insured
-                tc, raw = round_tc, round_raw
-                if at_decision:
-                    raw = read(exact_value(rc, q, n_cards - pos), p_raw)
-                    tc = read(raw, p)
+                tc, raw = reading_now(
+                    round_tc, round_raw, at_decision, rc, q, n_cards - pos, p, p_raw
+                )
                 _add(measured, ins_slot, tc, raw, 4 if hole == 9 else -2)
             n_live = 0
             for s in range(spots):
@@ -348,29 +325,16 @@ def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
                             row = pair_row if pair_row >= 0 else total_row
                             cell = up_cells + row
                             state = (flags | MAY_SPLIT) if pair_row >= 0 else flags
-                            tc, raw = round_tc, round_raw
-                            if at_decision and dev_count[cell] > 0:
-                                raw = read(exact_value(rc, q, n_cards - pos), p_raw)
-                                tc = read(raw, p)
-                            for k in range(dev_first[cell], dev_first[cell] + dev_count[cell]):
-                                at_row = row * 16 + state
-                                was = base[cell]  # the chart's letter
-                                taken = lplans[np.uint64(dev_map[k, 9 + was] * 1056 + at_row)]
-                                declined = lplans[np.uint64(dev_map[k, was] * 1056 + at_row)]
-                                if taken != dec_action[k] or declined == taken:
-                                    continue  # not offered on this hand (or no choice)
-                                net_t, at_t = _play_out(
-                                    rules, plans, shoe, rank_of, fork_live, pos, c0, c1, hard,
-                                    ace, up, hole, taken, taken == SPLIT_A,
-                                )  # fmt: skip
-                                net_d, at_d = _play_out(
-                                    rules, plans, shoe, rank_of, fork_live, pos, c0, c1, hard,
-                                    ace, up, hole, declined, False,
-                                )  # fmt: skip
-                                if at_t < 0 or at_d < 0:
-                                    measured[tail + 1] += 1  # a fork the shoe ran out in
-                                    continue
-                                _add(measured, dec_slot[k], tc, raw, net_t - net_d)
+                            tc, raw = reading_now(
+                                round_tc, round_raw, at_decision and dev_count[cell] > 0, rc,
+                                q, n_cards - pos, p, p_raw,
+                            )  # fmt: skip
+                            measure_decision(
+                                measured, tail + 1, rules, plans, lplans, shoe, rank_of,
+                                fork_live, pos, c0, c1, hard, ace, up, hole, cell, row, state,
+                                base, dev_first, dev_count, dev_map, dec_slot, dec_action, tc,
+                                raw,
+                            )  # fmt: skip
                         if not counting or (
                             dev_first[np.uint64(up_cells + total_row)] < 0
                             and (pair_row < 0 or dev_first[np.uint64(up_cells + pair_row)] < 0)
@@ -409,9 +373,9 @@ def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
                             abandoned, live, waiting = True, False, 0
                             break
                         if pos == n_cards:  # dry: reshuffle the discards
-                            dry = dry or start == 0
-                            counter = _refill(shoe, spare, start, key, counter)
-                            pos, start = (n_cards - start) % n_cards, 0
+                            dry, counter, pos, start = run_dry(
+                                shoe, spare, start, key, counter, dry
+                            )
                             shuffles, rc = shuffles + 1, irc
                         card = int(shoe[np.uint64(pos)])
                         pos += 1
@@ -464,9 +428,7 @@ def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
                         abandoned = True
                         break
                     if pos == n_cards:  # dry: reshuffle the discards
-                        dry = dry or start == 0
-                        counter = _refill(shoe, spare, start, key, counter)
-                        pos, start = (n_cards - start) % n_cards, 0
+                        dry, counter, pos, start = run_dry(shoe, spare, start, key, counter, dry)
                         shuffles, rc = shuffles + 1, irc
                     card = int(shoe[np.uint64(pos)])
                     pos += 1
@@ -494,9 +456,7 @@ def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
                         abandoned = True
                         break
                     if pos == n_cards:  # dry: reshuffle the discards
-                        dry = dry or start == 0
-                        counter = _refill(shoe, spare, start, key, counter)
-                        pos, start = (n_cards - start) % n_cards, 0
+                        dry, counter, pos, start = run_dry(shoe, spare, start, key, counter, dry)
                         shuffles, rc = shuffles + 1, irc
                     card = int(shoe[np.uint64(pos)])
                     pos += 1
@@ -538,15 +498,7 @@ def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
                 table_net += net
             n_round_sq += table_net * table_net  # seats share the dealer: rounds vary as one
             if counting:
-                at = np.uint64(bucket * 7)
-                acc[at] += 1
-                acc[at + np.uint64(1)] += table_net
-                acc[at + np.uint64(2)] += table_net * table_net
-                if playing:
-                    acc[at + np.uint64(3)] += 1
-                    acc[at + np.uint64(4)] += ramp_net
-                    acc[at + np.uint64(5)] += ramp_net * ramp_net
-                    acc[at + np.uint64(6)] += stake_b * spots
+                book_round(acc, bucket, table_net, playing, ramp_net, stake_b, spots)
             if dry:
                 return out
         if indexing:
@@ -556,16 +508,7 @@ def make_chunk(counting: bool, indexing: bool = False) -> Callable[..., Any]:
         out[8], out[9], out[10] = n_doubles, n_splits, staked - returned
         out[11], out[12] = shuffles, n_round_sq
         if counting:
-            end_shoe(acc, batches)  # the chunk's last shoe, dealt in part: a batch too
-            k = len(FIELDS)
-            for j in range(BUCKETS * 7):
-                out[k + j] = acc[j]
-            k += BUCKETS * 7
-            for j in range(BUCKETS * 6):
-                out[k + j] = batches[SHOE_SQ + j]
-            k += BUCKETS * 6
-            for j in range(4):
-                out[k + j] = batches[TOTALS + j]
+            count_totals(out, acc, batches)
         return out
 
     return chunk
