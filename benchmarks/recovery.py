@@ -31,7 +31,7 @@ latest checkpoint kept). Two servers then recover copies of that journal, in the
 one with the checkpoint, one with it deleted (a full replay, as before checkpoints). For
 each: the time from the server's start to the first answered ``ping`` (it serves while it
 rebuilds), to the table rebuilt, and the slowest of the pings sent every 0.1 s meanwhile;
-both must end at the same chips. Printed with the ratio full / checkpointed.
+both must end at the same chips (its rounds capped at those it settled, it ends once rebuilt).
 """
 
 from __future__ import annotations
@@ -121,9 +121,9 @@ async def recover(path: Path, tables: int) -> tuple[Times, dict[int, Any]]:
     return elapsed, results(path)
 
 
-async def long_live(path: Path, rounds: int, game: str, every: int) -> float:
+async def long_live(path: Path, rounds: int, game: str, every: int) -> tuple[float, int]:
     """Play one table until it has settled ``rounds`` rounds, then stop the server
-    gracefully; the wall seconds it played."""
+    gracefully; the wall seconds it played and the rounds it settled."""
     limits = ServerLimits(checkpoint_every=every)
     server = Server(
         PluginManager(autoload=False), seed=1, limits=limits, journal=Journal(str(path))
@@ -147,7 +147,7 @@ async def long_live(path: Path, rounds: int, game: str, every: int) -> float:
         await table.done.wait()
         played = time.perf_counter() - start
     await server.journal.aclose()
-    return played
+    return played, table.played
 
 
 async def long_recover(path: Path) -> tuple[float, float, float, int, list[int]]:
@@ -170,16 +170,26 @@ async def long_recover(path: Path) -> tuple[float, float, float, int, list[int]]
                     await server.recovered.wait()
             rebuilt = time.perf_counter() - start
             (table,) = table_service(server).tables.values()
+            await table.done.wait()  # at once: its rounds are capped at those it settled
             played, chips = table.played, table.info()["chips"]
         server.stop()
     await server.journal.aclose()
     return pinged, rebuilt, slowest, played, chips
 
 
+def cap_rounds(path: Path, settled: int) -> None:
+    """Cap the stopped table's rounds at those it settled, so that once rebuilt it ends at
+    once, at the chips both recoveries must reach (it would otherwise play on, and its
+    chips be read at a moment that differs between the two runs)."""
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE tables SET settings = json_set(settings, '$.rounds', ?)", (settled,))
+
+
 def long_table(rounds: int, game: str, every: int, full_replay: bool = True) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "journal.db"
-        played = trio.run(long_live, path, rounds, game, every)
+        played, settled = trio.run(long_live, path, rounds, game, every)
+        cap_rounds(path, settled)
         full = Path(folder) / "full.db"
         with sqlite3.connect(path) as a, sqlite3.connect(full) as b:
             a.backup(b)
