@@ -31,7 +31,7 @@ latest checkpoint kept). Two servers then recover copies of that journal, in the
 one with the checkpoint, one with it deleted (a full replay, as before checkpoints). For
 each: the time from the server's start to the first answered ``ping`` (it serves while it
 rebuilds), to the table rebuilt, and the slowest of the pings sent every 0.1 s meanwhile;
-both must end at the same chips. Printed with the ratio full / checkpointed.
+both must end at the same chips (its rounds capped at those it settled, it ends once rebuilt).
 """
 
 from __future__ import annotations
@@ -80,8 +80,17 @@ async def live(
             params = {"game": game, "seats": 2, "fill": FILL[game], "rounds": rounds}
             if chips is not None:
                 params["options"] = {"starting_chips": chips}
-            for seed in range(1, tables + 1):
-                await client.call_named("table.create", {**params, "seed": seed})
+            # created 64 at a time: each create is answered once committed, and concurrent
+            # ones share a commit (one at a time, 10,000 took as many commits)
+            limit = trio.CapacityLimiter(64)
+
+            async def create(seed: int) -> None:
+                async with limit:
+                    await client.call_named("table.create", {**params, "seed": seed})
+
+            async with trio.open_nursery() as creates:
+                for seed in range(1, tables + 1):
+                    creates.start_soon(create, seed)
             for table in list(table_service(server).tables.values()):
                 await table.done.wait()
         elapsed = time.perf_counter() - start, time.process_time() - cpu
@@ -97,33 +106,56 @@ def results(path: Path) -> dict[int, Any]:
 
 
 def crash(path: Path) -> int:
-    """Every table back to ``playing`` with its settled rounds; how many rounds."""
+    """Every table back to ``playing`` with its settled rounds; how many rounds (the rows
+    of events hold blocks of them: counted from the tables' own counts)."""
     with sqlite3.connect(path) as conn:
+        (rounds,) = conn.execute("SELECT sum(played) FROM tables").fetchone()
         conn.execute("DELETE FROM events WHERE round IS NULL")
         conn.execute(
             "UPDATE tables SET state = 'playing', reason = NULL, played = 0, events = 0,"
             " finished = NULL, result = NULL"
         )
-        return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])
+        return int(rounds)
 
 
-async def recover(path: Path, tables: int) -> tuple[Times, dict[int, Any]]:
+async def recover(path: Path, tables: int) -> tuple[Times, Pings, dict[int, Any]]:
     server = server_with(path, tables)
     async with trio.open_nursery() as nursery:
         start, cpu = time.perf_counter(), time.process_time()
-        await nursery.start(server.serve, "127.0.0.1", 0)  # it answers while it rebuilds
-        await server.recovered.wait()  # every table rebuilt (and playing on)
+        (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
+        pings = await ping_until_recovered(server, port, start)  # every table rebuilt
         elapsed = time.perf_counter() - start, time.process_time() - cpu
         for table in list(table_service(server).tables.values()):
             await table.done.wait()
         server.stop()
     await server.journal.aclose()
-    return elapsed, results(path)
+    return elapsed, pings, results(path)
 
 
-async def long_live(path: Path, rounds: int, game: str, every: int) -> float:
+Pings = tuple[float, float]
+"""Seconds from the server's start to its first answered ``ping``, and the slowest of the
+pings sent every 0.1 s until every table was rebuilt."""
+
+
+async def ping_until_recovered(server: Server, port: int, start: float) -> Pings:
+    """Ping a starting server (it serves while it rebuilds) until it has rebuilt every
+    table, one ping every 0.1 s."""
+    slowest = 0.0
+    async with connect("127.0.0.1", port, name="bench") as client:
+        await client.call("ping")
+        pinged = time.perf_counter() - start
+        while not server.recovered.is_set():
+            asked = time.perf_counter()
+            await client.call("ping")
+            slowest = max(slowest, time.perf_counter() - asked)
+            with trio.move_on_after(0.1):
+                await server.recovered.wait()
+    return pinged, slowest
+
+
+async def long_live(path: Path, rounds: int, game: str, every: int) -> tuple[float, int]:
     """Play one table until it has settled ``rounds`` rounds, then stop the server
-    gracefully; the wall seconds it played."""
+    gracefully; the wall seconds it played and the rounds it settled."""
     limits = ServerLimits(checkpoint_every=every)
     server = Server(
         PluginManager(autoload=False), seed=1, limits=limits, journal=Journal(str(path))
@@ -147,7 +179,7 @@ async def long_live(path: Path, rounds: int, game: str, every: int) -> float:
         await table.done.wait()
         played = time.perf_counter() - start
     await server.journal.aclose()
-    return played
+    return played, table.played
 
 
 async def long_recover(path: Path) -> tuple[float, float, float, int, list[int]]:
@@ -156,30 +188,31 @@ async def long_recover(path: Path) -> tuple[float, float, float, int, list[int]]
     settled, and its chips then."""
     start = time.perf_counter()
     server = Server(PluginManager(autoload=False), seed=1, journal=Journal(str(path)))
-    slowest = 0.0
     async with trio.open_nursery() as nursery:
         (_, port), *_ = await nursery.start(server.serve, "127.0.0.1", 0)
-        async with connect("127.0.0.1", port, name="bench") as client:
-            await client.call("ping")
-            pinged = time.perf_counter() - start
-            while not server.recovered.is_set():
-                asked = time.perf_counter()
-                await client.call("ping")
-                slowest = max(slowest, time.perf_counter() - asked)
-                with trio.move_on_after(0.1):
-                    await server.recovered.wait()
-            rebuilt = time.perf_counter() - start
-            (table,) = table_service(server).tables.values()
-            played, chips = table.played, table.info()["chips"]
+        pinged, slowest = await ping_until_recovered(server, port, start)
+        rebuilt = time.perf_counter() - start
+        (table,) = table_service(server).tables.values()
+        await table.done.wait()  # at once: its rounds are capped at those it settled
+        played, chips = table.played, table.info()["chips"]
         server.stop()
     await server.journal.aclose()
     return pinged, rebuilt, slowest, played, chips
 
 
+def cap_rounds(path: Path, settled: int) -> None:
+    """Cap the stopped table's rounds at those it settled, so that once rebuilt it ends at
+    once, at the chips both recoveries must reach (it would otherwise play on, and its
+    chips be read at a moment that differs between the two runs)."""
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE tables SET settings = json_set(settings, '$.rounds', ?)", (settled,))
+
+
 def long_table(rounds: int, game: str, every: int, full_replay: bool = True) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "journal.db"
-        played = trio.run(long_live, path, rounds, game, every)
+        played, settled = trio.run(long_live, path, rounds, game, every)
+        cap_rounds(path, settled)
         full = Path(folder) / "full.db"
         with sqlite3.connect(path) as a, sqlite3.connect(full) as b:
             a.backup(b)
@@ -242,13 +275,13 @@ def main() -> None:
         path = Path(folder) / "journal.db"
         played, live_chips = trio.run(live, path, args.tables, args.rounds, args.game, args.chips)
         peak_live = peak_rss_mb()
-        rows = crash(path)
+        rounds = crash(path)
         size = path.stat().st_size + Path(f"{path}-wal").stat().st_size
-        took, recovered_chips = trio.run(recover, path, args.tables)
+        took, (pinged, slowest), recovered_chips = trio.run(recover, path, args.tables)
         peak_recovered = peak_rss_mb()
     if recovered_chips != live_chips:
         sys.exit("recovered tables ended with other chips than the live ones")
-    tables, rounds = args.tables, rows
+    tables = args.tables
     print(
         f"{tables:,} {args.game} tables of 2 strategies, {args.rounds} rounds each "
         f"({rounds:,} settled rounds, journal {size / 1e6:.1f} MB with its WAL)"
@@ -259,6 +292,10 @@ def main() -> None:
             f"  {wall / rounds * 1e6:7.1f} us/round"
         )
     print(f"  recovery / live: {took[0] / played[0]:.3f} wall, {took[1] / played[1]:.3f} CPU")
+    print(
+        f"  recovery: first ping answered {pinged:.3f} s after the start, slowest ping"
+        f" meanwhile {slowest * 1e3:.1f} ms"
+    )
     print(f"  all {len(recovered_chips):,} tables ended with the live run's results")
     print(
         f"  peak resident memory: {peak_live:.0f} MB after live play,"

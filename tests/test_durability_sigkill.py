@@ -1,8 +1,9 @@
 """What the server answered survives a SIGKILL a moment later: a real ``croupier serve
---data`` is killed 0 to 50 ms (seeded) after it answered ``table.create`` or gave a seat's
-token (``table.join``), while a table of strategies plays flat out beside it (the load that
-starved the journal's writer), then restarted on the same journal: the table is there, and
-the token takes its seat back.
+--data`` is killed 0 to 50 ms (seeded) after it answered ``table.create``, gave a seat's
+token (``table.join``) or answered ``tournament.start``, while a table of strategies plays
+flat out beside it (the load that starved the journal's writer), then restarted on the same
+journal: the table is there, the token takes its seat back, the tournament is there and its
+key stops it.
 
 The kill moments are seeded, not raced: whatever the moment, the answer came first, so the
 journal must hold what it said (``Method.durable``). On the code before commit-before-
@@ -105,5 +106,39 @@ async def test_a_seat_token_survives_a_kill_right_after_the_join(tmp_path):
                 await client.call("table.leave", seated["token"])
             await stop(served.port, busy)
             await stop(served.port, info)
+    finally:
+        served.stop()
+
+
+TOURNAMENT = {
+    "bots": ["tcp", "lim17", "never-bust", "mimic-dealer"],
+    "tourneys": 10,
+    "rounds": 20,
+    "hands": 5,
+    "join_time": 600.0,  # it waits for its tcp entry for the whole test
+}
+
+
+async def test_a_started_tournament_survives_a_kill_right_after_the_answer(tmp_path):
+    served = Served(tmp_path / "j.db", tmp_path)
+    served.start()
+    await served.said("listening on")
+    try:
+        for delay in [0.0, *moments(29)]:  # at once, too: the answer came first
+            busy = await busy_table(served.port)
+            async with connect("127.0.0.1", served.port, name="creator") as client:
+                info = await client.call_named("tournament.start", TOURNAMENT)
+                await trio.sleep(delay)
+                await restart(served)
+            async with connect("127.0.0.1", served.port, name="checker") as client:
+                try:
+                    found = await client.call("tournament.info", info["tournament"])
+                except RpcError as exc:
+                    pytest.fail(f"killed {delay * 1000:.1f} ms after the start: {exc}")
+                assert found["commit"] == info["commit"], (delay, found)
+                assert found["state"] != "finished", (delay, found)
+                # its key was kept too: it stops the tournament on the new run
+                await client.call("tournament.stop", info["tournament"], info["key"])
+            await stop(served.port, busy)
     finally:
         served.stop()

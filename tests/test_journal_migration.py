@@ -56,7 +56,7 @@ async def test_a_v1_journal_is_upgraded_and_its_unfinished_table_recovered(nurse
     before = rows(old, table)
     journal = Journal(str(old))  # upgrades
     with sqlite3.connect(old) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 12
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 13
         assert conn.execute("SELECT key_sha256 FROM tables").fetchall() == [(None,)]
         ((salt,),) = conn.execute("SELECT salt FROM tables").fetchall()  # V3 draws one
         assert len(salt) == 64 and int(salt, 16) >= 0

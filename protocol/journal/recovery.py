@@ -22,6 +22,8 @@ import attrs
 from croupier.protocol.journal.packing import Unpacker
 
 UNFINISHED = "state != 'finished'"
+"""The where of the partial indexes of unfinished tables and tournaments (schema 13): a query
+must say it exactly for SQLite to use them, not scan every finished row the journal keeps."""
 
 
 @attrs.frozen

@@ -242,6 +242,13 @@ TOURNAMENT_CREATOR_LEFT = """
 ALTER TABLE tournaments ADD COLUMN creator_left REAL;  -- Unix time; NULL: connected at the stop
 """
 
+UNFINISHED_INDEXES = """
+-- the unfinished tables and tournaments, which a starting server reads (journal/recovery.py),
+-- found without a scan of every finished one the journal keeps (its where is the queries')
+CREATE INDEX tables_unfinished ON tables (id) WHERE state != 'finished';
+CREATE INDEX tournaments_unfinished ON tournaments (id) WHERE state != 'finished';
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1,
     V2,
@@ -255,6 +262,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATOR_LEFT,
     TOURNAMENT_ANSWERS,
     TOURNAMENT_CREATOR_LEFT,
+    UNFINISHED_INDEXES,
 )
 """Migration ``i`` takes a journal from version ``i`` to ``i + 1``. Append, never edit."""
 SCHEMA_VERSION = len(MIGRATIONS)
