@@ -75,12 +75,18 @@ async def page(port: int, host: str) -> str:
     return status
 
 
-async def handshake(port: int, host: str, origin: str) -> tuple[str, trio.SocketStream, bytes]:
+async def handshake(
+    port: int, host: str, origin: str, deflate: bool = False
+) -> tuple[str, trio.SocketStream, bytes]:
+    """A WebSocket upgrade of ``/rpc`` (offering permessage-deflate with ``deflate``, as a
+    browser does); as :func:`exchange`."""
     key = base64.b64encode(os.urandom(16)).decode()
+    offer = "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
     return await exchange(
         port,
         f"GET /rpc HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n",
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n"
+        f"{offer if deflate else ''}\r\n",
     )
 
 

@@ -25,7 +25,7 @@ from croupier.protocol.web import relay as relay_module
 from croupier.protocol.web import serve_http, transports, wsstream
 from croupier.protocol.web.relay import Relay, supported
 from croupier.protocol.web.transports import FrameWriter, binary_frame
-from tests.test_web_hosts import exchange
+from tests.test_web_hosts import handshake
 from tests.test_web_transports import _deflate, _parse
 
 MASK = b"\0\0\0\0"
@@ -199,14 +199,7 @@ async def _watched(relay: bool) -> list[Any]:
 
         [(_, port)] = await nursery.start(web)
         local = f"127.0.0.1:{port}"
-        key = base64.b64encode(os.urandom(16)).decode()
-        status, stream, rest = await exchange(
-            port,
-            f"GET /rpc HTTP/1.1\r\nHost: {local}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13"
-            f"\r\nOrigin: http://{local}\r\nSec-WebSocket-Extensions: permessage-deflate; "
-            "client_max_window_bits\r\n\r\n",
-        )
+        status, stream, rest = await handshake(port, local, f"http://{local}", deflate=True)
         assert status.startswith("HTTP/1.1 101")
         received = bytearray(rest)
 

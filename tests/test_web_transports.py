@@ -6,8 +6,6 @@ one that began it (a socket pair, no network)."""
 
 from __future__ import annotations
 
-import base64
-import os
 import socket
 import struct
 from types import SimpleNamespace
@@ -27,7 +25,7 @@ from croupier.protocol.web.transports import (
     deflate_bits,
     deflated_frame,
 )
-from tests.test_web_hosts import Socket, exchange, handshake, partial_serve
+from tests.test_web_hosts import Socket, handshake, partial_serve
 
 
 def _deflate(agreed: str = "permessage-deflate") -> PerMessageDeflate:
@@ -184,14 +182,7 @@ async def test_a_browser_offering_deflate_gets_compressed_frames_of_every_event(
         [(_, tcp)] = await nursery.start(server.serve, "127.0.0.1", 0)
         [(_, port)] = await nursery.start(partial_serve(server, []))
         local = f"127.0.0.1:{port}"
-        key = base64.b64encode(os.urandom(16)).decode()
-        status, stream, rest = await exchange(
-            port,
-            f"GET /rpc HTTP/1.1\r\nHost: {local}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13"
-            f"\r\nOrigin: http://{local}\r\nSec-WebSocket-Extensions: permessage-deflate; "
-            "client_max_window_bits\r\n\r\n",
-        )
+        status, stream, rest = await handshake(port, local, f"http://{local}", deflate=True)
         assert status.startswith("HTTP/1.1 101")
         received = bytearray(rest)
         with trio.fail_after(60):  # a guard against a hang, not a timing
